@@ -1,0 +1,19 @@
+"""budgetboost: feature-efficient (test-time budgeted) boosting.
+
+Estimators with a scikit-learn-style API:
+
+- :class:`BudgetedBoost`: AdaBoostBT and its criteria (Huang, Powers & Reyzin 2015);
+- :class:`AdaBoostRS`: AdaBoost with test-time sampling (Reyzin 2011).
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .boosting import BudgetedBoost
+from .sampling import AdaBoostRS
+
+try:
+    __version__ = version("budgetboost")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0.0.0+unknown"
+
+__all__ = ["AdaBoostRS", "BudgetedBoost", "__version__"]

@@ -1,0 +1,206 @@
+"""Input checks shared by the estimators.
+
+Every check raises ``ValueError`` (``TypeError`` for sparse input) with a message that names
+the argument and the offending value, so a bad call is diagnosed from the message alone.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "DataConversionWarning",
+    "check_X",
+    "check_X_y",
+    "check_feature_costs",
+    "check_feature_groups",
+    "check_budget",
+    "check_budgets",
+    "check_positive_int",
+    "encode_labels",
+    "feature_names",
+    "check_feature_names",
+]
+
+
+class DataConversionWarning(UserWarning):
+    """A column-vector ``y`` was passed where a 1-d array was expected."""
+
+
+def feature_names(X: Any) -> np.ndarray | None:
+    """Column names of a DataFrame-like ``X`` when they are all strings, else ``None``."""
+    columns = getattr(X, "columns", None)
+    if columns is None:
+        return None
+    names = np.asarray(columns, dtype=object)
+    if names.size and all(isinstance(n, str) for n in names):
+        return names
+    return None
+
+
+def check_feature_names(estimator: Any, X: Any) -> None:
+    """Warn or raise, as scikit-learn does, when prediction-time names differ from fit."""
+    fitted = getattr(estimator, "feature_names_in_", None)
+    given = feature_names(X)
+    name = type(estimator).__name__
+    if fitted is None and given is not None:
+        warnings.warn(f"X has feature names, but {name} was fitted without feature names",
+                      UserWarning, stacklevel=3)
+    elif fitted is not None and given is None:
+        warnings.warn(f"X does not have valid feature names, but {name} was fitted with "
+                      "feature names", UserWarning, stacklevel=3)
+    elif fitted is not None and (len(fitted) != len(given) or np.any(fitted != given)):
+        raise ValueError(
+            "The feature names should match those that were passed during fit.\n"
+            f"Fitted with: {list(fitted)[:10]}; got: {list(given)[:10]}"
+        )
+
+
+def check_X(X: Any, *, n_features: int | None = None, estimator: str = "estimator") -> np.ndarray:
+    """Return ``X`` as a finite 2-d float64 array (0/1 and integer data are kept exact)."""
+    if hasattr(X, "toarray") and hasattr(X, "nnz"):
+        raise TypeError("X is a sparse matrix; sparse input is not supported, pass a dense array")
+    if X is None:
+        raise ValueError("X is None; expected a 2-d array of shape (n_samples, n_features)")
+    arr = np.asarray(X)
+    if np.iscomplexobj(arr):
+        raise ValueError("Complex data not supported in X")
+    if arr.dtype.kind not in "biuf":
+        arr = arr.astype(np.float64)  # raises TypeError for non-numeric objects
+    if arr.ndim != 2:
+        raise ValueError(
+            f"X must be 2-d (n_samples, n_features); got an array of shape {arr.shape}. "
+            "Reshape your data either using array.reshape(-1, 1) if it has a single feature "
+            "or array.reshape(1, -1) if it contains a single sample."
+        )
+    if arr.shape[0] == 0:
+        raise ValueError(f"Found array with 0 sample(s) (shape={arr.shape}) while a minimum "
+                         "of 1 is required by X")
+    if arr.shape[1] == 0:
+        raise ValueError(f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum "
+                         "of 1 is required by X")
+    arr = np.asarray(arr, dtype=np.float64)
+    if not np.isfinite(arr).all():
+        row, col = np.argwhere(~np.isfinite(arr))[0]
+        raise ValueError(f"X contains NaN or inf (first at row {row}, column {col}: "
+                         f"{arr[row, col]}); impute or drop it first")
+    if n_features is not None and arr.shape[1] != n_features:
+        raise ValueError(f"X has {arr.shape[1]} features, but {estimator} is expecting "
+                         f"{n_features} features as input")
+    return arr
+
+
+def check_X_y(X: Any, y: Any, *, estimator: str = "estimator") -> tuple[np.ndarray, np.ndarray]:
+    """Validate training data: ``X`` as in :func:`check_X`, ``y`` 1-d of the same length."""
+    if y is None:
+        raise ValueError(f"{estimator} requires y to be passed, but the target y is None")
+    arr = check_X(X, estimator=estimator)
+    labels = np.asarray(y)
+    if labels.ndim == 2 and labels.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected. Please "
+                      "change the shape of y to (n_samples, ), for example using ravel().",
+                      DataConversionWarning, stacklevel=3)
+        labels = labels.ravel()
+    if labels.ndim != 1:
+        raise ValueError(f"y must be 1-d; got an array of shape {labels.shape}")
+    if labels.shape[0] != arr.shape[0]:
+        raise ValueError(f"X and y have inconsistent lengths: X has {arr.shape[0]} rows, "
+                         f"y has {labels.shape[0]}")
+    return arr, labels
+
+
+def encode_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Map exactly two class labels to -1/+1 (the larger label is +1).
+
+    Returns ``(classes, y_pm)``. Continuous targets and anything but two classes raise.
+    """
+    if y.dtype.kind == "f":
+        if not np.isfinite(y).all():
+            raise ValueError("y contains NaN or inf")
+        if np.any(y != np.round(y)):
+            raise ValueError("Unknown label type: continuous. y must hold two class labels, "
+                             f"got values such as {y[y != np.round(y)][:3].tolist()}")
+    classes, codes = np.unique(y, return_inverse=True)
+    if classes.size != 2:
+        shown = classes[:10].tolist()
+        kind = "multiclass" if classes.size > 2 else "a single class"
+        raise ValueError(f"y must contain exactly two classes; got {classes.size} "
+                         f"class{'es' if classes.size != 1 else ''}: {shown}. Only binary "
+                         f"classification is supported. The type of the target is {kind}.")
+    return classes, (2 * codes - 1).astype(np.float64)
+
+
+def check_feature_costs(costs: Any, n_features: int) -> np.ndarray:
+    """Costs as a float64 vector of length ``n_features`` (default all 1), finite and >= 0."""
+    if costs is None:
+        return np.ones(n_features)
+    arr = np.asarray(costs, dtype=np.float64)
+    if arr.ndim != 1 or arr.shape[0] != n_features:
+        raise ValueError(f"feature_costs must have one cost per column of X ({n_features}); "
+                         f"got shape {arr.shape}")
+    bad = ~np.isfinite(arr) | (arr < 0)
+    if bad.any():
+        j = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"feature_costs must be finite and non-negative; "
+                         f"feature_costs[{j}] = {arr[j]}")
+    return arr
+
+
+def check_feature_groups(groups: Any, costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(group_of_column, group_cost)``; columns of one group share one cost.
+
+    ``groups`` holds one label per column (default: each column its own group). All columns
+    of a group must carry the same cost: the group is paid for once, at that cost.
+    """
+    n = costs.shape[0]
+    if groups is None:
+        return np.arange(n), costs.copy()
+    labels = np.asarray(groups)
+    if labels.ndim != 1 or labels.shape[0] != n:
+        raise ValueError(f"feature_groups must have one label per column of X ({n}); "
+                         f"got shape {labels.shape}")
+    _, index = np.unique(labels, return_inverse=True)
+    group_cost = np.full(index.max() + 1, np.nan)
+    group_cost[index] = costs
+    mismatch = costs != group_cost[index]
+    if mismatch.any():
+        j = int(np.flatnonzero(mismatch)[0])
+        raise ValueError(f"feature_groups: columns of group {labels.tolist()[j]!r} have "
+                         "different costs "
+                         f"(column {j} costs {costs[j]}, the group {group_cost[index[j]]}); "
+                         "a group is paid for once, at one cost")
+    return index, group_cost
+
+
+def check_budget(budget: Any, name: str = "budget") -> float:
+    """A budget: ``None`` (unlimited, returned as ``inf``) or a non-negative number."""
+    if budget is None:
+        return np.inf
+    if isinstance(budget, bool) or not isinstance(budget, numbers.Real):
+        raise ValueError(f"{name} must be a non-negative number or None; got {budget!r}")
+    value = float(budget)
+    if np.isnan(value) or value < 0:
+        raise ValueError(f"{name} must be a non-negative number or None; got {budget!r}")
+    return value
+
+
+def check_budgets(budgets: Any) -> np.ndarray:
+    """A 1-d float array of budgets, each non-negative (``inf`` allowed)."""
+    arr = np.atleast_1d(np.asarray(budgets, dtype=np.float64))
+    if arr.ndim != 1:
+        raise ValueError(f"budgets must be 1-d; got shape {arr.shape}")
+    bad = np.isnan(arr) | (arr < 0)
+    if bad.any():
+        raise ValueError(f"budgets must be non-negative; got {arr[bad][0]}")
+    return arr
+
+
+def check_positive_int(value: Any, name: str) -> int:
+    """An integer >= 1 (bools rejected)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer; got {value!r}")
+    return int(value)

@@ -1,0 +1,439 @@
+"""Budgeted boosting with decision stumps: AdaBoostBT and its cost-aware criteria.
+
+Algorithm 1 of Huang, Powers & Reyzin (IJCAI 2015): boost with stumps; in every round pick a
+stump by a *criterion* among ALL stumps, pay for its feature group if not yet paid, and stop
+as soon as the unpaid cost of the chosen stump exceeds what is left of the budget ``B``.
+
+No criterion depends on ``B`` itself (Eq. 2 uses what has been spent, ``B - B_t``), so the
+sequence of stumps is the same for every budget: one fit to ``max_rounds`` gives the exact
+ensemble of every smaller budget as a prefix. :meth:`BudgetedBoost.predict_at_budgets`
+evaluates that whole path in one pass.
+
+A criterion is a function ``(abs_gamma, cost, spent, tau) -> score`` (higher is better),
+computed in log space; adding one means adding one function to :data:`CRITERIA`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._params import BudgetedEstimator
+from ._validation import (
+    check_budget,
+    check_budgets,
+    check_feature_costs,
+    check_feature_groups,
+    check_feature_names,
+    check_positive_int,
+    check_X,
+    check_X_y,
+    encode_labels,
+    feature_names,
+)
+from .stumps import StumpSpace, stump_outputs
+
+__all__ = ["BudgetedBoost", "CRITERIA", "boost_path", "BoostPath"]
+
+#: Edges with ``|gamma|`` at or below this are treated as exactly zero (no information).
+GAMMA_ZERO = 1e-12
+#: ``|gamma|`` is capped at ``1 - GAMMA_CAP`` for alpha (alpha <= about 11.86); such a
+#: perfect stump ends boosting, since every later distribution would be degenerate.
+GAMMA_CAP = 1e-10
+#: Scores within this (relative, plus absolute) tolerance of the best count as a tie.
+TIE_TOL = 1e-12
+#: ``|F(x)|`` below this is a tie of the vote, resolved to the training majority class.
+VOTE_TIE = 1e-10
+
+
+def _log_loss_reduction(abs_gamma: np.ndarray) -> np.ndarray:
+    """``log(-ln(1 - gamma^2))``: log of the per-round drop of the training-error bound."""
+    with np.errstate(divide="ignore"):
+        return np.log(-np.log1p(-np.square(abs_gamma)))
+
+
+def _ratio(log_num: np.ndarray, log_den: np.ndarray) -> np.ndarray:
+    """``log_num - log_den`` with 0/0 (both ``-inf``) scored ``-inf`` (worthless)."""
+    with np.errstate(invalid="ignore"):
+        score = log_num - log_den
+    score[np.isnan(score)] = -np.inf
+    return score
+
+
+def adaboost_score(abs_gamma, cost, spent, tau):
+    """AdaBoost / AdaBoostBT: maximise ``|gamma|`` (costs ignored)."""
+    return abs_gamma
+
+
+def greedy_score(abs_gamma, cost, spent, tau):
+    """Eq. 1: minimise ``(1 - gamma^2)^(1/c(h))``, i.e. maximise ``-ln(1 - gamma^2) / c(h)``.
+
+    ``c(h)`` is the ORIGINAL cost of the stump's feature even once it is paid, which keeps
+    free (already paid) stumps from winning whatever their edge (Section 4).
+    """
+    with np.errstate(divide="ignore"):
+        return _ratio(_log_loss_reduction(abs_gamma), np.log(cost))
+
+
+def smoothed_score(abs_gamma, cost, spent, tau):
+    """Eq. 2: minimise ``(1 - gamma^2)^(1/(tau*(B - B_t) + c(h)))``; ``B - B_t`` = spent."""
+    with np.errstate(divide="ignore"):
+        return _ratio(_log_loss_reduction(abs_gamma), np.log(tau * spent + cost))
+
+
+def speedboost_score(abs_gamma, cost, spent, tau):
+    """Eq. 4 (SpeedBoost, Grubb & Bagnell 2012): maximise ``(1 - sqrt(1 - gamma^2)) / c(h)``.
+
+    ``1 - sqrt(1 - g^2) = g^2 / (1 + sqrt(1 - g^2))`` is used for accuracy at small edges.
+    """
+    g2 = np.square(abs_gamma)
+    with np.errstate(divide="ignore"):
+        log_num = np.log(g2) - np.log1p(np.sqrt(1.0 - g2))
+        return _ratio(log_num, np.log(cost))
+
+
+Criterion = Callable[[np.ndarray, np.ndarray, float, float], np.ndarray]
+
+#: The stump-selection criteria of step 4 of Algorithm 1, by name.
+CRITERIA: dict[str, Criterion] = {
+    "adaboost": adaboost_score,
+    "greedy": greedy_score,
+    "smoothed": smoothed_score,
+    "speedboost": speedboost_score,
+}
+_ALL_CRITERIA = (*CRITERIA, "hybrid")
+
+
+def _select(score: np.ndarray, abs_gamma: np.ndarray, column: np.ndarray,
+            threshold: np.ndarray, best: float | None = None) -> int:
+    """Index of the best candidate, or -1 when every score is ``-inf``.
+
+    Ties (within :data:`TIE_TOL`) go to the larger ``|gamma|``, then the lower column index,
+    then the lower threshold. ``best`` is ``score.max()`` when the caller knows it already.
+    """
+    best = score.max() if best is None else best
+    if best == -np.inf:
+        return -1
+    if np.isinf(best):
+        tied = np.flatnonzero(score == best)
+    else:
+        tied = np.flatnonzero(score >= best - TIE_TOL * (1.0 + abs(best)))
+    if tied.size > 1:
+        g = abs_gamma[tied]
+        top = g.max()
+        tied = tied[g >= top - TIE_TOL * (1.0 + top)]
+    if tied.size > 1:
+        tied = tied[np.lexsort((threshold[tied], column[tied]))]
+    return int(tied[0])
+
+
+@dataclass
+class BoostPath:
+    """The rounds of one boosting run, one entry per round."""
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    polarity: np.ndarray
+    alpha: np.ndarray
+    edge: np.ndarray  # |gamma_t| of the chosen stump
+    group: np.ndarray  # feature group of the chosen stump
+    new_group: np.ndarray  # True where the round paid for its group
+    spent: np.ndarray  # cumulative cost after the round
+    criterion: np.ndarray  # criterion used in the round (differs from the setting for hybrid)
+    stop_reason: str
+
+
+def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
+               group_of_column: np.ndarray, group_cost: np.ndarray, budget: float = np.inf,
+               tau: float = 1.0, switch: float = 0.5,
+               space: StumpSpace | None = None) -> BoostPath:
+    """Run Algorithm 1 on validated inputs (``y`` in {-1, +1}) and return the path.
+
+    ``hybrid`` runs ``greedy`` while the best UNPAID stump's greedy score
+    ``-ln(1 - gamma^2) / c(h)`` is at least ``switch`` times its value in round 1, then
+    ``smoothed`` for good (an infinite round-1 value is matched only by an infinite one).
+    """
+    space = StumpSpace.from_matrix(X) if space is None else space
+    m = X.shape[0]
+    cand_group = group_of_column[space.column]
+    cand_cost = group_cost[cand_group]
+    paid = np.zeros(group_cost.shape[0], dtype=bool)
+    weights = np.full(m, 1.0 / m)
+    spent = 0.0
+    phase = "greedy" if criterion == "hybrid" else criterion
+    first_quality = None
+    rounds: list[tuple] = []
+    stop_reason = "max_rounds"
+    if space.n_candidates == 0:
+        stop_reason = "no_stumps"
+    for _ in range(max_rounds if space.n_candidates else 0):
+        gamma = space.edges(weights * y)
+        abs_gamma = np.abs(gamma)
+        top = abs_gamma.max()
+        if top <= GAMMA_ZERO:
+            stop_reason = "zero_edge"
+            break
+        if top > 1.0:  # rounding: |gamma| <= sum(D) = 1
+            np.minimum(abs_gamma, 1.0, out=abs_gamma)
+            top = 1.0
+        if phase != "adaboost":  # no information: keep free stumps with ~0 edge out
+            abs_gamma[abs_gamma <= GAMMA_ZERO] = 0.0
+        if criterion == "hybrid" and phase == "greedy":
+            unpaid = ~paid[cand_group]
+            greedy = greedy_score(abs_gamma, cand_cost, spent, 1.0)
+            quality = greedy[unpaid].max() if unpaid.any() else -np.inf
+            if first_quality is None:
+                first_quality = quality
+            if not quality >= np.log(switch) + first_quality:
+                phase = "smoothed"
+        if phase == "adaboost":
+            score, best = abs_gamma, top
+        else:
+            score = CRITERIA[phase](abs_gamma, cand_cost, spent,
+                                    1.0 if phase == "greedy" else tau)
+            best = None
+        k = _select(score, abs_gamma, space.column, space.threshold, best)
+        if k < 0:
+            stop_reason = "zero_edge"
+            break
+        group = cand_group[k]
+        new = not paid[group]
+        total = spent + cand_cost[k] if new else spent
+        if total > budget:
+            stop_reason = "budget"
+            break
+        paid[group] = True
+        spent = total
+        polarity = 1.0 if gamma[k] >= 0 else -1.0
+        edge = abs_gamma[k]
+        capped = min(edge, 1.0 - GAMMA_CAP)
+        alpha = 0.5 * np.log((1.0 + capped) / (1.0 - capped))
+        j, v = space.column[k], space.threshold[k]
+        rounds.append((j, v, polarity, alpha, edge, group, new, spent, phase))
+        if edge >= 1.0 - GAMMA_CAP:
+            stop_reason = "perfect_stump"
+            break
+        h = np.where(X[:, j] >= v, polarity, -polarity)
+        weights = weights * np.exp(-alpha * y * h)
+        weights /= weights.sum()
+    cols = list(zip(*rounds, strict=True)) if rounds else [()] * 9
+    return BoostPath(
+        feature=np.asarray(cols[0], dtype=np.intp),
+        threshold=np.asarray(cols[1], dtype=np.float64),
+        polarity=np.asarray(cols[2], dtype=np.float64),
+        alpha=np.asarray(cols[3], dtype=np.float64),
+        edge=np.asarray(cols[4], dtype=np.float64),
+        group=np.asarray(cols[5], dtype=np.intp),
+        new_group=np.asarray(cols[6], dtype=bool),
+        spent=np.asarray(cols[7], dtype=np.float64),
+        criterion=np.asarray(cols[8], dtype=object),
+        stop_reason=stop_reason,
+    )
+
+
+def _check_criterion(criterion: Any) -> str:
+    if criterion not in _ALL_CRITERIA:
+        raise ValueError(f"criterion must be one of {list(_ALL_CRITERIA)}; got {criterion!r}")
+    return criterion
+
+
+def _check_tau(tau: Any) -> float:
+    if isinstance(tau, bool) or not isinstance(tau, numbers.Real) or not 0 < tau <= 1:
+        raise ValueError(f"tau must be in (0, 1]; got {tau!r}")
+    return float(tau)
+
+
+def _check_switch(switch: Any) -> float:
+    if (isinstance(switch, bool) or not isinstance(switch, numbers.Real)
+            or not 0 < switch < np.inf):
+        raise ValueError(f"switch must be a positive finite number; got {switch!r}")
+    return float(switch)
+
+
+class BudgetedBoost(BudgetedEstimator):
+    """Budgeted boosting of decision stumps (AdaBoostBT and its cost-aware variants).
+
+    Parameters
+    ----------
+    criterion : {"adaboost", "greedy", "smoothed", "speedboost", "hybrid"}, default="smoothed"
+        How step 4 of Algorithm 1 picks the stump ``h_t`` among all stumps:
+
+        - ``adaboost``: maximise ``|gamma|``. With a budget this is AdaBoostBT (AdaBoost stopped
+          when the budget runs out); without one, plain AdaBoost.
+        - ``greedy``: Eq. 1, minimise ``(1 - gamma^2)^(1/c(h))`` with the original cost.
+        - ``smoothed``: Eq. 2, minimise ``(1 - gamma^2)^(1/(tau*(B - B_t) + c(h)))``.
+        - ``speedboost``: Eq. 4, maximise ``(1 - sqrt(1 - gamma^2)) / c(h)``; alpha from
+          Eq. 3, which for normalised weights equals AdaBoost's ``1/2 ln((1+g)/(1-g))``.
+        - ``hybrid``: ``greedy`` while the best unpaid stump's greedy score
+          ``-ln(1 - gamma^2)/c(h)`` is at least ``switch`` times its round-1 value, then
+          ``smoothed`` for good (Section 4 names the idea, untried there).
+
+        Scores are compared in log space. A stump of original cost 0 with a positive edge
+        scores ``+inf`` under ``greedy``/``speedboost`` (and ``smoothed`` while nothing is
+        spent). Ties go to larger ``|gamma|``, then the lower column, then the lower threshold;
+        the polarity makes ``gamma >= 0`` (``s = +1`` when ``gamma = 0``).
+    budget : float or None, default=None
+        Test-time budget ``B``; ``None`` means unlimited (boost for ``max_rounds``).
+    max_rounds : int, default=500
+        Number of boosting rounds at most.
+    tau : float in (0, 1], default=1.0
+        Scale of the spent budget in Eq. 2 (``smoothed`` and the second phase of ``hybrid``).
+    switch : float > 0, default=0.5
+        Switch threshold of ``hybrid`` (a fraction of the round-1 greedy score).
+    feature_costs : array-like of shape (n_features,), default=None
+        Cost of each column of ``X`` (default: all 1). A feature is paid for once.
+    feature_groups : array-like of shape (n_features,), default=None
+        Group label per column; the columns of a group are paid for together (e.g. the
+        indicators of one raw attribute) and must carry the same cost.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two class labels; ``classes_[1]`` is the +1 class.
+    feature_, threshold_, polarity_, alpha_ : ndarray of shape (n_rounds,)
+        Stump ``t`` is ``polarity_[t] * (1 if x[feature_[t]] >= threshold_[t] else -1)``,
+        weighted ``alpha_[t]``.
+    spent_ : ndarray of shape (n_rounds,)
+        Cumulative cost paid after each round (non-decreasing).
+    edge_ : ndarray of shape (n_rounds,)
+        ``|gamma_t|`` of each chosen stump.
+    n_features_used_ : ndarray of shape (n_rounds,)
+        Distinct feature groups paid for after each round.
+    criterion_used_ : ndarray of shape (n_rounds,)
+        The criterion applied in each round (``hybrid`` records its phase).
+    stop_reason_ : str
+        ``max_rounds``, ``budget``, ``zero_edge`` (every edge 0), ``perfect_stump`` (``|gamma|
+        = 1``: alpha capped, boosting ends) or ``no_stumps`` (every column constant).
+
+    Notes
+    -----
+    Weights are updated as ``D_{t+1}(i) ∝ D_t(i) exp(-alpha_t y_i h_t(x_i))`` (Algorithm 1
+    prints the exponent without its minus sign). The empty ensemble, and any exact tie of the
+    vote, predicts the training majority class.
+
+    References
+    ----------
+    Y. Huang, B. Powers, L. Reyzin. Training-Time Optimization of a Budgeted Booster. IJCAI
+    2015 (Algorithm 1, Eq. 1, 2; Appendix A, Eq. 3, 4).
+    """
+
+    def __init__(self, criterion: str = "smoothed", budget: float | None = None,
+                 max_rounds: int = 500, tau: float = 1.0, switch: float = 0.5,
+                 feature_costs=None, feature_groups=None):
+        self.criterion = criterion
+        self.budget = budget
+        self.max_rounds = max_rounds
+        self.tau = tau
+        self.switch = switch
+        self.feature_costs = feature_costs
+        self.feature_groups = feature_groups
+
+    def fit(self, X, y) -> BudgetedBoost:
+        """Boost on ``(X, y)`` until ``max_rounds``, a zero edge, or the budget runs out."""
+        criterion = _check_criterion(self.criterion)
+        tau = _check_tau(self.tau)
+        switch = _check_switch(self.switch)
+        max_rounds = check_positive_int(self.max_rounds, "max_rounds")
+        budget = check_budget(self.budget)
+        Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
+        classes, ypm = encode_labels(y_raw)
+        costs = check_feature_costs(self.feature_costs, Xa.shape[1])
+        group_of_column, group_cost = check_feature_groups(self.feature_groups, costs)
+
+        path = boost_path(Xa, ypm, criterion=criterion, max_rounds=max_rounds,
+                          group_of_column=group_of_column, group_cost=group_cost,
+                          budget=budget, tau=tau, switch=switch)
+        self._set_fitted(Xa, X, classes, ypm, path)
+        return self
+
+    def _set_fitted(self, Xa, X, classes, ypm, path: BoostPath) -> None:
+        self.classes_ = classes
+        self.n_features_in_ = Xa.shape[1]
+        names = feature_names(X)
+        if names is not None:
+            self.feature_names_in_ = names
+        self.majority_ = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
+        self.feature_ = path.feature
+        self.threshold_ = path.threshold
+        self.polarity_ = path.polarity
+        self.alpha_ = path.alpha
+        self.edge_ = path.edge
+        self.group_ = path.group
+        self.spent_ = path.spent
+        self.n_features_used_ = np.cumsum(path.new_group)
+        self.criterion_used_ = path.criterion
+        self.stop_reason_ = path.stop_reason
+
+    # ------------------------------------------------------------------ prediction
+    def _validated(self, X) -> np.ndarray:
+        self._check_fitted()
+        check_feature_names(self, X)
+        return check_X(X, n_features=self.n_features_in_, estimator=type(self).__name__)
+
+    def rounds_at_budgets(self, budgets) -> np.ndarray:
+        """Number of leading rounds affordable at each budget (``inf`` = the whole path)."""
+        self._check_fitted()
+        return np.searchsorted(self.spent_, check_budgets(budgets), side="right")
+
+    def _scores_at(self, Xa: np.ndarray, n_rounds: np.ndarray) -> np.ndarray:
+        """Votes ``F(x) = sum_{t < T} alpha_t h_t(x)`` for each prefix length T: (len, m)."""
+        votes = np.zeros((n_rounds.size, Xa.shape[0]))
+        if self.alpha_.size:
+            h = stump_outputs(Xa, self.feature_, self.threshold_, self.polarity_)
+            cumulative = np.cumsum(h * self.alpha_, axis=1)
+            has = n_rounds > 0
+            votes[has] = cumulative[:, n_rounds[has] - 1].T
+        return votes + self.majority_ * VOTE_TIE
+
+    def _labels(self, votes: np.ndarray) -> np.ndarray:
+        return self.classes_[(votes > 0).astype(np.intp)]
+
+    def decision_function(self, X) -> np.ndarray:
+        """Weighted vote ``sum_t alpha_t h_t(x)`` of the fitted ensemble (> 0: ``classes_[1]``).
+
+        A tiny offset (``VOTE_TIE``) towards the training majority resolves exact ties.
+        """
+        Xa = self._validated(X)
+        return self._scores_at(Xa, np.array([self.alpha_.size]))[0]
+
+    def predict(self, X) -> np.ndarray:
+        """Class labels of the fitted ensemble."""
+        return self._labels(self.decision_function(X))
+
+    def predict_at_budgets(self, X, budgets) -> np.ndarray:
+        """Labels from the prefix of the path affordable at each budget.
+
+        Returns an array of shape (len(budgets), n_samples). Budgets beyond the fitted
+        ``budget`` (if any) get the whole fitted ensemble.
+        """
+        Xa = self._validated(X)
+        return self._labels(self._scores_at(Xa, self.rounds_at_budgets(budgets)))
+
+    def evaluate_at_budgets(self, X, y, budgets) -> dict[str, np.ndarray]:
+        """Error and cost of the prefix affordable at each budget (one entry per budget).
+
+        Keys: ``error``, ``rounds``, ``spent``, ``n_features``, ``mean_example_cost``,
+        ``max_example_cost`` (every example pays the prefix's features: both equal ``spent``)
+        and ``nodes`` (0: no tree).
+        """
+        n_rounds = self.rounds_at_budgets(budgets)
+        labels = self.predict_at_budgets(X, budgets)
+        error = (labels != np.asarray(y)[None, :]).mean(axis=1)
+        last = n_rounds - 1
+        spent = np.where(n_rounds > 0, self.spent_[np.maximum(last, 0)] if self.spent_.size
+                         else 0.0, 0.0)
+        n_features = np.where(n_rounds > 0, self.n_features_used_[np.maximum(last, 0)]
+                              if self.spent_.size else 0, 0)
+        return {
+            "error": error,
+            "rounds": n_rounds.astype(np.float64),
+            "spent": spent.astype(np.float64),
+            "n_features": n_features.astype(np.float64),
+            "mean_example_cost": spent.astype(np.float64),
+            "max_example_cost": spent.astype(np.float64),
+            "nodes": np.zeros(n_rounds.size, dtype=np.int64),
+        }

@@ -1,0 +1,231 @@
+"""AdaBoostRS: AdaBoost with budgeted random sampling of its hypotheses at test time.
+
+Reyzin (2011) trains plain AdaBoost, ignoring costs, and predicts each test example with a
+vote of hypotheses drawn i.i.d. from the ensemble, paying for each new feature, until the
+budget would not cover the most expensive hypothesis (``spent + max_i c(h_i) < B``, the
+poster's loop condition). Each example's draws form one seeded sequence; every budget reads
+a prefix of it, so the whole budget grid costs one sampling pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._params import BudgetedEstimator
+from ._validation import (
+    check_budget,
+    check_budgets,
+    check_feature_costs,
+    check_feature_groups,
+    check_feature_names,
+    check_positive_int,
+    check_X,
+    check_X_y,
+    encode_labels,
+    feature_names,
+)
+from .boosting import VOTE_TIE, boost_path
+from .stumps import stump_outputs
+
+__all__ = ["AdaBoostRS", "MIN_COST"]
+
+#: Costs below this are raised to it when they weight samples and votes (RS_AC), so a free
+#: hypothesis is drawn often but not with infinite probability.
+MIN_COST = 1e-6
+#: Examples sampled per block (bounds memory to a few arrays of _ROW_BLOCK x max_draws).
+_ROW_BLOCK = 512
+
+
+def _with_zero_column(a: np.ndarray) -> np.ndarray:
+    """Prefix a column of zeros: entry ``k`` then holds the total of the first ``k`` draws."""
+    return np.concatenate([np.zeros((a.shape[0], 1), dtype=a.dtype), a], axis=1)
+
+
+class AdaBoostRS(BudgetedEstimator):
+    """AdaBoost with test-time random sampling (AdaBoostRS and AdaBoostRS_AC, Reyzin 2011).
+
+    Parameters
+    ----------
+    n_rounds : int, default=500
+        Rounds of plain AdaBoost (stumps, costs ignored) trained by ``fit``.
+    budget : float or None, default=None
+        Test-time budget per example used by ``predict``; ``None`` predicts with the whole
+        ensemble (no sampling: an unlimited budget).
+    cost_weighted : bool, default=False
+        ``False``: draw hypothesis ``i`` with ``p(i) ∝ alpha_i`` and take an unweighted
+        majority vote (AdaBoostRS). ``True``: ``p(i) ∝ alpha_i / c(h_i)`` and votes weighted by
+        ``c(h_i)`` (AdaBoostRS_AC, the poster's Algorithm 3).
+    feature_costs, feature_groups : array-like of shape (n_features,), default=None
+        As in :class:`~budgetboost.BudgetedBoost`.
+    random_state : int or None, default=None
+        Seed of the test-time draws (``None``: fresh entropy on every call).
+    max_draws : int, default=2000
+        Length of each example's draw sequence: the loop also ends after this many draws
+        (it would run forever once every feature of the ensemble is paid for).
+
+    Attributes
+    ----------
+    classes_, feature_, threshold_, polarity_, alpha_ : as in BudgetedBoost
+        The trained AdaBoost ensemble.
+    hypothesis_cost_ : ndarray of shape (n_rounds,)
+        Original cost ``c(h_i)`` of each hypothesis (its feature group's cost).
+    sampling_probability_ : ndarray of shape (n_rounds,)
+        ``p(i)`` used at test time.
+
+    References
+    ----------
+    L. Reyzin. Boosting on a budget: sampling for feature-efficient prediction. ICML 2011.
+    """
+
+    def __init__(self, n_rounds: int = 500, budget: float | None = None,
+                 cost_weighted: bool = False, feature_costs=None, feature_groups=None,
+                 random_state: int | None = None, max_draws: int = 2000):
+        self.n_rounds = n_rounds
+        self.budget = budget
+        self.cost_weighted = cost_weighted
+        self.feature_costs = feature_costs
+        self.feature_groups = feature_groups
+        self.random_state = random_state
+        self.max_draws = max_draws
+
+    def fit(self, X, y) -> AdaBoostRS:
+        """Train plain AdaBoost for ``n_rounds`` rounds and set the sampling distribution."""
+        n_rounds = check_positive_int(self.n_rounds, "n_rounds")
+        check_positive_int(self.max_draws, "max_draws")
+        check_budget(self.budget)
+        if not isinstance(self.cost_weighted, bool | np.bool_):
+            raise ValueError(f"cost_weighted must be True or False; got {self.cost_weighted!r}")
+        Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
+        classes, ypm = encode_labels(y_raw)
+        costs = check_feature_costs(self.feature_costs, Xa.shape[1])
+        group_of_column, group_cost = check_feature_groups(self.feature_groups, costs)
+        path = boost_path(Xa, ypm, criterion="adaboost", max_rounds=n_rounds,
+                          group_of_column=group_of_column, group_cost=group_cost)
+
+        self.classes_ = classes
+        self.n_features_in_ = Xa.shape[1]
+        names = feature_names(X)
+        if names is not None:
+            self.feature_names_in_ = names
+        self.majority_ = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
+        self.feature_ = path.feature
+        self.threshold_ = path.threshold
+        self.polarity_ = path.polarity
+        self.alpha_ = path.alpha
+        self.group_ = path.group
+        self.hypothesis_cost_ = group_cost[path.group]
+        weight = self.alpha_.copy()
+        if self.cost_weighted:
+            weight /= np.maximum(self.hypothesis_cost_, MIN_COST)
+        self.sampling_probability_ = weight / weight.sum() if weight.size else weight
+        return self
+
+    # ------------------------------------------------------------------ prediction
+    def _validated(self, X) -> np.ndarray:
+        self._check_fitted()
+        check_feature_names(self, X)
+        return check_X(X, n_features=self.n_features_in_, estimator=type(self).__name__)
+
+    def decision_function(self, X) -> np.ndarray:
+        """The full ensemble's vote ``sum_i alpha_i h_i(x)``: the limit of unlimited budget."""
+        Xa = self._validated(X)
+        h = stump_outputs(Xa, self.feature_, self.threshold_, self.polarity_)
+        return h @ self.alpha_ + self.majority_ * VOTE_TIE
+
+    def predict(self, X) -> np.ndarray:
+        """Labels by sampling at ``budget``; with ``budget=None`` the full ensemble's vote."""
+        budget = check_budget(self.budget)
+        if np.isinf(budget):
+            votes = self.decision_function(X)
+            return self.classes_[(votes > 0).astype(np.intp)]
+        return self.predict_at_budgets(X, [budget])[0]
+
+    def _draws(self, n_samples: int) -> np.ndarray:
+        """Hypothesis indices drawn i.i.d. from ``p``: one sequence per example, (m, L)."""
+        rng = np.random.default_rng(self.random_state)
+        cdf = np.cumsum(self.sampling_probability_)
+        cdf[-1] = 1.0
+        u = rng.random((n_samples, self.max_draws))
+        return np.searchsorted(cdf, u, side="right")
+
+    def sample_at_budgets(self, X, budgets) -> dict[str, np.ndarray]:
+        """Sample votes for every example and budget; shapes (len(budgets), n_samples).
+
+        Returns ``vote`` (the sampled vote, tie offset included), ``cost`` (what each example
+        paid: always below its budget), ``draws`` (hypotheses drawn) and ``n_features``
+        (distinct feature groups paid for). Examples are processed in row blocks to bound
+        memory; the draws of every example come from one stream seeded by ``random_state``.
+        """
+        Xa = self._validated(X)
+        budget_arr = check_budgets(budgets)
+        m = Xa.shape[0]
+        out = {key: np.zeros((budget_arr.size, m)) for key in ("vote", "cost", "draws",
+                                                               "n_features")}
+        if self.alpha_.size == 0:
+            out["vote"] += self.majority_ * VOTE_TIE
+            return out
+        draws = self._draws(m)
+        h = stump_outputs(Xa, self.feature_, self.threshold_, self.polarity_)  # (m, T)
+        for start in range(0, m, _ROW_BLOCK):
+            rows = slice(start, min(start + _ROW_BLOCK, m))
+            block = self._sample_block(h[rows], draws[rows], budget_arr)
+            for key, value in block.items():
+                out[key][:, rows] = value
+        out["vote"] += self.majority_ * VOTE_TIE
+        return out
+
+    def _sample_block(self, h: np.ndarray, draws: np.ndarray,
+                      budgets: np.ndarray) -> dict[str, np.ndarray]:
+        """The poster's loop for a block of examples, all budgets at once (vectorised)."""
+        m = draws.shape[0]
+        cost = self.hypothesis_cost_[draws]
+        # the first draw of a feature group in an example's sequence pays for it
+        n_groups = int(self.group_.max()) + 1
+        keys = (np.arange(m)[:, None] * n_groups + self.group_[draws]).ravel()
+        new = np.zeros(keys.size, dtype=bool)
+        new[np.unique(keys, return_index=True)[1]] = True
+        new = new.reshape(draws.shape)
+        paid = _with_zero_column(np.cumsum(np.where(new, cost, 0.0), axis=1))  # (m, L+1)
+        # draw again while spent + max_i c(h_i) < B: paid is non-decreasing along a row
+        reach = paid[:, :-1] + self.hypothesis_cost_.max()
+        n_draws = np.stack([(reach < b).sum(axis=1) for b in budgets])  # (n_budgets, m)
+
+        sampled = np.take_along_axis(h, draws, axis=1)
+        if self.cost_weighted:
+            sampled = sampled * np.maximum(cost, MIN_COST)
+        votes = _with_zero_column(np.cumsum(sampled, axis=1))
+        groups = _with_zero_column(np.cumsum(new, axis=1))
+        rows = np.arange(m)[None, :]
+        return {
+            "vote": votes[rows, n_draws],
+            "cost": paid[rows, n_draws],
+            "draws": n_draws.astype(np.float64),
+            "n_features": groups[rows, n_draws].astype(np.float64),
+        }
+
+    def predict_at_budgets(self, X, budgets) -> np.ndarray:
+        """Sampled labels for each budget: shape (len(budgets), n_samples)."""
+        votes = self.sample_at_budgets(X, budgets)["vote"]
+        return self.classes_[(votes > 0).astype(np.intp)]
+
+    def evaluate_at_budgets(self, X, y, budgets) -> dict[str, Any]:
+        """Error and per-example cost at each budget (keys as BudgetedBoost's).
+
+        ``rounds`` is the mean number of draws per example; ``spent`` and
+        ``mean_example_cost`` the mean cost paid, ``max_example_cost`` the largest.
+        """
+        sample = self.sample_at_budgets(X, budgets)
+        labels = self.classes_[(sample["vote"] > 0).astype(np.intp)]
+        error = (labels != np.asarray(y)[None, :]).mean(axis=1)
+        mean_cost = sample["cost"].mean(axis=1)
+        return {
+            "error": error,
+            "rounds": sample["draws"].mean(axis=1),
+            "spent": mean_cost,
+            "n_features": sample["n_features"].mean(axis=1),
+            "mean_example_cost": mean_cost,
+            "max_example_cost": sample["cost"].max(axis=1),
+            "nodes": np.zeros(error.size, dtype=np.int64),
+        }

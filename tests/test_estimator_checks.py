@@ -1,0 +1,25 @@
+"""scikit-learn's own estimator checks (scikit-learn is a test dependency only)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("sklearn")
+from sklearn.base import clone  # noqa: E402
+from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
+
+from budgetboost import AdaBoostRS, BudgetedBoost  # noqa: E402
+
+ESTIMATORS = [BudgetedBoost(max_rounds=50), BudgetedBoost(criterion="greedy", budget=5.0),
+              AdaBoostRS(n_rounds=50, random_state=0)]
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)
+@pytest.mark.filterwarnings("ignore:Estimator .* does not inherit")
+def test_check_estimator(estimator):
+    check_estimator(estimator)
+
+
+def test_clone_keeps_parameters():
+    model = BudgetedBoost(criterion="hybrid", switch=0.3, feature_costs=[1.0, 2.0])
+    assert clone(model).get_params() == model.get_params()

@@ -1,0 +1,92 @@
+"""AdaBoostRS: sampling frequencies, the per-example budget, convergence with budget."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from budgetboost import AdaBoostRS, BudgetedBoost
+
+
+@pytest.fixture(scope="module")
+def toy():
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(400, 8))
+    y = np.where(X[:, 0] + X[:, 1] - X[:, 2] > 0, 1, -1)  # separable by a linear rule
+    costs = rng.uniform(0.2, 2.0, size=8)
+    return X, y, costs
+
+
+@pytest.mark.parametrize("cost_weighted", [False, True])
+def test_sampling_frequencies_match_p(toy, cost_weighted):
+    X, y, costs = toy
+    model = AdaBoostRS(n_rounds=40, cost_weighted=cost_weighted, feature_costs=costs,
+                       random_state=123, max_draws=500).fit(X[:200], y[:200])
+    expected = model.alpha_ / (model.hypothesis_cost_ if cost_weighted else 1.0)
+    np.testing.assert_allclose(model.sampling_probability_, expected / expected.sum())
+    draws = model._draws(200)  # 100,000 draws
+    observed = np.bincount(draws.ravel(), minlength=model.alpha_.size)
+    result = stats.chisquare(observed, model.sampling_probability_ * draws.size)
+    assert result.pvalue > 1e-3
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(budgets=st.lists(st.floats(0, 30, allow_nan=False), min_size=1, max_size=6),
+       cost_weighted=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_per_example_cost_never_reaches_the_budget(toy, budgets, cost_weighted, seed):
+    X, y, costs = toy
+    model = AdaBoostRS(n_rounds=30, cost_weighted=cost_weighted, feature_costs=costs,
+                       random_state=seed, max_draws=300).fit(X[:150], y[:150])
+    sample = model.sample_at_budgets(X[150:250], budgets)
+    b = np.asarray(budgets)[:, None]
+    assert np.all((sample["cost"] < b) | (sample["cost"] == 0))
+    # one sequence per example serves every budget: more budget never means fewer draws
+    order = np.argsort(budgets)
+    assert np.all(np.diff(sample["draws"][order], axis=0) >= 0)
+
+
+def test_more_budget_does_not_increase_vote_error(toy):
+    X, y, costs = toy
+    budgets = np.array([3.0, 5.0, 8.0, 12.0, 20.0])
+    errors = []
+    for seed in range(5):
+        model = AdaBoostRS(n_rounds=100, feature_costs=costs, random_state=seed).fit(
+            X[:200], y[:200])
+        errors.append(model.evaluate_at_budgets(X[200:], y[200:], budgets)["error"])
+    mean = np.mean(errors, axis=0)
+    assert np.all(np.diff(mean) <= 0.02), mean  # non-increasing up to sampling noise
+    assert mean[-1] < mean[0]
+
+
+def test_same_seed_same_predictions_and_full_budget_is_adaboost(toy):
+    X, y, costs = toy
+    a = AdaBoostRS(n_rounds=50, feature_costs=costs, random_state=5).fit(X[:200], y[:200])
+    b = AdaBoostRS(n_rounds=50, feature_costs=costs, random_state=5).fit(X[:200], y[:200])
+    np.testing.assert_array_equal(a.predict_at_budgets(X[200:], [4, 9]),
+                                  b.predict_at_budgets(X[200:], [4, 9]))
+    ada = BudgetedBoost(criterion="adaboost", max_rounds=50).fit(X[:200], y[:200])
+    np.testing.assert_array_equal(a.feature_, ada.feature_)
+    np.testing.assert_array_equal(a.predict(X[200:]), ada.predict(X[200:]))
+
+
+def test_budget_below_the_costliest_hypothesis_gives_empty_vote_and_majority():
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    y = np.array([0, 0, 1, 1, 1])
+    model = AdaBoostRS(n_rounds=5, feature_costs=[2.0], budget=2.0, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(model.predict(X), np.ones(5))  # 2 + 0 < 2 fails: no draw
+    result = model.evaluate_at_budgets(X, y, [2.0, 2.5])
+    assert result["rounds"][0] == 0 and result["max_example_cost"][0] == 0
+    assert result["rounds"][1] >= 1 and result["max_example_cost"][1] == 2.0
+
+
+def test_bad_arguments():
+    X = np.arange(8.0).reshape(4, 2)
+    with pytest.raises(ValueError, match="n_rounds must be a positive integer; got 0"):
+        AdaBoostRS(n_rounds=0).fit(X, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="budget must be a non-negative number"):
+        AdaBoostRS(budget=-3).fit(X, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="cost_weighted must be True or False; got 'yes'"):
+        AdaBoostRS(cost_weighted="yes").fit(X, [0, 1, 0, 1])
