@@ -1,0 +1,329 @@
+"""Feature cost models: one cost per binarized column, per (dataset, cost model, trial).
+
+Every draw of trial ``t`` comes from ``rng_from_key("costs", dataset, cost_model, t)``, so
+a trial's costs do not depend on which other trials are computed. A cost model is one
+config entry (``spec``), ``{"model": name, ...parameters}``:
+
+``uniform_random`` ``{low, high}``
+    i.i.d. ``U[low, high]`` per column (Huang et al. 2015: ``U[0, 2]``; Reyzin 2011:
+    ``U[0, 1]``).
+``constant`` ``{value}``
+    every column costs ``value``.
+``discrete`` ``{values, probabilities}``
+    i.i.d. draws from a finite set (e.g. the paper's Webscope costs
+    ``{.1, .5, 1, 2, 5, 10, 15, 20}``).
+``per_attribute`` ``{low, high}``
+    one ``U[low, high]`` draw per raw attribute, shared by its indicators, which are paid
+    for together (``grouped``).
+``real`` ``{file, scale}``
+    costs per raw attribute from a ``feature,cost`` file (default: the dataset's
+    ``cost_file``, e.g. Turney's heart test costs), times ``scale`` (``grouped``).
+``correlated`` ``{low, high, noise}``
+    the paper's future work (Section 8): costs increase with a column's stand-alone edge
+    ``|gamma_j| = |mean_i y_i (2 x_ij - 1)|`` on the trial's training rows, so the
+    informative columns are the expensive ones. With ``u_j`` the edge's rank scaled to
+    [0, 1] and ``e_j ~ U[0, 1]``, ``c_j = low + (high - low) ((1 - noise) u_j + noise e_j)``:
+    ``noise = 0`` orders costs exactly by edge, ``noise = 1`` is ``uniform_random``.
+
+``uniform_random``, ``constant`` and ``discrete`` accept ``grouped: true`` to draw per raw
+attribute instead of per column.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from scipy.stats import rankdata
+
+from budgetboost.io import read_metadata, write_table
+from budgetboost.seeds import rng_from_key
+
+if TYPE_CHECKING:  # no runtime import: costs.py stays independent of the dataset readers
+    from budgetboost.datasets import BinarizedData
+
+__all__ = ["CostTable", "MODELS", "make_costs", "write_costs", "read_costs",
+           "read_attribute_costs"]
+
+COMMON_KEYS = {"model", "description"}
+MODEL_KEYS = {
+    "uniform_random": {"low", "high", "grouped"},
+    "constant": {"value", "grouped"},
+    "discrete": {"values", "probabilities", "grouped"},
+    "per_attribute": {"low", "high"},
+    "real": {"file", "scale"},
+    "correlated": {"low", "high", "noise"},
+}
+MODELS = tuple(MODEL_KEYS)
+GROUPED_MODELS = {"per_attribute", "real"}
+
+
+@dataclass
+class CostTable:
+    """Costs of every trial of one (dataset, cost model).
+
+    Attributes
+    ----------
+    trials : numpy.ndarray of int, shape (T,)
+    costs : numpy.ndarray of float64, shape (T, n_columns)
+    grouped : bool
+        The indicators of one raw attribute are paid for together: train with
+        ``feature_groups=data.groups``.
+    """
+
+    trials: np.ndarray
+    costs: np.ndarray
+    grouped: bool
+
+    def of_trial(self, trial: int) -> np.ndarray:
+        """The cost vector of one trial."""
+        hit = np.flatnonzero(self.trials == trial)
+        if hit.size == 0:
+            raise KeyError(f"trial {trial} not in the cost table (trials "
+                           f"{self.trials.min()}..{self.trials.max()})")
+        return self.costs[hit[0]]
+
+
+# --------------------------------------------------------------------------- spec checks
+
+
+def _number(where: str, spec: Mapping[str, object], key: str,
+            default: float | None = None) -> float:
+    if key not in spec:
+        if default is None:
+            raise ValueError(f"{where}: missing parameter {key!r}")
+        return default
+    value = spec[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{where}: {key} must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+def _interval(where: str, spec: Mapping[str, object]) -> tuple[float, float]:
+    low, high = _number(where, spec, "low"), _number(where, spec, "high")
+    if low > high:
+        raise ValueError(f"{where}: low {low} is larger than high {high}")
+    return low, high
+
+
+def _check_spec(where: str, spec: Mapping[str, object]) -> str:
+    model = spec.get("model")
+    if model not in MODEL_KEYS:
+        raise ValueError(f"{where}: unknown cost model {model!r}; expected one of {MODELS}")
+    unknown = set(spec) - COMMON_KEYS - MODEL_KEYS[model]
+    if unknown:
+        raise ValueError(f"{where}: unknown parameters {sorted(unknown)} for model "
+                         f"{model!r} (allowed: {sorted(MODEL_KEYS[model])})")
+    return model
+
+
+# --------------------------------------------------------------------------- models
+
+
+def _n_groups(data: BinarizedData) -> int:
+    return int(np.max(data.groups)) + 1 if len(data.groups) else 0
+
+
+def _draw(rng: np.random.Generator, where: str, spec: Mapping[str, object], model: str,
+          size: int) -> np.ndarray:
+    if model in ("uniform_random", "per_attribute"):
+        low, high = _interval(where, spec)
+        return rng.uniform(low, high, size=size)
+    if model == "constant":
+        return np.full(size, _number(where, spec, "value"))
+    values = np.asarray(spec.get("values", []), dtype=float)
+    probs = np.asarray(spec.get("probabilities", []), dtype=float)
+    if values.size == 0 or values.shape != probs.shape:
+        raise ValueError(f"{where}: values and probabilities must be non-empty lists of "
+                         f"equal length, got {values.size} and {probs.size}")
+    if (~np.isfinite(values)).any() or (values < 0).any():
+        raise ValueError(f"{where}: cost values must be finite and >= 0, got "
+                         f"{values.tolist()}")
+    if (~np.isfinite(probs)).any() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-9:
+        raise ValueError(f"{where}: probabilities must be >= 0 and sum to 1, got "
+                         f"{probs.tolist()}")
+    return rng.choice(values, size=size, p=probs)
+
+
+def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
+    """Per raw attribute costs from a file.
+
+    Two formats: a CSV with columns ``feature`` and ``cost`` (e.g. Turney's heart costs),
+    or plain text with one cost per line, line ``i`` giving attribute ``f{i}`` (the SVMlight
+    feature numbering of the Webscope reader).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"cost file {path} not found")
+    lines = [ln for ln in path.read_text().splitlines() if ln.strip()]
+    if not lines:
+        raise ValueError(f"cost file {path} is empty")
+    try:
+        float(lines[0].split(",")[0])
+        plain = True
+    except ValueError:
+        plain = False
+    if plain:
+        try:
+            costs = [float(ln.split(",")[-1]) for ln in lines]
+        except ValueError as err:
+            raise ValueError(f"cost file {path}: {err}") from None
+        return {f"f{i}": c for i, c in enumerate(costs, start=1)}
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if not {"feature", "cost"} <= set(frame.columns):
+        raise ValueError(f"cost file {path}: needs columns 'feature' and 'cost', got "
+                         f"{list(frame.columns)}")
+    costs = pd.to_numeric(frame["cost"], errors="coerce")
+    if costs.isna().any():
+        bad = frame.loc[costs.isna(), ["feature", "cost"]].iloc[0].tolist()
+        raise ValueError(f"cost file {path}: cost of {bad[0]!r} is not a number: {bad[1]!r}")
+    return dict(zip(frame["feature"].astype(str), costs.astype(float), strict=True))
+
+
+def _real_costs(where: str, spec: Mapping[str, object], data: BinarizedData,
+                root: Path) -> np.ndarray:
+    file = spec.get("file") or data.meta.get("cost_file")
+    if not file:
+        raise ValueError(f"{where}: model 'real' needs a cost `file` (or a cost_file in the "
+                         "dataset's registry entry)")
+    path = Path(file) if Path(file).is_absolute() else root / file
+    scale = _number(where, spec, "scale", float(data.meta.get("cost_scale") or 1))
+    try:
+        table = read_attribute_costs(path)
+    except (ValueError, FileNotFoundError) as err:
+        raise type(err)(f"{where}: {err}") from err
+    attributes = data.meta["attributes"]
+    missing = [a for a in attributes if a not in table]
+    if missing:
+        raise ValueError(f"{where}: cost file {path} has no cost for attribute(s) "
+                         f"{missing[:5]}")
+    return scale * np.array([table[a] for a in attributes], dtype=float)
+
+
+def _edges(data: BinarizedData, train: np.ndarray) -> np.ndarray:
+    """Stand-alone edge ``|mean y (2x - 1)|`` of every column on the training rows."""
+    X = data.X[train].astype(np.float64)
+    y = data.y[train].astype(np.float64)
+    return np.abs((2.0 * (y @ X) - y.sum()) / len(y))
+
+
+def _correlated(rng: np.random.Generator, where: str, spec: Mapping[str, object],
+                data: BinarizedData, train: np.ndarray) -> np.ndarray:
+    low, high = _interval(where, spec)
+    noise = _number(where, spec, "noise")
+    if noise > 1:
+        raise ValueError(f"{where}: noise must lie in [0, 1], got {noise}")
+    edges = _edges(data, train)
+    n = edges.size
+    rank = (rankdata(edges, method="average") - 1) / max(n - 1, 1)
+    mix = (1.0 - noise) * rank + noise * rng.uniform(size=n)
+    return low + (high - low) * mix
+
+
+def _trial_costs(dataset: str, cost_model: str, model: str, spec: Mapping[str, object],
+                 data: BinarizedData, splits: Mapping[int, tuple], trial: int, root: Path,
+                 grouped: bool) -> np.ndarray:
+    where = f"dataset {dataset!r}, cost model {cost_model!r}"
+    rng = rng_from_key("costs", dataset, cost_model, int(trial))
+    n_columns = data.X.shape[1]
+    if model == "real":
+        return _real_costs(where, spec, data, root)[data.groups]
+    if model == "correlated":
+        if trial not in splits:
+            raise ValueError(f"{where}: no split for trial {trial} (correlated costs use "
+                             "the training rows)")
+        return _correlated(rng, where, spec, data, np.asarray(splits[trial][0]))
+    if grouped:
+        return _draw(rng, where, spec, model, _n_groups(data))[data.groups]
+    return _draw(rng, where, spec, model, n_columns)
+
+
+def make_costs(dataset: str, cost_model: str, spec: Mapping[str, object],
+               data: BinarizedData, splits: Mapping[int, tuple] | None, trials: Iterable[int],
+               root: str | os.PathLike = ".") -> CostTable:
+    """Cost vectors of ``trials`` for one dataset under one cost model.
+
+    Parameters
+    ----------
+    dataset, cost_model : str
+        Names used in the seed key ``("costs", dataset, cost_model, trial)``.
+    spec : mapping
+        The cost model's config entry, ``{"model": ..., parameters}``.
+    data : BinarizedData
+        The binarized dataset (columns, ``groups``, ``meta["attributes"]``, ``cost_file``).
+    splits : mapping
+        ``{trial: (train, test)}``; only ``correlated`` uses it.
+    trials : iterable of int
+    root : path-like
+        Repository root for relative cost files.
+
+    Raises
+    ------
+    ValueError
+        Unknown model or parameter, a missing attribute in a cost file, or a negative or
+        NaN cost; the message names the dataset, cost model (and file) and value.
+    """
+    where = f"dataset {dataset!r}, cost model {cost_model!r}"
+    model = _check_spec(where, spec)
+    grouped = model in GROUPED_MODELS or bool(spec.get("grouped", False))
+    trials = np.asarray(list(trials), dtype=np.int64)
+    rows = [_trial_costs(dataset, cost_model, model, spec, data, splits or {}, t,
+                         Path(root), grouped) for t in trials]
+    costs = np.vstack(rows) if rows else np.empty((0, data.X.shape[1]))
+    bad = ~np.isfinite(costs) | (costs < 0)
+    if bad.any():
+        t, j = np.argwhere(bad)[0]
+        source = f", file {spec.get('file') or data.meta.get('cost_file')}" \
+            if model == "real" else ""
+        raise ValueError(f"{where}{source}: cost {costs[t, j]!r} of column "
+                         f"{data.columns[j]!r} (trial {trials[t]}) is negative or not finite")
+    return CostTable(trials=trials, costs=costs.astype(np.float64), grouped=grouped)
+
+
+# --------------------------------------------------------------------------- on disk
+
+
+def write_costs(table: CostTable, path: str | os.PathLike,
+                metadata: Mapping[str, object] | None = None) -> None:
+    """Write ``results/costs/{dataset}/{cost_model}.parquet`` atomically.
+
+    One row per trial: ``trial`` (int32) and ``costs`` (list<float64>); ``metadata`` is
+    stored with ``grouped`` added.
+    """
+    n_trials, n_columns = table.costs.shape
+    offsets = np.arange(n_trials + 1, dtype=np.int32) * n_columns
+    lists = pa.ListArray.from_arrays(pa.array(offsets),
+                                     pa.array(table.costs.reshape(-1), pa.float64()))
+    frame = pd.DataFrame({
+        "trial": np.asarray(table.trials, dtype=np.int32),
+        "costs": pd.arrays.ArrowExtensionArray(lists),
+    })
+    meta = {**dict(metadata or {}), "grouped": bool(table.grouped), "n_columns": n_columns}
+    write_table(frame, path, metadata=meta)
+
+
+def read_costs(path: str | os.PathLike) -> CostTable:
+    """Read a file of :func:`write_costs` into a :class:`CostTable`."""
+    table = pq.read_table(path)
+    meta = read_metadata(path)
+    if {"trial", "costs"} - set(table.column_names) or "grouped" not in meta:
+        raise ValueError(f"{path}: not a cost table (columns trial, costs and metadata "
+                         "'grouped' expected)")
+    lists = table.column("costs").combine_chunks()
+    lengths = np.diff(lists.offsets.to_numpy())
+    if lengths.size and (lengths != lengths[0]).any():
+        raise ValueError(f"{path}: trials have different numbers of costs")
+    values = lists.flatten().to_numpy()
+    n_columns = int(lengths[0]) if lengths.size else int(meta.get("n_columns", 0))
+    return CostTable(trials=table.column("trial").to_numpy().astype(np.int64),
+                     costs=values.reshape(len(lengths), n_columns).astype(np.float64),
+                     grouped=bool(meta["grouped"]))

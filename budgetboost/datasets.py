@@ -1,0 +1,568 @@
+"""Dataset registry, readers, label rules and the binarized tables on disk.
+
+A dataset is one entry of ``config/datasets.yaml`` (schema:
+``workflow/schemas/datasets.schema.yaml``): where its raw table comes from (a ``vendored``
+file under ``resources/``, a ``url`` downloaded beforehand by :func:`budgetboost.download.fetch`,
+or a user's ``local`` file), how to read it, the one-line label rule collapsing it to +/-1 as
+the paper did, and the binarization per column kind (:mod:`budgetboost.binarize`).
+:func:`build_binarized` turns an entry into a :class:`BinarizedData`;
+:func:`write_binarized` / :func:`read_binarized` store it as ``results/data/{dataset}.parquet``
+(column ``y`` then one uint8 column per indicator, indicator descriptions in the metadata).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import yaml
+
+from budgetboost.binarize import binarize_frame, format_value
+from budgetboost.io import read_metadata, write_table
+
+__all__ = [
+    "BinarizedData",
+    "DatasetError",
+    "SourceFile",
+    "SCHEMA_PATH",
+    "load_registry",
+    "validate_registry",
+    "source_files",
+    "download_targets",
+    "sha256_file",
+    "verify_sha256",
+    "read_source",
+    "read_svmlight",
+    "label_vector",
+    "build_binarized",
+    "write_binarized",
+    "read_binarized",
+    "main",
+]
+
+SCHEMA_PATH = (Path(__file__).resolve().parent.parent / "workflow" / "schemas"
+               / "datasets.schema.yaml")
+DOWNLOADS = Path("resources") / "downloads"
+CSV_OPTIONS = {"sep", "header", "names", "comment", "skiprows", "skipinitialspace",
+               "na_values"}
+
+
+class DatasetError(ValueError):
+    """A dataset's file or content is unusable; the message names dataset, file and value."""
+
+
+@dataclass
+class BinarizedData:
+    """A binarized dataset: the 0/1 indicator matrix and its labels.
+
+    Attributes
+    ----------
+    X : numpy.ndarray of uint8, shape (rows, n)
+    y : numpy.ndarray of int8, shape (rows,), values +1/-1
+    columns : list of str
+        Indicator names, e.g. ``V11>=0.1973`` or ``pos7=A``.
+    attributes : numpy.ndarray of str, shape (n,)
+        Raw attribute of each column.
+    groups : numpy.ndarray of int, shape (n,)
+        Index of each column's raw attribute in ``meta["attributes"]``; usable as
+        ``feature_groups`` when the indicators of an attribute are paid for together.
+    meta : dict
+        Provenance and the indicator descriptions (``meta["columns"]``).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    columns: list[str]
+    attributes: np.ndarray
+    groups: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+    def describe(self, column: int) -> str:
+        """Readable form of one indicator, e.g. ``"sonar V11 >= 0.1973"``."""
+        info = self.meta["columns"][column]
+        if info["kind"] == "threshold":
+            text = f"{info['attribute']} >= {format_value(info['threshold'])}"
+        else:
+            text = f"{info['attribute']} == {info['category']}"
+        return f"{self.meta.get('dataset', '')} {text}".strip()
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One raw file of a dataset: where it is on disk, and how to check or fetch it."""
+
+    path: Path
+    sha256: str | None = None
+    url: str | None = None
+
+
+# --------------------------------------------------------------------------- registry
+
+
+def _validator_with_defaults(schema: dict):
+    """A jsonschema validator class for ``schema`` that also fills ``default`` values."""
+    import jsonschema
+
+    base = jsonschema.validators.validator_for(schema)
+    validate_properties = base.VALIDATORS["properties"]
+
+    def properties_with_defaults(validator, properties, instance, subschema):
+        if isinstance(instance, dict):
+            for name, prop in properties.items():
+                if "default" in prop:
+                    instance.setdefault(name, copy.deepcopy(prop["default"]))
+        yield from validate_properties(validator, properties, instance, subschema)
+
+    return jsonschema.validators.extend(base, {"properties": properties_with_defaults})
+
+
+def validate_registry(registry: Mapping[str, object],
+                      schema: str | os.PathLike | None = None) -> dict[str, dict]:
+    """Validate a registry mapping against the JSON Schema; return a copy with defaults.
+
+    Raises
+    ------
+    ValueError
+        Naming the dataset and the offending field and value.
+    """
+    schema_path = Path(schema) if schema is not None else SCHEMA_PATH
+    with open(schema_path) as handle:
+        schema_doc = yaml.safe_load(handle)
+    registry = copy.deepcopy(dict(registry))
+    validator = _validator_with_defaults(schema_doc)(schema_doc)
+    errors = sorted(validator.iter_errors(registry), key=lambda e: list(e.absolute_path))
+    if errors:
+        err = errors[0]
+        where = "/".join(str(p) for p in err.absolute_path) or "<top level>"
+        raise ValueError(f"dataset registry: {where}: {err.message}")
+    return registry
+
+
+def load_registry(path: str | os.PathLike = "config/datasets.yaml",
+                  schema: str | os.PathLike | None = None) -> dict[str, dict]:
+    """Read ``config/datasets.yaml``, validate it and fill the schema defaults.
+
+    Parameters
+    ----------
+    path : path-like
+        The registry YAML (one entry per dataset).
+    schema : path-like, optional
+        JSON Schema (YAML); default ``workflow/schemas/datasets.schema.yaml`` of this
+        repository.
+    """
+    with open(path) as handle:
+        registry = yaml.safe_load(handle)
+    if not isinstance(registry, dict):
+        raise ValueError(f"dataset registry {path}: expected a mapping of dataset entries, "
+                         f"got {type(registry).__name__}")
+    try:
+        return validate_registry(registry, schema)
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def _resolve(root: Path, path: str) -> Path:
+    candidate = Path(path).expanduser()
+    return candidate if candidate.is_absolute() else Path(root) / candidate
+
+
+def _url_filename(url: str, filename: str | None) -> str:
+    name = filename or Path(urlparse(url).path).name
+    if not name:
+        raise ValueError(f"url {url!r} has no file name; set `filename` in its source")
+    return name
+
+
+def source_files(name: str, entry: Mapping[str, object],
+                 root: str | os.PathLike = ".") -> list[SourceFile]:
+    """The raw file(s) of a dataset, in pooling order, resolved against ``root``.
+
+    ``url`` sources resolve to their download location
+    ``resources/downloads/<dataset>/<filename>``.
+    """
+    source = entry["source"]
+    parts = source.get("parts") or [source]
+    files = []
+    for part in parts:
+        if source["type"] == "url":
+            dest = Path(root) / DOWNLOADS / name / _url_filename(part["url"], part.get("filename"))
+            files.append(SourceFile(dest, part.get("sha256"), part["url"]))
+        else:
+            files.append(SourceFile(_resolve(Path(root), part["path"]), part.get("sha256")))
+    return files
+
+
+def download_targets(name: str, entry: Mapping[str, object],
+                     root: str | os.PathLike = ".") -> list[tuple[str, str, Path]]:
+    """``(url, sha256, destination)`` of every file a ``url`` source needs (else empty)."""
+    if entry["source"]["type"] != "url":
+        return []
+    return [(f.url, f.sha256, f.path) for f in source_files(name, entry, root)]
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    """Hex sha256 of a file, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify_sha256(dataset: str, path: Path, expected: str | None) -> None:
+    """Raise :class:`DatasetError` when ``path``'s sha256 is not ``expected``."""
+    if expected is None:
+        return
+    actual = sha256_file(path)
+    if actual != expected.lower():
+        raise DatasetError(f"dataset {dataset!r}: checksum mismatch for {path}: expected "
+                           f"sha256 {expected}, got {actual} (truncated, modified or a "
+                           f"different version of the file)")
+
+
+def _check_present(dataset: str, entry: Mapping[str, object], file: SourceFile) -> None:
+    if file.path.is_file():
+        return
+    kind = entry["source"]["type"]
+    if kind == "vendored":
+        hint = ("the vendored copy is missing from the repository; restore it (it is "
+                "rebuilt by resources/make_resources.py)")
+    elif kind == "url":
+        hint = (f"it is downloaded from {file.url} by the `download` rule "
+                "(budgetboost.download.fetch); run that first")
+    else:
+        extra = entry["source"].get("instructions", "")
+        hint = (f"this is a user-supplied local file: put it at {file.path.resolve()} or "
+                f"change source.path in the registry. {extra}").strip()
+    raise FileNotFoundError(f"dataset {dataset!r}: file {file.path} not found; {hint}")
+
+
+# --------------------------------------------------------------------------- readers
+
+
+def _read_parquet(path: Path, options: Mapping[str, object]) -> pd.DataFrame:
+    table = pq.read_table(path)
+    pixels = options.get("pixels")
+    if pixels is None:
+        return table.to_pandas()
+    column = pixels["column"]
+    shape = tuple(int(s) for s in pixels["shape"])
+    width = int(np.prod(shape))
+    images = table.column(column).combine_chunks()
+    if images.null_count or not pa.types.is_fixed_size_binary(images.type) \
+            or images.type.byte_width != width:
+        raise ValueError(f"column {column!r} must be non-null fixed_size_binary[{width}], "
+                         f"got {images.type} with {images.null_count} nulls")
+    data = np.frombuffer(images.buffers()[1], dtype=np.uint8)
+    data = data[images.offset * width:(images.offset + len(images)) * width]
+    grid = np.indices(shape).reshape(len(shape), -1).T
+    names = ["px" + "_".join(f"{i:02d}" for i in idx) for idx in grid]
+    frame = table.drop_columns([column]).to_pandas()
+    pixel_frame = pd.DataFrame(data.reshape(len(images), width), columns=names)
+    return pd.concat([frame, pixel_frame], axis=1)
+
+
+def _read_csv(path: Path, options: Mapping[str, object]) -> pd.DataFrame:
+    unknown = set(options) - CSV_OPTIONS
+    if unknown:
+        raise ValueError(f"unknown csv read_options {sorted(unknown)}; allowed: "
+                         f"{sorted(CSV_OPTIONS)}")
+    kwargs = dict(options)
+    kwargs.setdefault("na_values", ["?", ""])
+    if "names" in kwargs:
+        kwargs.setdefault("header", None)
+    return pd.read_csv(path, keep_default_na=False, **kwargs)
+
+
+def read_svmlight(path: str | os.PathLike, n_features: int | None = None,
+                  label_column: str = "relevance") -> pd.DataFrame:
+    """Read an SVMlight / LETOR file (``label [qid:q] index:value ... [# comment]``).
+
+    Vectorised over the whole file's tokens (no per-line Python loop). Features absent from
+    a line are 0, as the format defines. Columns: ``label_column`` (float), ``qid`` (when
+    present) and ``f1 .. f{n_features}``.
+    """
+    text = re.sub(r"#[^\n]*", "", Path(path).read_text())
+    tokens = np.array(text.split())
+    if tokens.size == 0:
+        raise ValueError("empty SVMlight file")
+    is_label = np.char.find(tokens, ":") < 0
+    if not is_label[0]:
+        raise ValueError(f"a line must start with a label, got {tokens[0]!r}")
+    row = np.cumsum(is_label) - 1
+    labels = _as_float(tokens[is_label], "label")
+    pairs = np.char.partition(tokens[~is_label], ":")
+    keys, values, rows = pairs[:, 0], pairs[:, 2], row[~is_label]
+    is_qid = keys == "qid"
+    index = _as_int(keys[~is_qid], "feature index")
+    n = int(n_features) if n_features is not None else int(index.max(initial=0))
+    if index.size and (index.min() < 1 or index.max() > n):
+        bad = index[(index < 1) | (index > n)][0]
+        raise ValueError(f"feature index {bad} outside 1..{n}")
+    X = np.zeros((labels.size, n))
+    X[rows[~is_qid], index - 1] = _as_float(values[~is_qid], "feature value")
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(1, n + 1)])
+    if is_qid.any():
+        qid = np.full(labels.size, -1, dtype=np.int64)
+        qid[rows[is_qid]] = _as_int(values[is_qid], "qid")
+        frame.insert(0, "qid", qid)
+    frame.insert(0, label_column, labels)
+    return frame
+
+
+def _as_float(tokens: np.ndarray, what: str) -> np.ndarray:
+    try:
+        return tokens.astype(float)
+    except ValueError:
+        bad = str(next(t for t in tokens if not _is_number(t)))
+        raise ValueError(f"{what} {bad!r} is not a number") from None
+
+
+def _as_int(tokens: np.ndarray, what: str) -> np.ndarray:
+    try:
+        return tokens.astype(np.int64)
+    except ValueError:
+        bad = str(next(t for t in tokens if not t.lstrip("-").isdigit()))
+        raise ValueError(f"{what} {bad!r} is not an integer") from None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def read_source(name: str, entry: Mapping[str, object], file: SourceFile) -> pd.DataFrame:
+    """Read one raw file with the entry's ``format`` and ``read_options``.
+
+    A malformed file raises :class:`DatasetError` naming the dataset and the file.
+    """
+    fmt, options = entry.get("format", "parquet"), entry.get("read_options") or {}
+    try:
+        if fmt == "parquet":
+            return _read_parquet(file.path, options)
+        if fmt == "csv":
+            return _read_csv(file.path, options)
+        if fmt == "svmlight":
+            return read_svmlight(file.path, options.get("n_features"))
+    except (ValueError, KeyError, pa.ArrowException, pd.errors.ParserError,
+            UnicodeDecodeError) as err:
+        raise DatasetError(f"dataset {name!r}: cannot read {file.path} as {fmt}: "
+                           f"{err}") from err
+    raise DatasetError(f"dataset {name!r}: unknown format {fmt!r}")
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def _matches(values: pd.Series, wanted: list, what: str) -> np.ndarray:
+    if pd.api.types.is_numeric_dtype(values):
+        try:
+            targets = np.array(wanted, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} values {wanted} are not numbers but the column is "
+                             "numeric") from None
+        return np.isin(values.to_numpy(dtype=float, na_value=np.nan), targets)
+    return values.astype(object).isin([str(v) for v in wanted]).to_numpy()
+
+
+def label_vector(dataset: str, frame: pd.DataFrame, rule: Mapping[str, object],
+                 file: object = "") -> np.ndarray:
+    """Collapse the label column to int8 +1/-1 with a one-line rule.
+
+    ``rule = {"column": c, "positive": [...], "negative": [...]}``; a value in neither list
+    (or a missing label) raises :class:`DatasetError` naming dataset, file and value.
+    """
+    column = rule["column"]
+    if column not in frame.columns:
+        raise DatasetError(f"dataset {dataset!r}: label column {column!r} not in {file} "
+                           f"(columns: {list(frame.columns)[:10]}...)")
+    values = frame[column]
+    where = f"dataset {dataset!r}, file {file}, label column {column!r}"
+    try:
+        pos = _matches(values, list(rule["positive"]), "positive")
+        neg = _matches(values, list(rule["negative"]), "negative")
+    except ValueError as err:
+        raise DatasetError(f"{where}: {err}") from None
+    if (pos & neg).any():
+        raise DatasetError(f"{where}: a value is both positive and negative in the rule")
+    other = ~(pos | neg)
+    if other.any():
+        bad = values[other]
+        raise DatasetError(f"{where}: {int(other.sum())} rows have a label outside the rule "
+                           f"(positive {list(rule['positive'])}, negative "
+                           f"{list(rule['negative'])}), e.g. {bad.iloc[0]!r}")
+    return np.where(pos, 1, -1).astype(np.int8)
+
+
+def _select_rows(dataset: str, frame: pd.DataFrame, select: Mapping[str, object] | None,
+                 file: object) -> pd.DataFrame:
+    if not select:
+        return frame
+    column = select["column"]
+    if column not in frame.columns:
+        raise DatasetError(f"dataset {dataset!r}: select column {column!r} not in {file}")
+    keep = _matches(frame[column], list(select["values"]), "select")
+    return frame.loc[keep].reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- build
+
+
+def build_binarized(name: str, entry: Mapping[str, object],
+                    root: str | os.PathLike = ".") -> BinarizedData:
+    """Read a dataset's raw table(s), collapse its labels and binarize its attributes.
+
+    Parameters
+    ----------
+    name : str
+        Dataset name (registry key).
+    entry : mapping
+        Its validated registry entry (see :func:`load_registry`).
+    root : path-like
+        Repository root: relative source paths and ``resources/downloads`` live under it.
+
+    Raises
+    ------
+    FileNotFoundError
+        A source file is absent (the message says where it belongs).
+    DatasetError
+        Checksum mismatch, malformed file, a label outside the rule, a constant dataset.
+    """
+    files = source_files(name, entry, root)
+    parts = []
+    for file in files:
+        _check_present(name, entry, file)
+        verify_sha256(name, file.path, file.sha256)
+        parts.append(read_source(name, entry, file))
+    frame = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    where = ", ".join(str(f.path) for f in files)
+    frame = _select_rows(name, frame, entry.get("select"), where)
+    if frame.empty:
+        raise DatasetError(f"dataset {name!r}: no rows in {where}")
+    y = label_vector(name, frame, entry["label"], where)
+    exclude = set(entry.get("exclude") or []) | {entry["label"]["column"]}
+    missing = sorted(exclude - set(frame.columns) - {entry["label"]["column"]})
+    if missing:
+        raise DatasetError(f"dataset {name!r}: excluded columns {missing} not in {where}")
+    features = frame[[c for c in frame.columns if c not in exclude]]
+    try:
+        X, indicators = binarize_frame(features, entry["binarize"],
+                                       drop_constant=entry.get("drop_constant", True))
+    except ValueError as err:
+        raise DatasetError(f"dataset {name!r} ({where}): {err}") from err
+    if X.shape[1] == 0:
+        raise DatasetError(f"dataset {name!r}: every attribute of {where} is constant; no "
+                           "indicator is left")
+    if np.unique(y).size < 2:
+        raise DatasetError(f"dataset {name!r}: constant label {int(y[0])} in {where}")
+    return _assemble(name, entry, files, X, y, indicators, list(features.columns))
+
+
+def _assemble(name: str, entry: Mapping[str, object], files: list[SourceFile], X: np.ndarray,
+              y: np.ndarray, indicators: list[dict], raw_attributes: list[str]) -> BinarizedData:
+    attributes = np.array([ind["attribute"] for ind in indicators], dtype=str)
+    used = list(pd.unique(attributes))
+    position = {a: i for i, a in enumerate(used)}
+    groups = np.array([position[a] for a in attributes], dtype=np.int64)
+    meta = {
+        "dataset": name,
+        "n_rows": int(X.shape[0]),
+        "n_columns": int(X.shape[1]),
+        "positive_rate": float(np.mean(y == 1)),
+        "columns": indicators,
+        "attributes": used,
+        "raw_attributes": [str(a) for a in raw_attributes],
+        "label": dict(entry["label"]),
+        "binarize": dict(entry["binarize"]),
+        "source": [{"file": f.path.name, "sha256": f.sha256, "url": f.url} for f in files],
+        "cost_file": entry.get("cost_file"),
+        "cost_scale": entry.get("cost_scale", 1),
+    }
+    return BinarizedData(X=X, y=y, columns=[ind["name"] for ind in indicators],
+                         attributes=attributes, groups=groups, meta=meta)
+
+
+# --------------------------------------------------------------------------- on disk
+
+
+def write_binarized(data: BinarizedData, path: str | os.PathLike) -> None:
+    """Write ``results/data/{dataset}.parquet`` atomically: ``y`` then the indicators."""
+    if "y" in data.columns:
+        raise ValueError("an indicator may not be named 'y' (reserved for the label)")
+    if data.X.shape != (len(data.y), len(data.columns)):
+        raise ValueError(f"X has shape {data.X.shape}, expected ({len(data.y)}, "
+                         f"{len(data.columns)})")
+    frame = pd.DataFrame(np.asarray(data.X, dtype=np.uint8), columns=data.columns, copy=False)
+    frame.insert(0, "y", np.asarray(data.y, dtype=np.int8))
+    write_table(frame, path, metadata=data.meta)
+
+
+def read_binarized(path: str | os.PathLike) -> BinarizedData:
+    """Read a table written by :func:`write_binarized` back into a :class:`BinarizedData`."""
+    meta = read_metadata(path)
+    table = pq.read_table(path)
+    names = table.column_names
+    if not names or names[0] != "y" or "columns" not in meta:
+        raise ValueError(f"{path} is not a binarized dataset (column y and metadata "
+                         "'columns' expected)")
+    columns = names[1:]
+    if [c["name"] for c in meta["columns"]] != columns:
+        raise ValueError(f"{path}: column names disagree with the stored indicator metadata")
+    X = np.empty((table.num_rows, len(columns)), dtype=np.uint8)
+    for j, name in enumerate(columns):
+        X[:, j] = table.column(name).to_numpy()
+    y = table.column("y").to_numpy().astype(np.int8)
+    attributes = np.array([c["attribute"] for c in meta["columns"]], dtype=str)
+    position = {a: i for i, a in enumerate(meta["attributes"])}
+    groups = np.array([position[a] for a in attributes], dtype=np.int64)
+    return BinarizedData(X=X, y=y, columns=columns, attributes=attributes, groups=groups,
+                         meta=meta)
+
+
+# --------------------------------------------------------------------------- check
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print each enabled dataset's binarized size and build time (a check, not a test).
+
+    ``python -m budgetboost.datasets [--registry config/datasets.yaml] [--root .] [names]``
+    """
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("--registry", default="config/datasets.yaml")
+    parser.add_argument("--root", default=".")
+    parser.add_argument("names", nargs="*", help="datasets (default: the enabled ones)")
+    args = parser.parse_args(argv)
+    registry = load_registry(args.registry)
+    names = args.names or [n for n, e in registry.items() if e["enabled"]]
+    print(f"{'dataset':14s} {'rows':>6s} {'features':>8s} {'paper':>6s} {'positive':>8s} "
+          f"{'seconds':>7s}")
+    for name in names:
+        start = time.perf_counter()
+        data = build_binarized(name, registry[name], args.root)
+        seconds = time.perf_counter() - start
+        print(f"{name:14s} {data.X.shape[0]:6d} {data.X.shape[1]:8d} "
+              f"{registry[name].get('paper_features', ''):>6} "
+              f"{data.meta['positive_rate']:8.3f} {seconds:7.2f}")
+
+
+if __name__ == "__main__":
+    main()

