@@ -3,17 +3,19 @@
 Estimators with a scikit-learn-style API:
 
 - :class:`BudgetedBoost`: AdaBoostBT and its criteria (Huang, Powers & Reyzin 2015);
-- :class:`AdaBoostRS`: AdaBoost with test-time sampling (Reyzin 2011).
+- :class:`AdaBoostRS`: AdaBoost with test-time sampling (Reyzin 2011);
+- :class:`BudgetedTree`: CART pruned to a per-example budget (Section 7's baseline).
 """
 
 from importlib.metadata import PackageNotFoundError, version
 
 from .boosting import BudgetedBoost
 from .sampling import AdaBoostRS
+from .trees import BudgetedTree
 
 try:
     __version__ = version("budgetboost")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-__all__ = ["AdaBoostRS", "BudgetedBoost", "__version__"]
+__all__ = ["AdaBoostRS", "BudgetedBoost", "BudgetedTree", "__version__"]
