@@ -37,6 +37,7 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         os.replace(tmp_path, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -71,6 +72,12 @@ def read_metadata(path: str | os.PathLike) -> dict:
     meta = pq.read_schema(path).metadata or {}
     raw = meta.get(METADATA_KEY)
     return json.loads(raw) if raw else {}
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _json_default(obj: object) -> object:
