@@ -5,15 +5,17 @@ candidate thresholds of column ``j`` are its distinct training values above the 
 minimum (a constant column has none): for a 0/1 column that is the single threshold 1, which
 is exactly the paper's binarization of numeric attributes.
 
-Edges ``gamma(h) = sum_i D(i) y_i h(x_i)`` of every candidate are computed in one vectorised
-pass per round: for 0/1 columns a matrix-vector product with their +-1 stump outputs,
-``gamma = S^T (D*y)``, and for other columns cumulative sums of ``D*y`` over presorted
-columns, ``gamma(j, v) = sum(D*y) - 2 * sum_{x_ij < v} D(i) y_i``. Edges are reported for
-``s = +1``; ``s = -1`` has the negated edge.
+Edges ``gamma(h) = sum_i D(i) y_i h(x_i)`` of every candidate (polarity +1; -1 negates it)
+are computed in one vectorised pass per round, by the cheapest of three blocks:
 
-0/1 columns that are identical on the training rows (frequent after the paper's
-binarization: every threshold between the same two training values gives the same column)
-share one row of ``S``: the product runs over distinct columns only and is gathered back.
+- *numeric* columns: cumulative sums of ``D*y`` over presorted columns,
+  ``gamma(j, v) = sum(D*y) - 2 * sum_{x_ij < v} D(i) y_i``;
+- *chains* of 0/1 columns, each nested in the one before (``x >= v1``, ``x >= v2``, ... of
+  one binarized attribute): a row's *level* is how many columns of the chain it has, so the
+  edges of a whole chain are ``sum(D*y) - 2 * (cumulative sums of D*y by level)``: one
+  weighted histogram over rows x chains instead of rows x columns;
+- other 0/1 columns: a matrix-vector product with their +-1 outputs, ``gamma = S^T (D*y)``,
+  over distinct columns only (columns identical on the training rows share one row of ``S``).
 """
 
 from __future__ import annotations
@@ -22,28 +24,89 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["StumpSpace", "stump_outputs"]
+__all__ = ["StumpSpace", "stump_outputs", "MIN_CHAIN"]
+
+#: Nested runs of at least this many 0/1 columns are handled as chains.
+MIN_CHAIN = 8
 
 
-def _binary_columns(X: np.ndarray) -> np.ndarray:
-    """Mask of columns whose values are all 0 or 1 (cheap: two comparisons per entry)."""
-    return np.logical_or(X == 0, X == 1).all(axis=0)
+@dataclass(frozen=True, eq=False)
+class _SignBlock:
+    """0/1 columns by a matrix-vector product over their distinct +-1 columns."""
+
+    positions: np.ndarray  # candidate indices this block fills
+    signs: np.ndarray  # (n_distinct, m) float64 +-1, C order
+    row_of: np.ndarray | None  # (len(positions),) row of ``signs`` per column, or None
+
+    @classmethod
+    def build(cls, B: np.ndarray, positions: np.ndarray) -> _SignBlock:
+        if B.shape[1] == 0:
+            return cls(positions, np.empty((0, B.shape[0])), None)
+        packed = np.ascontiguousarray(np.packbits(B, axis=0).T)
+        keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        if first.size == B.shape[1]:  # all distinct: keep the columns in their own order
+            return cls(positions, np.ascontiguousarray(2.0 * B.T - 1.0), None)
+        return cls(positions, np.ascontiguousarray(2.0 * B[:, first].T - 1.0),
+                   inverse.ravel())
+
+    def edges(self, wy: np.ndarray, total: float) -> np.ndarray:
+        gamma = self.signs @ wy
+        return gamma if self.row_of is None else gamma[self.row_of]
 
 
-def _distinct_sign_rows(B: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """+-1 rows of the distinct columns of a 0/1 block, and each column's row index.
+@dataclass(frozen=True, eq=False)
+class _ChainBlock:
+    """Chains of nested 0/1 columns, by a weighted histogram of row levels."""
 
-    Columns are compared through their bit-packed form (one ``np.unique`` over short byte
-    strings), so finding duplicates costs far less than one boosting round.
-    """
-    if B.shape[1] == 0:
-        return np.empty((0, B.shape[0])), None
-    packed = np.ascontiguousarray(np.packbits(B.astype(bool), axis=0).T)
-    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    if first.size == B.shape[1]:  # all distinct: keep the columns in their own order
-        return np.ascontiguousarray(2.0 * B.T - 1.0), None
-    return np.ascontiguousarray(2.0 * B[:, first].T - 1.0), inverse.ravel()
+    positions: np.ndarray
+    bins: np.ndarray  # (m * n_chains,) histogram bin of each (row, chain)
+    n_chains: int
+    n_bins: int
+    upper: np.ndarray  # (len(positions),) index into the padded cumulative histogram
+    lower: np.ndarray  # (len(positions),) start of the column's chain in the same
+
+    @classmethod
+    def build(cls, B: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+              positions: np.ndarray) -> _ChainBlock:
+        levels = np.add.reduceat(B.astype(np.int64), starts, axis=1)  # (m, n_chains)
+        offsets = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]])
+        bins = (levels + offsets).ravel()
+        chain = np.repeat(np.arange(starts.size), lengths)
+        step = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        # column t of chain c is 1 exactly for rows of level > t: the rows below it are those
+        # of levels 0..t, i.e. bins offsets[c] .. offsets[c] + t
+        return cls(positions, bins, int(starts.size), int((lengths + 1).sum()),
+                   offsets[chain] + step + 1, offsets[chain])
+
+    def edges(self, wy: np.ndarray, total: float) -> np.ndarray:
+        hist = np.bincount(self.bins, weights=np.repeat(wy, self.n_chains),
+                           minlength=self.n_bins)
+        cumulative = np.concatenate([[0.0], np.cumsum(hist)])
+        return total - 2.0 * (cumulative[self.upper] - cumulative[self.lower])
+
+
+@dataclass(frozen=True, eq=False)
+class _SortedBlock:
+    """Numeric columns, by cumulative sums over presorted columns."""
+
+    positions: np.ndarray
+    order: np.ndarray  # (m, n_numeric) argsort of each column
+    row: np.ndarray  # last sorted position below each threshold
+    col: np.ndarray  # index into the block's columns
+
+    def edges(self, wy: np.ndarray, total: float) -> np.ndarray:
+        below = np.cumsum(wy[self.order], axis=0)
+        return total - 2.0 * below[self.row, self.col]
+
+
+def _chains(B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and lengths of maximal runs of columns each nested in the previous one."""
+    nested = np.all(B[:, 1:] <= B[:, :-1], axis=0)
+    breaks = np.flatnonzero(~nested) + 1
+    starts = np.concatenate([[0], breaks])
+    lengths = np.diff(np.concatenate([starts, [B.shape[1]]]))
+    return starts, lengths
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,40 +116,44 @@ class StumpSpace:
     Attributes
     ----------
     column, threshold : ndarray of shape (n_candidates,)
-        Column index and threshold of every candidate (0/1 columns first, then the others).
+        Column index and threshold of every candidate (0/1 columns first, in column order,
+        then the others).
     """
 
     column: np.ndarray
     threshold: np.ndarray
-    _signs: np.ndarray  # (n_distinct, m) float64 +-1, C order: distinct 0/1 columns
-    _binary_of: np.ndarray | None  # (n_binary,) row of _signs of each 0/1 column, or None
-    _order: np.ndarray  # (m, n_numeric) argsort of each numeric column
-    _boundary_row: np.ndarray  # (n_numeric_candidates,) last sorted position below v
-    _boundary_col: np.ndarray  # (n_numeric_candidates,) index into the numeric block
+    blocks: tuple
 
     @classmethod
     def from_matrix(cls, X: np.ndarray) -> StumpSpace:
         """Build the stump space of a finite 2-d float matrix ``X`` (m x n)."""
-        m = X.shape[0]
-        is_binary = _binary_columns(X)
+        is_binary = np.logical_or(X == 0, X == 1).all(axis=0)
         has_both = X.max(axis=0) > X.min(axis=0)  # constant columns give no stump
         binary = np.flatnonzero(is_binary & has_both)
         numeric = np.flatnonzero(~is_binary & has_both)
+        blocks = []
 
-        signs, binary_of = _distinct_sign_rows(X[:, binary])
+        B = X[:, binary].astype(bool)
+        starts, lengths = _chains(B) if binary.size else (np.empty(0, int), np.empty(0, int))
+        long = lengths >= MIN_CHAIN
+        in_chain = np.repeat(long, lengths)
+        if long.any():
+            blocks.append(_ChainBlock.build(B[:, in_chain], np.cumsum(
+                np.concatenate([[0], lengths[long]]))[:-1], lengths[long],
+                np.flatnonzero(in_chain)))
+        if (~in_chain).any():
+            blocks.append(_SignBlock.build(B[:, ~in_chain], np.flatnonzero(~in_chain)))
 
         order = np.argsort(X[:, numeric], axis=0, kind="stable")
         sorted_vals = np.take_along_axis(X[:, numeric], order, axis=0)
         # a threshold sits at every sorted position k >= 1 whose value differs from k-1
-        rises = sorted_vals[1:] > sorted_vals[:-1]  # (m-1, n_numeric)
-        col, pos = np.nonzero(rises.T)  # transposed: candidates come column by column
-        boundary_row = pos  # position k-1 in sorted order: the last value below v
-        boundary_col = col
-        numeric_threshold = sorted_vals[pos + 1, col] if m > 1 else np.empty(0)
+        col, pos = np.nonzero((sorted_vals[1:] > sorted_vals[:-1]).T)  # column by column
+        if col.size:
+            blocks.append(_SortedBlock(binary.size + np.arange(col.size), order, pos, col))
 
-        column = np.concatenate([binary, numeric[boundary_col]]).astype(np.intp)
-        threshold = np.concatenate([np.ones(binary.size), numeric_threshold]).astype(np.float64)
-        return cls(column, threshold, signs, binary_of, order, boundary_row, boundary_col)
+        column = np.concatenate([binary, numeric[col]]).astype(np.intp)
+        threshold = np.concatenate([np.ones(binary.size), sorted_vals[pos + 1, col]])
+        return cls(column, threshold.astype(np.float64), tuple(blocks))
 
     @property
     def n_candidates(self) -> int:
@@ -94,14 +161,13 @@ class StumpSpace:
 
     def edges(self, wy: np.ndarray) -> np.ndarray:
         """Edges of every candidate with polarity +1, for ``wy = D * y`` (length m)."""
-        binary = self._signs @ wy
-        if self._binary_of is not None:
-            binary = binary[self._binary_of]
-        if not self._boundary_row.size:
-            return binary
-        below = np.cumsum(wy[self._order], axis=0)
-        numeric = wy.sum() - 2.0 * below[self._boundary_row, self._boundary_col]
-        return np.concatenate([binary, numeric])
+        total = wy.sum()
+        if len(self.blocks) == 1 and self.blocks[0].positions.size == self.n_candidates:
+            return self.blocks[0].edges(wy, total)
+        out = np.empty(self.n_candidates)
+        for block in self.blocks:
+            out[block.positions] = block.edges(wy, total)
+        return out
 
 
 def stump_outputs(X: np.ndarray, feature: np.ndarray, threshold: np.ndarray,

@@ -263,4 +263,4 @@ def test_binary_matrix_is_recognised_cheaply():
     X = (rng.random((100, 11000)) < 0.3).astype(np.uint8).astype(float)
     space = StumpSpace.from_matrix(X)
     assert space.n_candidates == 11000
-    assert space._signs.shape[1] == 100 and space._order.shape[1] == 0
+    assert [type(b).__name__ for b in space.blocks] == ["_SignBlock"]
