@@ -12,6 +12,7 @@ from reference import reference_fit
 
 from budgetboost import BudgetedBoost
 from budgetboost.boosting import GAMMA_CAP
+from budgetboost.stumps import StumpSpace
 
 CRITERIA = ["adaboost", "greedy", "smoothed", "speedboost", "hybrid"]
 
@@ -257,10 +258,46 @@ def test_bad_data_is_rejected_with_a_clear_message():
 
 def test_binary_matrix_is_recognised_cheaply():
     """A 100 x 11,000 0/1 matrix goes down the matrix-vector path (one threshold per column)."""
-    from budgetboost.stumps import StumpSpace
-
     rng = np.random.default_rng(0)
     X = (rng.random((100, 11000)) < 0.3).astype(np.uint8).astype(float)
     space = StumpSpace.from_matrix(X)
     assert space.n_candidates == 11000
     assert [type(b).__name__ for b in space.blocks] == ["_SignBlock"]
+
+
+def _binarized(rng, m, n_attributes, levels):
+    """Indicators x_a >= v for every value v above each attribute's minimum: nested chains."""
+    raw = rng.integers(0, levels, size=(m, n_attributes))
+    cols = [raw[:, a] >= v for a in range(n_attributes) for v in range(1, levels)]
+    return np.column_stack(cols).astype(float)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(2, 40), levels=st.integers(9, 15))
+def test_every_edge_block_gives_the_direct_edges(seed, m, levels):
+    """Chains, sign products and sorted cumulative sums agree with sum_i D(i) y_i h(x_i)."""
+    rng = np.random.default_rng(seed)
+    chained = _binarized(rng, m, 3, levels)
+    loose = (rng.random((m, 5)) < 0.5).astype(float)
+    numeric = rng.normal(size=(m, 2)).round(1)
+    X = np.column_stack([chained, loose, numeric])
+    space = StumpSpace.from_matrix(X)
+    wy = rng.normal(size=m)
+    h = np.where(X[:, space.column] >= space.threshold, 1.0, -1.0)
+    np.testing.assert_allclose(space.edges(wy), wy @ h, rtol=1e-10, atol=1e-12)
+
+
+def test_engine_matches_reference_on_binarized_chains():
+    rng = np.random.default_rng(21)
+    X = _binarized(rng, 24, 2, 10)  # two chains of 9 columns
+    y = np.where(X[:, 4] + X[:, 12] + rng.random(24) > 1.5, 1, -1)
+    costs = rng.choice([0.0, 0.4, 1.0, 1.9], size=X.shape[1])
+    blocks = [type(b).__name__ for b in StumpSpace.from_matrix(X).blocks]
+    assert blocks == ["_ChainBlock"]
+    for criterion in CRITERIA:
+        model = _engine(X, y, costs, None, criterion, 12)
+        ref = reference_fit(X.tolist(), y.tolist(), costs.tolist(), list(range(X.shape[1])),
+                            criterion, 12)
+        j, v, s, a = (np.array(c) for c in zip(*ref, strict=True))
+        np.testing.assert_array_equal(model.feature_, j)
+        np.testing.assert_allclose(model.alpha_, a, rtol=1e-12, atol=1e-12)
