@@ -38,6 +38,25 @@ MIN_COST = 1e-6
 _ROW_BLOCK = 512
 
 
+def _alias_table(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vose's alias table of a distribution ``p``: ``(probability, alias)`` per slot.
+
+    A loop over the ensemble's hypotheses (not examples), run once per prediction call.
+    """
+    n = p.size
+    scaled = p * n
+    prob = np.ones(n)
+    alias = np.arange(n)
+    small = [i for i in range(n) if scaled[i] < 1.0]
+    large = [i for i in range(n) if scaled[i] >= 1.0]
+    while small and large:
+        s, big = small.pop(), large.pop()
+        prob[s], alias[s] = scaled[s], big
+        scaled[big] += scaled[s] - 1.0
+        (small if scaled[big] < 1.0 else large).append(big)
+    return prob, alias
+
+
 def _with_zero_column(a: np.ndarray) -> np.ndarray:
     """Prefix a column of zeros: entry ``k`` then holds the total of the first ``k`` draws."""
     return np.concatenate([np.zeros((a.shape[0], 1), dtype=a.dtype), a], axis=1)
@@ -143,12 +162,16 @@ class AdaBoostRS(BudgetedEstimator):
         return self.predict_at_budgets(X, [budget])[0]
 
     def _draws(self, n_samples: int) -> np.ndarray:
-        """Hypothesis indices drawn i.i.d. from ``p``: one sequence per example, (m, L)."""
+        """Hypothesis indices drawn i.i.d. from ``p``: one sequence per example, (m, L).
+
+        Walker's alias method: one uniform per draw picks a slot (integer part) and decides
+        between the slot and its alias (fractional part), O(1) per draw.
+        """
         rng = np.random.default_rng(self.random_state)
-        cdf = np.cumsum(self.sampling_probability_)
-        cdf[-1] = 1.0
-        u = rng.random((n_samples, self.max_draws))
-        return np.searchsorted(cdf, u, side="right")
+        prob, alias = _alias_table(self.sampling_probability_)
+        scaled = rng.random((n_samples, self.max_draws)) * prob.size
+        slot = np.minimum(scaled.astype(np.intp), prob.size - 1)
+        return np.where(scaled - slot < prob[slot], slot, alias[slot])
 
     def sample_at_budgets(self, X, budgets) -> dict[str, np.ndarray]:
         """Sample votes for every example and budget; shapes (len(budgets), n_samples).
@@ -181,12 +204,15 @@ class AdaBoostRS(BudgetedEstimator):
         """The poster's loop for a block of examples, all budgets at once (vectorised)."""
         m = draws.shape[0]
         cost = self.hypothesis_cost_[draws]
-        # the first draw of a feature group in an example's sequence pays for it
-        n_groups = int(self.group_.max()) + 1
-        keys = (np.arange(m)[:, None] * n_groups + self.group_[draws]).ravel()
-        new = np.zeros(keys.size, dtype=bool)
-        new[np.unique(keys, return_index=True)[1]] = True
-        new = new.reshape(draws.shape)
+        # the first draw of a feature group in an example's sequence pays for it: a stable
+        # sort of each row by group puts that draw first in its run of equal groups
+        group = self.group_.astype(np.min_scalar_type(self.group_.max()))[draws]  # radix sort
+        order = np.argsort(group, axis=1, kind="stable")
+        ranked = np.take_along_axis(group, order, axis=1)
+        first = np.ones(ranked.shape, dtype=bool)
+        first[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
+        new = np.zeros(draws.shape, dtype=bool)
+        np.put_along_axis(new, order, first, axis=1)
         paid = _with_zero_column(np.cumsum(np.where(new, cost, 0.0), axis=1))  # (m, L+1)
         # draw again while spent + max_i c(h_i) < B: paid is non-decreasing along a row
         reach = paid[:, :-1] + self.hypothesis_cost_.max()
