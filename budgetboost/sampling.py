@@ -34,8 +34,10 @@ __all__ = ["AdaBoostRS", "MIN_COST"]
 #: Costs below this are raised to it when they weight samples and votes (RS_AC), so a free
 #: hypothesis is drawn often but not with infinite probability.
 MIN_COST = 1e-6
-#: Examples sampled per block (bounds memory to a few arrays of _ROW_BLOCK x max_draws).
-_ROW_BLOCK = 512
+#: Examples sampled together, and draws per example per step of the sampling loop: memory
+#: stays at a few arrays of _ROW_BLOCK x _DRAW_CHUNK.
+_ROW_BLOCK = 1024
+_DRAW_CHUNK = 64
 
 
 def _alias_table(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -57,9 +59,28 @@ def _alias_table(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return prob, alias
 
 
-def _with_zero_column(a: np.ndarray) -> np.ndarray:
-    """Prefix a column of zeros: entry ``k`` then holds the total of the first ``k`` draws."""
-    return np.concatenate([np.zeros((a.shape[0], 1), dtype=a.dtype), a], axis=1)
+def _alias_draws(rng: np.random.Generator, table: tuple[np.ndarray, np.ndarray],
+                 shape: tuple[int, int]) -> np.ndarray:
+    """Indices drawn i.i.d. with Walker's alias method: O(1) per draw.
+
+    One uniform per draw: its integer part picks a slot, its fractional part decides
+    between the slot and the slot's alias.
+    """
+    prob, alias = table
+    scaled = rng.random(shape) * prob.size
+    slot = np.minimum(scaled.astype(np.intp), prob.size - 1)
+    return np.where(scaled - slot < prob[slot], slot, alias[slot])
+
+
+def _first_draws(group: np.ndarray) -> np.ndarray:
+    """Mask of the first draw of each group in each row (a stable sort per row)."""
+    order = np.argsort(group, axis=1, kind="stable")
+    ranked = np.take_along_axis(group, order, axis=1)
+    first = np.ones(group.shape, dtype=bool)
+    first[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
+    out = np.empty(group.shape, dtype=bool)
+    np.put_along_axis(out, order, first, axis=1)
+    return out
 
 
 class AdaBoostRS(BudgetedEstimator):
@@ -161,75 +182,73 @@ class AdaBoostRS(BudgetedEstimator):
             return self.classes_[(votes > 0).astype(np.intp)]
         return self.predict_at_budgets(X, [budget])[0]
 
-    def _draws(self, n_samples: int) -> np.ndarray:
-        """Hypothesis indices drawn i.i.d. from ``p``: one sequence per example, (m, L).
-
-        Walker's alias method: one uniform per draw picks a slot (integer part) and decides
-        between the slot and its alias (fractional part), O(1) per draw.
-        """
-        rng = np.random.default_rng(self.random_state)
-        prob, alias = _alias_table(self.sampling_probability_)
-        scaled = rng.random((n_samples, self.max_draws)) * prob.size
-        slot = np.minimum(scaled.astype(np.intp), prob.size - 1)
-        return np.where(scaled - slot < prob[slot], slot, alias[slot])
-
     def sample_at_budgets(self, X, budgets) -> dict[str, np.ndarray]:
         """Sample votes for every example and budget; shapes (len(budgets), n_samples).
 
         Returns ``vote`` (the sampled vote, tie offset included), ``cost`` (what each example
         paid: always below its budget), ``draws`` (hypotheses drawn) and ``n_features``
-        (distinct feature groups paid for). Examples are processed in row blocks to bound
-        memory; the draws of every example come from one stream seeded by ``random_state``.
+        (distinct feature groups paid for). Every example has one sequence of draws that
+        serves all budgets; the stream is seeded by ``random_state``.
         """
         Xa = self._validated(X)
         budget_arr = check_budgets(budgets)
         m = Xa.shape[0]
         out = {key: np.zeros((budget_arr.size, m)) for key in ("vote", "cost", "draws",
                                                                "n_features")}
-        if self.alpha_.size == 0:
-            out["vote"] += self.majority_ * VOTE_TIE
-            return out
-        draws = self._draws(m)
-        h = stump_outputs(Xa, self.feature_, self.threshold_, self.polarity_)  # (m, T)
-        for start in range(0, m, _ROW_BLOCK):
-            rows = slice(start, min(start + _ROW_BLOCK, m))
-            block = self._sample_block(h[rows], draws[rows], budget_arr)
-            for key, value in block.items():
-                out[key][:, rows] = value
+        if self.alpha_.size:
+            rng = np.random.default_rng(self.random_state)
+            table = _alias_table(self.sampling_probability_)
+            h = stump_outputs(Xa, self.feature_, self.threshold_, self.polarity_)  # (m, T)
+            for start in range(0, m, _ROW_BLOCK):
+                rows = slice(start, min(start + _ROW_BLOCK, m))
+                block = self._sample_rows(h[rows], rng, table, budget_arr)
+                for key, value in block.items():
+                    out[key][:, rows] = value
         out["vote"] += self.majority_ * VOTE_TIE
         return out
 
-    def _sample_block(self, h: np.ndarray, draws: np.ndarray,
-                      budgets: np.ndarray) -> dict[str, np.ndarray]:
-        """The poster's loop for a block of examples, all budgets at once (vectorised)."""
-        m = draws.shape[0]
-        cost = self.hypothesis_cost_[draws]
-        # the first draw of a feature group in an example's sequence pays for it: a stable
-        # sort of each row by group puts that draw first in its run of equal groups
-        group = self.group_.astype(np.min_scalar_type(self.group_.max()))[draws]  # radix sort
-        order = np.argsort(group, axis=1, kind="stable")
-        ranked = np.take_along_axis(group, order, axis=1)
-        first = np.ones(ranked.shape, dtype=bool)
-        first[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
-        new = np.zeros(draws.shape, dtype=bool)
-        np.put_along_axis(new, order, first, axis=1)
-        paid = _with_zero_column(np.cumsum(np.where(new, cost, 0.0), axis=1))  # (m, L+1)
-        # draw again while spent + max_i c(h_i) < B: paid is non-decreasing along a row
-        reach = paid[:, :-1] + self.hypothesis_cost_.max()
-        n_draws = np.stack([(reach < b).sum(axis=1) for b in budgets])  # (n_budgets, m)
+    def _sample_rows(self, h: np.ndarray, rng: np.random.Generator,
+                     table: tuple[np.ndarray, np.ndarray],
+                     budgets: np.ndarray) -> dict[str, np.ndarray]:
+        """The poster's loop for a block of examples, every budget at once.
 
-        sampled = np.take_along_axis(h, draws, axis=1)
-        if self.cost_weighted:
-            sampled = sampled * np.maximum(cost, MIN_COST)
-        votes = _with_zero_column(np.cumsum(sampled, axis=1))
-        groups = _with_zero_column(np.cumsum(new, axis=1))
-        rows = np.arange(m)[None, :]
-        return {
-            "vote": votes[rows, n_draws],
-            "cost": paid[rows, n_draws],
-            "draws": n_draws.astype(np.float64),
-            "n_features": groups[rows, n_draws].astype(np.float64),
-        }
+        Each example draws in chunks of ``_DRAW_CHUNK``; the loop over chunks ends once no
+        example could draw again within the largest budget (or after ``max_draws``).
+        """
+        m = h.shape[0]
+        costliest = self.hypothesis_cost_.max()
+        group_of = self.group_.astype(np.min_scalar_type(self.group_.max()))  # radix sorts
+        seen = np.zeros((m, int(self.group_.max()) + 1), dtype=bool)
+        rows = np.arange(m)
+        paid, vote, n_groups = np.zeros(m), np.zeros(m), np.zeros(m)
+        out = {key: np.zeros((budgets.size, m)) for key in ("vote", "cost", "draws",
+                                                            "n_features")}
+        done = 0
+        while done < self.max_draws and (paid + costliest < budgets.max()).any():
+            draws = _alias_draws(rng, table, (m, min(_DRAW_CHUNK, self.max_draws - done)))
+            done += draws.shape[1]
+            group = group_of[draws]
+            new = _first_draws(group) & ~seen[rows[:, None], group]
+            seen[np.broadcast_to(rows[:, None], group.shape)[new], group[new]] = True
+            cost = self.hypothesis_cost_[draws]
+            sampled = np.take_along_axis(h, draws, axis=1)
+            if self.cost_weighted:
+                sampled = sampled * np.maximum(cost, MIN_COST)
+            paid_after = paid[:, None] + np.cumsum(np.where(new, cost, 0.0), axis=1)
+            vote_after = vote[:, None] + np.cumsum(sampled, axis=1)
+            groups_after = n_groups[:, None] + np.cumsum(new, axis=1)
+            # draw again while spent + max_i c(h_i) < B; spent before each draw of the chunk:
+            reach = np.concatenate([paid[:, None], paid_after[:, :-1]], axis=1) + costliest
+            for b, budget in enumerate(budgets):
+                taken = (reach < budget).sum(axis=1)
+                has = np.flatnonzero(taken)
+                last = taken[has] - 1
+                out["draws"][b] += taken
+                out["vote"][b, has] = vote_after[has, last]
+                out["cost"][b, has] = paid_after[has, last]
+                out["n_features"][b, has] = groups_after[has, last]
+            paid, vote, n_groups = paid_after[:, -1], vote_after[:, -1], groups_after[:, -1]
+        return out
 
     def predict_at_budgets(self, X, budgets) -> np.ndarray:
         """Sampled labels for each budget: shape (len(budgets), n_samples)."""

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from budgetboost import AdaBoostRS, BudgetedBoost
+from budgetboost.sampling import _alias_draws, _alias_table
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,8 @@ def test_sampling_frequencies_match_p(toy, cost_weighted):
                        random_state=123, max_draws=500).fit(X[:200], y[:200])
     expected = model.alpha_ / (model.hypothesis_cost_ if cost_weighted else 1.0)
     np.testing.assert_allclose(model.sampling_probability_, expected / expected.sum())
-    draws = model._draws(200)  # 100,000 draws
+    table = _alias_table(model.sampling_probability_)
+    draws = _alias_draws(np.random.default_rng(123), table, (200, 500))  # 100,000 draws
     observed = np.bincount(draws.ravel(), minlength=model.alpha_.size)
     result = stats.chisquare(observed, model.sampling_probability_ * draws.size)
     assert result.pvalue > 1e-3
