@@ -198,7 +198,8 @@ class AdaBoostRS(BudgetedEstimator):
         if self.alpha_.size:
             rng = np.random.default_rng(self.random_state)
             table = _alias_table(self.sampling_probability_)
-            h = stump_outputs(Xa, self.feature_, self.threshold_, self.polarity_)  # (m, T)
+            above = Xa[:, self.feature_] >= self.threshold_  # (m, T); int8 votes: compact gathers
+            h = np.where(above, self.polarity_, -self.polarity_).astype(np.int8)
             for start in range(0, m, _ROW_BLOCK):
                 rows = slice(start, min(start + _ROW_BLOCK, m))
                 block = self._sample_rows(h[rows], rng, table, budget_arr)
@@ -239,14 +240,13 @@ class AdaBoostRS(BudgetedEstimator):
             groups_after = n_groups[:, None] + np.cumsum(new, axis=1)
             # draw again while spent + max_i c(h_i) < B; spent before each draw of the chunk:
             reach = np.concatenate([paid[:, None], paid_after[:, :-1]], axis=1) + costliest
-            for b, budget in enumerate(budgets):
-                taken = (reach < budget).sum(axis=1)
-                has = np.flatnonzero(taken)
-                last = taken[has] - 1
-                out["draws"][b] += taken
-                out["vote"][b, has] = vote_after[has, last]
-                out["cost"][b, has] = paid_after[has, last]
-                out["n_features"][b, has] = groups_after[has, last]
+            taken = (reach[None, :, :] < budgets[:, None, None]).sum(axis=2)  # (n_budgets, m)
+            out["draws"] += taken
+            b, row = np.nonzero(taken)
+            last = taken[b, row] - 1
+            out["vote"][b, row] = vote_after[row, last]
+            out["cost"][b, row] = paid_after[row, last]
+            out["n_features"][b, row] = groups_after[row, last]
             paid, vote, n_groups = paid_after[:, -1], vote_after[:, -1], groups_after[:, -1]
         return out
 
