@@ -42,7 +42,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from scipy.stats import rankdata
 
 from budgetboost.io import read_metadata, write_table
 from budgetboost.seeds import rng_from_key
@@ -222,6 +221,8 @@ def _correlated(rng: np.random.Generator, where: str, spec: Mapping[str, object]
     noise = _number(where, spec, "noise")
     if noise > 1:
         raise ValueError(f"{where}: noise must lie in [0, 1], got {noise}")
+    from scipy.stats import rankdata  # imported here: it costs ~1 s per pipeline job
+
     edges = _edges(data, train)
     n = edges.size
     rank = (rankdata(edges, method="average") - 1) / max(n - 1, 1)

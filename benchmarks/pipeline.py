@@ -1,0 +1,167 @@
+"""Scale of the Snakemake pipeline (issue: the Snakemake pipeline, "Scale").
+
+Prints, measured in a throw-away copy of the repository:
+
+- DAG build time and job count of the full config (``snakemake -n``; target < 10 s);
+- wall time, job count and per-stage time of a real run (``--cores``, default 2) of the full
+  config with every dataset's trials and the block size multiplied by ``--scale`` (default
+  0.01: 1 or 4 trials in blocks of 1, i.e. exactly the full config's jobs with 1/100 of its
+  training);
+- the time of a second, no-op run (target < 5 s);
+- Snakemake's overhead: the share of the wall time x cores not spent inside the estimators
+  or the data and results scripts (target < 10 %), and the extrapolated wall time of the
+  full run (``--scale 1`` measures it instead: about 20 minutes on two cores).
+
+Run from the repository root: ``python benchmarks/pipeline.py [--scale 0.01] [--cores 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+FILES = ["Snakefile", "profiles", "workflow", "config", "resources", "budgetboost",
+         "pyproject.toml"]
+
+
+def copy_repo(dest: Path) -> Path:
+    for name in FILES:
+        source = ROOT / name
+        if source.is_symlink():
+            (dest / name).symlink_to(source.readlink())
+        elif source.is_dir():
+            shutil.copytree(source, dest / name, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "downloads", "local"))
+        else:
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def snakemake(repo: Path, *args: str) -> tuple[float, str]:
+    """Run the CLI; return (wall seconds, combined output). Raises on failure."""
+    start = time.perf_counter()
+    proc = subprocess.run([SNAKEMAKE, *args], cwd=repo, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode:
+        raise SystemExit(f"snakemake {' '.join(args)} failed:\n{proc.stderr[-4000:]}")
+    return seconds, proc.stdout + proc.stderr
+
+
+def job_count(dry_run_output: str) -> int:
+    match = re.search(r"^total\s+(\d+)$", dry_run_output, re.MULTILINE)
+    return int(match.group(1)) if match else 0
+
+
+def scaled_config(repo: Path, scale: float) -> tuple[str, dict]:
+    """Write config/bench.yaml: the full config with trials and block size scaled."""
+    config = yaml.safe_load((repo / "config/config.yaml").read_text())
+    registry = yaml.safe_load((repo / config["registry"]).read_text())
+    for name, entry in config["datasets"].items():
+        trials = entry.get("trials", registry[name]["trials"])
+        entry["trials"] = max(1, math.ceil(trials * scale))
+    config["block_size"] = max(1, round(config.get("block_size", 100) * scale))
+    (repo / "config/bench.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    return "config/bench.yaml", config
+
+
+def job_times(repo: Path) -> pd.DataFrame:
+    """rule, start and end of every job, from Snakemake's metadata records.
+
+    Snakemake keeps one record per output file; the outputs of one job share its hash.
+    """
+    rows = []
+    for path in (repo / ".snakemake" / "metadata").iterdir():
+        record = json.loads(path.read_text())
+        if record.get("starttime") and record.get("endtime"):
+            rows.append((record["rule"], record["job_hash"], record["starttime"],
+                         record["endtime"]))
+    frame = pd.DataFrame(rows, columns=["rule", "job", "start", "end"])
+    frame = frame.groupby(["rule", "job"], as_index=False, sort=False).agg(
+        start=("start", "min"), end=("end", "max"))
+    frame["seconds"] = frame["end"] - frame["start"]
+    return frame
+
+
+def train_compute(repo: Path) -> float:
+    """Seconds spent inside fit and evaluate, summed over the timing tables."""
+    files = list(repo.glob("results/timings/*/*/*/block-*.parquet"))
+    return float(sum(pd.read_parquet(f)[["fit_seconds", "predict_seconds"]].to_numpy().sum()
+                     for f in files))
+
+
+def report_overhead(jobs: pd.DataFrame, compute: float, wall: float, cores: int,
+                    scale: float) -> None:
+    """Print where the core time went, and the same for the full run when scaled down."""
+    other = float(jobs.loc[jobs.rule != "train", "seconds"].sum())
+    trains = jobs[jobs.rule == "train"]
+    per_job = (trains["seconds"].sum() - compute) / max(len(trains), 1)
+    idle = wall * cores - float(jobs["seconds"].sum())
+    print(f"inside the estimators (fit + evaluate): {compute:.1f} s; data and results jobs: "
+          f"{other:.1f} s; per train job outside fit/evaluate (Python start-up, imports, "
+          f"reading inputs, writing the shard): {per_job:.2f} s; cores idle: {idle:.1f} s")
+    overhead = 1 - (compute + other) / (wall * cores)
+    print(f"overhead of this run: {100 * overhead:.1f} % of {cores} cores x wall")
+    if scale < 1:
+        train_full = compute / scale
+        overhead_s = per_job * len(trains) + max(idle, 0.0)
+        full = (other + train_full + overhead_s) / cores
+        print(f"extrapolated full run: {full / 60:.0f} min on {cores} cores, Snakemake "
+              f"overhead {100 * overhead_s / (full * cores):.1f} % (target < 10 %): training "
+              f"x {1 / scale:.0f}, same jobs and data stages")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=0.01,
+                        help="multiply trials and block size (1: the full experiment)")
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--keep", type=Path, help="run here and keep the results")
+    args = parser.parse_args()
+
+    workdir = args.keep or Path(tempfile.mkdtemp(prefix="budgetboost-bench-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    repo = copy_repo(workdir)
+    try:
+        dag_seconds, out = snakemake(repo, "-n")
+        print(f"full config: DAG of {job_count(out)} jobs built in {dag_seconds:.1f} s "
+              "(snakemake -n; target < 10 s)")
+
+        configfile, config = scaled_config(repo, args.scale)
+        planned = job_count(snakemake(repo, "-n", "--configfile", configfile)[1])
+        wall, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
+        noop, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
+        jobs = job_times(repo)
+        print(f"run at scale {args.scale} (block size {config['block_size']}): {len(jobs)} "
+              f"jobs ({planned} planned incl. `all`) in {wall:.1f} s wall on {args.cores} "
+              "cores")
+        print(f"no-op second run: {noop:.1f} s (target < 5 s)")
+
+        print("per stage: jobs, summed job seconds, mean seconds per job")
+        stages = jobs.groupby("rule", sort=False)["seconds"].agg(["count", "sum", "mean"])
+        for rule, row in stages.iterrows():
+            print(f"  {rule:<13} {int(row['count']):>5} {row['sum']:>10.1f} {row['mean']:>8.2f}")
+
+        report_overhead(jobs, train_compute(repo), wall, args.cores, args.scale)
+        by_rule = collections.Counter(jobs.rule)
+        print("jobs per rule:", dict(by_rule))
+    finally:
+        if args.keep is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,507 @@
+"""The paper's claims, checked against this run's results.
+
+Huang, Powers & Reyzin (2015), Sections 6-7, make six claims that the benchmark can test.
+Each gets a verdict (reproduced / not reproduced / inconclusive) with its evidence. Every
+threshold a verdict depends on is a module-level constant below and is printed at the top of
+``claims.md`` by :func:`claims_markdown`, so a reader sees the rule, not only the outcome.
+
+Directional claims ("X beats Y") are judged on *cells*: one paired comparison (from
+:func:`budgetboost.stats.paired_comparisons`) at one (dataset, cost model, budget). A cell
+*supports* the claim when X's mean error is lower and the Holm-adjusted Wilcoxon p-value is
+below :data:`ALPHA`, *contradicts* it when X's mean error is higher with p below
+:data:`ALPHA`, and points the claimed way when X's mean error is lower at all. Then:
+
+* reproduced: supported share >= ``min_supported`` and contradicted share <= ``max_contradicted``;
+* not reproduced: contradicted share > ``max_contradicted`` or direction share < ``min_direction``;
+* inconclusive otherwise (the right direction without enough evidence, e.g. few trials) or
+  when there are no cells.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from budgetboost.costs import read_costs
+from budgetboost.stats import markdown_table
+
+__all__ = [
+    "ALPHA",
+    "CHEAP_FEATURE_DATASETS",
+    "DIRECTIONAL_RULES",
+    "EQUIVALENCE_MARGIN",
+    "MATCH_RATIO",
+    "OVERFIT_DATASETS",
+    "ClaimResult",
+    "DirectionalRule",
+    "check_claims",
+    "claims_markdown",
+    "claims_table",
+    "identical_stump_share",
+    "read_cost_variation",
+]
+
+REPRODUCED = "reproduced"
+NOT_REPRODUCED = "not reproduced"
+INCONCLUSIVE = "inconclusive"
+
+#: Significance level for the Holm-adjusted Wilcoxon p-values of a cell.
+ALPHA = 0.05
+#: "Small budgets": the lowest third of each (dataset, cost model)'s finite budget grid.
+SMALL_BUDGET_SHARE = 1 / 3
+#: "Larger budgets": the highest third of each (dataset, cost model)'s finite budget grid.
+LARGE_BUDGET_SHARE = 1 / 3
+#: Claim 3b: Greedy "leaves budget unspent" if it spends less than this fraction of B
+#: (mean over trials and the larger budgets).
+UNSPENT_FRACTION = 0.9
+#: Claim 3b: datasets with many cheap features where the paper sees Greedy's trap.
+CHEAP_FEATURE_DATASETS = ("sonar", "ionosphere")
+#: Claim 4a: SpeedBoost and Greedy are "almost identical" in a cell when their mean test
+#: errors differ by at most this much (absolute error rate).
+EQUIVALENCE_MARGIN = 0.01
+#: Claim 4a: share of cells within the margin needed to reproduce / below which it fails.
+EQUIVALENT_SHARE_REPRODUCED = 0.9
+EQUIVALENT_SHARE_REFUTED = 0.5
+#: Claim 4b: share of identical stump choices (same round) to reproduce / below which it fails.
+STUMP_SHARE_REPRODUCED = 0.9
+STUMP_SHARE_REFUTED = 0.5
+#: Claim 6: datasets where the paper sees AdaBoost overfit (a name matches if it equals or
+#: starts with one of these).
+OVERFIT_DATASETS = ("breast_cancer", "ecoli", "heart")
+#: Claim 6: "much smaller budget": Smoothed's budget to match the AdaBoost reference is at most
+#: this fraction of AdaBoostBT's (never reaching it counts as an infinite budget).
+MATCH_RATIO = 0.5
+#: Cost models assumed to have equal feature costs when the cost tables are not given.
+CONSTANT_COST_MODELS = ("constant",)
+#: Claim 5: the budgeted boosters compared with the trees.
+BOOSTERS = ("adaboost_bt", "greedy", "smoothed")
+TREES = ("tree", "tree_cs")
+RS_ALGORITHMS = ("adaboost_rs", "adaboost_rs_ac")
+
+
+@dataclass(frozen=True)
+class DirectionalRule:
+    """Verdict thresholds for an "X beats Y" claim (shares of cells, see module docstring)."""
+
+    min_supported: float
+    max_contradicted: float
+    min_direction: float
+
+
+#: Thresholds of the directional claims (claim 6 uses the same form on datasets, not budgets).
+DIRECTIONAL_RULES = {
+    "1": DirectionalRule(min_supported=0.8, max_contradicted=0.0, min_direction=0.9),
+    "2": DirectionalRule(min_supported=0.5, max_contradicted=0.1, min_direction=0.5),
+    "3a": DirectionalRule(min_supported=0.5, max_contradicted=0.1, min_direction=0.5),
+    "5": DirectionalRule(min_supported=0.5, max_contradicted=0.1, min_direction=0.5),
+    "6": DirectionalRule(min_supported=2 / 3, max_contradicted=1 / 3, min_direction=0.5),
+}
+
+STATEMENTS = {
+    "1": "AdaBoostBT beats AdaBoostRS at every budget, on every dataset.",
+    "2": "With varied costs, Greedy and Smoothed beat AdaBoostBT at small budgets.",
+    "3a": "Smoothed beats Greedy at larger budgets (varied costs).",
+    "3b": "Greedy leaves budget unspent on datasets with many cheap features "
+          "(sonar, ionosphere).",
+    "4a": "SpeedBoost performs almost identically to Greedy: test error difference.",
+    "4b": "SpeedBoost performs almost identically to Greedy: share of identical stump choices.",
+    "5": "Budgeted boosting beats budgeted decision trees at larger budgets.",
+    "6": "Smoothed reaches AdaBoost's error at a much smaller budget where AdaBoost overfits "
+         "(breast cancer, ecoli, heart).",
+}
+
+
+@dataclass
+class ClaimResult:
+    """Verdict and evidence for one claim; ``detail`` is the table behind the evidence."""
+
+    claim: str
+    verdict: str
+    evidence: str
+    n_cells: int = 0
+    supported_share: float = float("nan")
+    contradicted_share: float = float("nan")
+    direction_share: float = float("nan")
+    detail: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    @property
+    def statement(self) -> str:
+        return STATEMENTS[self.claim]
+
+
+def directional_verdict(diff: np.ndarray, p: np.ndarray,
+                        rule: DirectionalRule) -> tuple[str, float, float, float]:
+    """Verdict of an "X beats Y" claim from per-cell mean differences X - Y and p-values.
+
+    Returns ``(verdict, supported_share, contradicted_share, direction_share)``.
+    """
+    diff = np.asarray(diff, dtype=float)
+    p = np.asarray(p, dtype=float)
+    if diff.size == 0:
+        return INCONCLUSIVE, np.nan, np.nan, np.nan
+    significant = p < ALPHA
+    supported = float(np.mean((diff < 0) & significant))
+    contradicted = float(np.mean((diff > 0) & significant))
+    direction = float(np.mean(diff < 0))
+    if supported >= rule.min_supported and contradicted <= rule.max_contradicted:
+        verdict = REPRODUCED
+    elif contradicted > rule.max_contradicted or direction < rule.min_direction:
+        verdict = NOT_REPRODUCED
+    else:
+        verdict = INCONCLUSIVE
+    return verdict, supported, contradicted, direction
+
+
+def oriented(comparisons: pd.DataFrame, better: Collection[str],
+             worse: Collection[str]) -> pd.DataFrame:
+    """Cells comparing an algorithm of ``better`` with one of ``worse``, as ``x`` vs ``y``.
+
+    ``diff`` is x's mean error minus y's (negative: x better), whatever the stored pair order.
+    """
+    c = comparisons
+    forward = c[c["algorithm_a"].isin(better) & c["algorithm_b"].isin(worse)]
+    backward = c[c["algorithm_b"].isin(better) & c["algorithm_a"].isin(worse)]
+    keys = ["dataset", "cost_model", "budget", "n_pairs", "p_value", "p_holm"]
+    fwd = forward[keys].assign(x=forward["algorithm_a"], y=forward["algorithm_b"],
+                               error_x=forward["error_a"], error_y=forward["error_b"],
+                               diff=forward["mean_diff"], wins=forward["wins"],
+                               losses=forward["losses"])
+    bwd = backward[keys].assign(x=backward["algorithm_b"], y=backward["algorithm_a"],
+                                error_x=backward["error_b"], error_y=backward["error_a"],
+                                diff=-backward["mean_diff"], wins=backward["losses"],
+                                losses=backward["wins"])
+    out = pd.concat([fwd, bwd], ignore_index=True)
+    cols = ["dataset", "cost_model", "x", "y", "budget", "n_pairs", "error_x", "error_y",
+            "diff", "wins", "losses", "p_value", "p_holm"]
+    return out[cols].sort_values(["dataset", "cost_model", "x", "y", "budget"],
+                                 kind="stable").reset_index(drop=True)
+
+
+def budget_band(comparisons: pd.DataFrame, band: str) -> pd.DataFrame:
+    """Rows at the ``"small"`` (lowest third) or ``"large"`` (highest third) budgets.
+
+    The grid is the sorted finite budgets of each (dataset, cost model) in ``comparisons``;
+    a band holds at least one budget.
+    """
+    finite = comparisons[np.isfinite(comparisons["budget"])]
+    keep = []
+    for _, part in finite.groupby(["dataset", "cost_model"], sort=False):
+        grid = np.sort(part["budget"].unique())
+        share = SMALL_BUDGET_SHARE if band == "small" else LARGE_BUDGET_SHARE
+        k = max(1, int(np.ceil(share * grid.size)))
+        chosen = grid[:k] if band == "small" else grid[-k:]
+        keep.append(part[part["budget"].isin(chosen)])
+    return pd.concat(keep) if keep else finite.iloc[:0]
+
+
+def read_cost_variation(paths: Sequence[str | os.PathLike]) -> set[tuple[str, str]]:
+    """(dataset, cost_model) pairs whose feature costs vary, from the cost tables.
+
+    Paths follow ``results/costs/{dataset}/{cost_model}.parquet`` (docs/design.md), read
+    with :func:`budgetboost.costs.read_costs`; a pair has varied costs if any trial has two
+    different costs.
+    """
+    varied = set()
+    for path in map(Path, paths):
+        costs = read_costs(path).costs
+        if costs.size and bool((np.ptp(costs, axis=1) > 0).any()):
+            varied.add((path.parent.name, path.stem))
+    return varied
+
+
+def _varied_mask(df: pd.DataFrame, varied: Collection[tuple[str, str]] | None) -> pd.Series:
+    if varied is None:
+        return ~df["cost_model"].isin(CONSTANT_COST_MODELS)
+    pairs = set(varied)
+    return pd.Series([(d, c) in pairs for d, c in zip(df["dataset"], df["cost_model"],
+                                                      strict=True)],
+                     index=df.index, dtype=bool)
+
+
+def _matches_any(names: pd.Series, prefixes: Sequence[str]) -> pd.Series:
+    return names.map(lambda n: any(n == p or n.startswith(p) for p in prefixes)).astype(bool)
+
+
+def _directional(claim: str, cells: pd.DataFrame, what: str) -> ClaimResult:
+    verdict, sup, con, direc = directional_verdict(cells["diff"], cells["p_holm"],
+                                                   DIRECTIONAL_RULES[claim])
+    if cells.empty:
+        return ClaimResult(claim, INCONCLUSIVE, f"no results for {what}")
+    evidence = (f"{len(cells)} cells ({cells['dataset'].nunique()} datasets): "
+                f"x better by mean in {direc:.0%}, significantly better in {sup:.0%}, "
+                f"significantly worse in {con:.0%}; median diff x−y "
+                f"{cells['diff'].median():+.3f}, smallest Holm p {cells['p_holm'].min():.3g}")
+    return ClaimResult(claim, verdict, evidence, len(cells), sup, con, direc, cells)
+
+
+def claim1(comparisons: pd.DataFrame) -> ClaimResult:
+    """AdaBoostBT vs AdaBoostRS (and RS_AC) at every finite budget of every dataset."""
+    cells = oriented(comparisons, ["adaboost_bt"], RS_ALGORITHMS)
+    return _directional("1", cells[np.isfinite(cells["budget"])],
+                        "AdaBoostBT and AdaBoostRS at a shared budget")
+
+
+def claim2(comparisons: pd.DataFrame, varied: Collection[tuple[str, str]] | None) -> ClaimResult:
+    """Greedy and Smoothed vs AdaBoostBT at small budgets, varied-cost experiments only."""
+    cells = oriented(comparisons, ["greedy", "smoothed"], ["adaboost_bt"])
+    cells = budget_band(cells[_varied_mask(cells, varied)], "small")
+    return _directional("2", cells, "Greedy/Smoothed and AdaBoostBT with varied costs")
+
+
+def claim3a(comparisons: pd.DataFrame, varied: Collection[tuple[str, str]] | None) -> ClaimResult:
+    """Smoothed vs Greedy at the larger budgets, varied-cost experiments only."""
+    cells = oriented(comparisons, ["smoothed"], ["greedy"])
+    cells = budget_band(cells[_varied_mask(cells, varied)], "large")
+    return _directional("3a", cells, "Smoothed and Greedy with varied costs")
+
+
+def claim3b(summary: pd.DataFrame) -> ClaimResult:
+    """Greedy's spent fraction at the larger budgets, with Smoothed's for contrast."""
+    algos = summary[summary["algorithm"].isin(["greedy", "smoothed"])
+                    & np.isfinite(summary["budget"])]
+    detail = (budget_band(algos, "large")
+              .groupby(["dataset", "cost_model", "algorithm"], as_index=False)
+              .agg(spent_fraction=("spent_fraction", "mean"), budgets=("budget", "nunique"))
+              .pivot_table(index=["dataset", "cost_model"], columns="algorithm",
+                           values="spent_fraction")
+              .reset_index())
+    detail.columns.name = None
+    if "greedy" not in detail.columns:
+        return ClaimResult("3b", INCONCLUSIVE, "no Greedy results", detail=detail)
+    detail = detail.rename(columns={"greedy": "greedy_spent_fraction",
+                                    "smoothed": "smoothed_spent_fraction"})
+    cheap = detail[_matches_any(detail["dataset"], CHEAP_FEATURE_DATASETS)]
+    everywhere = ", ".join(f"{d}/{c} {f:.0%}" for d, c, f in
+                           detail[["dataset", "cost_model", "greedy_spent_fraction"]]
+                           .itertuples(index=False))
+    if cheap.empty:
+        return ClaimResult("3b", INCONCLUSIVE,
+                           "no sonar/ionosphere results; Greedy spent fraction at larger "
+                           f"budgets: {everywhere}", detail=detail)
+    unspent = cheap["greedy_spent_fraction"] < UNSPENT_FRACTION
+    verdict = REPRODUCED if unspent.all() else NOT_REPRODUCED
+    evidence = ("Greedy spent fraction at larger budgets on cheap-feature datasets: "
+                + ", ".join(f"{d}/{c} {f:.0%}" for d, c, f in
+                            cheap[["dataset", "cost_model", "greedy_spent_fraction"]]
+                            .itertuples(index=False))
+                + f" (all datasets: {everywhere})")
+    return ClaimResult("3b", verdict, evidence, len(cheap), float(unspent.mean()),
+                       float((~unspent).mean()), float(unspent.mean()), detail)
+
+
+def claim4a(comparisons: pd.DataFrame) -> ClaimResult:
+    """SpeedBoost vs Greedy: share of cells whose mean errors differ by at most the margin."""
+    cells = oriented(comparisons, ["speedboost"], ["greedy"])
+    cells = cells[np.isfinite(cells["budget"])]
+    if cells.empty:
+        return ClaimResult("4a", INCONCLUSIVE, "no results for SpeedBoost and Greedy")
+    within = float(np.mean(np.abs(cells["diff"]) <= EQUIVALENCE_MARGIN))
+    significant = float(np.mean(cells["p_holm"] < ALPHA))
+    if within >= EQUIVALENT_SHARE_REPRODUCED:
+        verdict = REPRODUCED
+    elif within < EQUIVALENT_SHARE_REFUTED:
+        verdict = NOT_REPRODUCED
+    else:
+        verdict = INCONCLUSIVE
+    evidence = (f"{len(cells)} cells: abs(SpeedBoost − Greedy) <= {EQUIVALENCE_MARGIN} in "
+                f"{within:.0%}, largest abs(diff) {np.abs(cells['diff']).max():.3f}, "
+                f"Holm p < {ALPHA} in {significant:.0%}")
+    return ClaimResult("4a", verdict, evidence, len(cells), within, significant, within, cells)
+
+
+def identical_stump_share(stumps: pd.DataFrame) -> pd.DataFrame:
+    """Share of rounds where SpeedBoost and Greedy choose the same stump.
+
+    ``stumps`` has one row per (dataset, cost_model, algorithm, trial, round) with the chosen
+    ``feature`` and ``threshold`` (and ``polarity`` if present). Rounds present for both are
+    compared; returns one row per (dataset, cost_model) with ``rounds`` and ``share``.
+    """
+    keys = ["dataset", "cost_model", "trial", "round"]
+    what = ["feature", "threshold"] + (["polarity"] if "polarity" in stumps.columns else [])
+    missing = [c for c in [*keys, "algorithm", *what] if c not in stumps.columns]
+    if missing:
+        raise ValueError(f"stump table: missing column(s) {missing}")
+    greedy = stumps[stumps["algorithm"] == "greedy"][keys + what]
+    speed = stumps[stumps["algorithm"] == "speedboost"][keys + what]
+    both = greedy.merge(speed, on=keys, suffixes=("_g", "_s"))
+    same = np.logical_and.reduce([both[f"{w}_g"].to_numpy() == both[f"{w}_s"].to_numpy()
+                                  for w in what])
+    return (both.assign(same=same).groupby(["dataset", "cost_model"], as_index=False)
+            .agg(rounds=("same", "size"), share=("same", "mean")))
+
+
+def claim4b(stumps: pd.DataFrame | None) -> ClaimResult:
+    """Share of identical stump choices, if a per-round stump table is available."""
+    if stumps is None:
+        return ClaimResult("4b", INCONCLUSIVE,
+                           "needs the per-round stump choices of Greedy and SpeedBoost; the "
+                           "shards hold errors only")
+    detail = identical_stump_share(stumps)
+    if detail.empty:
+        return ClaimResult("4b", INCONCLUSIVE, "no rounds shared by Greedy and SpeedBoost")
+    share = float(np.average(detail["share"], weights=detail["rounds"]))
+    verdict = (REPRODUCED if share >= STUMP_SHARE_REPRODUCED
+               else NOT_REPRODUCED if share < STUMP_SHARE_REFUTED else INCONCLUSIVE)
+    return ClaimResult("4b", verdict,
+                       f"{share:.0%} of {int(detail['rounds'].sum())} rounds choose the same "
+                       "stump", len(detail), share, np.nan, share, detail)
+
+
+def claim5(comparisons: pd.DataFrame) -> ClaimResult:
+    """Budgeted boosters vs budgeted trees at the larger budgets."""
+    cells = budget_band(oriented(comparisons, BOOSTERS, TREES), "large")
+    if cells.empty:
+        return ClaimResult("5", INCONCLUSIVE, "no tree results")
+    return _directional("5", cells, "trees")
+
+
+def claim6(matches: pd.DataFrame, summary: pd.DataFrame) -> ClaimResult:
+    """Smoothed's budget to match AdaBoost vs AdaBoostBT's, on the overfitting datasets."""
+    m = matches[_matches_any(matches["dataset"], OVERFIT_DATASETS)]
+    wide = m.pivot(index=["dataset", "cost_model"], columns="algorithm", values="match_budget")
+    if wide.empty or not {"smoothed", "adaboost_bt"} <= set(wide.columns):
+        return ClaimResult("6", INCONCLUSIVE,
+                           "needs Smoothed, AdaBoostBT and the AdaBoost reference on "
+                           f"{', '.join(OVERFIT_DATASETS)}")
+    detail = wide[["smoothed", "adaboost_bt"]].rename(
+        columns={"smoothed": "smoothed_match_budget", "adaboost_bt": "bt_match_budget"})
+    detail = detail.reset_index()
+    detail.columns.name = None
+    s = detail["smoothed_match_budget"].fillna(np.inf).to_numpy()
+    b = detail["bt_match_budget"].fillna(np.inf).to_numpy()
+    with np.errstate(invalid="ignore"):
+        ratio = np.where(np.isfinite(s) & np.isfinite(b), s / b,
+                         np.where(np.isfinite(s), 0.0, np.inf))
+    detail["ratio"] = ratio
+    detail["bt_overfits"] = [_overfits(summary, d, c) for d, c in
+                             zip(detail["dataset"], detail["cost_model"], strict=True)]
+    supported = ratio <= MATCH_RATIO
+    contradicted = ~np.isfinite(s) | (ratio > 1)
+    direction = ratio < 1
+    n = len(detail)
+    rule = DIRECTIONAL_RULES["6"]
+    sup, con, direc = supported.mean(), contradicted.mean(), direction.mean()
+    if sup >= rule.min_supported and con <= rule.max_contradicted:
+        verdict = REPRODUCED
+    elif con > rule.max_contradicted or direc < rule.min_direction:
+        verdict = NOT_REPRODUCED
+    else:
+        verdict = INCONCLUSIVE
+    evidence = "; ".join(
+        f"{d}/{c}: Smoothed {_budget(si)} vs AdaBoostBT {_budget(bi)}"
+        for d, c, si, bi in zip(detail["dataset"], detail["cost_model"], s, b, strict=True))
+    return ClaimResult("6", verdict, evidence, n, float(sup), float(con), float(direc), detail)
+
+
+def _overfits(summary: pd.DataFrame, dataset: str, cost_model: str) -> bool:
+    """AdaBoostBT's mean error at its largest budget is above its minimum over the grid."""
+    curve = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)
+                    & (summary["algorithm"] == "adaboost_bt") & np.isfinite(summary["budget"])]
+    if curve.empty:
+        return False
+    curve = curve.sort_values("budget")
+    return bool(curve["error_mean"].iloc[-1] > curve["error_mean"].min())
+
+
+def _budget(b: float) -> str:
+    return "never" if not np.isfinite(b) else f"B={b:g}"
+
+
+def check_claims(summary: pd.DataFrame, comparisons: pd.DataFrame, matches: pd.DataFrame,
+                 varied: Collection[tuple[str, str]] | None = None,
+                 stumps: pd.DataFrame | None = None) -> list[ClaimResult]:
+    """Check the paper's six claims (eight verdicts: 3 and 4 have two parts).
+
+    Parameters
+    ----------
+    summary, comparisons, matches
+        Outputs of :func:`budgetboost.stats.summarize`, :func:`~budgetboost.stats.
+        paired_comparisons` and :func:`~budgetboost.stats.budget_to_match`.
+    varied
+        (dataset, cost_model) pairs whose costs vary (:func:`read_cost_variation`); ``None``
+        treats every cost model not named in :data:`CONSTANT_COST_MODELS` as varied.
+    stumps
+        Optional per-round stump choices for claim 4b (see :func:`identical_stump_share`).
+    """
+    return [claim1(comparisons), claim2(comparisons, varied), claim3a(comparisons, varied),
+            claim3b(summary), claim4a(comparisons), claim4b(stumps), claim5(comparisons),
+            claim6(matches, summary)]
+
+
+def claims_table(results: Sequence[ClaimResult]) -> pd.DataFrame:
+    """One row per claim: id, statement, verdict, evidence and the shares behind it."""
+    return pd.DataFrame({
+        "claim": [r.claim for r in results],
+        "statement": [r.statement for r in results],
+        "verdict": [r.verdict for r in results],
+        "evidence": [r.evidence for r in results],
+        "n_cells": np.array([r.n_cells for r in results], dtype="int64"),
+        "supported_share": np.array([r.supported_share for r in results], dtype=float),
+        "contradicted_share": np.array([r.contradicted_share for r in results], dtype=float),
+        "direction_share": np.array([r.direction_share for r in results], dtype=float),
+    })
+
+
+def thresholds_table() -> pd.DataFrame:
+    """Every threshold a verdict depends on, with its meaning (printed in claims.md)."""
+    rows = [
+        ("ALPHA", ALPHA, "significance level of a cell's Holm-adjusted Wilcoxon p-value"),
+        ("SMALL_BUDGET_SHARE", SMALL_BUDGET_SHARE,
+         "small budgets = this lowest share of each finite budget grid (claim 2)"),
+        ("LARGE_BUDGET_SHARE", LARGE_BUDGET_SHARE,
+         "larger budgets = this highest share of each finite budget grid (claims 3, 5)"),
+        ("UNSPENT_FRACTION", UNSPENT_FRACTION,
+         "3b: Greedy leaves budget unspent if mean spent/B at larger budgets is below this"),
+        ("CHEAP_FEATURE_DATASETS", ", ".join(CHEAP_FEATURE_DATASETS), "3b: datasets checked"),
+        ("EQUIVALENCE_MARGIN", EQUIVALENCE_MARGIN,
+         "4a: abs(mean error SpeedBoost − Greedy) at most this counts as identical"),
+        ("EQUIVALENT_SHARE_REPRODUCED / _REFUTED",
+         f"{EQUIVALENT_SHARE_REPRODUCED} / {EQUIVALENT_SHARE_REFUTED}",
+         "4a: reproduced if the share of identical cells is >= the first; "
+         "not reproduced if below the second"),
+        ("STUMP_SHARE_REPRODUCED / _REFUTED",
+         f"{STUMP_SHARE_REPRODUCED} / {STUMP_SHARE_REFUTED}",
+         "4b: the same for the share of identical stump choices"),
+        ("OVERFIT_DATASETS", ", ".join(OVERFIT_DATASETS), "6: datasets checked"),
+        ("MATCH_RATIO", MATCH_RATIO,
+         "6: a dataset supports the claim if Smoothed's budget to match AdaBoost is at most "
+         "this times AdaBoostBT's; it contradicts it if Smoothed never matches or needs more"),
+    ]
+    for claim, rule in DIRECTIONAL_RULES.items():
+        rows.append((f"claim {claim}: min_supported / max_contradicted / min_direction",
+                     f"{rule.min_supported:.2f} / {rule.max_contradicted:.2f} / "
+                     f"{rule.min_direction:.2f}",
+                     "shares of cells (claim 6: of datasets) for reproduced / not reproduced"))
+    return pd.DataFrame(rows, columns=["threshold", "value", "meaning"])
+
+
+def claims_markdown(results: Sequence[ClaimResult]) -> str:
+    """``claims.md``: the verdict rules and thresholds, the verdicts, then each claim's detail."""
+    table = claims_table(results)
+    lines = [
+        "# The paper's claims on this run", "",
+        "Huang, Powers & Reyzin (IJCAI 2015), Sections 6–7. A *cell* is one paired comparison "
+        "(X vs Y) at one (dataset, cost model, budget); it *supports* \"X beats Y\" if X's "
+        f"mean error is lower and the Holm-adjusted Wilcoxon p < {ALPHA}, *contradicts* it if "
+        "X's mean error is higher with p < ALPHA. Reproduced: supported share >= "
+        "min_supported and contradicted share <= max_contradicted. Not reproduced: "
+        "contradicted share > max_contradicted or the share of cells where X is better by mean "
+        "< min_direction. Otherwise inconclusive.", "",
+        "## Thresholds", "", markdown_table(thresholds_table()), "",
+        "## Verdicts", "", markdown_table(table[["claim", "verdict", "statement"]]), "",
+    ]
+    for r in results:
+        lines += [f"## Claim {r.claim}: {r.verdict}", "", f"*{r.statement}*", "",
+                  r.evidence, ""]
+        if not r.detail.empty:
+            detail = r.detail.drop(columns=[c for c in ("p_value",) if c in r.detail.columns])
+            if len(detail) > 60:
+                lines.append(f"(first 60 of {len(detail)} rows)")
+                detail = detail.head(60)
+            lines += [markdown_table(detail), ""]
+    return "\n".join(lines)

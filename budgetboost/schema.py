@@ -1,0 +1,46 @@
+"""The columns of the pipeline's result tables (docs/design.md), defined once.
+
+``experiment`` writes shards with these dtypes and ``stats`` validates what it reads against
+them, so a column added here reaches both.
+"""
+
+from __future__ import annotations
+
+__all__ = ["SHARD_COLUMNS", "TIMING_COLUMNS", "STUMP_COLUMNS"]
+
+#: One row per (dataset, cost model, algorithm, trial, budget); no wall-clock values, so a
+#: shard is byte-identical whatever ``--cores``, block size or job order.
+SHARD_COLUMNS: dict[str, str] = {
+    "dataset": "string",
+    "cost_model": "string",
+    "algorithm": "string",
+    "trial": "int32",
+    "budget": "float64",
+    "test_error": "float64",
+    "train_error": "float64",
+    "rounds": "float64",  # AdaBoostRS: mean draws per example
+    "spent": "float64",
+    "n_features": "float64",
+    "mean_example_cost": "float64",
+    "max_example_cost": "float64",
+    "nodes": "int32",
+}
+
+#: Wall-clock times of one block, kept out of the shards.
+TIMING_COLUMNS: dict[str, str] = {
+    "trial": "int32",
+    "fit_seconds": "float64",
+    "predict_seconds": "float64",
+}
+
+#: The stumps a booster chose, round by round (claim 4: SpeedBoost vs Greedy choices).
+STUMP_COLUMNS: dict[str, str] = {
+    "dataset": "string",
+    "cost_model": "string",
+    "algorithm": "string",
+    "trial": "int32",
+    "round": "int32",
+    "feature": "int32",
+    "threshold": "float64",
+    "polarity": "int8",
+}

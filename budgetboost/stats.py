@@ -1,0 +1,398 @@
+"""Aggregation of result shards and paired comparisons between algorithms.
+
+The pipeline writes one shard row per (dataset, cost model, algorithm, trial, budget); see
+``docs/design.md``. This module turns those rows into what a reader of the paper looks at:
+
+* :func:`summarize`: per (dataset, cost model, algorithm, budget) the number of trials, mean
+  and standard deviation of the test error with a Student-t 95 % confidence interval (the
+  error bars of Figures 1-3 of Huang, Powers & Reyzin 2015), mean rounds, budget spent and
+  features used, and the mean and maximum per-example cost (what AdaBoostRS actually pays).
+* :func:`paired_comparisons`: trials share their split and costs across algorithms, so at each
+  budget the errors of two algorithms pair up by trial. For every pair: mean difference,
+  win/tie/loss counts and a Wilcoxon signed-rank p-value, Holm-corrected across the budgets
+  of one (dataset, cost model, pair) curve.
+* :func:`budget_to_match`: the smallest budget at which an algorithm's mean error is within
+  the confidence interval of the unbudgeted AdaBoost reference (Section 6: on ecoli,
+  Smoothed at budget 6 does what AdaBoost needs 18 for).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from budgetboost.io import read_table
+from budgetboost.schema import SHARD_COLUMNS
+
+__all__ = [
+    "ALGORITHM_ORDER",
+    "CONFIDENCE",
+    "REFERENCE_ALGORITHM",
+    "SHARD_COLUMNS",
+    "budget_to_match",
+    "error_table",
+    "markdown_table",
+    "summary_markdown",
+    "holm",
+    "paired_comparisons",
+    "read_shards",
+    "summarize",
+    "t_interval",
+    "validate_shards",
+    "wilcoxon_p",
+]
+
+#: Confidence level of every interval reported (the paper's error bars are 95 % intervals).
+CONFIDENCE = 0.95
+#: The unbudgeted reference: AdaBoost run for the Table 1 number of rounds, budget = inf.
+REFERENCE_ALGORITHM = "adaboost"
+#: Canonical order of the algorithms in tables, legends and pairs (names of docs/design.md).
+ALGORITHM_ORDER = (
+    "adaboost",
+    "adaboost_bt",
+    "greedy",
+    "smoothed",
+    "speedboost",
+    "hybrid",
+    "adaboost_rs",
+    "adaboost_rs_ac",
+    "tree",
+    "tree_cs",
+)
+GROUP_KEYS = ["dataset", "cost_model", "algorithm", "budget"]
+CELL_KEYS = ["dataset", "cost_model", "budget"]
+
+
+def algorithm_rank(name: str) -> int:
+    """Position of ``name`` in :data:`ALGORITHM_ORDER` (unknown names sort last)."""
+    return ALGORITHM_ORDER.index(name) if name in ALGORITHM_ORDER else len(ALGORITHM_ORDER)
+
+
+def sort_algorithms(names: Iterable[str]) -> list[str]:
+    """Sort algorithm names canonically (paper order, then alphabetically)."""
+    return sorted(set(names), key=lambda name: (algorithm_rank(name), name))
+
+
+def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:
+    """Check that ``df`` has the shard columns of docs/design.md with usable values.
+
+    Returns a copy with canonical dtypes. Raises ``ValueError`` naming ``source`` and the
+    offending column or value.
+    """
+    missing = [col for col in SHARD_COLUMNS if col not in df.columns]
+    if missing:
+        raise ValueError(f"{source}: missing shard column(s) {missing}; "
+                         f"have {list(df.columns)}")
+    out = df.loc[:, list(SHARD_COLUMNS)].copy()
+    for col, kind in SHARD_COLUMNS.items():
+        if kind == "string":
+            out[col] = out[col].astype(str)
+        else:
+            try:
+                values = pd.to_numeric(out[col], errors="raise")
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"{source}: column {col!r} must be numeric ({err})") from None
+            out[col] = values.astype("int64" if kind.startswith("int") else "float64")
+    bad = out["test_error"].isna() | ~out["test_error"].between(0.0, 1.0)
+    if bad.any():
+        raise ValueError(f"{source}: test_error must lie in [0, 1]; "
+                         f"got {out.loc[bad, 'test_error'].iloc[0]!r}")
+    bad = out["budget"].isna() | (out["budget"] < 0)
+    if bad.any():
+        raise ValueError(f"{source}: budget must be >= 0 or inf; "
+                         f"got {out.loc[bad, 'budget'].iloc[0]!r}")
+    dup = out.duplicated(subset=[*GROUP_KEYS, "trial"])
+    if dup.any():
+        row = out.loc[dup].iloc[0]
+        raise ValueError(f"{source}: duplicate row for dataset={row.dataset!r}, "
+                         f"cost_model={row.cost_model!r}, algorithm={row.algorithm!r}, "
+                         f"trial={row.trial}, budget={row.budget}")
+    return out
+
+
+def read_shards(paths: Sequence[str | os.PathLike]) -> pd.DataFrame:
+    """Read and concatenate shard files, validating each (errors name the file)."""
+    frames = [validate_shards(read_table(path), source=os.fspath(path)) for path in paths]
+    if not frames:
+        return validate_shards(pd.DataFrame({col: [] for col in SHARD_COLUMNS}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def t_interval(values: Sequence[float] | np.ndarray,
+               confidence: float = CONFIDENCE) -> tuple[float, float, float, float]:
+    """Mean, sample standard deviation and Student-t confidence interval of ``values``.
+
+    ``mean ± t_{(1+confidence)/2, n-1} * sd / sqrt(n)``; with a single value the standard
+    deviation and the interval are NaN (no spread can be estimated).
+    """
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        raise ValueError("t_interval needs at least one value")
+    mean = float(x.mean())
+    if x.size < 2:
+        return mean, float("nan"), float("nan"), float("nan")
+    sd = float(x.std(ddof=1))
+    half = float(sps.t.ppf(0.5 + confidence / 2, x.size - 1)) * sd / np.sqrt(x.size)
+    return mean, sd, mean - half, mean + half
+
+
+def summarize(shards: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """One row per (dataset, cost_model, algorithm, budget) with error statistics.
+
+    Columns: the keys, ``trials``, ``error_mean``, ``error_sd``, ``ci_low``, ``ci_high``,
+    ``ci_half`` (Student t, see :func:`t_interval`), ``train_error_mean``, ``rounds_mean``,
+    ``spent_mean``, ``spent_fraction`` (spent / budget; NaN for an unbudgeted row),
+    ``n_features_mean``, ``nodes_mean``, ``example_cost_mean`` (mean over trials of the
+    per-example mean cost) and ``example_cost_max`` (largest per-example cost of any trial).
+    """
+    df = validate_shards(shards)
+    grouped = df.groupby(GROUP_KEYS, sort=False, dropna=False)
+    out = grouped.agg(
+        trials=("test_error", "size"),
+        error_mean=("test_error", "mean"),
+        error_sd=("test_error", "std"),
+        train_error_mean=("train_error", "mean"),
+        rounds_mean=("rounds", "mean"),
+        spent_mean=("spent", "mean"),
+        n_features_mean=("n_features", "mean"),
+        nodes_mean=("nodes", "mean"),
+        example_cost_mean=("mean_example_cost", "mean"),
+        example_cost_max=("max_example_cost", "max"),
+    ).reset_index()
+    n = out["trials"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tcrit = np.where(n > 1, sps.t.ppf(0.5 + confidence / 2, np.maximum(n - 1, 1)), np.nan)
+        half = tcrit * out["error_sd"].to_numpy() / np.sqrt(n)
+        budget = out["budget"].to_numpy()
+        out["spent_fraction"] = np.where(np.isfinite(budget) & (budget > 0),
+                                         out["spent_mean"].to_numpy() / budget, np.nan)
+    out["ci_half"] = half
+    out["ci_low"] = out["error_mean"] - half
+    out["ci_high"] = out["error_mean"] + half
+    columns = [*GROUP_KEYS, "trials", "error_mean", "error_sd", "ci_low", "ci_high", "ci_half",
+               "train_error_mean", "rounds_mean", "spent_mean", "spent_fraction",
+               "n_features_mean", "nodes_mean", "example_cost_mean", "example_cost_max"]
+    return _sort(out[columns], ["dataset", "cost_model", "algorithm", "budget"])
+
+
+def holm(pvalues: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm (1979) step-down adjusted p-values; NaN entries are ignored and stay NaN.
+
+    With the ``m`` finite p-values sorted ascending, ``p_(i)`` becomes
+    ``max_{j <= i} min(1, (m - j + 1) p_(j))``. Rejecting where the adjusted value is below
+    ``alpha`` controls the family-wise error rate at ``alpha``.
+    """
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(p.shape, np.nan)
+    finite = np.flatnonzero(~np.isnan(p))
+    m = finite.size
+    if m == 0:
+        return out
+    order = finite[np.argsort(p[finite], kind="stable")]
+    scaled = (m - np.arange(m)) * p[order]
+    out[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
+    return out
+
+
+def wilcoxon_p(differences: Sequence[float] | np.ndarray) -> float:
+    """Two-sided Wilcoxon signed-rank p-value of paired ``differences``.
+
+    Zero differences are dropped (Wilcoxon's convention); all-zero differences give
+    ``p = 1`` (no evidence of any difference) and no differences give NaN. Differences are
+    rounded to 12 decimals first, so that error rates differing by the same number of test
+    examples tie exactly despite floating-point noise. The exact null distribution is used
+    for up to 50 non-zero differences without tied magnitudes, the normal approximation
+    (with tie correction) otherwise.
+    """
+    d = np.round(np.asarray(differences, dtype=float), 12)
+    d = d[~np.isnan(d)]
+    if d.size == 0:
+        return float("nan")
+    d = d[d != 0]
+    if d.size == 0:
+        return 1.0
+    ties = np.unique(np.abs(d)).size < d.size
+    method = "exact" if d.size <= 50 and not ties else "approx"
+    return float(sps.wilcoxon(d, zero_method="wilcox", correction=False, method=method).pvalue)
+
+
+def paired_comparisons(shards: pd.DataFrame) -> pd.DataFrame:
+    """Paired comparison of every pair of algorithms at every shared budget.
+
+    Rows are matched on (dataset, cost_model, budget, trial). For a pair (``algorithm_a``,
+    ``algorithm_b``) in canonical order: ``n_pairs``, ``error_a``, ``error_b``,
+    ``mean_diff`` (a - b, negative when a is better), ``wins`` / ``ties`` / ``losses`` (trials
+    where a has lower / equal / higher error than b), ``p_value`` (Wilcoxon signed rank) and
+    ``p_holm``: Holm-adjusted across the budgets of the same (dataset, cost_model, pair).
+    """
+    df = validate_shards(shards)
+    columns = ["dataset", "cost_model", "budget", "algorithm_a", "algorithm_b", "n_pairs",
+               "error_a", "error_b", "mean_diff", "wins", "ties", "losses", "p_value", "p_holm"]
+    wide = df.pivot_table(index=[*CELL_KEYS, "trial"], columns="algorithm",
+                          values="test_error", aggfunc="first")
+    frames = []
+    for a, b in itertools.combinations(sort_algorithms(wide.columns), 2):
+        both = wide[[a, b]].dropna()
+        if both.empty:
+            continue
+        diff = (both[a] - both[b]).round(12).rename("diff")  # as in wilcoxon_p
+        cells = pd.DataFrame({"a": both[a], "b": both[b], "diff": diff,
+                              "win": diff < 0, "tie": diff == 0, "loss": diff > 0})
+        grouped = cells.groupby(level=CELL_KEYS, sort=False)
+        part = grouped.agg(n_pairs=("diff", "size"), error_a=("a", "mean"),
+                           error_b=("b", "mean"), mean_diff=("diff", "mean"),
+                           wins=("win", "sum"), ties=("tie", "sum"), losses=("loss", "sum"))
+        part["p_value"] = grouped["diff"].apply(wilcoxon_p)
+        part = part.reset_index()
+        part.insert(3, "algorithm_a", a)
+        part.insert(4, "algorithm_b", b)
+        frames.append(part)
+    if not frames:
+        return pd.DataFrame({col: pd.Series(dtype=_dtype(col)) for col in columns})
+    out = pd.concat(frames, ignore_index=True)
+    out["p_holm"] = out.groupby(["dataset", "cost_model", "algorithm_a", "algorithm_b"],
+                                sort=False)["p_value"].transform(lambda p: holm(p.to_numpy()))
+    for col in ("n_pairs", "wins", "ties", "losses"):
+        out[col] = out[col].astype("int64")
+    return _sort(out[columns], ["dataset", "cost_model", "algorithm_a", "algorithm_b", "budget"])
+
+
+def budget_to_match(summary: pd.DataFrame) -> pd.DataFrame:
+    """Smallest budget at which each algorithm's mean error reaches the AdaBoost reference.
+
+    "Reaches" means ``error_mean <= ci_high`` of the unbudgeted reference (algorithm
+    :data:`REFERENCE_ALGORITHM`, budget = inf) of the same dataset and cost model; if that
+    cost model has no reference row, the dataset's reference under the first cost model
+    (sorted) is used and named in ``reference_cost_model``. ``match_budget`` is NaN when the
+    algorithm never reaches it on the budget grid. With one trial the interval is undefined
+    and the reference mean itself is the bar.
+    """
+    columns = ["dataset", "cost_model", "algorithm", "reference_cost_model", "reference_error",
+               "reference_ci_high", "match_budget", "error_at_match", "largest_budget"]
+    ref = summary[(summary["algorithm"] == REFERENCE_ALGORITHM)
+                  & np.isinf(summary["budget"])]
+    curves = summary[(summary["algorithm"] != REFERENCE_ALGORITHM)
+                     & np.isfinite(summary["budget"])]
+    rows = []
+    for (dataset, cost_model, algorithm), curve in curves.groupby(
+            ["dataset", "cost_model", "algorithm"], sort=True):
+        ref_rows = ref[ref["dataset"] == dataset]
+        if ref_rows.empty:
+            continue
+        same = ref_rows[ref_rows["cost_model"] == cost_model]
+        ref_row = (same if not same.empty else ref_rows.sort_values("cost_model")).iloc[0]
+        bar = ref_row["ci_high"] if np.isfinite(ref_row["ci_high"]) else ref_row["error_mean"]
+        curve = curve.sort_values("budget")
+        reached = curve[curve["error_mean"] <= bar]
+        rows.append({
+            "dataset": dataset, "cost_model": cost_model, "algorithm": algorithm,
+            "reference_cost_model": ref_row["cost_model"],
+            "reference_error": float(ref_row["error_mean"]), "reference_ci_high": float(bar),
+            "match_budget": float(reached["budget"].iloc[0]) if not reached.empty else np.nan,
+            "error_at_match": (float(reached["error_mean"].iloc[0]) if not reached.empty
+                               else np.nan),
+            "largest_budget": float(curve["budget"].max()),
+        })
+    if not rows:
+        return pd.DataFrame({col: pd.Series(dtype=_dtype(col)) for col in columns})
+    return _sort(pd.DataFrame(rows, columns=columns), ["dataset", "cost_model", "algorithm"])
+
+
+def _sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Sort rows by ``keys``, algorithm columns in canonical order, and reset the index."""
+    def key(col: pd.Series) -> pd.Series:
+        if col.name in ("algorithm", "algorithm_a", "algorithm_b"):
+            return col.map(algorithm_rank)
+        return col
+    return df.sort_values(keys, key=key, kind="stable").reset_index(drop=True)
+
+
+def _dtype(col: str) -> str:
+    if col in ("dataset", "cost_model", "algorithm", "algorithm_a", "algorithm_b",
+               "reference_cost_model"):
+        return "object"
+    if col in ("n_pairs", "wins", "ties", "losses", "trials"):
+        return "int64"
+    return "float64"
+
+
+def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
+    """Render ``df`` as a GitHub-flavoured pipe table, padded for reading in a terminal.
+
+    Numeric columns are right-aligned, text left-aligned; ``|`` inside a cell is escaped.
+    Budgets (columns named ``budget`` or ``*_budget``) print in their shortest form.
+    """
+    def fmt(value: object, spec: str) -> str:
+        if isinstance(value, (float, np.floating)):
+            if np.isnan(value):
+                return "–"
+            if np.isinf(value):
+                return "inf"
+            return format(value, spec)
+        return str(value).replace("|", "\\|")
+    header = [str(col) for col in df.columns]
+    specs = ["g" if col == "budget" or col.endswith("_budget") else floatfmt for col in header]
+    numeric = [pd.api.types.is_numeric_dtype(df[col]) for col in df.columns]
+    body = [[fmt(v, spec) for v, spec in zip(row, specs, strict=True)]
+            for row in df.itertuples(index=False, name=None)]
+    widths = [max(len(cell) for cell in col) for col in zip(header, *body, strict=True)]
+
+    def line(cells: list[str]) -> str:
+        padded = (c.rjust(w) if num else c.ljust(w)
+                  for c, w, num in zip(cells, widths, numeric, strict=True))
+        return "| " + " | ".join(padded) + " |"
+    rule = "|" + "|".join(("-" * (w + 1) + ":") if num else ("-" * (w + 2))
+                          for w, num in zip(widths, numeric, strict=True)) + "|"
+    return "\n".join([line(header), rule, *(line(row) for row in body)])
+
+
+def error_table(summary: pd.DataFrame, dataset: str, cost_model: str) -> pd.DataFrame:
+    """Budget × algorithm table of ``mean ± CI half-width`` for one dataset and cost model."""
+    part = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)]
+    cell = part["error_mean"].map("{:.3f}".format) + np.where(
+        part["ci_half"].notna(), " ± " + part["ci_half"].map("{:.3f}".format), "")
+    wide = (part.assign(cell=cell)
+            .pivot(index="budget", columns="algorithm", values="cell")
+            .reindex(columns=sort_algorithms(part["algorithm"]))
+            .fillna(""))
+    wide.index = [("inf" if np.isinf(b) else f"{b:g}") for b in wide.index]
+    return wide.rename_axis("budget").reset_index()
+
+
+def summary_markdown(summary: pd.DataFrame, matches: pd.DataFrame,
+                     comparisons: pd.DataFrame) -> str:
+    """The terminal-readable ``summary.md``: error tables, budget to match, RS costs."""
+    lines = ["# Results summary", "",
+             f"Test error: mean ± half-width of the {CONFIDENCE:.0%} Student-t confidence "
+             "interval over trials. Budget `inf` is the unbudgeted AdaBoost reference.", ""]
+    if summary.empty:
+        return "\n".join([*lines, "No result shards.", ""])
+    trials = summary.groupby(["dataset", "cost_model"])["trials"].agg(["min", "max"])
+    for (dataset, cost_model), (tmin, tmax) in trials.iterrows():
+        count = f"{tmin}" if tmin == tmax else f"{tmin}–{tmax}"
+        lines += [f"## {dataset} · {cost_model} ({count} trials)", "",
+                  markdown_table(error_table(summary, dataset, cost_model)), ""]
+    if not matches.empty:
+        lines += ["## Budget to match AdaBoost", "",
+                  "Smallest budget at which the mean error is at or below the upper end of "
+                  "the unbudgeted AdaBoost reference's confidence interval (– never).", "",
+                  markdown_table(matches[["dataset", "cost_model", "algorithm",
+                                          "reference_error", "reference_ci_high",
+                                          "match_budget", "error_at_match"]]), ""]
+    rs = summary[summary["algorithm"].isin(["adaboost_rs", "adaboost_rs_ac"])]
+    if not rs.empty:
+        lines += ["## AdaBoostRS: cost paid per test example", "",
+                  markdown_table(rs[["dataset", "cost_model", "algorithm", "budget",
+                                     "example_cost_mean", "example_cost_max",
+                                     "n_features_mean"]]), ""]
+    if not comparisons.empty:
+        sig = comparisons[comparisons["p_holm"] < 0.05]
+        lines += ["## Paired comparisons", "",
+                  f"{len(comparisons)} (budget, pair) cells; {len(sig)} with Holm-adjusted "
+                  "Wilcoxon p < 0.05. Full table: `comparisons.parquet`.", ""]
+    return "\n".join(lines)

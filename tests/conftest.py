@@ -1,0 +1,123 @@
+"""Shared helpers: throw-away copies of the repository and the real ``snakemake`` CLI."""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import functools
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+#: what a run needs; results, logs and .snakemake are left behind
+WORKFLOW_FILES = ["Snakefile", "profiles", "workflow", "config", "resources", "budgetboost",
+                  "pyproject.toml"]
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+TEST_CONFIG = "config/test.yaml"
+
+
+def _copy_workflow(source: Path, dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "downloads", "local")
+    for name in WORKFLOW_FILES:
+        path = source / name
+        if path.is_symlink():
+            (dest / name).symlink_to(path.readlink())
+        elif path.is_dir():
+            shutil.copytree(path, dest / name, symlinks=True, ignore=ignore)
+        elif path.exists():
+            shutil.copy2(path, dest / name)
+    return dest
+
+
+@functools.cache
+def _snapshot() -> Path:
+    """One copy of the repository per test session, so that every run of the session uses
+    the same code even while the working tree is being edited."""
+    root = Path(tempfile.mkdtemp(prefix="budgetboost-snapshot-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return _copy_workflow(REPO, root / "repo")
+
+
+def copy_repo(dest: Path) -> Path:
+    """A copy of the workflow's files under ``dest`` (mtimes kept, symlinks kept)."""
+    return _copy_workflow(_snapshot(), dest)
+
+
+def clone_run(source: Path, dest: Path) -> Path:
+    """A copy of a repository copy including its results and Snakemake metadata."""
+    shutil.copytree(source, dest, symlinks=True)
+    return dest
+
+
+def snakemake(repo: Path, *args: str, check: bool = True,
+              timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run the real ``snakemake`` CLI in ``repo`` (the test config unless told otherwise)."""
+    cmd = [SNAKEMAKE, *args]
+    if "--configfile" not in args:
+        cmd += ["--configfile", TEST_CONFIG]
+    proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}) in {repo}:\n"
+                             f"{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
+    return proc
+
+
+_RULE = re.compile(r"^(?:local)?(?:checkpoint|rule) (\w+):$")
+_OUTPUT = re.compile(r"^\s+output: (.*)$")
+
+
+def planned_jobs(repo: Path, *args: str) -> list[tuple[str, tuple[str, ...]]]:
+    """``(rule, outputs)`` of every job a dry run would execute (``[]``: nothing to do)."""
+    proc = snakemake(repo, "-n", *args)
+    text = proc.stdout + proc.stderr
+    jobs, rule = [], None
+    for line in text.splitlines():
+        if match := _RULE.match(line):
+            rule = match.group(1)
+            jobs.append((rule, ()))
+        elif rule and (match := _OUTPUT.match(line)):
+            jobs[-1] = (rule, tuple(match.group(1).split(", ")))
+    if not jobs and "Nothing to be done" not in text:
+        raise AssertionError(f"could not parse the dry run:\n{text[-4000:]}")
+    return jobs
+
+
+def planned_rules(repo: Path, *args: str) -> collections.Counter:
+    """Jobs per rule of a dry run, without the target pseudo-rule ``all``."""
+    return collections.Counter(rule for rule, _ in planned_jobs(repo, *args) if rule != "all")
+
+
+def planned_outputs(repo: Path, rule: str, *args: str) -> set[str]:
+    """Outputs of the planned jobs of one rule."""
+    return {out for r, outputs in planned_jobs(repo, *args) if r == rule for out in outputs}
+
+
+def edit_config(repo: Path, edit, name: str = TEST_CONFIG) -> dict:
+    """Apply ``edit(config_dict)`` to a YAML config of ``repo``; return the new dict."""
+    path = repo / name
+    config = yaml.safe_load(path.read_text())
+    edit(config)
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return config
+
+
+@pytest.fixture(scope="session")
+def base_run(tmp_path_factory) -> Path:
+    """One complete run of config/test.yaml at --cores 2, shared (read-only) by the tests."""
+    repo = copy_repo(tmp_path_factory.mktemp("base") / "repo")
+    snakemake(repo, "--cores", "2")
+    return repo
+
+
+@pytest.fixture
+def run_copy(base_run, tmp_path) -> Path:
+    """A private copy of the base run (results and metadata included) to modify."""
+    return clone_run(base_run, tmp_path / "repo")

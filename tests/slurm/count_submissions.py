@@ -1,0 +1,82 @@
+"""How many SLURM jobs a run through the cluster profile submits (a dry run, no SLURM needed).
+
+    python tests/slurm/count_submissions.py                      # the full config/config.yaml
+    python tests/slurm/count_submissions.py --configfile config/test.yaml
+
+Runs ``snakemake -n --profile workflow/profiles/slurm --workflow-profile none`` from the
+repository root (extra arguments are passed on) and prints, per rule, how many jobs the run
+has and whether they are bundled (a group of the profile), run on the login node
+(``localrules``) or submitted one by one; then the number of SLURM jobs: bundles (the dry
+run's "Group job" headers) plus the ungrouped jobs of non-local rules.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+PROFILE = REPO / "workflow" / "profiles" / "slurm"
+
+
+def dry_run(extra: list[str]) -> str:
+    cmd = [sys.executable, "-m", "snakemake", "-n", "--profile", str(PROFILE),
+           "--workflow-profile", "none", *extra]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[-4000:]}")
+    return proc.stdout + proc.stderr
+
+
+def job_counts(log: str) -> dict[str, int]:
+    """The dry run's "Job stats" table: rule -> number of jobs."""
+    table = log.split("Job stats:", 1)[1].splitlines()[3:]
+    counts = {}
+    for line in table:
+        fields = line.split()
+        if len(fields) != 2 or fields[0] == "total":
+            break
+        counts[fields[0]] = int(fields[1])
+    return counts
+
+
+def local_rules() -> set[str]:
+    """Rule names listed in the workflow's ``localrules:`` directives."""
+    names: set[str] = set()
+    for path in [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]:
+        for block in re.findall(r"^localrules:\s*\n((?:[ \t]+\w+,?[ \t]*\n)+)",
+                                path.read_text(), flags=re.M):
+            names.update(re.findall(r"\w+", block))
+        for line in re.findall(r"^localrules:[ \t]*(\w.*)$", path.read_text(), flags=re.M):
+            names.update(re.findall(r"\w+", line))
+    return names
+
+
+def main(extra: list[str]) -> None:
+    log = dry_run(extra)
+    counts = job_counts(log)
+    profile = yaml.safe_load((PROFILE / "config.yaml").read_text())
+    grouped = set(profile.get("groups", {}))
+    local = local_rules() | {"all"}
+    bundles = len(re.findall(r"^\[.*\] Group job ", log, flags=re.M))
+    single = 0
+    print(f"{'rule':<14}{'jobs':>6}  where")
+    for rule, n in counts.items():
+        if rule in grouped:
+            where = f"bundled ({profile['group-components'][profile['groups'][rule]]} a job)"
+        elif rule in local:
+            where = "login node (localrules)"
+        else:
+            where = "one SLURM job each"
+            single += n
+        print(f"{rule:<14}{n:>6}  {where}")
+    print(f"total jobs {sum(counts.values())}; SLURM jobs submitted: {bundles} bundles + "
+          f"{single} single = {bundles + single}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,266 @@
+"""The Snakemake HTML report: every registered figure embedded, and it renders in chromium.
+
+Two real reports are checked: one from the whole pipeline on config/test.yaml (the shared
+``base_run`` fixture of conftest.py), and one from a minimal workflow that includes only
+``workflow/rules/results.smk`` over synthetic shards, so the results rules are exercised even
+when training changes. Both are end-to-end runs of the real snakemake (``slow``).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import subprocess
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import REPO, SNAKEMAKE, clone_run
+from matplotlib import image as mpimg
+from synthetic_results import synthetic_shards
+
+from budgetboost.costs import CostTable, write_costs
+from budgetboost.io import write_table
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: the images registered with report(...) in workflow/rules/results.smk
+FIGURES = [f"results/figures/figure{i}.png" for i in (1, 2, 3)]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_ENTRY = re.compile(r'"([^"]+)": (?=\{"name": )')
+
+
+# ------------------------------------------------------------------ helpers (no snakemake)
+
+
+def report_entries(html: str) -> dict[str, dict]:
+    """The result entries embedded in a Snakemake report, keyed by their output path.
+
+    Snakemake 9 stores each registered file as a JSON object ``"path": {"name": ...,
+    "mime_type": ..., "data_uri": "data:...;base64,..."}`` inside the page's script.
+    """
+    decoder = json.JSONDecoder()
+    entries = {}
+    for match in _ENTRY.finditer(html):
+        entry, _ = decoder.raw_decode(html, match.end())
+        if isinstance(entry, dict) and "data_uri" in entry:
+            entries[match.group(1)] = entry
+    return entries
+
+
+def embedded_bytes(entry: dict) -> bytes:
+    """Decode the base64 ``data_uri`` of a report entry."""
+    head, _, payload = entry["data_uri"].partition("base64,")
+    if not head.startswith("data:") or not payload:
+        raise ValueError(f"{entry.get('name')}: not a base64 data URI: {head[:60]!r}")
+    return base64.b64decode(payload)
+
+
+def missing_images(html: str, repo: Path, images: list[str]) -> list[str]:
+    """Registered images not embedded byte for byte in the report (empty list: all there)."""
+    entries = report_entries(html)
+    problems = []
+    for path in images:
+        entry = entries.get(path)
+        if entry is None:
+            problems.append(f"{path}: no entry in the report")
+        elif not entry.get("mime_type", "").startswith("image/"):
+            problems.append(f"{path}: mime type {entry.get('mime_type')!r}")
+        elif embedded_bytes(entry) != (repo / path).read_bytes():
+            problems.append(f"{path}: embedded bytes differ from the file")
+    return problems
+
+
+def screenshot(html: Path, png: Path, profile: Path) -> None:
+    """Render ``html`` in headless chromium and save a 1400×1000 screenshot to ``png``."""
+    cmd = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--no-first-run", f"--user-data-dir={profile}", "--virtual-time-budget=10000",
+           f"--screenshot={png}", "--window-size=1400,1000", html.resolve().as_uri()]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    if proc.returncode != 0 or not png.is_file():
+        raise AssertionError(f"chromium failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+
+
+def is_blank(png: Path) -> bool:
+    """True if the image is (nearly) one colour: nothing rendered."""
+    pixels = mpimg.imread(png)[..., :3]
+    colours = np.unique((pixels.reshape(-1, 3) * 255).round().astype(np.uint8), axis=0)
+    return len(colours) < 8 or float(pixels.std()) < 0.02
+
+
+# ---------------------------------------------------------------------- fast unit tests
+
+
+def _png(tmp_path: Path, name: str) -> Path:
+    import matplotlib.figure
+    fig = matplotlib.figure.Figure(figsize=(1, 1))
+    fig.add_subplot().plot([0, 1], [1, 0])
+    path = tmp_path / name
+    fig.savefig(path, format="png")
+    return path
+
+
+def test_helpers_detect_missing_and_altered_images(tmp_path):
+    (tmp_path / "results/figures").mkdir(parents=True)
+    fig1 = _png(tmp_path / "results/figures", "figure1.png")
+    data = base64.b64encode(fig1.read_bytes()).decode()
+    entry = {"name": "figure1.png", "mime_type": "image/png",
+             "data_uri": f"data:image/png;charset=utf8;filename=figure1.png;base64,{data}"}
+    html = f"<script>var results = {{{json.dumps('results/figures/figure1.png')}: " \
+           f"{json.dumps(entry)}}};</script>"
+    assert missing_images(html, tmp_path, ["results/figures/figure1.png"]) == []
+    assert missing_images(html, tmp_path, ["results/figures/figure2.png"]) == [
+        "results/figures/figure2.png: no entry in the report"]
+    fig1.write_bytes(fig1.read_bytes() + b"\0")
+    assert "differ" in missing_images(html, tmp_path, ["results/figures/figure1.png"])[0]
+    assert not is_blank(_png(tmp_path, "plot.png"))
+    blank = tmp_path / "blank.png"
+    mpimg.imsave(blank, np.ones((20, 20, 3)))
+    assert is_blank(blank)
+
+
+# ------------------------------------------------------------------ end-to-end fixtures
+
+
+MINI_SNAKEFILE = """\
+# Minimal workflow: the results rules over synthetic shards. It defines what
+# workflow/rules/common.smk provides to them: all_shards(), cost_tables(),
+# local_datasets(), code_files() and results_outputs().
+EXPERIMENTS = {experiments!r}
+
+
+def all_shards():
+    return [f"results/shards/{{d}}/{{c}}/{{a}}/block-0.parquet" for d, c, a in EXPERIMENTS]
+
+
+def cost_tables():
+    return sorted({{f"results/costs/{{d}}/{{c}}.parquet" for d, c, _ in EXPERIMENTS}})
+
+
+def local_datasets():
+    return []
+
+
+def claim_stumps():
+    return []
+
+
+def code_files(*modules):
+    return []
+
+
+def results_outputs():
+    return ["results/summary/summary.md", "results/summary/claims.md",
+            *expand("results/figures/figure{{i}}.{{ext}}", i=[1, 2, 3], ext=["png", "pdf"])]
+
+
+include: {rules!r}
+
+
+rule all:
+    default_target: True
+    input:
+        results_outputs(),
+"""
+
+
+def _mini_workflow(root: Path) -> Path:
+    shards = synthetic_shards(datasets=("breast_cancer", "ecoli", "sonar", "ionosphere"),
+                              trials=5, budgets=(2, 6, 10, 14, 18))
+    experiments = []
+    for (d, c, a), part in shards.groupby(["dataset", "cost_model", "algorithm"]):
+        write_table(part.reset_index(drop=True),
+                    root / f"results/shards/{d}/{c}/{a}/block-0.parquet")
+        experiments.append((d, c, a))
+    for d, c in {(d, c) for d, c, _ in experiments}:
+        costs = np.full((5, 4), 1.0) if c == "turney" else np.linspace(0.1, 2, 20).reshape(5, 4)
+        write_costs(CostTable(trials=np.arange(5), costs=costs, grouped=False),
+                    root / f"results/costs/{d}/{c}.parquet")
+    (root / "Snakefile").write_text(textwrap.dedent(MINI_SNAKEFILE).format(
+        experiments=sorted(experiments),
+        rules=str(REPO / "workflow/rules/results.smk")))
+    return root
+
+
+def _run(repo: Path, *args: str) -> None:
+    proc = subprocess.run([SNAKEMAKE, *args], cwd=repo, capture_output=True, text=True,
+                          timeout=900)
+    if proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed in {repo}:\n"
+                             f"{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}")
+
+
+@pytest.fixture(scope="module")
+def mini_report(tmp_path_factory) -> Path:
+    """Report of the minimal workflow (results rules only); returns the repository."""
+    repo = _mini_workflow(tmp_path_factory.mktemp("mini"))
+    _run(repo, "--cores", "1")
+    _run(repo, "--report", "results/report.html")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def pipeline_report(request, tmp_path_factory) -> Path:
+    """Report of the whole pipeline run on config/test.yaml (conftest's ``base_run``)."""
+    needed = [REPO / "Snakefile", REPO / "config/test.yaml", REPO / "workflow/rules/common.smk"]
+    missing = [str(p.relative_to(REPO)) for p in needed if not p.exists()]
+    if missing:
+        pytest.skip(f"pipeline files not written yet: {', '.join(missing)}")
+    base_run = request.getfixturevalue("base_run")
+    repo = clone_run(base_run, tmp_path_factory.mktemp("report") / "repo")
+    _run(repo, "--configfile", "config/test.yaml", "--report", "results/report.html")
+    return repo
+
+
+@pytest.fixture(params=["mini_report", "pipeline_report"])
+def report_repo(request) -> Path:
+    return request.getfixturevalue(request.param)
+
+
+# ---------------------------------------------------------------------- end-to-end tests
+
+
+@pytest.mark.slow
+def test_report_embeds_every_figure_and_table(report_repo):
+    html = (report_repo / "results/report.html").read_text(encoding="utf-8")
+    assert missing_images(html, report_repo, FIGURES) == []
+    entries = report_entries(html)
+    for table in ("results/summary/summary.md", "results/summary/claims.md"):
+        assert embedded_bytes(entries[table]) == (report_repo / table).read_bytes()
+    for path in FIGURES:
+        assert entries[path]["caption"].strip(), f"{path} has no caption"
+        assert embedded_bytes(entries[path]).startswith(PNG_SIGNATURE)
+
+
+@pytest.mark.slow
+def test_mini_report_outputs(mini_report):
+    summary = (mini_report / "results/summary/summary.md").read_text()
+    assert "## sonar · uniform_0_2 (5 trials)" in summary
+    claims = (mini_report / "results/summary/claims.md").read_text()
+    assert "## Thresholds" in claims and "## Claim 5:" in claims
+    for figure in FIGURES:
+        assert (mini_report / figure).with_suffix(".pdf").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
+def test_report_renders_in_headless_chromium(report_repo, tmp_path):
+    png = tmp_path / "report.png"
+    screenshot(report_repo / "results/report.html", png, tmp_path / "profile")
+    assert not is_blank(png), f"blank screenshot of the report: {png}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
+def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
+    """Each figure's data URI, as the report holds it, renders as a non-blank image."""
+    entries = report_entries((report_repo / "results/report.html").read_text(encoding="utf-8"))
+    for i, path in enumerate(FIGURES):
+        page = tmp_path / f"figure{i}.html"
+        page.write_text("<html><body style='margin:0'><img style='width:1400px' "
+                        f"src='{entries[path]['data_uri']}'></body></html>")
+        png = tmp_path / f"figure{i}.png"
+        screenshot(page, png, tmp_path / "profile")
+        assert not is_blank(png), f"{path}: blank when displayed from the report's data URI"

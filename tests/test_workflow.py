@@ -1,0 +1,350 @@
+"""End-to-end tests of the Snakemake pipeline: the real CLI on config/test.yaml in temp copies.
+
+One complete run (the session fixture ``base_run``) is shared; every incremental case works on
+a private copy of it and checks, with a dry run, exactly which jobs Snakemake would execute.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import http.server
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from conftest import (
+    REPO,
+    SNAKEMAKE,
+    TEST_CONFIG,
+    copy_repo,
+    edit_config,
+    planned_jobs,
+    planned_outputs,
+    planned_rules,
+    snakemake,
+)
+
+from budgetboost import experiment
+from budgetboost.io import read_metadata, read_table
+
+RESULTS_RULES = {"aggregate", "plot", "claims"}  # downstream of every shard
+HAS_RESULTS = (REPO / "workflow" / "rules" / "results.smk").exists()
+
+
+def load_config(name: str = TEST_CONFIG, repo: Path = REPO) -> dict:
+    return yaml.safe_load((repo / name).read_text())
+
+
+def shard_paths(repo: Path, dataset: str | None = None, algorithm: str | None = None):
+    pattern = f"results/shards/{dataset or '*'}/*/{algorithm or '*'}/block-*.parquet"
+    return sorted(repo.glob(pattern))
+
+
+def all_rows(repo: Path, **filters) -> pd.DataFrame:
+    frame = pd.concat([read_table(p) for p in shard_paths(repo, **filters)], ignore_index=True)
+    return frame.sort_values(["dataset", "cost_model", "algorithm", "trial", "budget"],
+                             ignore_index=True)
+
+
+# --------------------------------------------------------------------- static checks
+
+
+@pytest.fixture(scope="module")
+def fresh_repo(tmp_path_factory) -> Path:
+    """A copy of the repository without results, for checks that only plan."""
+    return copy_repo(tmp_path_factory.mktemp("fresh") / "repo")
+
+
+@pytest.mark.parametrize("config", ["config/config.yaml", TEST_CONFIG])
+def test_lint_reports_nothing(fresh_repo, config):
+    proc = snakemake(fresh_repo, "--lint", "--configfile", config, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Lints for" not in proc.stdout + proc.stderr
+
+
+def test_snakefiles_are_formatted():
+    files = ["Snakefile", *sorted(str(p.relative_to(REPO)) for p in
+                                  (REPO / "workflow" / "rules").glob("*.smk"))]
+    snakefmt = str(Path(SNAKEMAKE).with_name("snakefmt"))
+    proc = subprocess.run([snakefmt, "--check", *files], cwd=REPO, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_full_config_dry_run_plans_every_shard(fresh_repo):
+    jobs = planned_jobs(fresh_repo, "--configfile", "config/config.yaml")
+    config = load_config("config/config.yaml")
+    registry = yaml.safe_load((REPO / config["registry"]).read_text())
+    pairs = sum(len(e["cost_models"]) for e in config["datasets"].values())
+    blocks = sum(len(e["cost_models"]) * -(-registry[d]["trials"] // config["block_size"])
+                 for d, e in config["datasets"].items())
+    rules = [rule for rule, _ in jobs]
+    assert rules.count("train") == blocks * len(config["algorithms"])
+    assert rules.count("binarize") == len(config["datasets"]) == 9
+    assert rules.count("assign_costs") == pairs == 10
+
+
+def test_environment_yml_lists_the_pyproject_dependencies():
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    env = yaml.safe_load((REPO / "environment.yml").read_text())
+    assert set(env["channels"]) >= {"conda-forge", "bioconda"}
+
+    def normalise(spec: str) -> str:
+        return spec.replace(" ", "").lower().replace("_", "-")
+
+    pins = [normalise(s) for s in project["dependencies"] + project["optional-dependencies"][
+        "test"]]
+    conda = [normalise(s) for s in env["dependencies"] if isinstance(s, str)]
+    pip = [normalise(s) for d in env["dependencies"] if isinstance(d, dict)
+           for s in d.get("pip", [])]
+    listed = {s for s in conda + pip if s.partition(">")[0] not in ("python", "pip")}
+    assert set(pins) == listed - {"-e."}, "environment.yml and pyproject.toml disagree"
+
+
+# --------------------------------------------------------------------- bad config
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda c: c.update(block_sise=2), "block_sise"),
+    (lambda c: c.update(block_size=0), "block_size"),
+    (lambda c: c["datasets"]["heart"].update(trails=3), "trails"),
+    (lambda c: c["datasets"]["heart"].update(cost_models=["uniform_2"]), "uniform_2"),
+    (lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}), "hearts"),
+    (lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"), "Greedy"),
+    (lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5), "max_round"),
+    (lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]), "greedy"),
+    (lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=-2), "step"),
+])
+def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
+    repo = copy_repo(tmp_path / "repo")
+    edit_config(repo, edit)
+    proc = snakemake(repo, "-n", check=False)
+    assert proc.returncode != 0
+    assert message in proc.stdout + proc.stderr
+    assert not (repo / "results").exists()
+
+
+# --------------------------------------------------------------------- end to end
+
+
+@pytest.mark.slow
+def test_full_run_writes_every_output(base_run):
+    config = load_config(repo=base_run)
+    budgets = experiment.budget_grid(**config["cost_models"]["uniform_0_2"]["budgets"])
+    frame = all_rows(base_run)
+    for dataset, entry in config["datasets"].items():
+        for algorithm, spec in config["algorithms"].items():
+            rows = frame[(frame.dataset == dataset) & (frame.algorithm == algorithm)]
+            per_trial = 1 if spec.get("unbudgeted") else len(budgets)
+            assert sorted(rows.trial.unique()) == list(range(entry["trials"]))
+            assert len(rows) == entry["trials"] * per_trial
+    assert list(frame.columns) == list(experiment.SHARD_COLUMNS)
+    assert frame.test_error.between(0, 1).all()
+    meta = read_metadata(shard_paths(base_run, "heart", "adaboost_rs")[0])
+    assert meta["params"] == config["algorithms"]["adaboost_rs"]["params"]
+    assert meta["seeds"]["random_state"]
+    timings = list(base_run.glob("results/timings/*/*/*/block-*.parquet"))
+    assert len(timings) == len(shard_paths(base_run))
+    assert list(read_table(timings[0]).columns) == list(experiment.TIMING_COLUMNS)
+    logs = list(base_run.glob("logs/train/*/*/*/block-*.log"))
+    assert len(logs) == len(timings)
+    assert not list(base_run.glob("results/**/.*.tmp")), "temporary files left behind"
+    if HAS_RESULTS:
+        assert (base_run / "results/summary/summary.md").is_file()
+        assert (base_run / "results/figures/figure1.png").is_file()
+
+
+@pytest.mark.slow
+def test_second_run_does_nothing(run_copy):
+    assert planned_jobs(run_copy) == []
+
+
+@pytest.mark.slow
+def test_changing_one_algorithm_reruns_only_its_shards(run_copy):
+    edit_config(run_copy, lambda c: c["algorithms"]["smoothed"]["params"].update(tau=0.5))
+    rules = planned_rules(run_copy)
+    trains = planned_outputs(run_copy, "train")
+    assert {p for p in trains if "/shards/" in p} == {
+        str(p.relative_to(run_copy)) for p in shard_paths(run_copy, algorithm="smoothed")}
+    assert set(rules) <= {"train"} | RESULTS_RULES
+    if HAS_RESULTS:
+        assert set(rules) == {"train"} | RESULTS_RULES
+
+
+@pytest.mark.slow
+def test_raising_the_trials_adds_only_new_blocks(run_copy):
+    config = load_config(repo=run_copy)
+    size, trials = config["block_size"], config["datasets"]["heart"]["trials"]
+    assert trials % size == 0, "the test config should end on a whole block"
+    before = {p: p.read_bytes() for p in shard_paths(run_copy)}
+    edit_config(run_copy, lambda c: c["datasets"]["heart"].update(trials=trials + size))
+    new_block = trials // size
+    trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
+    assert trains == {f"results/shards/heart/uniform_0_2/{a}/block-{new_block}.parquet"
+                      for a in config["algorithms"]}
+    rules = planned_rules(run_copy)
+    assert set(rules) <= {"split", "assign_costs", "train"} | RESULTS_RULES
+    assert rules["split"] == 1 and rules["assign_costs"] == 1
+    snakemake(run_copy, "--cores", "2")
+    assert {p: p.read_bytes() for p in before} == before  # old blocks untouched
+    rows = all_rows(run_copy, dataset="heart")
+    assert sorted(rows.trial.unique()) == list(range(trials + size))
+    assert planned_jobs(run_copy) == []
+
+
+@pytest.mark.slow
+def test_adding_a_dataset_runs_only_its_jobs(run_copy):
+    edit_config(run_copy, lambda c: c["datasets"].update(
+        breast_cancer={"cost_models": ["uniform_0_2"], "trials": 2}))
+    jobs = [(rule, outs) for rule, outs in planned_jobs(run_copy) if rule != "all"]
+    for rule, outputs in jobs:
+        if rule not in RESULTS_RULES:
+            assert all("breast_cancer" in out for out in outputs), (rule, outputs)
+    rules = planned_rules(run_copy)
+    assert rules["binarize"] == rules["split"] == rules["assign_costs"] == 1
+    assert rules["train"] == len(load_config(repo=run_copy)["algorithms"])
+
+
+@pytest.mark.slow
+def test_adding_a_cost_model_runs_only_its_jobs(run_copy):
+    edit_config(run_copy, lambda c: c["datasets"]["heart"]["cost_models"].append("turney"))
+    jobs = [(rule, outs) for rule, outs in planned_jobs(run_copy) if rule != "all"]
+    for rule, outputs in jobs:
+        if rule not in RESULTS_RULES:
+            assert all("/heart/turney" in out for out in outputs), (rule, outputs)
+    rules = planned_rules(run_copy)
+    assert set(rules) <= {"assign_costs", "train"} | RESULTS_RULES
+    assert rules["assign_costs"] == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_RESULTS, reason="the results rules are not there yet")
+def test_editing_plotting_code_reruns_only_the_plots(run_copy):
+    plots = run_copy / "budgetboost" / "plots.py"
+    plots.write_text(plots.read_text() + "\n# an edit\n")
+    assert set(planned_rules(run_copy)) == {"plot"}
+
+
+@pytest.mark.slow
+def test_editing_training_code_reruns_the_shards_not_the_data(run_copy):
+    code = run_copy / "budgetboost" / "experiment.py"
+    code.write_text(code.read_text() + "\n# an edit\n")
+    rules = planned_rules(run_copy)
+    assert rules["train"] == len(shard_paths(run_copy))
+    assert set(rules) <= {"train"} | RESULTS_RULES
+
+
+@pytest.mark.slow
+def test_a_url_source_is_downloaded_then_binarized(tmp_path):
+    """The download rule fetches a `url` source (served here from 127.0.0.1) by checksum."""
+    repo = copy_repo(tmp_path / "repo")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
+                                directory=str(repo / "resources"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        registry = yaml.safe_load((repo / "config/datasets.yaml").read_text())
+        entry = copy.deepcopy(registry["heart"])
+        url = f"http://127.0.0.1:{server.server_address[1]}/heart.parquet"
+        entry["source"] = {"type": "url", "url": url, "sha256": entry["source"]["sha256"]}
+        registry["heart_url"] = entry
+        (repo / "config/datasets_url.yaml").write_text(yaml.safe_dump(registry))
+        edit_config(repo, lambda c: c.update(
+            registry="config/datasets_url.yaml",
+            datasets={"heart_url": {"cost_models": ["uniform_0_2"], "trials": 1}}))
+        assert planned_rules(repo, "results/data/heart_url.parquet") == {
+            "download": 1, "binarize": 1}
+        snakemake(repo, "--cores", "1", "results/data/heart_url.parquet")
+    finally:
+        server.shutdown()
+        thread.join()
+    fetched = repo / "resources/downloads/heart_url/heart.parquet"
+    assert fetched.read_bytes() == (repo / "resources/heart.parquet").read_bytes()
+    assert (repo / "logs/download/heart_url/heart.parquet.log").is_file()
+    frame = read_table(repo / "results/data/heart_url.parquet")
+    assert frame.shape == (270, 1 + 371)
+
+
+# --------------------------------------------------------------------- determinism
+
+
+def _heart_only(config: dict, block_size: int) -> None:
+    config["block_size"] = block_size
+    config["datasets"] = {"heart": config["datasets"]["heart"]}
+    config["algorithms"] = {k: config["algorithms"][k] for k in ("smoothed", "adaboost_rs")}
+
+
+@pytest.mark.slow
+def test_shards_are_byte_identical_with_one_core(base_run, tmp_path):
+    """The base run used --cores 2; the same shards made one at a time are the same bytes."""
+    repo = copy_repo(tmp_path / "repo")
+    size = load_config(repo=repo)["block_size"]
+    edit_config(repo, lambda c: _heart_only(c, size))
+    snakemake(repo, "--cores", "1")
+    made = shard_paths(repo)
+    assert made
+    for path in made:
+        assert path.read_bytes() == (base_run / path.relative_to(repo)).read_bytes(), path
+
+
+@pytest.mark.slow
+def test_results_do_not_depend_on_the_block_size(base_run, tmp_path):
+    repo = copy_repo(tmp_path / "repo")
+    edit_config(repo, lambda c: _heart_only(c, 1))
+    snakemake(repo, "--cores", "2")
+    trials = load_config(repo=repo)["datasets"]["heart"]["trials"]
+    assert len(shard_paths(repo, algorithm="smoothed")) == trials
+    for algorithm in ("smoothed", "adaboost_rs"):
+        pd.testing.assert_frame_equal(all_rows(repo, dataset="heart", algorithm=algorithm),
+                                      all_rows(base_run, dataset="heart", algorithm=algorithm))
+    if HAS_RESULTS:
+        # aggregates of the same rows: compare the heart rows of both summaries
+        ours = read_table(repo / "results/summary/summary.parquet")
+        theirs = read_table(base_run / "results/summary/summary.parquet")
+        keys = [c for c in ("dataset", "cost_model", "algorithm", "budget") if c in ours]
+        theirs = theirs[(theirs.dataset == "heart") &
+                        theirs.algorithm.isin(["smoothed", "adaboost_rs"])]
+        pd.testing.assert_frame_equal(ours.sort_values(keys, ignore_index=True),
+                                      theirs.sort_values(keys, ignore_index=True))
+
+
+# --------------------------------------------------------------------- a killed run
+
+
+@pytest.mark.slow
+def test_a_killed_run_completes_identically(base_run, tmp_path):
+    repo = copy_repo(tmp_path / "repo")
+    edit_config(repo, lambda c: _heart_only(c, 1))
+    cmd = [SNAKEMAKE, "--cores", "2", "--configfile", TEST_CONFIG]
+    proc = subprocess.Popen(cmd, cwd=repo, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    incomplete = repo / ".snakemake" / "incomplete"
+    deadline = time.monotonic() + 120
+    try:  # wait until a train job is under way, then kill everything with SIGKILL
+        while time.monotonic() < deadline and proc.poll() is None:
+            if list(repo.glob("logs/train/*/*/*/*.log")) and incomplete.is_dir() and \
+                    any(incomplete.iterdir()):
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run finished before it could be killed"
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    shards_after_kill = len(shard_paths(repo))
+    assert shards_after_kill < 2 * load_config(repo=repo)["datasets"]["heart"]["trials"]
+    snakemake(repo, "--unlock")
+    snakemake(repo, "--cores", "2", "--rerun-incomplete")
+    for algorithm in ("smoothed", "adaboost_rs"):
+        pd.testing.assert_frame_equal(all_rows(repo, algorithm=algorithm),
+                                      all_rows(base_run, dataset="heart", algorithm=algorithm))
+    assert not list(repo.glob("results/**/.*.tmp"))
+    assert planned_jobs(repo) == []

@@ -1,0 +1,281 @@
+# Configuration, dataset registry and the input/params functions of every rule.
+# Each rule gets as params only the part of the config its output depends on, so editing
+# one entry re-runs only the jobs that entry feeds (Snakemake's params rerun trigger).
+import functools
+import math
+import os
+import re
+import sys
+
+from snakemake.utils import validate
+
+# plan with the workflow's own copy of the package, as the rule scripts do
+sys.path.insert(0, workflow.basedir)
+
+from budgetboost import experiment
+from budgetboost.datasets import download_targets, load_registry, source_files
+
+validate(config, schema="../schemas/config.schema.yaml")
+
+
+REGISTRY = load_registry(config["registry"])
+DATASETS = list(config["datasets"])
+COST_MODELS = list(config["cost_models"])
+ALGORITHMS = list(config["algorithms"])
+BLOCK_SIZE = config["block_size"]
+
+
+def _check_config():
+    """Cross-references the schema cannot express, with the offending key named."""
+    for name, entry in config["datasets"].items():
+        if name not in REGISTRY:
+            raise ValueError(
+                f"config: datasets.{name}: no such dataset in the registry "
+                f"{config['registry']} (known: {', '.join(sorted(REGISTRY))})"
+            )
+        for cost_model in entry["cost_models"]:
+            if cost_model not in config["cost_models"]:
+                raise ValueError(
+                    f"config: datasets.{name}.cost_models: {cost_model!r} is not defined "
+                    f"under cost_models (defined: {', '.join(COST_MODELS)})"
+                )
+        for algorithm in entry.get("algorithms", []):
+            if algorithm not in config["algorithms"]:
+                raise ValueError(
+                    f"config: datasets.{name}.algorithms: {algorithm!r} is not defined "
+                    f"under algorithms (defined: {', '.join(ALGORITHMS)})"
+                )
+        for cost_model in entry.get("budgets", {}):
+            if cost_model not in entry["cost_models"]:
+                raise ValueError(
+                    f"config: datasets.{name}.budgets: {cost_model!r} is not one of this "
+                    f"dataset's cost models {entry['cost_models']}"
+                )
+    for name, entry in config["algorithms"].items():
+        try:  # the registry's rounds do not matter here: 1 stands in for them
+            experiment.check_algorithm(experiment.algorithm_spec(name, entry, 1))
+        except ValueError as exc:
+            raise ValueError(f"config: algorithms.{name}: {exc}") from None
+    for name in COST_MODELS:
+        for dataset in DATASETS:
+            budgets(dataset, name)
+
+
+def registry_entry(dataset):
+    """The registry entry of ``dataset`` as a plain dict."""
+    return REGISTRY[dataset]
+
+
+def n_trials(dataset):
+    """Trials of ``dataset``: the config's override, else the registry's (Table 1)."""
+    return int(
+        config["datasets"][dataset].get("trials", registry_entry(dataset)["trials"])
+    )
+
+
+def n_blocks(dataset):
+    return math.ceil(n_trials(dataset) / BLOCK_SIZE)
+
+
+def dataset_algorithms(dataset):
+    return config["datasets"][dataset].get("algorithms", ALGORITHMS)
+
+
+def budgets(dataset, cost_model):
+    """The budget grid of (dataset, cost model): the dataset's override or the model's."""
+    grid = (
+        config["datasets"][dataset]
+        .get("budgets", {})
+        .get(cost_model, config["cost_models"][cost_model]["budgets"])
+    )
+    try:
+        return experiment.budget_grid(grid["step"], grid["stop"], grid.get("start"))
+    except ValueError as exc:
+        raise ValueError(f"config: budgets of {dataset}/{cost_model}: {exc}") from None
+
+
+def experiments():
+    """Every (dataset, cost model, algorithm) the config asks for."""
+    for dataset in DATASETS:
+        for cost_model in config["datasets"][dataset]["cost_models"]:
+            for algorithm in dataset_algorithms(dataset):
+                yield dataset, cost_model, algorithm
+
+
+def all_shards():
+    """Every training shard of the config: the input of the results rules."""
+    return [
+        f"results/shards/{d}/{c}/{a}/block-{k}.parquet"
+        for d, c, a in experiments()
+        for k in range(n_blocks(d))
+    ]
+
+
+def claim_stumps():
+    """Stump choices of Greedy and SpeedBoost (claim 4), where the config runs both."""
+    return [
+        f"results/stumps/{d}/{c}/{a}/block-{k}.parquet"
+        for d, c, a in experiments()
+        if a in ("greedy", "speedboost")
+        for k in range(n_blocks(d))
+    ]
+
+
+def all_timings():
+    """The timing table beside every shard (wall-clock, kept out of the shards)."""
+    return [
+        path.replace("results/shards/", "results/timings/", 1) for path in all_shards()
+    ]
+
+
+def get_final_output():
+    """Targets of the default target: shards, timings and the results rules' outputs."""
+    return all_shards() + all_timings() + results_outputs()
+
+
+# ------------------------------------------------------- inputs and targets of the results
+
+
+def cost_tables():
+    """Cost table of every (dataset, cost model): claims tell varied from equal costs."""
+    return sorted({f"results/costs/{d}/{c}.parquet" for d, c, _ in experiments()})
+
+
+def local_datasets():
+    """Datasets read from a user-supplied local file (Webscope): shown in Figure 2."""
+    return [d for d in DATASETS if registry_entry(d)["source"]["type"] == "local"]
+
+
+FIGURES = ["figure1", "figure2", "figure3"]
+
+
+def results_outputs():
+    """Targets of the results rules, for the default target."""
+    return [
+        "results/summary/summary.md",
+        "results/summary/claims.md",
+        *expand("results/figures/{figure}.{ext}", figure=FIGURES, ext=["png", "pdf"]),
+    ]
+
+
+# --------------------------------------------------------------------- params functions
+
+
+def split_sizes(wildcards):
+    """Train/test sizes of the dataset's splits (Table 1)."""
+    entry = registry_entry(wildcards.dataset)
+    return {
+        "train_size": int(entry["train_size"]),
+        "test_size": int(entry["test_size"]),
+    }
+
+
+def split_params(wildcards):
+    return {**split_sizes(wildcards), "trials": n_trials(wildcards.dataset)}
+
+
+def cost_spec(wildcards):
+    return config["cost_models"][wildcards.cost_model]["spec"]
+
+
+def cost_file(wildcards):
+    """The per-attribute cost file a ``real`` cost model reads (else nothing)."""
+    spec = cost_spec(wildcards)
+    if spec["model"] != "real":
+        return []
+    path = spec.get("file") or registry_entry(wildcards.dataset).get("cost_file")
+    return [path] if path else []
+
+
+def algorithm_params(wildcards):
+    """The resolved algorithm of a train job (Table 1 rounds filled in where asked)."""
+    spec = experiment.algorithm_spec(
+        wildcards.algorithm,
+        config["algorithms"][wildcards.algorithm],
+        registry_entry(wildcards.dataset).get("adaboost_rounds"),
+    )
+    return {
+        "estimator": spec.estimator,
+        "params": spec.params,
+        "unbudgeted": spec.unbudgeted,
+        "refit_per_budget": spec.refit_per_budget,
+    }
+
+
+def block_budgets(wildcards):
+    if config["algorithms"][wildcards.algorithm].get("unbudgeted", False):
+        return ["inf"]
+    return budgets(wildcards.dataset, wildcards.cost_model)
+
+
+def block_trials(wildcards):
+    return experiment.block_trials(
+        int(wildcards.block), BLOCK_SIZE, n_trials(wildcards.dataset)
+    )
+
+
+def train_code(wildcards):
+    """Package modules a shard depends on: editing them re-runs the train jobs.
+
+    The split and cost modules are included because splits and costs are ancient() inputs.
+    """
+    estimator = config["algorithms"][wildcards.algorithm]["estimator"]
+    estimator_module = experiment.ESTIMATORS.get(estimator, estimator).partition(":")[0]
+    return code_files(
+        "budgetboost.experiment",
+        estimator_module,
+        "budgetboost.splits",
+        "budgetboost.costs",
+    )
+
+
+# package sources relative to the working directory (the repository root in normal use), so
+# moving the repository does not change the recorded inputs
+_SOURCE_ROOT = os.path.relpath(workflow.basedir)
+
+
+@functools.cache
+def code_files(*modules):
+    """Source files of ``modules`` and the package modules they import (transitively)."""
+    files = set()
+    for name in modules:
+        files.update(experiment.source_files(name, _SOURCE_ROOT))
+    return sorted(files)
+
+
+def download_source(wildcards):
+    """URL and sha256 of one file of a ``url`` source."""
+    entry = registry_entry(wildcards.dataset)
+    for url, sha256, dest in download_targets(wildcards.dataset, entry):
+        if dest.name == wildcards.filename:
+            return {"url": url, "sha256": sha256}
+    raise ValueError(
+        f"no url source of dataset {wildcards.dataset!r} downloads {wildcards.filename!r}"
+    )
+
+
+def raw_files(wildcards):
+    """Raw file(s) of a dataset; those of a ``url`` source are the download rule's outputs."""
+    entry = registry_entry(wildcards.dataset)
+    return [str(f.path) for f in source_files(wildcards.dataset, entry)]
+
+
+# registry fields that do not affect the binarized table (sizes, trials, rounds, docs)
+_NOT_BINARIZATION = {
+    "description",
+    "enabled",
+    "train_size",
+    "test_size",
+    "trials",
+    "adaboost_rounds",
+    "paper_features",
+}
+
+
+def binarize_entry(wildcards):
+    """The registry entry without the fields binarization does not read."""
+    entry = registry_entry(wildcards.dataset)
+    return {k: v for k, v in entry.items() if k not in _NOT_BINARIZATION}
+
+
+_check_config()

@@ -1,0 +1,30 @@
+"""Rule ``assign_costs``: one cost vector per trial over the binarized columns."""
+
+import sys
+from pathlib import Path
+
+# run the workflow's own copy of the package (the code its rules declare as input)
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
+
+import logging
+
+from budgetboost.costs import make_costs, write_costs
+from budgetboost.datasets import read_binarized
+from budgetboost.splits import read_splits
+
+sm = snakemake  # noqa: F821
+logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
+                    format="%(asctime)s %(levelname)s %(message)s")
+dataset, cost_model = sm.wildcards.dataset, sm.wildcards.cost_model
+spec = dict(sm.params.spec)
+try:
+    data = read_binarized(sm.input.data)
+    splits = read_splits(sm.input.splits)
+    table = make_costs(dataset, cost_model, spec, data, splits, range(int(sm.params.trials)),
+                       ".")
+    write_costs(table, sm.output[0], {"dataset": dataset, "cost_model": cost_model,
+                                      "spec": spec})
+except Exception:
+    logging.exception("assign_costs %s/%s failed", dataset, cost_model)
+    raise
+logging.info("%s/%s: %d trials", dataset, cost_model, int(sm.params.trials))

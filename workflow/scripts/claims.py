@@ -1,0 +1,32 @@
+"""Rule ``claims``: the paper's claims checked on this run -> claims.parquet, claims.md."""
+
+import logging
+
+import pandas as pd
+
+from budgetboost import claims
+from budgetboost.io import atomic_path, read_table, write_table
+
+sm = snakemake  # noqa: F821
+logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
+                    format="%(asctime)s %(levelname)s %(message)s")
+log = logging.getLogger("claims")
+
+try:
+    varied = claims.read_cost_variation(list(sm.input.costs))
+    stumps = (pd.concat([read_table(p) for p in sm.input.stumps], ignore_index=True)
+              if sm.input.stumps else None)
+    results = claims.check_claims(read_table(sm.input.summary),
+                                  read_table(sm.input.comparisons),
+                                  read_table(sm.input.matches), varied=varied, stumps=stumps)
+    table = claims.claims_table(results)
+    write_table(table, sm.output.table,
+                {"thresholds": claims.thresholds_table().astype(str).to_dict("records"),
+                 "varied_cost_models": sorted(map(list, varied))})
+    with atomic_path(sm.output.markdown, suffix=".md") as tmp:
+        tmp.write_text(claims.claims_markdown(results), encoding="utf-8")
+except Exception:
+    log.exception("claims failed")
+    raise
+for row in table.itertuples():
+    log.info("claim %s: %s", row.claim, row.verdict)

@@ -1,0 +1,54 @@
+"""Rule ``train``: fit and evaluate one block of trials, write its shard and timings."""
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+# one job = one core: keep BLAS/OpenMP pools from oversubscribing parallel jobs
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, str(snakemake.threads))  # noqa: F821
+# run the workflow's own copy of the package (the code its rules declare as input)
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
+
+from budgetboost import experiment  # noqa: E402
+from budgetboost.costs import read_costs  # noqa: E402
+from budgetboost.datasets import read_binarized  # noqa: E402
+from budgetboost.io import write_table  # noqa: E402
+from budgetboost.splits import read_splits  # noqa: E402
+
+sm = snakemake  # noqa: F821
+logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
+                    format="%(asctime)s %(levelname)s %(message)s")
+log = logging.getLogger("train")
+
+dataset, cost_model, algorithm = sm.wildcards.dataset, sm.wildcards.cost_model, \
+    sm.wildcards.algorithm
+spec = experiment.algorithm_spec(algorithm, sm.params.algorithm)
+budgets = [float(b) for b in sm.params.budgets]
+trials = [int(t) for t in sm.params.trials]
+log.info("%s/%s/%s trials %s, %d budgets", dataset, cost_model, algorithm, trials,
+         len(budgets))
+
+try:
+    data = read_binarized(sm.input.data)
+    splits = read_splits(sm.input.splits)
+    cost_table = read_costs(sm.input.costs)
+    costs = experiment.cost_rows(cost_table, sm.input.costs)
+    shard, timings, stumps = experiment.run_block(
+        X=data.X, y=data.y, groups=data.groups, splits=splits, costs=costs,
+        grouped=cost_table.grouped, dataset=dataset, cost_model=cost_model, spec=spec,
+        budgets=budgets, trials=trials)
+    metadata = experiment.shard_metadata(
+        dataset=dataset, cost_model=cost_model, spec=spec, trials=trials, budgets=budgets,
+        extra={"split": dict(sm.params.split), "cost_spec": dict(sm.params.cost_spec)})
+    write_table(shard, sm.output.shard, metadata)
+    about = {"dataset": dataset, "cost_model": cost_model, "algorithm": algorithm,
+             "trials": trials}
+    write_table(timings, sm.output.timings, about)
+    write_table(stumps, sm.output.stumps, about)
+except Exception:
+    log.exception("train %s/%s/%s block %s failed", dataset, cost_model, algorithm,
+                  sm.wildcards.block)
+    raise
+log.info("wrote %d rows; fit %.2f s", len(shard), timings["fit_seconds"].sum())
