@@ -26,6 +26,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from budgetboost.io import atomic_path
 from budgetboost.stats import REFERENCE_ALGORITHM, sort_algorithms
@@ -237,6 +238,8 @@ def figure_trees(summary: pd.DataFrame) -> Figure:
                         [ref["error_mean"]] * 2, linestyle="none", marker=s.marker,
                         color=s.colour, markersize=6)
             ax.set_xscale("log")
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # 10, not 10^1
+            ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlapped
             ax.set_title(f"{dataset} · {cost_model}")
             ax.set_xlabel("tree nodes (log scale)")
             ax.set_ylabel("test error")
