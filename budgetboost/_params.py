@@ -11,11 +11,31 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["BudgetedEstimator", "NotFittedError"]
+from ._validation import (
+    check_feature_costs,
+    check_feature_groups,
+    check_feature_names,
+    check_X,
+    check_X_y,
+    encode_labels,
+    feature_names,
+)
+
+__all__ = ["BudgetedEstimator", "NotFittedError", "TrainingData"]
+
+
+class TrainingData(NamedTuple):
+    """Validated training input shared by every estimator's ``fit``."""
+
+    X: np.ndarray  # float64, finite
+    y: np.ndarray  # -1/+1
+    classes: np.ndarray  # the two original labels; classes[1] is +1
+    group_of_column: np.ndarray  # feature group index of each column
+    group_cost: np.ndarray  # cost of each group (paid once)
 
 
 class NotFittedError(ValueError, AttributeError):
@@ -90,6 +110,27 @@ class BudgetedEstimator:
             classifier_tags=ClassifierTags(multi_class=False),
             input_tags=InputTags(),
         )
+
+    def _training_data(self, X: Any, y: Any) -> TrainingData:
+        """Validate ``X``, ``y``, ``feature_costs`` and ``feature_groups``, and record the
+        input's shape, feature names, classes and majority class on the estimator."""
+        Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
+        classes, ypm = encode_labels(y_raw)
+        costs = check_feature_costs(self.feature_costs, Xa.shape[1])
+        group_of_column, group_cost = check_feature_groups(self.feature_groups, costs)
+        self.classes_ = classes
+        self.n_features_in_ = Xa.shape[1]
+        names = feature_names(X)
+        if names is not None:
+            self.feature_names_in_ = names
+        self.majority_ = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
+        return TrainingData(Xa, ypm, classes, group_of_column, group_cost)
+
+    def _validated(self, X: Any) -> np.ndarray:
+        """``X`` checked against the fitted estimator (fitted, names, feature count)."""
+        self._check_fitted()
+        check_feature_names(self, X)
+        return check_X(X, n_features=self.n_features_in_, estimator=type(self).__name__)
 
     def _check_fitted(self) -> None:
         if not self.__sklearn_is_fitted__():

@@ -26,14 +26,7 @@ from ._params import BudgetedEstimator
 from ._validation import (
     check_budget,
     check_budgets,
-    check_feature_costs,
-    check_feature_groups,
-    check_feature_names,
     check_positive_int,
-    check_X,
-    check_X_y,
-    encode_labels,
-    feature_names,
 )
 from .stumps import StumpSpace, stump_outputs
 
@@ -339,24 +332,10 @@ class BudgetedBoost(BudgetedEstimator):
         switch = _check_switch(self.switch)
         max_rounds = check_positive_int(self.max_rounds, "max_rounds")
         budget = check_budget(self.budget)
-        Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
-        classes, ypm = encode_labels(y_raw)
-        costs = check_feature_costs(self.feature_costs, Xa.shape[1])
-        group_of_column, group_cost = check_feature_groups(self.feature_groups, costs)
-
-        path = boost_path(Xa, ypm, criterion=criterion, max_rounds=max_rounds,
-                          group_of_column=group_of_column, group_cost=group_cost,
+        data = self._training_data(X, y)
+        path = boost_path(data.X, data.y, criterion=criterion, max_rounds=max_rounds,
+                          group_of_column=data.group_of_column, group_cost=data.group_cost,
                           budget=budget, tau=tau, switch=switch)
-        self._set_fitted(Xa, X, classes, ypm, path)
-        return self
-
-    def _set_fitted(self, Xa, X, classes, ypm, path: BoostPath) -> None:
-        self.classes_ = classes
-        self.n_features_in_ = Xa.shape[1]
-        names = feature_names(X)
-        if names is not None:
-            self.feature_names_in_ = names
-        self.majority_ = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
         self.feature_ = path.feature
         self.threshold_ = path.threshold
         self.polarity_ = path.polarity
@@ -367,13 +346,9 @@ class BudgetedBoost(BudgetedEstimator):
         self.n_features_used_ = np.cumsum(path.new_group)
         self.criterion_used_ = path.criterion
         self.stop_reason_ = path.stop_reason
+        return self
 
     # ------------------------------------------------------------------ prediction
-    def _validated(self, X) -> np.ndarray:
-        self._check_fitted()
-        check_feature_names(self, X)
-        return check_X(X, n_features=self.n_features_in_, estimator=type(self).__name__)
-
     def rounds_at_budgets(self, budgets) -> np.ndarray:
         """Number of leading rounds affordable at each budget (``inf`` = the whole path)."""
         self._check_fitted()

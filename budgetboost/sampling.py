@@ -17,14 +17,7 @@ from ._params import BudgetedEstimator
 from ._validation import (
     check_budget,
     check_budgets,
-    check_feature_costs,
-    check_feature_groups,
-    check_feature_names,
     check_positive_int,
-    check_X,
-    check_X_y,
-    encode_labels,
-    feature_names,
 )
 from .boosting import VOTE_TIE, boost_path
 from .stumps import stump_outputs
@@ -137,25 +130,15 @@ class AdaBoostRS(BudgetedEstimator):
         check_budget(self.budget)
         if not isinstance(self.cost_weighted, bool | np.bool_):
             raise ValueError(f"cost_weighted must be True or False; got {self.cost_weighted!r}")
-        Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
-        classes, ypm = encode_labels(y_raw)
-        costs = check_feature_costs(self.feature_costs, Xa.shape[1])
-        group_of_column, group_cost = check_feature_groups(self.feature_groups, costs)
-        path = boost_path(Xa, ypm, criterion="adaboost", max_rounds=n_rounds,
-                          group_of_column=group_of_column, group_cost=group_cost)
-
-        self.classes_ = classes
-        self.n_features_in_ = Xa.shape[1]
-        names = feature_names(X)
-        if names is not None:
-            self.feature_names_in_ = names
-        self.majority_ = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
+        data = self._training_data(X, y)
+        path = boost_path(data.X, data.y, criterion="adaboost", max_rounds=n_rounds,
+                          group_of_column=data.group_of_column, group_cost=data.group_cost)
         self.feature_ = path.feature
         self.threshold_ = path.threshold
         self.polarity_ = path.polarity
         self.alpha_ = path.alpha
         self.group_ = path.group
-        self.hypothesis_cost_ = group_cost[path.group]
+        self.hypothesis_cost_ = data.group_cost[path.group]
         weight = self.alpha_.copy()
         if self.cost_weighted:
             weight /= np.maximum(self.hypothesis_cost_, MIN_COST)
@@ -163,11 +146,6 @@ class AdaBoostRS(BudgetedEstimator):
         return self
 
     # ------------------------------------------------------------------ prediction
-    def _validated(self, X) -> np.ndarray:
-        self._check_fitted()
-        check_feature_names(self, X)
-        return check_X(X, n_features=self.n_features_in_, estimator=type(self).__name__)
-
     def decision_function(self, X) -> np.ndarray:
         """The full ensemble's vote ``sum_i alpha_i h_i(x)``: the limit of unlimited budget."""
         Xa = self._validated(X)

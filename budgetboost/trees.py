@@ -29,14 +29,7 @@ from ._params import BudgetedEstimator
 from ._validation import (
     check_budget,
     check_budgets,
-    check_feature_costs,
-    check_feature_groups,
-    check_feature_names,
     check_positive_int,
-    check_X,
-    check_X_y,
-    encode_labels,
-    feature_names,
 )
 
 __all__ = ["BudgetedTree", "PruningPath", "CRITERIA", "impurity", "split_gains"]
@@ -513,18 +506,9 @@ class BudgetedTree(BudgetedEstimator):
         budget = check_budget(self.budget)
         max_nodes = None if self.max_nodes is None else check_positive_int(
             self.max_nodes, "max_nodes")
-        Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
-        classes, ypm = encode_labels(y_raw)
-        costs = check_feature_costs(self.feature_costs, Xa.shape[1])
-        group_of_column, group_cost = check_feature_groups(self.feature_groups, costs)
-
-        tree = _grow(Xa, (ypm > 0).astype(np.int64), group_of_column, group_cost, criterion,
-                     cost_sensitive)
-        self.classes_ = classes
-        self.n_features_in_ = Xa.shape[1]
-        names = feature_names(X)
-        if names is not None:
-            self.feature_names_in_ = names
+        data = self._training_data(X, y)
+        tree = _grow(data.X, (data.y > 0).astype(np.int64), data.group_of_column,
+                     data.group_cost, criterion, cost_sensitive)
         self.feature_ = tree.feature
         self.threshold_ = tree.threshold
         self.children_left_ = tree.left
@@ -541,11 +525,6 @@ class BudgetedTree(BudgetedEstimator):
         return self
 
     # ------------------------------------------------------------------ tree walking
-    def _validated(self, X) -> np.ndarray:
-        self._check_fitted()
-        check_feature_names(self, X)
-        return check_X(X, n_features=self.n_features_in_, estimator=type(self).__name__)
-
     def _paths(self, Xa: np.ndarray) -> np.ndarray:
         """Node ids on each example's path in the grown tree: (n_samples, max_depth + 1).
 
