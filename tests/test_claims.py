@@ -133,6 +133,17 @@ def test_claim4b_needs_stump_choices():
                          speed.assign(polarity=np.where(base["round"] < 5, 1, -1))])
     share = claims.identical_stump_share(flipped)
     assert share.loc[0, "share"] == 0.5 and share.loc[0, "rounds"] == 10
+    # Paths agree up to round 5 and differ from then on; the first round agrees.
+    assert share.loc[0, "median_divergence"] == 5 and share.loc[0, "first_share"] == 1.0
+    never = claims.identical_stump_share(same)
+    assert never.loc[0, "median_divergence"] == 10 and never.loc[0, "share"] == 1.0
+    assert claims.identical_stump_share(other).loc[0, "first_share"] == 0.0
+    # Two trials diverging at rounds 2 and 6: the median is 4, whatever the row order.
+    two = pd.concat([base.assign(algorithm="greedy", trial=t) for t in (0, 1)]
+                    + [speed.assign(trial=t,
+                                    feature=np.where(base["round"] < d, base["feature"], -1))
+                       for t, d in ((0, 2), (1, 6))]).sample(frac=1.0, random_state=0)
+    assert claims.identical_stump_share(two).loc[0, "median_divergence"] == 4
     with pytest.raises(ValueError, match="missing column"):
         claims.identical_stump_share(same.drop(columns="threshold"))
 
