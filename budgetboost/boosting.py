@@ -10,7 +10,8 @@ ensemble of every smaller budget as a prefix. :meth:`BudgetedBoost.predict_at_bu
 evaluates that whole path in one pass.
 
 A criterion is a function ``(abs_gamma, cost, spent, tau) -> score`` (higher is better),
-computed in log space; adding one means adding one function to :data:`CRITERIA`.
+computed in log space; adding one means adding one entry to :data:`CRITERIA` (a
+:class:`Ratio` of a log-numerator in ``|gamma|`` and a log-denominator in the cost).
 """
 
 from __future__ import annotations
@@ -44,17 +45,68 @@ VOTE_TIE = 1e-10
 
 
 def _log_loss_reduction(abs_gamma: np.ndarray) -> np.ndarray:
-    """``log(-ln(1 - gamma^2))``: log of the per-round drop of the training-error bound."""
+    """``log(-ln(1 - gamma^2))``: log of the per-round drop of the training-error bound.
+
+    Eq. 1 and 2 minimise ``(1 - gamma^2)^(1/c)``, i.e. maximise ``-ln(1 - gamma^2) / c``.
+    Computed in place on one new array (this runs over every stump, every round).
+    """
+    out = np.square(abs_gamma)
+    np.negative(out, out=out)
+    with np.errstate(divide="ignore"):  # |gamma| = 1 gives +inf, gamma = 0 gives -inf
+        np.log1p(out, out=out)
+        np.negative(out, out=out)
+        return np.log(out, out=out)
+
+
+def _log_speed_gain(abs_gamma: np.ndarray) -> np.ndarray:
+    """``log(1 - sqrt(1 - gamma^2))``, SpeedBoost's gain (Eq. 4).
+
+    ``1 - sqrt(1 - g^2) = g^2 / (1 + sqrt(1 - g^2))`` is used for accuracy at small edges.
+    """
+    g2 = np.square(abs_gamma)
     with np.errstate(divide="ignore"):
-        return np.log(-np.log1p(-np.square(abs_gamma)))
+        return np.log(g2) - np.log1p(np.sqrt(1.0 - g2))
 
 
-def _ratio(log_num: np.ndarray, log_den: np.ndarray) -> np.ndarray:
-    """``log_num - log_den`` with 0/0 (both ``-inf``) scored ``-inf`` (worthless)."""
-    with np.errstate(invalid="ignore"):
-        score = log_num - log_den
-    score[np.isnan(score)] = -np.inf
-    return score
+def _log_cost(cost: np.ndarray, spent: float, tau: float) -> np.ndarray:
+    """``log c(h)``: the ORIGINAL cost of the stump's feature, even once it is paid.
+
+    That keeps free (already paid) stumps from winning whatever their edge (Section 4).
+    """
+    with np.errstate(divide="ignore"):
+        return np.log(cost)
+
+
+def _log_smoothed_cost(cost: np.ndarray, spent: float, tau: float) -> np.ndarray:
+    """``log(tau * (B - B_t) + c(h))`` of Eq. 2, where ``B - B_t`` is what has been spent."""
+    with np.errstate(divide="ignore"):
+        return np.log(tau * spent + cost)
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """A criterion ``log_numerator(|gamma|) - log_denominator(c(h), spent, tau)``, maximised.
+
+    Split in two so that a fit computes the denominator only when it changes (once for
+    Eq. 1 and 4; after each newly paid group for Eq. 2). 0/0 (no edge, zero cost) scores
+    ``-inf``; a positive edge over a zero cost scores ``+inf``.
+    """
+
+    log_numerator: Callable[[np.ndarray], np.ndarray]
+    log_denominator: Callable[[np.ndarray, float, float], np.ndarray]
+    uses_spent: bool = False  # whether the denominator changes as the budget is spent
+
+    def __call__(self, abs_gamma: np.ndarray, cost: np.ndarray, spent: float,
+                 tau: float) -> np.ndarray:
+        return self.score(abs_gamma, self.log_denominator(cost, spent, tau))
+
+    def score(self, abs_gamma: np.ndarray, log_den: np.ndarray) -> np.ndarray:
+        """The scores given a precomputed ``log_denominator``."""
+        score = self.log_numerator(abs_gamma)
+        with np.errstate(invalid="ignore"):
+            np.subtract(score, log_den, out=score)
+        score[np.isnan(score)] = -np.inf
+        return score
 
 
 def adaboost_score(abs_gamma, cost, spent, tau):
@@ -62,41 +114,18 @@ def adaboost_score(abs_gamma, cost, spent, tau):
     return abs_gamma
 
 
-def greedy_score(abs_gamma, cost, spent, tau):
-    """Eq. 1: minimise ``(1 - gamma^2)^(1/c(h))``, i.e. maximise ``-ln(1 - gamma^2) / c(h)``.
-
-    ``c(h)`` is the ORIGINAL cost of the stump's feature even once it is paid, which keeps
-    free (already paid) stumps from winning whatever their edge (Section 4).
-    """
-    with np.errstate(divide="ignore"):
-        return _ratio(_log_loss_reduction(abs_gamma), np.log(cost))
-
-
-def smoothed_score(abs_gamma, cost, spent, tau):
-    """Eq. 2: minimise ``(1 - gamma^2)^(1/(tau*(B - B_t) + c(h)))``; ``B - B_t`` = spent."""
-    with np.errstate(divide="ignore"):
-        return _ratio(_log_loss_reduction(abs_gamma), np.log(tau * spent + cost))
-
-
-def speedboost_score(abs_gamma, cost, spent, tau):
-    """Eq. 4 (SpeedBoost, Grubb & Bagnell 2012): maximise ``(1 - sqrt(1 - gamma^2)) / c(h)``.
-
-    ``1 - sqrt(1 - g^2) = g^2 / (1 + sqrt(1 - g^2))`` is used for accuracy at small edges.
-    """
-    g2 = np.square(abs_gamma)
-    with np.errstate(divide="ignore"):
-        log_num = np.log(g2) - np.log1p(np.sqrt(1.0 - g2))
-        return _ratio(log_num, np.log(cost))
-
-
 Criterion = Callable[[np.ndarray, np.ndarray, float, float], np.ndarray]
 
-#: The stump-selection criteria of step 4 of Algorithm 1, by name.
+#: The stump-selection criteria of step 4 of Algorithm 1, by name: functions
+#: ``(abs_gamma, cost, spent, tau) -> score`` (higher is better), in log space.
 CRITERIA: dict[str, Criterion] = {
     "adaboost": adaboost_score,
-    "greedy": greedy_score,
-    "smoothed": smoothed_score,
-    "speedboost": speedboost_score,
+    # Eq. 1: minimise (1 - gamma^2)^(1/c(h)), c(h) the original cost
+    "greedy": Ratio(_log_loss_reduction, _log_cost),
+    # Eq. 2: minimise (1 - gamma^2)^(1/(tau*(B - B_t) + c(h)))
+    "smoothed": Ratio(_log_loss_reduction, _log_smoothed_cost, uses_spent=True),
+    # Eq. 4 (SpeedBoost, Grubb & Bagnell 2012): maximise (1 - sqrt(1 - gamma^2)) / c(h)
+    "speedboost": Ratio(_log_speed_gain, _log_cost),
 }
 _ALL_CRITERIA = (*CRITERIA, "hybrid")
 
@@ -140,6 +169,26 @@ class BoostPath:
     stop_reason: str
 
 
+class _CachedScores:
+    """Scores of one fit's candidates; each criterion's log-denominator is recomputed only
+    when the amount spent changes (never, for Eq. 1 and 4)."""
+
+    def __init__(self, cost: np.ndarray, tau: float):
+        self.cost, self.tau = cost, tau
+        self.cache: dict[str, tuple[float, np.ndarray]] = {}
+
+    def __call__(self, phase: str, abs_gamma: np.ndarray, spent: float) -> np.ndarray:
+        ratio = CRITERIA[phase]
+        tau = 1.0 if phase == "greedy" else self.tau
+        if not isinstance(ratio, Ratio):
+            return ratio(abs_gamma, self.cost, spent, tau)
+        cached = self.cache.get(phase)
+        if cached is None or (ratio.uses_spent and cached[0] != spent):
+            cached = (spent, ratio.log_denominator(self.cost, spent, tau))
+            self.cache[phase] = cached
+        return ratio.score(abs_gamma, cached[1])
+
+
 def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
                group_of_column: np.ndarray, group_cost: np.ndarray, budget: float = np.inf,
                tau: float = 1.0, switch: float = 0.5,
@@ -158,6 +207,7 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
     weights = np.full(m, 1.0 / m)
     spent = 0.0
     phase = "greedy" if criterion == "hybrid" else criterion
+    score_of = _CachedScores(cand_cost, tau)
     first_quality = None
     rounds: list[tuple] = []
     stop_reason = "max_rounds"
@@ -175,20 +225,18 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
             top = 1.0
         if phase != "adaboost":  # no information: keep free stumps with ~0 edge out
             abs_gamma[abs_gamma <= GAMMA_ZERO] = 0.0
+        if phase == "adaboost":
+            score, best = abs_gamma, top
+        else:
+            score, best = score_of(phase, abs_gamma, spent), None
         if criterion == "hybrid" and phase == "greedy":
             unpaid = ~paid[cand_group]
-            greedy = greedy_score(abs_gamma, cand_cost, spent, 1.0)
-            quality = greedy[unpaid].max() if unpaid.any() else -np.inf
+            quality = score[unpaid].max() if unpaid.any() else -np.inf
             if first_quality is None:
                 first_quality = quality
             if not quality >= np.log(switch) + first_quality:
                 phase = "smoothed"
-        if phase == "adaboost":
-            score, best = abs_gamma, top
-        else:
-            score = CRITERIA[phase](abs_gamma, cand_cost, spent,
-                                    1.0 if phase == "greedy" else tau)
-            best = None
+                score = score_of(phase, abs_gamma, spent)
         k = _select(score, abs_gamma, space.column, space.threshold, best)
         if k < 0:
             stop_reason = "zero_edge"

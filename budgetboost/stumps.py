@@ -12,8 +12,9 @@ are computed in one vectorised pass per round, by the cheapest of three blocks:
   ``gamma(j, v) = sum(D*y) - 2 * sum_{x_ij < v} D(i) y_i``;
 - *chains* of 0/1 columns, each nested in the one before (``x >= v1``, ``x >= v2``, ... of
   one binarized attribute): a row's *level* is how many columns of the chain it has, so the
-  edges of a whole chain are ``sum(D*y) - 2 * (cumulative sums of D*y by level)``: one
-  weighted histogram over rows x chains instead of rows x columns;
+  edges of a whole chain are ``sum(D*y) - 2 * (cumulative sums of D*y in level order)``:
+  a chain is one numeric column (the level) in the block below, rows x chains instead of
+  rows x columns;
 - other 0/1 columns: a matrix-vector product with their +-1 outputs, ``gamma = S^T (D*y)``,
   over distinct columns only (columns identical on the training rows share one row of ``S``).
 """
@@ -56,48 +57,47 @@ class _SignBlock:
 
 
 @dataclass(frozen=True, eq=False)
-class _ChainBlock:
-    """Chains of nested 0/1 columns, by a weighted histogram of row levels."""
+class _SortedBlock:
+    """Columns by cumulative sums of ``D*y`` over rows presorted by each column's value.
+
+    ``below[k, c]`` is the sum over the first ``k + 1`` rows in column ``c``'s order; the
+    candidate ``(c, v)`` reads it at ``k`` = its last sorted position below ``v``, through one
+    flat index into ``below`` (``flat = k * n_columns + c``).
+    """
 
     positions: np.ndarray
-    bins: np.ndarray  # (m * n_chains,) histogram bin of each (row, chain)
-    n_chains: int
-    n_bins: int
-    upper: np.ndarray  # (len(positions),) index into the padded cumulative histogram
-    lower: np.ndarray  # (len(positions),) start of the column's chain in the same
+    order: np.ndarray  # (m, n_columns) argsort of each column
+    flat: np.ndarray  # (len(positions),) flat index into the (m, n_columns) cumulative sums
 
     @classmethod
-    def build(cls, B: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
-              positions: np.ndarray) -> _ChainBlock:
-        levels = np.add.reduceat(B.astype(np.int64), starts, axis=1)  # (m, n_chains)
-        offsets = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]])
-        bins = (levels + offsets).ravel()
-        chain = np.repeat(np.arange(starts.size), lengths)
-        step = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        # column t of chain c is 1 exactly for rows of level > t: the rows below it are those
-        # of levels 0..t, i.e. bins offsets[c] .. offsets[c] + t
-        return cls(positions, bins, int(starts.size), int((lengths + 1).sum()),
-                   offsets[chain] + step + 1, offsets[chain])
-
-    def edges(self, wy: np.ndarray, total: float) -> np.ndarray:
-        hist = np.bincount(self.bins, weights=np.repeat(wy, self.n_chains),
-                           minlength=self.n_bins)
-        cumulative = np.concatenate([[0.0], np.cumsum(hist)])
-        return total - 2.0 * (cumulative[self.upper] - cumulative[self.lower])
-
-
-@dataclass(frozen=True, eq=False)
-class _SortedBlock:
-    """Numeric columns, by cumulative sums over presorted columns."""
-
-    positions: np.ndarray
-    order: np.ndarray  # (m, n_numeric) argsort of each column
-    row: np.ndarray  # last sorted position below each threshold
-    col: np.ndarray  # index into the block's columns
+    def build(cls, order: np.ndarray, row: np.ndarray, col: np.ndarray,
+              positions: np.ndarray) -> _SortedBlock:
+        return cls(positions, order, row * order.shape[1] + col)
 
     def edges(self, wy: np.ndarray, total: float) -> np.ndarray:
         below = np.cumsum(wy[self.order], axis=0)
-        return total - 2.0 * below[self.row, self.col]
+        return total - 2.0 * below.ravel()[self.flat]
+
+
+def _chain_block(B: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                 positions: np.ndarray) -> _SortedBlock:
+    """Chains of nested 0/1 columns as one sorted block over their rows' *levels*.
+
+    A row's level in a chain is how many of the chain's columns it has; column ``t`` of the
+    chain is 1 exactly for rows of level > ``t``, so the rows below its threshold are the
+    ``count(level <= t)`` first rows in level order (at least one, since a chain's columns are
+    not constant). One cumulative sum over rows x chains then serves every column of a chain.
+    """
+    levels = np.add.reduceat(B.astype(np.int64), starts, axis=1)  # (m, n_chains)
+    order = np.argsort(levels, axis=0, kind="stable")
+    chain = np.repeat(np.arange(starts.size), lengths)
+    step = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    # rows of level <= t in chain c, from one histogram of (chain, level) pairs
+    offsets = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]])
+    hist = np.bincount((levels + offsets).ravel(), minlength=int((lengths + 1).sum()))
+    cumulative = np.concatenate([[0], np.cumsum(hist)])
+    row = cumulative[offsets[chain] + step + 1] - cumulative[offsets[chain]] - 1
+    return _SortedBlock.build(order, row, chain, positions)
 
 
 def _chains(B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -138,7 +138,7 @@ class StumpSpace:
         long = lengths >= MIN_CHAIN
         in_chain = np.repeat(long, lengths)
         if long.any():
-            blocks.append(_ChainBlock.build(B[:, in_chain], np.cumsum(
+            blocks.append(_chain_block(B[:, in_chain], np.cumsum(
                 np.concatenate([[0], lengths[long]]))[:-1], lengths[long],
                 np.flatnonzero(in_chain)))
         if (~in_chain).any():
@@ -149,7 +149,7 @@ class StumpSpace:
         # a threshold sits at every sorted position k >= 1 whose value differs from k-1
         col, pos = np.nonzero((sorted_vals[1:] > sorted_vals[:-1]).T)  # column by column
         if col.size:
-            blocks.append(_SortedBlock(binary.size + np.arange(col.size), order, pos, col))
+            blocks.append(_SortedBlock.build(order, pos, col, binary.size + np.arange(col.size)))
 
         column = np.concatenate([binary, numeric[col]]).astype(np.intp)
         threshold = np.concatenate([np.ones(binary.size), sorted_vals[pos + 1, col]])

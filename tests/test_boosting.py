@@ -293,7 +293,7 @@ def test_engine_matches_reference_on_binarized_chains():
     y = np.where(X[:, 4] + X[:, 12] + rng.random(24) > 1.5, 1, -1)
     costs = rng.choice([0.0, 0.4, 1.0, 1.9], size=X.shape[1])
     blocks = [type(b).__name__ for b in StumpSpace.from_matrix(X).blocks]
-    assert blocks == ["_ChainBlock"]
+    assert blocks == ["_SortedBlock"]  # all-0/1 X: only chains make a sorted block
     for criterion in CRITERIA:
         model = _engine(X, y, costs, None, criterion, 12)
         ref = reference_fit(X.tolist(), y.tolist(), costs.tolist(), list(range(X.shape[1])),
@@ -301,3 +301,25 @@ def test_engine_matches_reference_on_binarized_chains():
         j, v, s, a = (np.array(c) for c in zip(*ref, strict=True))
         np.testing.assert_array_equal(model.feature_, j)
         np.testing.assert_allclose(model.alpha_, a, rtol=1e-12, atol=1e-12)
+
+
+def test_cached_scores_equal_the_criteria_as_the_budget_is_spent():
+    """A fit reuses each criterion's log-denominator until what is spent changes (Eq. 2);
+    the scores must equal the criteria's direct values, including +inf/-inf at zero costs
+    and zero or perfect edges."""
+    from budgetboost.boosting import CRITERIA as criteria
+    from budgetboost.boosting import _CachedScores
+
+    rng = np.random.default_rng(5)
+    cost = np.concatenate([[0.0, 0.0, 1.5], rng.uniform(0, 2, size=40)])
+    cached = _CachedScores(cost, tau=0.4)
+    for spent in [0.0, 0.0, 1.5, 1.5, 2.25, 7.0]:
+        g = rng.uniform(0, 0.6, size=cost.size)
+        g[[0, 2]] = 0.0  # 0/0 at a zero cost scores -inf, a zero edge over a cost -inf
+        g[-1] = 1.0
+        for phase in ["greedy", "smoothed", "speedboost"]:
+            tau = 1.0 if phase == "greedy" else 0.4
+            direct = criteria[phase](g, cost, spent, tau)
+            np.testing.assert_array_equal(cached(phase, g, spent), direct)
+            assert direct[0] == -np.inf and direct[2] == -np.inf
+            assert direct[1] == np.inf or (phase == "smoothed" and spent > 0)
