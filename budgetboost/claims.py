@@ -92,6 +92,14 @@ class DirectionalRule:
     max_contradicted: float
     min_direction: float
 
+    def verdict(self, supported: float, contradicted: float, direction: float) -> str:
+        """Reproduced, not reproduced or inconclusive, from the three shares."""
+        if supported >= self.min_supported and contradicted <= self.max_contradicted:
+            return REPRODUCED
+        if contradicted > self.max_contradicted or direction < self.min_direction:
+            return NOT_REPRODUCED
+        return INCONCLUSIVE
+
 
 #: Thresholds of the directional claims (claim 6 uses the same form on datasets, not budgets).
 DIRECTIONAL_RULES = {
@@ -148,13 +156,7 @@ def directional_verdict(diff: np.ndarray, p: np.ndarray,
     supported = float(np.mean((diff < 0) & significant))
     contradicted = float(np.mean((diff > 0) & significant))
     direction = float(np.mean(diff < 0))
-    if supported >= rule.min_supported and contradicted <= rule.max_contradicted:
-        verdict = REPRODUCED
-    elif contradicted > rule.max_contradicted or direction < rule.min_direction:
-        verdict = NOT_REPRODUCED
-    else:
-        verdict = INCONCLUSIVE
-    return verdict, supported, contradicted, direction
+    return rule.verdict(supported, contradicted, direction), supported, contradicted, direction
 
 
 def oriented(comparisons: pd.DataFrame, better: Collection[str],
@@ -405,12 +407,7 @@ def claim6(matches: pd.DataFrame, summary: pd.DataFrame) -> ClaimResult:
     n = len(detail)
     rule = DIRECTIONAL_RULES["6"]
     sup, con, direc = supported.mean(), contradicted.mean(), direction.mean()
-    if sup >= rule.min_supported and con <= rule.max_contradicted:
-        verdict = REPRODUCED
-    elif con > rule.max_contradicted or direc < rule.min_direction:
-        verdict = NOT_REPRODUCED
-    else:
-        verdict = INCONCLUSIVE
+    verdict = rule.verdict(sup, con, direc)
     evidence = "; ".join(
         f"{d}/{c}: Smoothed {_budget(si)} vs AdaBoostBT {_budget(bi)}"
         for d, c, si, bi in zip(detail["dataset"], detail["cost_model"], s, b, strict=True))
