@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -18,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["atomic_path", "write_table", "read_table", "read_metadata"]
+__all__ = ["atomic_path", "write_table", "read_table", "read_metadata", "job_log"]
 
 METADATA_KEY = b"budgetboost"
 
@@ -86,3 +87,14 @@ def _json_default(obj: object) -> object:
     if isinstance(obj, os.PathLike):
         return os.fspath(obj)
     raise TypeError(f"metadata value of type {type(obj).__name__} is not JSON serialisable")
+
+
+def job_log(path: str | os.PathLike, name: str) -> logging.Logger:
+    """Send this process's log records (INFO and up) to a job's log file, overwriting it.
+
+    Every rule script starts with this, so each Snakemake job's ``logs/...`` file holds only
+    that job's run, with timestamps.
+    """
+    logging.basicConfig(filename=os.fspath(path), filemode="w", level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    return logging.getLogger(name)

@@ -1,14 +1,10 @@
 """Rule ``aggregate``: shards -> summary, paired comparisons, budget to match, summary.md."""
 
-import logging
-
 from budgetboost import stats
-from budgetboost.io import atomic_path, write_table
+from budgetboost.io import atomic_path, job_log, write_table
 
 sm = snakemake  # noqa: F821
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(levelname)s %(message)s")
-log = logging.getLogger("aggregate")
+log = job_log(sm.log[0], "aggregate")
 
 try:
     shards = stats.read_shards(list(sm.input.shards))

@@ -6,15 +6,13 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-import logging
-
 from budgetboost.costs import make_costs, write_costs
 from budgetboost.datasets import read_binarized
+from budgetboost.io import job_log
 from budgetboost.splits import read_splits
 
 sm = snakemake  # noqa: F821
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(levelname)s %(message)s")
+log = job_log(sm.log[0], "assign_costs")
 dataset, cost_model = sm.wildcards.dataset, sm.wildcards.cost_model
 spec = dict(sm.params.spec)
 try:
@@ -25,6 +23,6 @@ try:
     write_costs(table, sm.output[0], {"dataset": dataset, "cost_model": cost_model,
                                       "spec": spec})
 except Exception:
-    logging.exception("assign_costs %s/%s failed", dataset, cost_model)
+    log.exception("assign_costs %s/%s failed", dataset, cost_model)
     raise
-logging.info("%s/%s: %d trials", dataset, cost_model, int(sm.params.trials))
+log.info("%s/%s: %d trials", dataset, cost_model, int(sm.params.trials))

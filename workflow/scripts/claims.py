@@ -1,16 +1,12 @@
 """Rule ``claims``: the paper's claims checked on this run -> claims.parquet, claims.md."""
 
-import logging
-
 import pandas as pd
 
 from budgetboost import claims
-from budgetboost.io import atomic_path, read_table, write_table
+from budgetboost.io import atomic_path, job_log, read_table, write_table
 
 sm = snakemake  # noqa: F821
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(levelname)s %(message)s")
-log = logging.getLogger("claims")
+log = job_log(sm.log[0], "claims")
 
 try:
     varied = claims.read_cost_variation(list(sm.input.costs))

@@ -6,16 +6,14 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-import logging
-
 from budgetboost.download import fetch
+from budgetboost.io import job_log
 
 sm = snakemake  # noqa: F821
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(levelname)s %(message)s")
+log = job_log(sm.log[0], "download")
 try:
     fetch(sm.params.source["url"], sm.params.source["sha256"], sm.output[0])
 except Exception:
-    logging.exception("download of %s failed", sm.params.source["url"])
+    log.exception("download of %s failed", sm.params.source["url"])
     raise
-logging.info("downloaded %s to %s", sm.params.source["url"], sm.output[0])
+log.info("downloaded %s to %s", sm.params.source["url"], sm.output[0])

@@ -1,14 +1,10 @@
 """Rule ``plot``: the paper's Figures 1-3 (PNG and PDF) from the summary table."""
 
-import logging
-
 from budgetboost import plots
-from budgetboost.io import read_table
+from budgetboost.io import job_log, read_table
 
 sm = snakemake  # noqa: F821
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(levelname)s %(message)s")
-log = logging.getLogger("plot")
+log = job_log(sm.log[0], "plot")
 
 try:
     summary = read_table(sm.input.summary)

@@ -6,14 +6,12 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-import logging
-
 from budgetboost.datasets import read_binarized
+from budgetboost.io import job_log
 from budgetboost.splits import make_splits, write_splits
 
 sm = snakemake  # noqa: F821
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(levelname)s %(message)s")
+log = job_log(sm.log[0], "split")
 params = sm.params.split
 try:
     n_rows = len(read_binarized(sm.input.data).y)
@@ -21,7 +19,7 @@ try:
                          params["test_size"], params["trials"])
     write_splits(splits, sm.output[0])
 except Exception:
-    logging.exception("split %s failed", sm.wildcards.dataset)
+    log.exception("split %s failed", sm.wildcards.dataset)
     raise
-logging.info("%s: %d trials of %d/%d rows", sm.wildcards.dataset, params["trials"],
+log.info("%s: %d trials of %d/%d rows", sm.wildcards.dataset, params["trials"],
              params["train_size"], params["test_size"])

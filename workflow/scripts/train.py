@@ -1,6 +1,5 @@
 """Rule ``train``: fit and evaluate one block of trials, write its shard and timings."""
 
-import logging
 import os
 import sys
 from pathlib import Path
@@ -14,13 +13,11 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 from budgetboost import experiment  # noqa: E402
 from budgetboost.costs import read_costs  # noqa: E402
 from budgetboost.datasets import read_binarized  # noqa: E402
-from budgetboost.io import write_table  # noqa: E402
+from budgetboost.io import job_log, write_table  # noqa: E402
 from budgetboost.splits import read_splits  # noqa: E402
 
 sm = snakemake  # noqa: F821
-logging.basicConfig(filename=sm.log[0], filemode="w", level=logging.INFO,
-                    format="%(asctime)s %(levelname)s %(message)s")
-log = logging.getLogger("train")
+log = job_log(sm.log[0], "train")
 
 dataset, cost_model, algorithm = sm.wildcards.dataset, sm.wildcards.cost_model, \
     sm.wildcards.algorithm
