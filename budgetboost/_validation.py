@@ -7,6 +7,7 @@ the argument and the offending value, so a bad call is diagnosed from the messag
 from __future__ import annotations
 
 import numbers
+import sys
 import warnings
 from typing import Any
 
@@ -61,7 +62,11 @@ def check_feature_names(estimator: Any, X: Any) -> None:
 
 
 def check_X(X: Any, *, n_features: int | None = None, estimator: str = "estimator") -> np.ndarray:
-    """Return ``X`` as a finite 2-d float64 array (0/1 and integer data are kept exact)."""
+    """Return ``X`` as a finite 2-d float64 array (0/1 and integer data are kept exact).
+
+    Missing values (NaN, ``None``, ``pd.NA``) raise a ``ValueError`` that names the column
+    (its name for a DataFrame, its index otherwise) and the first row holding one.
+    """
     if hasattr(X, "toarray") and hasattr(X, "nnz"):
         raise TypeError("X is a sparse matrix; sparse input is not supported, pass a dense array")
     if X is None:
@@ -70,7 +75,13 @@ def check_X(X: Any, *, n_features: int | None = None, estimator: str = "estimato
     if np.iscomplexobj(arr):
         raise ValueError("Complex data not supported in X")
     if arr.dtype.kind not in "biuf":
-        arr = arr.astype(np.float64)  # raises TypeError for non-numeric objects
+        try:
+            arr = arr.astype(np.float64)  # TypeError for non-numeric objects
+        except (TypeError, ValueError):
+            missing = _missing_mask(arr)
+            if missing is not None and missing.any():
+                raise _missing_values(X, missing) from None
+            raise
     if arr.ndim != 2:
         raise ValueError(
             f"X must be 2-d (n_samples, n_features); got an array of shape {arr.shape}. "
@@ -85,13 +96,49 @@ def check_X(X: Any, *, n_features: int | None = None, estimator: str = "estimato
                          "of 1 is required by X")
     arr = np.asarray(arr, dtype=np.float64)
     if not np.isfinite(arr).all():
+        missing = np.isnan(arr)
+        if missing.any():
+            raise _missing_values(X, missing)
         row, col = np.argwhere(~np.isfinite(arr))[0]
-        raise ValueError(f"X contains NaN or inf (first at row {row}, column {col}: "
-                         f"{arr[row, col]}); impute or drop it first")
+        raise ValueError(f"X contains an infinite value in column {_column(X, col)} (first at "
+                         f"row {row}: {arr[row, col]}); budgetboost needs finite values")
     if n_features is not None and arr.shape[1] != n_features:
         raise ValueError(f"X has {arr.shape[1]} features, but {estimator} is expecting "
                          f"{n_features} features as input")
     return arr
+
+
+def _missing_mask(arr: np.ndarray) -> np.ndarray | None:
+    """Where an object array holds missing values (``pd.NA``, ``NaT``, ``None``, NaN).
+
+    Only pandas creates ``pd.NA``; it is asked only when it is already imported.
+    """
+    pandas = sys.modules.get("pandas")
+    if pandas is None or arr.ndim != 2:
+        return None
+    return np.asarray(pandas.isna(arr), dtype=bool)
+
+
+def _column(X: Any, j: int) -> str:
+    """Column ``j`` of ``X`` as shown in messages: its name for a DataFrame, else ``j``."""
+    columns = getattr(X, "columns", None)
+    return repr(columns[j]) if columns is not None else str(j)
+
+
+def _missing_values(X: Any, missing: np.ndarray) -> ValueError:
+    """The error for missing values at the True entries of ``missing`` (rows x columns)."""
+    columns = np.flatnonzero(missing.any(axis=0))
+    first = int(columns[0])
+    row = int(np.flatnonzero(missing[:, first])[0])
+    if columns.size == 1:
+        where = f"column {_column(X, first)} (first at row {row})"
+    else:
+        shown = ", ".join(_column(X, int(j)) for j in columns[:5])
+        more = ", ..." if columns.size > 5 else ""
+        where = (f"{columns.size} columns [{shown}{more}] (first at row {row} of "
+                 f"{_column(X, first)})")
+    return ValueError(f"X has missing values (NaN, None or NA) in {where}; budgetboost "
+                      "needs complete data: impute them, or drop those rows or columns")
 
 
 def check_X_y(X: Any, y: Any, *, estimator: str = "estimator") -> tuple[np.ndarray, np.ndarray]:

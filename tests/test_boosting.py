@@ -243,7 +243,7 @@ def test_bad_parameters_name_the_argument_and_value(kwargs, match):
 
 def test_bad_data_is_rejected_with_a_clear_message():
     X = np.arange(12.0).reshape(4, 3)
-    with pytest.raises(ValueError, match="NaN or inf .*row 1, column 2"):
+    with pytest.raises(ValueError, match="infinite value in column 2 .*row 1"):
         bad = X.copy()
         bad[1, 2] = np.inf
         BudgetedBoost().fit(bad, [0, 1, 0, 1])
