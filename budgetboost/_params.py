@@ -1,144 +1,256 @@
-"""A small scikit-learn-compatible estimator base, without a runtime scikit-learn dependency.
+"""Declarative parameter checks, in the spirit of scikit-learn's ``_parameter_constraints``.
 
-scikit-learn is a test dependency only. This base gives ``get_params`` / ``set_params`` (so
-``sklearn.base.clone`` works), a ``repr``, ``score`` and the ``__sklearn_tags__`` hook that
-``sklearn.utils.estimator_checks.check_estimator`` reads; the hook imports scikit-learn lazily,
-which is only ever called by scikit-learn itself.
+An estimator declares, for each constructor parameter, the list of what it may be::
+
+    _parameter_constraints = {
+        "criterion": [Options(("gini", "entropy"))],
+        "tau": [Interval(Real, 0, 1, closed="right")],
+        "max_nodes": [Interval(Integral, 1, None, closed="left"), None],
+        "cost_sensitive": [Boolean()],
+    }
+
+and :func:`validate_params` checks a mapping of parameters against that table: a value is
+valid when it satisfies at least one entry (``None`` in a list allows ``None``). The same
+table serves ``fit`` and a pipeline config checked before any data is read. Errors are
+:class:`InvalidParameterError`, whose ``reason`` reads well after the parameter's name and
+a colon: ``tau: must be a number in (0, 1]; got 2``.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-import sys
-from typing import Any, NamedTuple
+import math
+import numbers
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from ._validation import (
-    check_feature_costs,
-    check_feature_groups,
-    check_feature_names,
-    check_X,
-    check_X_y,
-    encode_labels,
-    feature_names,
-)
-
-__all__ = ["BudgetedEstimator", "NotFittedError", "TrainingData"]
-
-
-class TrainingData(NamedTuple):
-    """Validated training input shared by every estimator's ``fit``."""
-
-    X: np.ndarray  # float64, finite
-    y: np.ndarray  # -1/+1
-    classes: np.ndarray  # the two original labels; classes[1] is +1
-    group_of_column: np.ndarray  # feature group index of each column
-    group_cost: np.ndarray  # cost of each group (paid once)
+__all__ = [
+    "Boolean",
+    "Constraint",
+    "InstanceOf",
+    "Interval",
+    "InvalidParameterError",
+    "NonNegativeVector",
+    "Options",
+    "Vector",
+    "validate_params",
+]
 
 
-class NotFittedError(ValueError, AttributeError):
-    """Raised when a prediction method is called before ``fit`` (as scikit-learn's)."""
+class InvalidParameterError(ValueError):
+    """A constructor parameter has a value it may not take, or is not a parameter at all.
 
-
-@functools.cache
-def _not_fitted_error(sklearn_loaded: bool) -> type[NotFittedError]:
-    """Our error, also a scikit-learn ``NotFittedError`` when scikit-learn is in use.
-
-    scikit-learn is never imported here: only if the caller already did so (its checks
-    expect their own class) is its exception class mixed in.
+    Attributes
+    ----------
+    parameter : str
+        The parameter's name.
+    reason : str
+        What is wrong, phrased to follow ``"<parameter>: "``, e.g.
+        ``"must be one of ['gini', 'entropy']; got 'mse'"``.
     """
-    if not sklearn_loaded:
-        return NotFittedError
-    sk_error = sys.modules["sklearn.exceptions"].NotFittedError
-    return type("NotFittedError", (NotFittedError, sk_error), {"__module__": __name__})
+
+    def __init__(self, parameter: str, reason: str):
+        self.parameter = parameter
+        self.reason = reason
+        super().__init__(f"{parameter}: {reason}")
+
+    def __reduce__(self):  # keep both attributes through pickling (e.g. to a worker)
+        return type(self), (self.parameter, self.reason)
 
 
-class BudgetedEstimator:
-    """Base class of the budgetboost classifiers: parameters, tags and accuracy score."""
+class Constraint:
+    """What a parameter may be: ``is_satisfied_by`` and a description (``str()``)."""
 
-    _estimator_type = "classifier"
+    def is_satisfied_by(self, value: Any) -> bool:
+        """Whether ``value`` meets the constraint."""
+        raise NotImplementedError
 
-    @classmethod
-    def _get_param_names(cls) -> list[str]:
-        signature = inspect.signature(cls.__init__)
-        return sorted(
-            name
-            for name, p in signature.parameters.items()
-            if name != "self" and p.kind != p.VAR_KEYWORD
-        )
+    def explain(self, value: Any) -> str | None:
+        """Why ``value`` fails, when more can be said than its repr (``None`` otherwise)."""
+        return None
 
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """Return the constructor arguments as a dict (``deep`` is accepted for sklearn)."""
-        return {name: getattr(self, name) for name in self._get_param_names()}
 
-    def set_params(self, **params: Any) -> BudgetedEstimator:
-        """Set constructor arguments; unknown names raise ``ValueError``."""
-        valid = set(self._get_param_names())
-        for name, value in params.items():
-            if name not in valid:
-                raise ValueError(
-                    f"Invalid parameter {name!r} for {type(self).__name__}; "
-                    f"valid parameters are {sorted(valid)}"
-                )
-            setattr(self, name, value)
-        return self
+class Interval(Constraint):
+    """Numbers of one kind in an interval.
 
-    def __repr__(self) -> str:
-        defaults = {
-            name: p.default
-            for name, p in inspect.signature(type(self).__init__).parameters.items()
-            if name != "self"
-        }
-        shown = []
-        for name, value in self.get_params().items():
-            default = defaults.get(name, inspect.Parameter.empty)
-            if isinstance(value, np.ndarray) or value is not default and value != default:
-                shown.append(f"{name}={value!r}")
-        return f"{type(self).__name__}({', '.join(shown)})"
+    Parameters
+    ----------
+    kind : {numbers.Integral, numbers.Real}
+        ``Integral`` accepts integers only; ``Real`` accepts integers and floats. Booleans
+        are rejected by both.
+    left, right : float or None
+        The bounds; ``None`` means unbounded (``right=None`` admits ``inf``, ``right=inf``
+        with an open right end does not).
+    closed : {"left", "right", "both", "neither"}
+        Which bounds belong to the interval.
+    """
 
-    def __sklearn_is_fitted__(self) -> bool:
-        return hasattr(self, "classes_")
+    def __init__(self, kind: type, left: float | None, right: float | None, *,
+                 closed: str):
+        if kind not in (numbers.Integral, numbers.Real):
+            raise TypeError(f"kind must be numbers.Integral or numbers.Real; got {kind!r}")
+        if closed not in ("left", "right", "both", "neither"):
+            raise ValueError(f"closed must be 'left', 'right', 'both' or 'neither'; got "
+                             f"{closed!r}")
+        self.kind, self.left, self.right, self.closed = kind, left, right, closed
 
-    def __sklearn_tags__(self):  # pragma: no cover - exercised by check_estimator
-        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
+    def is_satisfied_by(self, value: Any) -> bool:
+        if isinstance(value, bool | np.bool_) or not isinstance(value, self.kind):
+            return False
+        if isinstance(value, numbers.Real) and math.isnan(value):
+            return False
+        left_closed = self.closed in ("left", "both")
+        right_closed = self.closed in ("right", "both")
+        if self.left is not None and not (value >= self.left if left_closed
+                                          else value > self.left):
+            return False
+        return self.right is None or (value <= self.right if right_closed
+                                      else value < self.right)
 
-        return Tags(
-            estimator_type="classifier",
-            target_tags=TargetTags(required=True),
-            classifier_tags=ClassifierTags(multi_class=False),
-            input_tags=InputTags(),
-        )
+    def __str__(self) -> str:
+        kind = "an integer" if self.kind is numbers.Integral else "a number"
+        left_closed = self.closed in ("left", "both")
+        right_closed = self.closed in ("right", "both")
+        low = None if self.left is None or self.left == -math.inf else self.left
+        high = None if self.right is None or self.right == math.inf else self.right
+        if low is not None and high is not None:
+            return (f"{kind} in {'[' if left_closed else '('}{low}, "
+                    f"{high}{']' if right_closed else ')'}")
+        bounds = []
+        if low is not None:
+            bounds.append(f"{'>=' if left_closed else '>'} {low}")
+        if high is not None:
+            bounds.append(f"{'<=' if right_closed else '<'} {high}")
+        finite = self.right == math.inf and not right_closed and self.kind is numbers.Real
+        text = f"{'a finite number' if finite else kind} {' and '.join(bounds)}"
+        return text.rstrip()
 
-    def _training_data(self, X: Any, y: Any) -> TrainingData:
-        """Validate ``X``, ``y``, ``feature_costs`` and ``feature_groups``, and record the
-        input's shape, feature names, classes and majority class on the estimator."""
-        Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
-        classes, ypm = encode_labels(y_raw)
-        costs = check_feature_costs(self.feature_costs, Xa.shape[1])
-        group_of_column, group_cost = check_feature_groups(self.feature_groups, costs)
-        self.classes_ = classes
-        self.n_features_in_ = Xa.shape[1]
-        names = feature_names(X)
-        if names is not None:
-            self.feature_names_in_ = names
-        self.majority_ = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
-        return TrainingData(Xa, ypm, classes, group_of_column, group_cost)
 
-    def _validated(self, X: Any) -> np.ndarray:
-        """``X`` checked against the fitted estimator (fitted, names, feature count)."""
-        self._check_fitted()
-        check_feature_names(self, X)
-        return check_X(X, n_features=self.n_features_in_, estimator=type(self).__name__)
+class Options(Constraint):
+    """One of a fixed set of strings (listed in the given order in messages)."""
 
-    def _check_fitted(self) -> None:
-        if not self.__sklearn_is_fitted__():
-            raise _not_fitted_error("sklearn.exceptions" in sys.modules)(
-                f"This {type(self).__name__} instance is not fitted yet. "
-                "Call 'fit' with appropriate arguments before using this estimator."
-            )
+    def __init__(self, options: Sequence[str]):
+        self.options = tuple(options)
 
-    def score(self, X: Any, y: Any) -> float:
-        """Mean accuracy of ``predict(X)`` against ``y``."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+    def is_satisfied_by(self, value: Any) -> bool:
+        return isinstance(value, str) and value in self.options
+
+    def __str__(self) -> str:
+        return f"one of {list(self.options)}"
+
+
+class Boolean(Constraint):
+    """``True`` or ``False`` (a Python or numpy bool; not 0, 1 or a string)."""
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        return isinstance(value, bool | np.bool_)
+
+    def __str__(self) -> str:
+        return "True or False"
+
+
+class InstanceOf(Constraint):
+    """An instance of one of the given types, described by ``description``."""
+
+    def __init__(self, types: tuple[type, ...], description: str):
+        self.types, self.description = types, description
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        return isinstance(value, self.types)
+
+    def __str__(self) -> str:
+        return self.description
+
+
+class Vector(Constraint):
+    """A 1-d array-like (one entry per column of ``X``; its length is checked in ``fit``)."""
+
+    description = "a 1-d array-like (one entry per column of X)"
+
+    @staticmethod
+    def _array(value: Any) -> np.ndarray | None:
+        if value is None or isinstance(value, str | bytes | Mapping):
+            return None
+        try:
+            array = np.asarray(value)
+        except (TypeError, ValueError):  # ragged nested sequences
+            return None
+        return array if array.ndim == 1 else None
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        return self._array(value) is not None
+
+    def __str__(self) -> str:
+        return self.description
+
+
+class NonNegativeVector(Vector):
+    """A 1-d array-like of finite numbers >= 0 (e.g. one cost per column of ``X``)."""
+
+    description = "a 1-d array-like of finite numbers >= 0 (one per column of X)"
+
+    def _numbers(self, value: Any) -> np.ndarray | None:
+        array = self._array(value)
+        if array is None or array.dtype.kind not in "iufO":
+            return None
+        try:
+            return array.astype(np.float64)
+        except (TypeError, ValueError):
+            return None
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        array = self._numbers(value)
+        return array is not None and bool(np.all(np.isfinite(array) & (array >= 0)))
+
+    def explain(self, value: Any) -> str | None:
+        array = self._numbers(value)
+        bad = np.flatnonzero(~(np.isfinite(array) & (array >= 0))) if array is not None else []
+        return f"got {array[bad[0]]} at index {bad[0]}" if len(bad) else None
+
+
+def _describe(constraints: Sequence[Any]) -> str:
+    """``"a number >= 0 or None"``: the constraints joined as alternatives."""
+    parts = ["None" if c is None else str(c) for c in constraints]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
+
+
+def _short_repr(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 3]}..."
+
+
+def validate_params(owner: str, constraints: Mapping[str, Sequence[Any]],
+                    params: Mapping[str, Any], valid: Collection[str]) -> None:
+    """Check ``params`` against a constraint table; raise on the first problem.
+
+    Parameters
+    ----------
+    owner : str
+        Name of the class, for the message on an unknown parameter.
+    constraints : mapping
+        ``{parameter: [constraint, ...]}``; a value must satisfy one of its list (``None``
+        in the list admits ``None``). A parameter without an entry is not checked here.
+    params : mapping
+        The parameters to check (any subset of ``valid``).
+    valid : collection of str
+        The parameter names the class accepts.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a name not in ``valid`` (the reason lists the valid names) or a value that
+        satisfies none of its constraints (the reason says what it must be and what it is).
+    """
+    for name, value in params.items():
+        if name not in valid:
+            raise InvalidParameterError(name, f"unknown parameter of {owner}; valid "
+                                              f"parameters are {sorted(valid)}")
+        allowed = constraints.get(name)
+        if allowed is None:
+            continue
+        if any(value is None if c is None else c.is_satisfied_by(value) for c in allowed):
+            continue
+        details = [c.explain(value) for c in allowed if c is not None]
+        detail = next((d for d in details if d), f"got {_short_repr(value)}")
+        raise InvalidParameterError(name, f"must be {_describe(allowed)}; {detail}")

@@ -6,12 +6,13 @@ the argument and the offending value, so a bad call is diagnosed from the messag
 
 from __future__ import annotations
 
-import numbers
 import sys
 import warnings
 from typing import Any
 
 import numpy as np
+
+from ._params import InvalidParameterError
 
 __all__ = [
     "DataConversionWarning",
@@ -19,9 +20,8 @@ __all__ = [
     "check_X_y",
     "check_feature_costs",
     "check_feature_groups",
-    "check_budget",
     "check_budgets",
-    "check_positive_int",
+    "check_y",
     "encode_labels",
     "feature_names",
     "check_feature_names",
@@ -141,11 +141,30 @@ def _missing_values(X: Any, missing: np.ndarray) -> ValueError:
                       "needs complete data: impute them, or drop those rows or columns")
 
 
-def check_X_y(X: Any, y: Any, *, estimator: str = "estimator") -> tuple[np.ndarray, np.ndarray]:
-    """Validate training data: ``X`` as in :func:`check_X`, ``y`` 1-d of the same length."""
+def check_y(y: Any, n_samples: int, *, classes: np.ndarray | None = None,
+            estimator: str = "estimator") -> np.ndarray:
+    """Return ``y`` as a 1-d array with one label per row of ``X``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Labels; a column vector is accepted with a ``DataConversionWarning``.
+    n_samples : int
+        Rows of ``X``.
+    classes : ndarray, optional
+        The classes seen in ``fit``: every label must be one of them (a ``y`` coded
+        differently from the training labels, e.g. 0/1 after -1/+1, would otherwise be
+        scored as all wrong or all right).
+    estimator : str
+        Name used in the message when ``y`` is ``None``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``y`` and the offending shape, length or labels.
+    """
     if y is None:
         raise ValueError(f"{estimator} requires y to be passed, but the target y is None")
-    arr = check_X(X, estimator=estimator)
     labels = np.asarray(y)
     if labels.ndim == 2 and labels.shape[1] == 1:
         warnings.warn("A column-vector y was passed when a 1d array was expected. Please "
@@ -154,10 +173,26 @@ def check_X_y(X: Any, y: Any, *, estimator: str = "estimator") -> tuple[np.ndarr
         labels = labels.ravel()
     if labels.ndim != 1:
         raise ValueError(f"y must be 1-d; got an array of shape {labels.shape}")
-    if labels.shape[0] != arr.shape[0]:
-        raise ValueError(f"X and y have inconsistent lengths: X has {arr.shape[0]} rows, "
-                         f"y has {labels.shape[0]}")
-    return arr, labels
+    if labels.shape[0] != n_samples:
+        raise ValueError(f"X and y have inconsistent lengths: X has {n_samples} rows, "
+                         f"y has {labels.shape[0]} labels")
+    if classes is not None:
+        unseen = ~np.isin(labels, classes)
+        if unseen.any():
+            values = list(dict.fromkeys(labels[unseen].tolist()))
+            shown = f"{values[:5]}{' ...' if len(values) > 5 else ''}"
+            raise ValueError(f"y has labels the estimator was not fitted on: {shown} (first "
+                             f"at row {int(np.flatnonzero(unseen)[0])}); the fitted classes "
+                             f"are {classes.tolist()}")
+    return labels
+
+
+def check_X_y(X: Any, y: Any, *, estimator: str = "estimator") -> tuple[np.ndarray, np.ndarray]:
+    """Validate training data: ``X`` as in :func:`check_X`, ``y`` as in :func:`check_y`."""
+    if y is None:
+        raise ValueError(f"{estimator} requires y to be passed, but the target y is None")
+    arr = check_X(X, estimator=estimator)
+    return arr, check_y(y, arr.shape[0], estimator=estimator)
 
 
 def encode_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -182,18 +217,17 @@ def encode_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def check_feature_costs(costs: Any, n_features: int) -> np.ndarray:
-    """Costs as a float64 vector of length ``n_features`` (default all 1), finite and >= 0."""
+    """Costs as a float64 vector of length ``n_features`` (default all 1).
+
+    Their values (finite, >= 0) are checked by the estimator's parameter constraints; this
+    checks what needs ``X``: one cost per column.
+    """
     if costs is None:
         return np.ones(n_features)
     arr = np.asarray(costs, dtype=np.float64)
     if arr.ndim != 1 or arr.shape[0] != n_features:
-        raise ValueError(f"feature_costs must have one cost per column of X ({n_features}); "
-                         f"got shape {arr.shape}")
-    bad = ~np.isfinite(arr) | (arr < 0)
-    if bad.any():
-        j = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"feature_costs must be finite and non-negative; "
-                         f"feature_costs[{j}] = {arr[j]}")
+        raise InvalidParameterError("feature_costs", f"must have one cost per column of X "
+                                                     f"({n_features}); got shape {arr.shape}")
     return arr
 
 
@@ -208,31 +242,19 @@ def check_feature_groups(groups: Any, costs: np.ndarray) -> tuple[np.ndarray, np
         return np.arange(n), costs.copy()
     labels = np.asarray(groups)
     if labels.ndim != 1 or labels.shape[0] != n:
-        raise ValueError(f"feature_groups must have one label per column of X ({n}); "
-                         f"got shape {labels.shape}")
+        raise InvalidParameterError("feature_groups", f"must have one label per column of X "
+                                                      f"({n}); got shape {labels.shape}")
     _, index = np.unique(labels, return_inverse=True)
     group_cost = np.full(index.max() + 1, np.nan)
     group_cost[index] = costs
     mismatch = costs != group_cost[index]
     if mismatch.any():
         j = int(np.flatnonzero(mismatch)[0])
-        raise ValueError(f"feature_groups: columns of group {labels.tolist()[j]!r} have "
-                         "different costs "
-                         f"(column {j} costs {costs[j]}, the group {group_cost[index[j]]}); "
-                         "a group is paid for once, at one cost")
+        raise InvalidParameterError(
+            "feature_groups", f"columns of group {labels.tolist()[j]!r} have different costs "
+                              f"(column {j} costs {costs[j]}, the group "
+                              f"{group_cost[index[j]]}); a group is paid for once, at one cost")
     return index, group_cost
-
-
-def check_budget(budget: Any, name: str = "budget") -> float:
-    """A budget: ``None`` (unlimited, returned as ``inf``) or a non-negative number."""
-    if budget is None:
-        return np.inf
-    if isinstance(budget, bool) or not isinstance(budget, numbers.Real):
-        raise ValueError(f"{name} must be a non-negative number or None; got {budget!r}")
-    value = float(budget)
-    if np.isnan(value) or value < 0:
-        raise ValueError(f"{name} must be a non-negative number or None; got {budget!r}")
-    return value
 
 
 def check_budgets(budgets: Any) -> np.ndarray:
@@ -244,10 +266,3 @@ def check_budgets(budgets: Any) -> np.ndarray:
     if bad.any():
         raise ValueError(f"budgets must be non-negative; got {arr[bad][0]}")
     return arr
-
-
-def check_positive_int(value: Any, name: str) -> int:
-    """An integer >= 1 (bools rejected)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; got {value!r}")
-    return int(value)

@@ -16,18 +16,22 @@ computed in log space; adding one means adding one entry to :data:`CRITERIA` (a
 
 from __future__ import annotations
 
-import numbers
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from numbers import Integral, Real
 
 import numpy as np
 
-from ._params import BudgetedEstimator
-from ._validation import (
-    check_budget,
-    check_budgets,
-    check_positive_int,
+from ._params import Interval, Options
+from ._validation import check_budgets
+from .base import (
+    BUDGET,
+    FEATURE_COSTS,
+    FEATURE_GROUPS,
+    BudgetCosts,
+    BudgetedEstimator,
+    TrainingData,
 )
 from .stumps import StumpSpace, stump_outputs
 
@@ -276,25 +280,6 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
     )
 
 
-def _check_criterion(criterion: Any) -> str:
-    if criterion not in _ALL_CRITERIA:
-        raise ValueError(f"criterion must be one of {list(_ALL_CRITERIA)}; got {criterion!r}")
-    return criterion
-
-
-def _check_tau(tau: Any) -> float:
-    if isinstance(tau, bool) or not isinstance(tau, numbers.Real) or not 0 < tau <= 1:
-        raise ValueError(f"tau must be in (0, 1]; got {tau!r}")
-    return float(tau)
-
-
-def _check_switch(switch: Any) -> float:
-    if (isinstance(switch, bool) or not isinstance(switch, numbers.Real)
-            or not 0 < switch < np.inf):
-        raise ValueError(f"switch must be a positive finite number; got {switch!r}")
-    return float(switch)
-
-
 class BudgetedBoost(BudgetedEstimator):
     """Budgeted boosting of decision stumps (AdaBoostBT and its cost-aware variants).
 
@@ -362,6 +347,16 @@ class BudgetedBoost(BudgetedEstimator):
     2015 (Algorithm 1, Eq. 1, 2; Appendix A, Eq. 3, 4).
     """
 
+    _parameter_constraints = {
+        "criterion": [Options(_ALL_CRITERIA)],
+        "budget": BUDGET,
+        "max_rounds": [Interval(Integral, 1, None, closed="left")],
+        "tau": [Interval(Real, 0, 1, closed="right")],
+        "switch": [Interval(Real, 0, math.inf, closed="neither")],
+        "feature_costs": FEATURE_COSTS,
+        "feature_groups": FEATURE_GROUPS,
+    }
+
     def __init__(self, criterion: str = "smoothed", budget: float | None = None,
                  max_rounds: int = 500, tau: float = 1.0, switch: float = 0.5,
                  feature_costs=None, feature_groups=None):
@@ -373,17 +368,13 @@ class BudgetedBoost(BudgetedEstimator):
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
 
-    def fit(self, X, y) -> BudgetedBoost:
-        """Boost on ``(X, y)`` until ``max_rounds``, a zero edge, or the budget runs out."""
-        criterion = _check_criterion(self.criterion)
-        tau = _check_tau(self.tau)
-        switch = _check_switch(self.switch)
-        max_rounds = check_positive_int(self.max_rounds, "max_rounds")
-        budget = check_budget(self.budget)
-        data = self._training_data(X, y)
-        path = boost_path(data.X, data.y, criterion=criterion, max_rounds=max_rounds,
+    def _fit(self, data: TrainingData) -> None:
+        """Boost until ``max_rounds``, a zero edge, or the budget runs out."""
+        budget = np.inf if self.budget is None else float(self.budget)
+        path = boost_path(data.X, data.y, criterion=self.criterion,
+                          max_rounds=int(self.max_rounds),
                           group_of_column=data.group_of_column, group_cost=data.group_cost,
-                          budget=budget, tau=tau, switch=switch)
+                          budget=budget, tau=float(self.tau), switch=float(self.switch))
         self.feature_ = path.feature
         self.threshold_ = path.threshold
         self.polarity_ = path.polarity
@@ -394,7 +385,6 @@ class BudgetedBoost(BudgetedEstimator):
         self.n_features_used_ = np.cumsum(path.new_group)
         self.criterion_used_ = path.criterion
         self.stop_reason_ = path.stop_reason
-        return self
 
     # ------------------------------------------------------------------ prediction
     def rounds_at_budgets(self, budgets) -> np.ndarray:
@@ -412,51 +402,20 @@ class BudgetedBoost(BudgetedEstimator):
             votes[has] = cumulative[:, n_rounds[has] - 1].T
         return votes + self.majority_ * VOTE_TIE
 
-    def _labels(self, votes: np.ndarray) -> np.ndarray:
-        return self.classes_[(votes > 0).astype(np.intp)]
+    def _scores_and_costs(self, X: np.ndarray,
+                          budgets: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+        """Votes of the prefix affordable at each budget, and its cost.
 
-    def decision_function(self, X) -> np.ndarray:
-        """Weighted vote ``sum_t alpha_t h_t(x)`` of the fitted ensemble (> 0: ``classes_[1]``).
-
-        A tiny offset (``VOTE_TIE``) towards the training majority resolves exact ties.
-        """
-        Xa = self._validated(X)
-        return self._scores_at(Xa, np.array([self.alpha_.size]))[0]
-
-    def predict(self, X) -> np.ndarray:
-        """Class labels of the fitted ensemble."""
-        return self._labels(self.decision_function(X))
-
-    def predict_at_budgets(self, X, budgets) -> np.ndarray:
-        """Labels from the prefix of the path affordable at each budget.
-
-        Returns an array of shape (len(budgets), n_samples). Budgets beyond the fitted
-        ``budget`` (if any) get the whole fitted ensemble.
-        """
-        Xa = self._validated(X)
-        return self._labels(self._scores_at(Xa, self.rounds_at_budgets(budgets)))
-
-    def evaluate_at_budgets(self, X, y, budgets) -> dict[str, np.ndarray]:
-        """Error and cost of the prefix affordable at each budget (one entry per budget).
-
-        Keys: ``error``, ``rounds``, ``spent``, ``n_features``, ``mean_example_cost``,
-        ``max_example_cost`` (every example pays the prefix's features: both equal ``spent``)
-        and ``nodes`` (0: no tree).
+        Every example reads every stump of the prefix: ``mean_example_cost`` and
+        ``max_example_cost`` equal ``spent``; ``nodes`` is 0 (no tree).
         """
         n_rounds = self.rounds_at_budgets(budgets)
-        labels = self.predict_at_budgets(X, budgets)
-        error = (labels != np.asarray(y)[None, :]).mean(axis=1)
         last = n_rounds - 1
         spent = np.where(n_rounds > 0, self.spent_[np.maximum(last, 0)] if self.spent_.size
                          else 0.0, 0.0)
         n_features = np.where(n_rounds > 0, self.n_features_used_[np.maximum(last, 0)]
                               if self.spent_.size else 0, 0)
-        return {
-            "error": error,
-            "rounds": n_rounds.astype(np.float64),
-            "spent": spent.astype(np.float64),
-            "n_features": n_features.astype(np.float64),
-            "mean_example_cost": spent.astype(np.float64),
-            "max_example_cost": spent.astype(np.float64),
-            "nodes": np.zeros(n_rounds.size, dtype=np.int64),
-        }
+        costs = BudgetCosts(rounds=n_rounds, spent=spent, n_features=n_features,
+                            mean_example_cost=spent, max_example_cost=spent,
+                            nodes=np.zeros(n_rounds.size))
+        return self._scores_at(X, n_rounds), costs

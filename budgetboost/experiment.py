@@ -35,6 +35,7 @@ times go to a separate timings table for the same reason.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import math
 import time
@@ -47,6 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from budgetboost.base import BudgetEvaluation
 from budgetboost.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.seeds import seed_from_key
 
@@ -74,8 +76,8 @@ ESTIMATORS: dict[str, str] = {
     "BudgetedTree": "budgetboost.trees:BudgetedTree",
 }
 
-# keys of ``evaluate_at_budgets`` copied into the shard under the same name
-_EVAL_KEYS = ("rounds", "spent", "n_features", "mean_example_cost", "max_example_cost", "nodes")
+# fields of the BudgetEvaluation of ``evaluate_at_budgets`` copied into the shard as they are
+_EVAL_KEYS = tuple(f.name for f in dataclasses.fields(BudgetEvaluation) if f.name != "error")
 
 
 @dataclass(frozen=True)
@@ -388,7 +390,7 @@ def _run_trial(X, y, train_idx, test_idx, feature_costs, feature_groups, grid, *
     else:  # the anytime path up to the largest budget serves every smaller one
         fits = [(grid[-1], grid)]
     fit_seconds = predict_seconds = 0.0
-    test_parts, train_errors = [], []
+    test_parts, train_parts = [], []
     for fit_budget, budgets in fits:
         estimator = make_estimator(spec, dataset=dataset, cost_model=cost_model, trial=trial,
                                    feature_costs=feature_costs, feature_groups=feature_groups,
@@ -397,23 +399,27 @@ def _run_trial(X, y, train_idx, test_idx, feature_costs, feature_groups, grid, *
         estimator.fit(X_train, y_train)
         fit_seconds += time.perf_counter() - start
         start = time.perf_counter()
-        test_parts.append(estimator.evaluate_at_budgets(X_test, y_test, budgets))
-        train_errors.append(estimator.evaluate_at_budgets(X_train, y_train, budgets)["error"])
+        test = estimator.evaluate_at_budgets(X_test, y_test, budgets)
+        train = estimator.evaluate_at_budgets(X_train, y_train, budgets)
         predict_seconds += time.perf_counter() - start
-    test = {key: np.concatenate([np.asarray(p[key], dtype=np.float64).reshape(-1)
-                                 for p in test_parts]) for key in ("error", *_EVAL_KEYS)}
+        for result in (test, train):
+            if not isinstance(result, BudgetEvaluation):
+                raise TypeError(f"algorithm {spec.name!r}: evaluate_at_budgets must return a "
+                                "budgetboost.BudgetEvaluation (subclass "
+                                f"budgetboost.BudgetedEstimator); got {type(result).__name__}")
+            if len(result) != len(budgets):
+                raise ValueError(f"algorithm {spec.name!r}: evaluate_at_budgets returned "
+                                 f"{len(result)} values for {len(budgets)} budgets")
+        test_parts.append(test)
+        train_parts.append(train)
     columns = {
         "trial": np.full(len(grid), trial),
         "budget": np.asarray(grid, dtype=np.float64),
-        "test_error": test["error"],
-        "train_error": np.concatenate([np.asarray(e, dtype=np.float64).reshape(-1)
-                                       for e in train_errors]),
-        **{key: test[key] for key in _EVAL_KEYS},
+        "test_error": np.concatenate([part.error for part in test_parts]),
+        "train_error": np.concatenate([part.error for part in train_parts]),
+        **{key: np.concatenate([getattr(part, key) for part in test_parts])
+           for key in _EVAL_KEYS},
     }
-    for key, values in columns.items():
-        if len(values) != len(grid):
-            raise ValueError(f"algorithm {spec.name!r}: evaluate_at_budgets returned "
-                             f"{len(values)} values of {key!r} for {len(grid)} budgets")
     return columns, fit_seconds, predict_seconds, estimator
 
 

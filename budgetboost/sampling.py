@@ -9,15 +9,20 @@ a prefix of it, so the whole budget grid costs one sampling pass.
 
 from __future__ import annotations
 
-from typing import Any
+from numbers import Integral
 
 import numpy as np
 
-from ._params import BudgetedEstimator
-from ._validation import (
-    check_budget,
-    check_budgets,
-    check_positive_int,
+from ._params import Boolean, Interval
+from ._validation import check_budgets
+from .base import (
+    BUDGET,
+    FEATURE_COSTS,
+    FEATURE_GROUPS,
+    RANDOM_STATE,
+    BudgetCosts,
+    BudgetedEstimator,
+    TrainingData,
 )
 from .boosting import VOTE_TIE, boost_path
 from .stumps import stump_outputs
@@ -112,6 +117,16 @@ class AdaBoostRS(BudgetedEstimator):
     L. Reyzin. Boosting on a budget: sampling for feature-efficient prediction. ICML 2011.
     """
 
+    _parameter_constraints = {
+        "n_rounds": [Interval(Integral, 1, None, closed="left")],
+        "budget": BUDGET,
+        "cost_weighted": [Boolean()],
+        "feature_costs": FEATURE_COSTS,
+        "feature_groups": FEATURE_GROUPS,
+        "random_state": RANDOM_STATE,
+        "max_draws": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(self, n_rounds: int = 500, budget: float | None = None,
                  cost_weighted: bool = False, feature_costs=None, feature_groups=None,
                  random_state: int | None = None, max_draws: int = 2000):
@@ -123,15 +138,9 @@ class AdaBoostRS(BudgetedEstimator):
         self.random_state = random_state
         self.max_draws = max_draws
 
-    def fit(self, X, y) -> AdaBoostRS:
+    def _fit(self, data: TrainingData) -> None:
         """Train plain AdaBoost for ``n_rounds`` rounds and set the sampling distribution."""
-        n_rounds = check_positive_int(self.n_rounds, "n_rounds")
-        check_positive_int(self.max_draws, "max_draws")
-        check_budget(self.budget)
-        if not isinstance(self.cost_weighted, bool | np.bool_):
-            raise ValueError(f"cost_weighted must be True or False; got {self.cost_weighted!r}")
-        data = self._training_data(X, y)
-        path = boost_path(data.X, data.y, criterion="adaboost", max_rounds=n_rounds,
+        path = boost_path(data.X, data.y, criterion="adaboost", max_rounds=int(self.n_rounds),
                           group_of_column=data.group_of_column, group_cost=data.group_cost)
         self.feature_ = path.feature
         self.threshold_ = path.threshold
@@ -143,7 +152,6 @@ class AdaBoostRS(BudgetedEstimator):
         if self.cost_weighted:
             weight /= np.maximum(self.hypothesis_cost_, MIN_COST)
         self.sampling_probability_ = weight / weight.sum() if weight.size else weight
-        return self
 
     # ------------------------------------------------------------------ prediction
     def decision_function(self, X) -> np.ndarray:
@@ -154,10 +162,9 @@ class AdaBoostRS(BudgetedEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Labels by sampling at ``budget``; with ``budget=None`` the full ensemble's vote."""
-        budget = check_budget(self.budget)
+        budget = np.inf if self.budget is None else float(self.budget)
         if np.isinf(budget):
-            votes = self.decision_function(X)
-            return self.classes_[(votes > 0).astype(np.intp)]
+            return self._labels(self.decision_function(X))
         return self.predict_at_budgets(X, [budget])[0]
 
     def sample_at_budgets(self, X, budgets) -> dict[str, np.ndarray]:
@@ -168,8 +175,9 @@ class AdaBoostRS(BudgetedEstimator):
         (distinct feature groups paid for). Every example has one sequence of draws that
         serves all budgets; the stream is seeded by ``random_state``.
         """
-        Xa = self._validated(X)
-        budget_arr = check_budgets(budgets)
+        return self._sample(self._validated(X), check_budgets(budgets))
+
+    def _sample(self, Xa: np.ndarray, budget_arr: np.ndarray) -> dict[str, np.ndarray]:
         m = Xa.shape[0]
         out = {key: np.zeros((budget_arr.size, m)) for key in ("vote", "cost", "draws",
                                                                "n_features")}
@@ -228,27 +236,18 @@ class AdaBoostRS(BudgetedEstimator):
             paid, vote, n_groups = paid_after[:, -1], vote_after[:, -1], groups_after[:, -1]
         return out
 
-    def predict_at_budgets(self, X, budgets) -> np.ndarray:
-        """Sampled labels for each budget: shape (len(budgets), n_samples)."""
-        votes = self.sample_at_budgets(X, budgets)["vote"]
-        return self.classes_[(votes > 0).astype(np.intp)]
-
-    def evaluate_at_budgets(self, X, y, budgets) -> dict[str, Any]:
-        """Error and per-example cost at each budget (keys as BudgetedBoost's).
+    def _scores_and_costs(self, X: np.ndarray,
+                          budgets: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+        """Sampled votes at each budget, and what the examples paid.
 
         ``rounds`` is the mean number of draws per example; ``spent`` and
         ``mean_example_cost`` the mean cost paid, ``max_example_cost`` the largest.
         """
-        sample = self.sample_at_budgets(X, budgets)
-        labels = self.classes_[(sample["vote"] > 0).astype(np.intp)]
-        error = (labels != np.asarray(y)[None, :]).mean(axis=1)
+        sample = self._sample(X, budgets)
         mean_cost = sample["cost"].mean(axis=1)
-        return {
-            "error": error,
-            "rounds": sample["draws"].mean(axis=1),
-            "spent": mean_cost,
-            "n_features": sample["n_features"].mean(axis=1),
-            "mean_example_cost": mean_cost,
-            "max_example_cost": sample["cost"].max(axis=1),
-            "nodes": np.zeros(error.size, dtype=np.int64),
-        }
+        costs = BudgetCosts(rounds=sample["draws"].mean(axis=1), spent=mean_cost,
+                            n_features=sample["n_features"].mean(axis=1),
+                            mean_example_cost=mean_cost,
+                            max_example_cost=sample["cost"].max(axis=1),
+                            nodes=np.zeros(budgets.size))
+        return sample["vote"], costs

@@ -21,15 +21,21 @@ labels with its rows; otherwise class-count cumulative sums over the node's sort
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from ._params import BudgetedEstimator
-from ._validation import (
-    check_budget,
-    check_budgets,
-    check_positive_int,
+from ._params import Boolean, Interval, Options
+from ._validation import check_budgets
+from .base import (
+    BUDGET,
+    FEATURE_COSTS,
+    FEATURE_GROUPS,
+    BudgetCosts,
+    BudgetedEstimator,
+    BudgetEvaluation,
+    TrainingData,
 )
 
 __all__ = ["BudgetedTree", "PruningPath", "CRITERIA", "impurity", "split_gains"]
@@ -392,18 +398,6 @@ def _pruning_path(tree: _GrownTree, by: str) -> PruningPath:
 
 
 # ---------------------------------------------------------------------------- estimator
-def _check_criterion(criterion: Any) -> str:
-    if criterion not in CRITERIA:
-        raise ValueError(f"criterion must be one of {list(CRITERIA)}; got {criterion!r}")
-    return criterion
-
-
-def _check_bool(value: Any, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
-
-
 def _check_node_counts(node_counts: Any) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(node_counts))
     if arr.ndim != 1 or arr.dtype.kind not in "iuf":
@@ -489,6 +483,15 @@ class BudgetedTree(BudgetedEstimator):
     under Test-time Budgets. ICML 2012.
     """
 
+    _parameter_constraints = {
+        "budget": BUDGET,
+        "max_nodes": [Interval(Integral, 1, None, closed="left"), None],
+        "criterion": [Options(CRITERIA)],
+        "cost_sensitive": [Boolean()],
+        "feature_costs": FEATURE_COSTS,
+        "feature_groups": FEATURE_GROUPS,
+    }
+
     def __init__(self, budget: float | None = None, max_nodes: int | None = None,
                  criterion: str = "gini", cost_sensitive: bool = False,
                  feature_costs=None, feature_groups=None):
@@ -499,16 +502,11 @@ class BudgetedTree(BudgetedEstimator):
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
 
-    def fit(self, X, y) -> BudgetedTree:
+    def _fit(self, data: TrainingData) -> None:
         """Grow the tree on ``(X, y)`` and compute both pruning sequences."""
-        criterion = _check_criterion(self.criterion)
-        cost_sensitive = _check_bool(self.cost_sensitive, "cost_sensitive")
-        budget = check_budget(self.budget)
-        max_nodes = None if self.max_nodes is None else check_positive_int(
-            self.max_nodes, "max_nodes")
-        data = self._training_data(X, y)
+        budget = np.inf if self.budget is None else float(self.budget)
         tree = _grow(data.X, (data.y > 0).astype(np.int64), data.group_of_column,
-                     data.group_cost, criterion, cost_sensitive)
+                     data.group_cost, self.criterion, bool(self.cost_sensitive))
         self.feature_ = tree.feature
         self.threshold_ = tree.threshold
         self.children_left_ = tree.left
@@ -520,9 +518,8 @@ class BudgetedTree(BudgetedEstimator):
         self.budget_path_ = _pruning_path(tree, "budget")
         self.size_path_ = _pruning_path(tree, "nodes")
         self.budget_step_ = int(self.budget_path_.step_for_budget(budget))
-        self.size_step_ = 0 if max_nodes is None else int(
-            self.size_path_.step_for_nodes(max_nodes))
-        return self
+        self.size_step_ = 0 if self.max_nodes is None else int(
+            self.size_path_.step_for_nodes(self.max_nodes))
 
     # ------------------------------------------------------------------ tree walking
     def _paths(self, Xa: np.ndarray) -> np.ndarray:
@@ -566,85 +563,56 @@ class BudgetedTree(BudgetedEstimator):
         steps = self.size_path_.step_for_nodes(_check_node_counts(node_counts))
         return np.maximum(steps, self.size_step_)
 
-    def _node_labels(self) -> np.ndarray:
-        return self.classes_[(self.value_[:, 1] > self.value_[:, 0]).astype(np.intp)]
+    def _at_steps(self, X: np.ndarray, budget_steps: np.ndarray,
+                  size_steps: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+        """Scores and costs of the tree pruned at each pair of steps (one per budget).
 
-    def _predict_steps(self, X, budget_steps, size_steps) -> np.ndarray:
-        Xa = self._validated(X)
-        leaves = self._leaves(self._paths(Xa), budget_steps, size_steps)
-        return self._node_labels()[leaves]
-
-    # ------------------------------------------------------------------ public API
-    def decision_function(self, X) -> np.ndarray:
-        """``(n_1 - n_0) / n`` of the training examples at the leaf reached (> 0: ``classes_[1]``).
-
-        Uses the tree pruned to the fitted ``budget`` and ``max_nodes``.
+        The score of an example is ``(n_1 - n_0) / n`` of the training examples at its leaf.
         """
-        Xa = self._validated(X)
-        leaves = self._leaves(self._paths(Xa), np.array([self.budget_step_]),
-                              np.array([self.size_step_]))[0]
+        leaves = self._leaves(self._paths(X), budget_steps, size_steps)
         n0, n1 = self.value_[leaves, 0], self.value_[leaves, 1]
-        return (n1 - n0) / (n0 + n1)
-
-    def predict(self, X) -> np.ndarray:
-        """Labels of the tree pruned to the fitted ``budget`` and ``max_nodes``."""
-        self._check_fitted()
-        return self._predict_steps(X, np.array([self.budget_step_]),
-                                   np.array([self.size_step_]))[0]
-
-    def predict_at_budgets(self, X, budgets) -> np.ndarray:
-        """Labels of the tree pruned to each budget: shape (len(budgets), n_samples).
-
-        ``inf`` means unpruned by budget; budgets above the fitted ``budget`` get the fitted
-        tree.
-        """
-        self._check_fitted()
-        steps = self._budget_steps(budgets)
-        return self._predict_steps(X, steps, np.full(steps.size, self.size_step_))
-
-    def predict_at_nodes(self, X, node_counts) -> np.ndarray:
-        """Labels of the tree pruned to at most each node count: (len(node_counts), n_samples)."""
-        self._check_fitted()
-        steps = self._size_steps(node_counts)
-        return self._predict_steps(X, np.full(steps.size, self.budget_step_), steps)
-
-    def evaluate_at_budgets(self, X, y, budgets) -> dict[str, np.ndarray]:
-        """Error and costs of the tree pruned to each budget (one entry per budget).
-
-        Keys: ``error``; ``rounds`` (internal nodes); ``spent`` (most expensive root-to-leaf
-        path of the pruned tree); ``n_features`` (mean distinct feature groups on the test
-        examples' paths); ``mean_example_cost``, ``max_example_cost`` (the path cost each test
-        example pays); ``nodes`` (nodes of the pruned tree).
-        """
-        self._check_fitted()
-        steps = self._budget_steps(budgets)
-        return self._evaluate(X, y, steps, np.full(steps.size, self.size_step_))
-
-    def evaluate_at_nodes(self, X, y, node_counts) -> dict[str, np.ndarray]:
-        """As :meth:`evaluate_at_budgets`, for the tree pruned to each node count (Figure 3)."""
-        self._check_fitted()
-        steps = self._size_steps(node_counts)
-        return self._evaluate(X, y, np.full(steps.size, self.budget_step_), steps)
-
-    def _evaluate(self, X, y, budget_steps, size_steps) -> dict[str, np.ndarray]:
-        Xa = self._validated(X)
-        labels = np.asarray(y)
-        if labels.shape != (Xa.shape[0],):
-            raise ValueError(f"y must be 1-d with one label per row of X ({Xa.shape[0]}); "
-                             f"got shape {labels.shape}")
-        leaves = self._leaves(self._paths(Xa), budget_steps, size_steps)
         example_cost = self.path_cost_[leaves]
         structure = np.array([self._pruned_structure(sb, sn)
                               for sb, sn in zip(budget_steps, size_steps, strict=True)])
-        return {
-            "error": (self._node_labels()[leaves] != labels[None, :]).mean(axis=1),
-            "rounds": structure[:, 0].astype(np.int64),
-            "spent": structure[:, 2],
-            "n_features": self.path_n_groups_[leaves].mean(axis=1).astype(np.float64),
-            "mean_example_cost": example_cost.mean(axis=1),
-            "max_example_cost": example_cost.max(axis=1),
-            "nodes": structure[:, 1].astype(np.int64),
-        }
+        costs = BudgetCosts(rounds=structure[:, 0], spent=structure[:, 2],
+                            n_features=self.path_n_groups_[leaves].mean(axis=1),
+                            mean_example_cost=example_cost.mean(axis=1),
+                            max_example_cost=example_cost.max(axis=1),
+                            nodes=structure[:, 1])
+        return (n1 - n0) / (n0 + n1), costs
+
+    def _scores_and_costs(self, X: np.ndarray,
+                          budgets: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+        """The tree pruned to each budget (and to the fitted ``max_nodes``).
+
+        ``rounds`` counts internal nodes; ``spent`` is the most expensive root-to-leaf path
+        of the pruned tree; ``n_features`` the mean number of distinct feature groups on the
+        examples' paths; ``mean_example_cost`` and ``max_example_cost`` the path cost each
+        example pays; ``nodes`` the nodes of the pruned tree. ``inf`` (and any budget above
+        the fitted ``budget``) gives the fitted tree.
+        """
+        steps = self._budget_steps(budgets)
+        return self._at_steps(X, steps, np.full(steps.size, self.size_step_))
+
+    # ------------------------------------------------------------------ by node count
+    def predict_at_nodes(self, X, node_counts) -> np.ndarray:
+        """Labels of the tree pruned to at most each node count: (len(node_counts), n_samples).
+
+        Node counts above the fitted ``max_nodes`` get the fitted tree; the fitted ``budget``
+        applies too.
+        """
+        Xa = self._validated(X)
+        steps = self._size_steps(node_counts)
+        scores, _ = self._at_steps(Xa, np.full(steps.size, self.budget_step_), steps)
+        return self._labels(scores)
+
+    def evaluate_at_nodes(self, X, y, node_counts) -> BudgetEvaluation:
+        """As :meth:`evaluate_at_budgets`, for the tree pruned to each node count (Figure 3)."""
+        Xa = self._validated(X)
+        labels = self._checked_y(y, Xa.shape[0])
+        steps = self._size_steps(node_counts)
+        return self._evaluation(*self._at_steps(Xa, np.full(steps.size, self.budget_step_),
+                                                steps), labels)
 
     def _masks(self, budget_step: int, size_step: int) -> tuple[np.ndarray, np.ndarray]:
         """Nodes ``present`` in, and ``leaf`` of, the tree pruned at both steps."""

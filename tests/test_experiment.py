@@ -161,11 +161,11 @@ def test_run_block_matches_a_direct_fit(problem):
     est = BudgetedBoost(criterion="smoothed", max_rounds=30, feature_costs=problem.costs[2])
     est.fit(problem.X[train], problem.y[train])
     expected = est.evaluate_at_budgets(problem.X[test], problem.y[test], [1, 2, 4, 8])
-    np.testing.assert_allclose(shard["test_error"], expected["error"])
-    np.testing.assert_allclose(shard["spent"], expected["spent"])
-    np.testing.assert_array_equal(shard["rounds"], expected["rounds"])
+    np.testing.assert_allclose(shard["test_error"], expected.error)
+    np.testing.assert_allclose(shard["spent"], expected.spent)
+    np.testing.assert_array_equal(shard["rounds"], expected.rounds)
     train_err = est.evaluate_at_budgets(problem.X[train], problem.y[train], [1, 2, 4, 8])
-    np.testing.assert_allclose(shard["train_error"], train_err["error"])
+    np.testing.assert_allclose(shard["train_error"], train_err.error)
 
 
 @pytest.mark.parametrize("criterion", ["adaboost", "greedy", "smoothed", "speedboost",
@@ -194,9 +194,9 @@ def test_fitting_to_the_largest_budget_changes_no_result(problem, estimator, par
     train, test = problem.splits[1]
     est.fit(problem.X[train], problem.y[train])
     expected = est.evaluate_at_budgets(problem.X[test], problem.y[test], budgets)
-    np.testing.assert_allclose(shard["test_error"], expected["error"])
+    np.testing.assert_allclose(shard["test_error"], expected.error)
     for key in ("spent", "n_features", "mean_example_cost", "max_example_cost"):
-        np.testing.assert_allclose(shard[key], expected[key], err_msg=key)
+        np.testing.assert_allclose(shard[key], getattr(expected, key), err_msg=key)
 
 
 def test_unbudgeted_reference_has_one_row_per_trial_at_inf(problem):

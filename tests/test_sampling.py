@@ -57,7 +57,7 @@ def test_more_budget_does_not_increase_vote_error(toy):
     for seed in range(5):
         model = AdaBoostRS(n_rounds=100, feature_costs=costs, random_state=seed).fit(
             X[:200], y[:200])
-        errors.append(model.evaluate_at_budgets(X[200:], y[200:], budgets)["error"])
+        errors.append(model.evaluate_at_budgets(X[200:], y[200:], budgets).error)
     mean = np.mean(errors, axis=0)
     assert np.all(np.diff(mean) <= 0.02), mean  # non-increasing up to sampling noise
     assert mean[-1] < mean[0]
@@ -80,15 +80,15 @@ def test_budget_below_the_costliest_hypothesis_gives_empty_vote_and_majority():
     model = AdaBoostRS(n_rounds=5, feature_costs=[2.0], budget=2.0, random_state=0).fit(X, y)
     np.testing.assert_array_equal(model.predict(X), np.ones(5))  # 2 + 0 < 2 fails: no draw
     result = model.evaluate_at_budgets(X, y, [2.0, 2.5])
-    assert result["rounds"][0] == 0 and result["max_example_cost"][0] == 0
-    assert result["rounds"][1] >= 1 and result["max_example_cost"][1] == 2.0
+    assert result.rounds[0] == 0 and result.max_example_cost[0] == 0
+    assert result.rounds[1] >= 1 and result.max_example_cost[1] == 2.0
 
 
 def test_bad_arguments():
     X = np.arange(8.0).reshape(4, 2)
-    with pytest.raises(ValueError, match="n_rounds must be a positive integer; got 0"):
+    with pytest.raises(ValueError, match="n_rounds: must be an integer >= 1; got 0"):
         AdaBoostRS(n_rounds=0).fit(X, [0, 1, 0, 1])
-    with pytest.raises(ValueError, match="budget must be a non-negative number"):
+    with pytest.raises(ValueError, match="budget: must be a number >= 0 or None; got -3"):
         AdaBoostRS(budget=-3).fit(X, [0, 1, 0, 1])
-    with pytest.raises(ValueError, match="cost_weighted must be True or False; got 'yes'"):
+    with pytest.raises(ValueError, match="cost_weighted: must be True or False; got 'yes'"):
         AdaBoostRS(cost_weighted="yes").fit(X, [0, 1, 0, 1])

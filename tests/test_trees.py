@@ -289,14 +289,14 @@ def test_every_path_within_budget_and_predictions_follow_pruned_tree(problem, co
         ref = ref_predict(model, X, pruned["leaf"])
         assert labels[b].tolist() == [r[0] for r in ref]
         paid = [path_cost[r[1]] for r in ref]
-        assert report["max_example_cost"][b] <= budget  # exact, in the engine's own sums
-        np.testing.assert_allclose(report["max_example_cost"][b], max(paid), rtol=1e-12)
-        np.testing.assert_allclose(report["mean_example_cost"][b], np.mean(paid), rtol=1e-12)
-        np.testing.assert_allclose(report["spent"][b], max(path_cost[v] for v in leaves),
+        assert report.max_example_cost[b] <= budget  # exact, in the engine's own sums
+        np.testing.assert_allclose(report.max_example_cost[b], max(paid), rtol=1e-12)
+        np.testing.assert_allclose(report.mean_example_cost[b], np.mean(paid), rtol=1e-12)
+        np.testing.assert_allclose(report.spent[b], max(path_cost[v] for v in leaves),
                                    rtol=1e-12)
-        assert report["nodes"][b] == pruned["present"].sum()
-        assert report["rounds"][b] == pruned["present"].sum() - leaves.size
-        assert report["error"][b] == np.mean(labels[b] != y)
+        assert report.nodes[b] == pruned["present"].sum()
+        assert report.rounds[b] == pruned["present"].sum() - leaves.size
+        assert report.error[b] == np.mean(labels[b] != y)
 
 
 @SETTINGS
@@ -314,9 +314,9 @@ def test_more_nodes_never_increase_training_error(problem):
     measured = model.evaluate_at_nodes(X, y, nodes)
     wrong = (model.predict_at_nodes(X, nodes) != y).sum(axis=1)
     np.testing.assert_array_equal(wrong, model.size_path_.train_errors)
-    np.testing.assert_allclose(measured["error"], wrong / len(y), rtol=1e-15)
-    np.testing.assert_array_equal(measured["nodes"], nodes)
-    assert measured["nodes"][-1] == 1
+    np.testing.assert_allclose(measured.error, wrong / len(y), rtol=1e-15)
+    np.testing.assert_array_equal(measured.nodes, nodes)
+    assert measured.nodes[-1] == 1
 
 
 def test_budget_prunes_only_what_it_must():
@@ -341,10 +341,10 @@ def test_repeated_feature_is_paid_once_per_path():
     leaves = model.feature_ < 0
     assert model.path_cost_[leaves].tolist() == [3.0] * leaves.sum()
     report = model.evaluate_at_budgets(x, y, [np.inf, 3.0, 2.9])
-    assert report["error"].tolist() == [0.0, 0.0, 1 / 3]
-    assert report["max_example_cost"].tolist() == [3.0, 3.0, 0.0]
-    assert report["n_features"].tolist() == [1.0, 1.0, 0.0]
-    assert report["rounds"].tolist() == [2, 2, 0]
+    assert report.error.tolist() == [0.0, 0.0, 1 / 3]
+    assert report.max_example_cost.tolist() == [3.0, 3.0, 0.0]
+    assert report.n_features.tolist() == [1.0, 1.0, 0.0]
+    assert report.rounds.tolist() == [2, 2, 0]
 
 
 def test_group_is_paid_once_per_path():
@@ -355,9 +355,9 @@ def test_group_is_paid_once_per_path():
     assert grouped.feature_.tolist() == single.feature_.tolist() == [0, -1, 1, -1, -1]
     assert grouped.path_cost_.tolist() == [0, 5, 5, 5, 5]
     assert single.path_cost_.tolist() == [0, 5, 5, 10, 10]
-    assert grouped.evaluate_at_budgets(X, y, [5.0])["error"][0] == 0.0
-    assert single.evaluate_at_budgets(X, y, [5.0])["error"][0] == 0.25
-    assert grouped.evaluate_at_budgets(X, y, [5.0])["n_features"][0] == 1.0
+    assert grouped.evaluate_at_budgets(X, y, [5.0]).error[0] == 0.0
+    assert single.evaluate_at_budgets(X, y, [5.0]).error[0] == 0.25
+    assert grouped.evaluate_at_budgets(X, y, [5.0]).n_features[0] == 1.0
 
 
 def test_cost_sensitive_picks_the_cheap_feature_on_equal_gains():
@@ -429,10 +429,10 @@ def test_fitted_budget_and_max_nodes_select_the_pruned_tree():
     for k, nodes in enumerate([1, 3, 9, 10**6]):
         model = BudgetedTree(max_nodes=nodes, feature_costs=costs).fit(X, y)
         np.testing.assert_array_equal(model.predict(X), node_grid[k])
-        assert model.evaluate_at_budgets(X, y, [np.inf])["nodes"][0] <= nodes
+        assert model.evaluate_at_budgets(X, y, [np.inf]).nodes[0] <= nodes
     both = BudgetedTree(budget=2.5, max_nodes=9, feature_costs=costs).fit(X, y)
     report = both.evaluate_at_budgets(X, y, [np.inf])
-    assert report["nodes"][0] <= 9 and report["max_example_cost"][0] <= 2.5
+    assert report.nodes[0] <= 9 and report.max_example_cost[0] <= 2.5
 
 
 def test_decision_function_agrees_with_predict():
@@ -452,13 +452,12 @@ def test_evaluate_keys_and_shapes():
     X = rng.integers(0, 2, size=(50, 8))
     y = X[:, 0] | X[:, 1]
     report = BudgetedTree().fit(X, y).evaluate_at_budgets(X, y, [0, 1, 2, np.inf])
-    assert set(report) == {"error", "rounds", "spent", "n_features", "mean_example_cost",
-                           "max_example_cost", "nodes"}
-    assert all(v.shape == (4,) for v in report.values())
-    assert report["error"][0] == min(y.mean(), 1 - y.mean())  # the root: majority class
-    assert report["error"][-1] == 0.0  # y = x0 or x1 is separable
-    assert report["nodes"][0] == 1 and report["spent"][0] == 0.0
-    assert report["rounds"].dtype == report["nodes"].dtype == np.int64
+    assert set(report.as_dict()) == {"error", "rounds", "spent", "n_features",
+                                     "mean_example_cost", "max_example_cost", "nodes"}
+    assert all(v.shape == (4,) and v.dtype == np.float64 for v in report.as_dict().values())
+    assert report.error[0] == min(y.mean(), 1 - y.mean())  # the root: majority class
+    assert report.error[-1] == 0.0  # y = x0 or x1 is separable
+    assert report.nodes[0] == 1 and report.spent[0] == 0.0
 
 
 @pytest.mark.parametrize("params, match", [
@@ -525,5 +524,5 @@ def test_speed_report_binary_1000x400():
     eval_seconds = time.perf_counter() - start
     print(f"\nBudgetedTree 1000x400 0/1: fit {seconds:.3f} s, {model.feature_.size} nodes, "
           f"depth {model.max_depth_}; evaluate 41 budgets {eval_seconds:.3f} s")
-    assert report["error"][-1] == model.size_path_.train_errors[0] / 1000
-    assert np.all(report["max_example_cost"] <= budgets)
+    assert report.error[-1] == model.size_path_.train_errors[0] / 1000
+    assert np.all(report.max_example_cost <= budgets)

@@ -1,4 +1,4 @@
-"""Input checks shared by the estimators: missing values in X."""
+"""Input checks shared by the estimators: missing values in X, y."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from budgetboost import BudgetedBoost, BudgetedTree
-from budgetboost._validation import check_X
+from budgetboost._validation import check_X, check_y
 
 
 @pytest.fixture
@@ -70,3 +70,14 @@ def test_non_numeric_objects_still_raise_type_error():
     X[0, 0] = {"a": 1}
     with pytest.raises(TypeError, match="argument must be a string.* number"):
         check_X(X)
+
+
+def test_check_y_shape_length_and_classes():
+    classes = np.array([-1, 1])
+    np.testing.assert_array_equal(check_y([1, -1, 1], 3, classes=classes), [1, -1, 1])
+    with pytest.raises(ValueError, match="X has 3 rows, y has 2 labels"):
+        check_y([1, -1], 3)
+    with pytest.raises(ValueError, match=r"not fitted on: \[0, 2\] \(first at row 1\)"):
+        check_y([1, 0, 2, 0], 4, classes=classes)
+    with pytest.raises(ValueError, match="y must be 1-d"):
+        check_y(np.ones((2, 2)), 2)

@@ -1,0 +1,475 @@
+"""The estimator contract: :class:`BudgetedEstimator` and its record :class:`BudgetEvaluation`.
+
+scikit-learn is a test dependency only. The base gives ``get_params`` / ``set_params`` (so
+``sklearn.base.clone`` works), a ``repr``, ``score`` and the ``__sklearn_tags__`` hook that
+``sklearn.utils.estimator_checks.check_estimator`` reads; the hook imports scikit-learn lazily,
+and is only ever called by scikit-learn itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Any, ClassVar, NamedTuple, TypeVar
+
+import numpy as np
+
+from ._params import (
+    Boolean,
+    InstanceOf,
+    Interval,
+    InvalidParameterError,
+    NonNegativeVector,
+    Options,
+    Vector,
+    validate_params,
+)
+from ._validation import (
+    check_budgets,
+    check_feature_costs,
+    check_feature_groups,
+    check_feature_names,
+    check_X,
+    check_X_y,
+    check_y,
+    encode_labels,
+    feature_names,
+)
+
+__all__ = [
+    "BUDGET",
+    "FEATURE_COSTS",
+    "FEATURE_GROUPS",
+    "RANDOM_STATE",
+    "Boolean",
+    "BudgetCosts",
+    "BudgetEvaluation",
+    "BudgetedEstimator",
+    "Interval",
+    "InvalidParameterError",
+    "NotFittedError",
+    "Options",
+    "TrainingData",
+]
+
+#: Constraints of the parameters the pipeline sets per trial (see :class:`BudgetedEstimator`).
+BUDGET = [Interval(Real, 0, None, closed="left"), None]
+FEATURE_COSTS = [NonNegativeVector(), None]
+FEATURE_GROUPS = [Vector(), None]
+RANDOM_STATE = [Interval(Integral, 0, None, closed="left"),
+                InstanceOf((np.random.Generator, np.random.SeedSequence),
+                           "a numpy Generator or SeedSequence"), None]
+
+_E = TypeVar("_E", bound="BudgetedEstimator")
+
+
+@dataclass(frozen=True, eq=False)
+class BudgetCosts:
+    """What the examples paid at each budget: one float64 array per field, one entry per budget.
+
+    Attributes
+    ----------
+    rounds : ndarray of shape (n_budgets,)
+        Size of the model used: boosting rounds (a prefix of the path), internal nodes of a
+        tree, or for AdaBoostRS the mean number of hypotheses drawn per example.
+    spent : ndarray of shape (n_budgets,)
+        The model's cost at the budget, at most the budget: the features of a boosting
+        prefix, the most expensive root-to-leaf path of a pruned tree, the mean cost paid per
+        example for AdaBoostRS. The budget constraint is ``spent <= budget``.
+    n_features : ndarray of shape (n_budgets,)
+        Feature groups paid for (mean per example when examples differ).
+    mean_example_cost, max_example_cost : ndarray of shape (n_budgets,)
+        Mean and largest cost paid by one test example: each example pays for the feature
+        groups its prediction reads, each group once. Equal to ``spent`` for a boosting
+        prefix (every example reads every stump); a tree's examples pay their own path.
+    nodes : ndarray of shape (n_budgets,)
+        Nodes of the pruned tree (0 for estimators without a tree).
+    """
+
+    rounds: np.ndarray
+    spent: np.ndarray
+    n_features: np.ndarray
+    mean_example_cost: np.ndarray
+    max_example_cost: np.ndarray
+    nodes: np.ndarray
+
+    def __post_init__(self) -> None:
+        lengths = set()
+        for field in dataclasses.fields(self):
+            value = np.array(getattr(self, field.name), dtype=np.float64)  # a read-only copy
+            if value.ndim != 1:
+                raise ValueError(f"{type(self).__name__}.{field.name} must be 1-d (one entry "
+                                 f"per budget); got shape {value.shape}")
+            value.flags.writeable = False
+            object.__setattr__(self, field.name, value)
+            lengths.add(value.size)
+        if len(lengths) > 1:
+            sizes = {f.name: getattr(self, f.name).size for f in dataclasses.fields(self)}
+            raise ValueError(f"{type(self).__name__}: fields of different lengths {sizes}")
+
+    def __len__(self) -> int:
+        """The number of budgets."""
+        return getattr(self, dataclasses.fields(self)[0].name).size
+
+    def as_dict(self) -> dict[str, np.ndarray]:
+        """``{field: array}`` in field order (e.g. for a DataFrame)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
+@dataclass(frozen=True, eq=False)
+class BudgetEvaluation(BudgetCosts):
+    """What :meth:`BudgetedEstimator.evaluate_at_budgets` returns: error and costs per budget.
+
+    Every field is a read-only float64 array with one entry per budget, in the order of the
+    budgets asked for; the cost fields are those of :class:`BudgetCosts`.
+
+    Attributes
+    ----------
+    error : ndarray of shape (n_budgets,)
+        Fraction of the examples misclassified by the model at each budget.
+    """
+
+    error: np.ndarray
+
+
+class TrainingData(NamedTuple):
+    """Validated training input, given to :meth:`BudgetedEstimator._fit`."""
+
+    X: np.ndarray  # float64, finite, (n_samples, n_features)
+    y: np.ndarray  # float64 -1/+1: -1 is classes_[0], +1 is classes_[1]
+    classes: np.ndarray  # the two original labels
+    group_of_column: np.ndarray  # feature group index of each column
+    group_cost: np.ndarray  # cost of each group (paid once)
+
+
+class NotFittedError(ValueError, AttributeError):
+    """Raised when a prediction method is called before ``fit`` (as scikit-learn's)."""
+
+
+@functools.cache
+def _not_fitted_error(sklearn_loaded: bool) -> type[NotFittedError]:
+    """Our error, also a scikit-learn ``NotFittedError`` when scikit-learn is in use.
+
+    scikit-learn is never imported here: only if the caller already did so (its checks
+    expect their own class) is its exception class mixed in.
+    """
+    if not sklearn_loaded:
+        return NotFittedError
+    sk_error = sys.modules["sklearn.exceptions"].NotFittedError
+    return type("NotFittedError", (NotFittedError, sk_error), {"__module__": __name__})
+
+
+class BudgetedEstimator:
+    """Base class, and contract, of every estimator of the benchmark.
+
+    A budgeted binary classifier with the scikit-learn estimator API. Its constructor only
+    stores its parameters; ``fit`` checks them and the data. Labels may be any two values
+    (``classes_``, sorted; ``classes_[1]`` is the positive class).
+
+    **What the methods return** (``X`` of shape (n_samples, n_features), ``budgets`` a list
+    of numbers >= 0 in any order, ``inf`` meaning unlimited):
+
+    - ``fit(X, y)``: ``self``, fitted. One fit serves every budget up to the fitted
+      ``budget`` (for the boosters and the tree, the model at a budget is a prefix or a
+      pruning of the fitted one).
+    - ``decision_function(X)``: ndarray of shape (n_samples,); ``> 0`` predicts
+      ``classes_[1]``.
+    - ``predict(X)``: ndarray of shape (n_samples,) of labels in ``classes_``, from the model
+      as fitted (its ``budget``, if it has one).
+    - ``predict_at_budgets(X, budgets)``: ndarray of shape (len(budgets), n_samples) of
+      labels: row ``b`` is what the model predicts when every test example may spend at most
+      ``budgets[b]`` (budgets above the fitted ``budget`` get the fitted model).
+    - ``evaluate_at_budgets(X, y, budgets)``: a :class:`BudgetEvaluation`, one entry per
+      budget: the ``error`` of ``predict_at_budgets`` against ``y``, and what was paid.
+      ``y`` is checked like ``X``: 1-d, one label per row, every label one of ``classes_``.
+    - ``score(X, y)``: accuracy of ``predict(X)``.
+
+    **Costs.** Feature ``j`` costs ``feature_costs[j]`` (default 1) and is paid once per test
+    example, however often the example's prediction reads it; the columns of one feature
+    group (``feature_groups``, e.g. the 0/1 indicators of one raw attribute) are paid for
+    together, once. ``spent`` is the model's cost at a budget, never above the budget; the
+    per-example costs (``mean_example_cost``, ``max_example_cost``) are what individual test
+    examples paid, each for the groups its own prediction read (see :class:`BudgetCosts`).
+
+    **Parameters the pipeline sets per trial** (``budgetboost.experiment.make_estimator``);
+    a config entry gives every other parameter:
+
+    - ``feature_costs``: the trial's cost vector, one cost per column;
+    - ``feature_groups``: when the cost model pays a raw attribute's indicators together;
+    - ``random_state``: if the class has it, ``seed_from_key("sampling", dataset,
+      cost_model, algorithm, trial)`` (a 128-bit int), so results do not depend on job order;
+    - ``budget``: if the class has it, the grid's largest budget (or each budget, with
+      ``refit_per_budget``), unless the config entry sets it or is ``unbudgeted``.
+
+    **Writing an estimator** (``"package.module:Class"`` in the pipeline config): subclass
+    this class, store the constructor arguments as attributes of the same names, declare
+    ``_parameter_constraints`` and implement two hooks; label decoding, the ``X`` and ``y``
+    checks, the parameter checks and the :class:`BudgetEvaluation` come from the base.
+
+    - ``_fit(self, data: TrainingData) -> None``: train on ``data.X`` (float64, finite) and
+      ``data.y`` (-1/+1), with ``data.group_of_column`` and ``data.group_cost``. Fitted
+      attributes end with ``_``.
+    - ``_scores_and_costs(self, X, budgets) -> (scores, BudgetCosts)``: for a validated
+      ``X`` and an array of budgets, the scores of shape (len(budgets), n_samples) (``> 0``
+      predicts ``classes_[1]``) and what was paid at each budget. Budget ``inf`` is the model
+      as fitted: ``decision_function`` is its row.
+
+    Override ``decision_function`` or ``predict`` only where they differ from that (as
+    :class:`~budgetboost.AdaBoostRS` does: its ``predict`` samples at the fitted budget).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two class labels, sorted; ``classes_[1]`` is the +1 class.
+    n_features_in_ : int
+        Columns of the training ``X``.
+    feature_names_in_ : ndarray of str
+        Column names, when ``X`` was a DataFrame with string column names.
+    majority_ : float
+        The training majority class as -1/+1 (ties of a vote go to it).
+
+    Examples
+    --------
+    A stump on the cheapest feature, paid for when the budget allows it::
+
+        class CheapestStump(BudgetedEstimator):
+            _parameter_constraints = {"feature_costs": FEATURE_COSTS,
+                                      "feature_groups": FEATURE_GROUPS}
+
+            def __init__(self, feature_costs=None, feature_groups=None):
+                self.feature_costs = feature_costs
+                self.feature_groups = feature_groups
+
+            def _fit(self, data):
+                cost = data.group_cost[data.group_of_column]
+                self.feature_ = int(np.argmin(cost))
+                self.cost_ = float(cost[self.feature_])
+                x = data.X[:, self.feature_]
+                self.threshold_ = float(np.median(x))
+                above = x >= self.threshold_
+                self.sign_ = 1.0 if (data.y[above].sum() - data.y[~above].sum()) >= 0 else -1.0
+
+            def _scores_and_costs(self, X, budgets):
+                paid = budgets >= self.cost_
+                vote = np.where(X[:, self.feature_] >= self.threshold_, self.sign_, -self.sign_)
+                scores = np.where(paid[:, None], vote, self.majority_)
+                spent = np.where(paid, self.cost_, 0.0)
+                return scores, BudgetCosts(rounds=paid, spent=spent, n_features=paid,
+                                           mean_example_cost=spent, max_example_cost=spent,
+                                           nodes=np.zeros(budgets.size))
+    """
+
+    _estimator_type = "classifier"
+    #: What each constructor parameter may be: ``{name: [constraint, ...]}`` (see
+    #: :mod:`budgetboost._params`); ``None`` in a list allows ``None``.
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
+
+    # ------------------------------------------------------------------ parameters
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        signature = inspect.signature(cls.__init__)
+        return sorted(
+            name
+            for name, p in signature.parameters.items()
+            if name != "self" and p.kind != p.VAR_KEYWORD
+        )
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> None:
+        """Check constructor parameters without data, as ``fit`` does.
+
+        Parameters
+        ----------
+        params : mapping
+            Any subset of the constructor's parameters, e.g. a config entry's ``params``.
+
+        Raises
+        ------
+        InvalidParameterError
+            For an unknown name (the reason lists the valid ones) or a value outside the
+            parameter's ``_parameter_constraints``; ``str()`` is ``"<parameter>: <reason>"``.
+        """
+        validate_params(cls.__name__, cls._parameter_constraints, params,
+                        cls._get_param_names())
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """Return the constructor arguments as a dict (``deep`` is accepted for sklearn)."""
+        return {name: getattr(self, name) for name in self._get_param_names()}
+
+    def set_params(self: _E, **params: Any) -> _E:
+        """Set constructor arguments; unknown names raise :class:`InvalidParameterError`.
+
+        Values are checked by ``fit`` (or :meth:`check_params`), as in scikit-learn.
+        """
+        valid = set(self._get_param_names())
+        for name, value in params.items():
+            if name not in valid:
+                raise InvalidParameterError(name, f"unknown parameter of {type(self).__name__}"
+                                                  f"; valid parameters are {sorted(valid)}")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        defaults = {
+            name: p.default
+            for name, p in inspect.signature(type(self).__init__).parameters.items()
+            if name != "self"
+        }
+        shown = []
+        for name, value in self.get_params().items():
+            default = defaults.get(name, inspect.Parameter.empty)
+            if isinstance(value, np.ndarray) or value is not default and value != default:
+                shown.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return hasattr(self, "classes_")
+
+    def __sklearn_tags__(self):  # pragma: no cover - exercised by check_estimator
+        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
+
+        return Tags(
+            estimator_type="classifier",
+            target_tags=TargetTags(required=True),
+            classifier_tags=ClassifierTags(multi_class=False),
+            input_tags=InputTags(),
+        )
+
+    # ------------------------------------------------------------------ the contract
+    def fit(self: _E, X: Any, y: Any) -> _E:
+        """Check the parameters and ``(X, y)``, then train.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite numbers (a DataFrame's string column names are remembered).
+        y : array-like of shape (n_samples,)
+            Exactly two distinct labels.
+
+        Returns
+        -------
+        self
+        """
+        self.check_params(self.get_params())
+        self._fit(self._training_data(X, y))
+        return self
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Score of each example under the fitted model: ``> 0`` predicts ``classes_[1]``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        scores, _ = self._scores_and_costs(self._validated(X), np.array([np.inf]))
+        return scores[0]
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Labels of the fitted model: ndarray of shape (n_samples,) of ``classes_``."""
+        return self._labels(self.decision_function(X))
+
+    def predict_at_budgets(self, X: Any, budgets: Any) -> np.ndarray:
+        """Labels of the model at each budget.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        budgets : float or array-like of float
+            Numbers >= 0 in any order; ``inf`` is the fitted model. Budgets above the
+            fitted ``budget`` get the fitted model.
+
+        Returns
+        -------
+        ndarray of shape (len(budgets), n_samples)
+        """
+        Xa = self._validated(X)
+        scores, _ = self._scores_and_costs(Xa, check_budgets(budgets))
+        return self._labels(scores)
+
+    def evaluate_at_budgets(self, X: Any, y: Any, budgets: Any) -> BudgetEvaluation:
+        """Error and costs of the model at each budget.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            True labels, each one of ``classes_``.
+        budgets : float or array-like of float
+            As in :meth:`predict_at_budgets`.
+
+        Returns
+        -------
+        BudgetEvaluation
+            One entry per budget: ``error`` of :meth:`predict_at_budgets` against ``y`` and
+            the :class:`BudgetCosts` fields.
+        """
+        Xa = self._validated(X)
+        labels = self._checked_y(y, Xa.shape[0])
+        return self._evaluation(*self._scores_and_costs(Xa, check_budgets(budgets)), labels)
+
+    def score(self, X: Any, y: Any) -> float:
+        """Mean accuracy of ``predict(X)`` against ``y`` (checked as in evaluation)."""
+        predicted = self.predict(X)
+        return float(np.mean(predicted == self._checked_y(y, predicted.shape[0])))
+
+    # ------------------------------------------------------------------ hooks
+    def _fit(self, data: TrainingData) -> None:
+        """Train on validated data (see the class docstring)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _fit")
+
+    def _scores_and_costs(self, X: np.ndarray,
+                          budgets: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+        """Scores (len(budgets), n_samples) and costs at each budget (see the class docstring)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _scores_and_costs")
+
+    # ------------------------------------------------------------------ helpers
+    def _training_data(self, X: Any, y: Any) -> TrainingData:
+        """Validate ``X``, ``y``, ``feature_costs`` and ``feature_groups``, and record the
+        input's shape, feature names, classes and majority class on the estimator."""
+        Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
+        classes, ypm = encode_labels(y_raw)
+        costs = check_feature_costs(getattr(self, "feature_costs", None), Xa.shape[1])
+        group_of_column, group_cost = check_feature_groups(
+            getattr(self, "feature_groups", None), costs)
+        self.classes_ = classes
+        self.n_features_in_ = Xa.shape[1]
+        names = feature_names(X)
+        if names is not None:
+            self.feature_names_in_ = names
+        self.majority_ = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
+        return TrainingData(Xa, ypm, classes, group_of_column, group_cost)
+
+    def _validated(self, X: Any) -> np.ndarray:
+        """``X`` checked against the fitted estimator (fitted, names, feature count)."""
+        self._check_fitted()
+        check_feature_names(self, X)
+        return check_X(X, n_features=self.n_features_in_, estimator=type(self).__name__)
+
+    def _checked_y(self, y: Any, n_samples: int) -> np.ndarray:
+        """``y`` checked against the fitted classes and the rows of ``X``."""
+        return check_y(y, n_samples, classes=self.classes_, estimator=type(self).__name__)
+
+    def _check_fitted(self) -> None:
+        if not self.__sklearn_is_fitted__():
+            raise _not_fitted_error("sklearn.exceptions" in sys.modules)(
+                f"This {type(self).__name__} instance is not fitted yet. "
+                "Call 'fit' with appropriate arguments before using this estimator."
+            )
+
+    def _labels(self, scores: np.ndarray) -> np.ndarray:
+        """Labels of scores: ``classes_[1]`` where ``> 0``, else ``classes_[0]``."""
+        return self.classes_[(scores > 0).astype(np.intp)]
+
+    def _evaluation(self, scores: np.ndarray, costs: BudgetCosts,
+                    y: np.ndarray) -> BudgetEvaluation:
+        """The record of scores (n_budgets, n_samples) and costs against checked labels."""
+        if not isinstance(costs, BudgetCosts):
+            raise TypeError(f"{type(self).__name__}._scores_and_costs must return (scores, "
+                            f"BudgetCosts); got costs of type {type(costs).__name__}")
+        error = (self._labels(scores) != y[None, :]).mean(axis=1)
+        return BudgetEvaluation(error=error, **costs.as_dict())
