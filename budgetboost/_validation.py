@@ -257,12 +257,35 @@ def check_feature_groups(groups: Any, costs: np.ndarray) -> tuple[np.ndarray, np
     return index, group_cost
 
 
-def check_budgets(budgets: Any) -> np.ndarray:
-    """A 1-d float array of budgets, each non-negative (``inf`` allowed)."""
-    arr = np.atleast_1d(np.asarray(budgets, dtype=np.float64))
+def check_budgets(budgets: Any, *, increasing: bool = False) -> np.ndarray:
+    """Budgets as a 1-d float64 array, each a number >= 0 (``inf``: unlimited).
+
+    Parameters
+    ----------
+    budgets : float or array-like of float
+        A budget or a list of them, in any order for the estimators.
+    increasing : bool, default=False
+        Also require at least one budget, in strictly increasing order: the pipeline's
+        budget grid, whose last budget is the largest (one anytime fit serves the grid) and
+        in which no budget appears twice (one shard row per trial and budget).
+
+    Raises
+    ------
+    ValueError
+        Naming the offending budget(s).
+    """
+    try:
+        arr = np.atleast_1d(np.asarray(budgets, dtype=np.float64))
+    except (TypeError, ValueError):
+        raise ValueError(f"budgets must be numbers >= 0 (or inf); got {budgets!r}") from None
     if arr.ndim != 1:
         raise ValueError(f"budgets must be 1-d; got shape {arr.shape}")
     bad = np.isnan(arr) | (arr < 0)
     if bad.any():
-        raise ValueError(f"budgets must be non-negative; got {arr[bad][0]}")
+        raise ValueError(f"budgets must be numbers >= 0 (or inf); got {arr[bad][0]}")
+    if increasing:
+        if arr.size == 0:
+            raise ValueError("the budget grid is empty")
+        if np.any(arr[1:] <= arr[:-1]):
+            raise ValueError(f"budgets must be strictly increasing; got {arr.tolist()}")
     return arr

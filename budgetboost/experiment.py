@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from budgetboost._validation import check_budgets
 from budgetboost.base import BudgetEvaluation
 from budgetboost.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.seeds import seed_from_key
@@ -226,7 +227,7 @@ def run_block(*, X: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
               costs: Mapping[int, np.ndarray], grouped: bool,
               dataset: str, cost_model: str, spec: AlgorithmSpec,
               budgets: Sequence[float], trials: Sequence[int],
-              ) -> tuple[pd.DataFrame, pd.DataFrame]:
+              ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Fit and evaluate ``spec`` on each trial of a block.
 
     Parameters
@@ -261,7 +262,7 @@ def run_block(*, X: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
         :data:`STUMP_COLUMNS` (empty for estimators without a stump path, e.g. trees). For
         claim 4: SpeedBoost's choices against Greedy's.
     """
-    grid = _check_budgets([math.inf] if spec.unbudgeted else budgets)
+    grid = check_budgets([math.inf] if spec.unbudgeted else budgets, increasing=True).tolist()
     if not len(trials):
         raise ValueError(f"{dataset}/{cost_model}/{spec.name}: the block has no trials")
     feature_groups = np.asarray(groups) if grouped else None
@@ -437,18 +438,6 @@ def _typed(df: pd.DataFrame, schema: Mapping[str, str], **constants: str) -> pd.
         else:
             out[col] = pd.Series(df[col].to_numpy(dtype=dtype))
     return pd.DataFrame(out)
-
-
-def _check_budgets(budgets: Sequence[float]) -> list[float]:
-    grid = [float(b) for b in budgets]
-    if not grid:
-        raise ValueError("the budget grid is empty")
-    bad = [b for b in grid if not b > 0]
-    if bad:
-        raise ValueError(f"budgets must be > 0 (or inf), got {bad}")
-    if sorted(grid) != grid or len(set(grid)) != len(grid):
-        raise ValueError(f"budgets must be strictly increasing, got {grid}")
-    return grid
 
 
 def _constructor_params(estimator: str) -> set[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import typing
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -234,11 +235,26 @@ def test_any_blocking_of_the_trials_gives_the_same_rows(problem, cuts, algorithm
     ({"trials": [9]}, "trial 9 is not in the splits"),
     ({"trials": []}, "no trials"),
     ({"budgets": [2.0, 1.0]}, "strictly increasing"),
-    ({"budgets": [0.0, 1.0]}, "> 0"),
+    ({"budgets": [-1.0, 1.0]}, ">= 0"),
+    ({"budgets": [1.0, float("nan")]}, ">= 0"),
+    ({"budgets": []}, "empty"),
+    ({"budgets": [1.0, math.inf, math.inf]}, "strictly increasing"),
 ])
 def test_run_block_errors(problem, kwargs, message):
     with pytest.raises(ValueError, match=message):
         run(problem, spec(), **kwargs)
+
+
+def test_a_zero_budget_is_a_grid_point_like_any_other(problem):
+    shard, *_ = run(problem, spec(), budgets=[0.0, 1.0])
+    at_zero = shard[shard["budget"] == 0.0]
+    assert len(at_zero) == N_TRIALS and (at_zero["spent"] == 0).all()
+
+
+def test_run_block_returns_three_tables_as_annotated(problem):
+    hints = typing.get_type_hints(experiment.run_block)
+    assert hints["return"] == tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]
+    assert all(isinstance(t, pd.DataFrame) for t in run(problem, spec(), trials=[0]))
 
 
 def test_run_block_grouped_without_groups(problem):

@@ -1,4 +1,4 @@
-"""Input checks shared by the estimators: missing values in X, y."""
+"""Input checks shared by the estimators: missing values in X, y, budget grids."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from budgetboost import BudgetedBoost, BudgetedTree
-from budgetboost._validation import check_X, check_y
+from budgetboost._validation import check_budgets, check_X, check_y
 
 
 @pytest.fixture
@@ -81,3 +81,16 @@ def test_check_y_shape_length_and_classes():
         check_y([1, 0, 2, 0], 4, classes=classes)
     with pytest.raises(ValueError, match="y must be 1-d"):
         check_y(np.ones((2, 2)), 2)
+
+
+def test_check_budgets_for_estimators_and_for_the_grid():
+    np.testing.assert_array_equal(check_budgets([3, 0, np.inf, 3]), [3, 0, np.inf, 3])
+    assert check_budgets(2.5).tolist() == [2.5]
+    assert check_budgets([0, 2, np.inf], increasing=True).tolist() == [0.0, 2.0, np.inf]
+    for bad in ([-1.0], [np.nan], [[1.0, 2.0]], ["a"]):
+        with pytest.raises(ValueError, match="budgets must be"):
+            check_budgets(bad)
+    for bad, message in (([], "empty"), ([2, 1], "strictly increasing"),
+                         ([1, 1], "strictly increasing"), ([np.inf, np.inf], "increasing")):
+        with pytest.raises(ValueError, match=message):
+            check_budgets(bad, increasing=True)
