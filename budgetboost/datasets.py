@@ -13,7 +13,6 @@ the paper did, and the binarization per column kind (:mod:`budgetboost.binarize`
 from __future__ import annotations
 
 import copy
-import hashlib
 import os
 import re
 from collections.abc import Mapping
@@ -28,7 +27,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from budgetboost.binarize import binarize_frame, format_value
-from budgetboost.io import read_metadata, write_table
+from budgetboost.io import read_metadata, sha256_file, write_table
 
 __all__ = [
     "BinarizedData",
@@ -211,15 +210,6 @@ def download_targets(name: str, entry: Mapping[str, object],
     if entry["source"]["type"] != "url":
         return []
     return [(f.url, f.sha256, f.path) for f in source_files(name, entry, root)]
-
-
-def sha256_file(path: str | os.PathLike) -> str:
-    """Hex sha256 of a file, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def verify_sha256(dataset: str, path: Path, expected: str | None) -> None:

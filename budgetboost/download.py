@@ -9,13 +9,14 @@ behind. Failures are retried (``pooch`` waits 1 s, 2 s, ... between attempts).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
 from pathlib import Path
 
 import pooch
+
+from budgetboost.io import sha256_file
 
 __all__ = ["DownloadError", "fetch"]
 
@@ -47,14 +48,6 @@ class _Progress:
     def close(self) -> None:
         self.stream.write("\n")
         self.stream.flush()
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def fetch(url: str, sha256: str, dest: str | os.PathLike, retries: int = 2,
@@ -93,7 +86,7 @@ def fetch(url: str, sha256: str, dest: str | os.PathLike, retries: int = 2,
     sha256 = sha256.lower()
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    if dest.is_file() and _sha256(dest) == sha256:
+    if dest.is_file() and sha256_file(dest) == sha256:
         return dest
     progress = _Progress(dest.name) if progressbar else False
     downloader = pooch.HTTPDownloader(progressbar=progress, timeout=timeout) \

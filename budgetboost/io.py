@@ -8,6 +8,7 @@ leaves a half-written file that a later run would trust.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -19,7 +20,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["atomic_path", "write_table", "read_table", "read_metadata", "job_log"]
+__all__ = ["atomic_path", "write_table", "read_table", "read_metadata", "job_log",
+           "sha256_file"]
 
 METADATA_KEY = b"budgetboost"
 
@@ -98,3 +100,15 @@ def job_log(path: str | os.PathLike, name: str) -> logging.Logger:
     logging.basicConfig(filename=os.fspath(path), filemode="w", level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s")
     return logging.getLogger(name)
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    """Hex sha256 (lower case) of a file, read in 1 MiB blocks.
+
+    The one checksum of the package: vendored and downloaded sources are checked with it.
+    """
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

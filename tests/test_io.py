@@ -40,3 +40,15 @@ def test_seeds_are_stable_and_separate_their_parts():
     assert rng_from_key("split", "sonar", 0).integers(0, 10**9) == 29181768
     with pytest.raises(ValueError):
         seed_from_key()
+
+
+def test_one_sha256_helper_for_datasets_and_downloads(tmp_path):
+    import hashlib
+
+    from budgetboost import datasets, download
+    from budgetboost.io import sha256_file
+
+    content = os.urandom((1 << 20) + 123)  # more than one read block
+    (tmp_path / "f.bin").write_bytes(content)
+    assert sha256_file(tmp_path / "f.bin") == hashlib.sha256(content).hexdigest()
+    assert datasets.sha256_file is download.sha256_file is sha256_file
