@@ -17,10 +17,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from budgetboost.io import read_metadata, write_table
+from budgetboost.io import write_table
 from budgetboost.seeds import rng_from_key
 
-__all__ = ["split_indices", "make_splits", "write_splits", "read_splits", "read_split_metadata"]
+__all__ = ["split_indices", "make_splits", "write_splits", "read_splits"]
 
 
 def _check_sizes(dataset: str, n_rows: int, train_size: int, test_size: int) -> None:
@@ -121,7 +121,3 @@ def read_splits(path: str | os.PathLike) -> dict[int, tuple[np.ndarray, np.ndarr
     trains, tests = _unpack(table.column("train")), _unpack(table.column("test"))
     return {int(t): (tr, te) for t, tr, te in zip(trials, trains, tests, strict=True)}
 
-
-def read_split_metadata(path: str | os.PathLike) -> dict:
-    """The metadata (dataset, sizes, trials) stored with a splits file."""
-    return read_metadata(path)
