@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 
@@ -72,7 +73,7 @@ def _log_speed_gain(abs_gamma: np.ndarray) -> np.ndarray:
         return np.log(g2) - np.log1p(np.sqrt(1.0 - g2))
 
 
-def _log_cost(cost: np.ndarray, spent: float, tau: float) -> np.ndarray:
+def _log_cost(cost: np.ndarray) -> np.ndarray:
     """``log c(h)``: the ORIGINAL cost of the stump's feature, even once it is paid.
 
     That keeps free (already paid) stumps from winning whatever their edge (Section 4).
@@ -91,18 +92,23 @@ def _log_smoothed_cost(cost: np.ndarray, spent: float, tau: float) -> np.ndarray
 class Ratio:
     """A criterion ``log_numerator(|gamma|) - log_denominator(c(h), spent, tau)``, maximised.
 
+    The denominator is the stump's original cost ``c(h)`` (Eq. 1 and 4), or with
+    ``smoothed`` the cost plus the scaled amount spent, ``tau * (B - B_t) + c(h)`` (Eq. 2).
     Split in two so that a fit computes the denominator only when it changes (once for
     Eq. 1 and 4; after each newly paid group for Eq. 2). 0/0 (no edge, zero cost) scores
     ``-inf``; a positive edge over a zero cost scores ``+inf``.
     """
 
     log_numerator: Callable[[np.ndarray], np.ndarray]
-    log_denominator: Callable[[np.ndarray, float, float], np.ndarray]
-    uses_spent: bool = False  # whether the denominator changes as the budget is spent
+    smoothed: bool = False  # the denominator grows with what is spent (Eq. 2)
 
     def __call__(self, abs_gamma: np.ndarray, cost: np.ndarray, spent: float,
                  tau: float) -> np.ndarray:
         return self.score(abs_gamma, self.log_denominator(cost, spent, tau))
+
+    def log_denominator(self, cost: np.ndarray, spent: float, tau: float) -> np.ndarray:
+        """``log c(h)``, or ``log(tau * spent + c(h))`` for a smoothed ratio."""
+        return _log_smoothed_cost(cost, spent, tau) if self.smoothed else _log_cost(cost)
 
     def score(self, abs_gamma: np.ndarray, log_den: np.ndarray) -> np.ndarray:
         """The scores given a precomputed ``log_denominator``."""
@@ -121,15 +127,16 @@ def adaboost_score(abs_gamma, cost, spent, tau):
 Criterion = Callable[[np.ndarray, np.ndarray, float, float], np.ndarray]
 
 #: The stump-selection criteria of step 4 of Algorithm 1, by name: functions
-#: ``(abs_gamma, cost, spent, tau) -> score`` (higher is better), in log space.
+#: ``(abs_gamma, cost, spent, tau) -> score`` (higher is better), in log space. Every one but
+#: ``adaboost`` (which :func:`boost_path` scores by ``|gamma|`` directly) is a :class:`Ratio`.
 CRITERIA: dict[str, Criterion] = {
     "adaboost": adaboost_score,
     # Eq. 1: minimise (1 - gamma^2)^(1/c(h)), c(h) the original cost
-    "greedy": Ratio(_log_loss_reduction, _log_cost),
+    "greedy": Ratio(_log_loss_reduction),
     # Eq. 2: minimise (1 - gamma^2)^(1/(tau*(B - B_t) + c(h)))
-    "smoothed": Ratio(_log_loss_reduction, _log_smoothed_cost, uses_spent=True),
+    "smoothed": Ratio(_log_loss_reduction, smoothed=True),
     # Eq. 4 (SpeedBoost, Grubb & Bagnell 2012): maximise (1 - sqrt(1 - gamma^2)) / c(h)
-    "speedboost": Ratio(_log_speed_gain, _log_cost),
+    "speedboost": Ratio(_log_speed_gain),
 }
 _ALL_CRITERIA = (*CRITERIA, "hybrid")
 
@@ -157,6 +164,20 @@ def _select(score: np.ndarray, abs_gamma: np.ndarray, column: np.ndarray,
     return int(tied[0])
 
 
+class _Round(NamedTuple):
+    """One round of :func:`boost_path`: the chosen stump and what was paid."""
+
+    feature: int
+    threshold: float
+    polarity: float
+    alpha: float
+    edge: float
+    group: int
+    new_group: bool
+    spent: float
+    criterion: str
+
+
 @dataclass
 class BoostPath:
     """The rounds of one boosting run, one entry per round."""
@@ -172,10 +193,31 @@ class BoostPath:
     criterion: np.ndarray  # criterion used in the round (differs from the setting for hybrid)
     stop_reason: str
 
+    @classmethod
+    def from_rounds(cls, rounds: list[_Round], stop_reason: str) -> BoostPath:
+        """The path of a list of rounds (typed arrays, also when there are none)."""
+
+        def column(name: str, dtype: type) -> np.ndarray:
+            return np.asarray([getattr(r, name) for r in rounds], dtype=dtype)
+
+        return cls(
+            feature=column("feature", np.intp),
+            threshold=column("threshold", np.float64),
+            polarity=column("polarity", np.float64),
+            alpha=column("alpha", np.float64),
+            edge=column("edge", np.float64),
+            group=column("group", np.intp),
+            new_group=column("new_group", bool),
+            spent=column("spent", np.float64),
+            criterion=column("criterion", object),
+            stop_reason=stop_reason,
+        )
+
 
 class _CachedScores:
-    """Scores of one fit's candidates; each criterion's log-denominator is recomputed only
-    when the amount spent changes (never, for Eq. 1 and 4)."""
+    """Scores of one fit's candidates under the :class:`Ratio` criteria; each one's
+    log-denominator is recomputed only when the amount spent changes (never, for Eq. 1
+    and 4)."""
 
     def __init__(self, cost: np.ndarray, tau: float):
         self.cost, self.tau = cost, tau
@@ -183,12 +225,9 @@ class _CachedScores:
 
     def __call__(self, phase: str, abs_gamma: np.ndarray, spent: float) -> np.ndarray:
         ratio = CRITERIA[phase]
-        tau = 1.0 if phase == "greedy" else self.tau
-        if not isinstance(ratio, Ratio):
-            return ratio(abs_gamma, self.cost, spent, tau)
         cached = self.cache.get(phase)
-        if cached is None or (ratio.uses_spent and cached[0] != spent):
-            cached = (spent, ratio.log_denominator(self.cost, spent, tau))
+        if cached is None or (ratio.smoothed and cached[0] != spent):
+            cached = (spent, ratio.log_denominator(self.cost, spent, self.tau))
             self.cache[phase] = cached
         return ratio.score(abs_gamma, cached[1])
 
@@ -213,7 +252,7 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
     phase = "greedy" if criterion == "hybrid" else criterion
     score_of = _CachedScores(cand_cost, tau)
     first_quality = None
-    rounds: list[tuple] = []
+    rounds: list[_Round] = []
     stop_reason = "max_rounds"
     if space.n_candidates == 0:
         stop_reason = "no_stumps"
@@ -258,26 +297,14 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
         capped = min(edge, 1.0 - GAMMA_CAP)
         alpha = 0.5 * np.log((1.0 + capped) / (1.0 - capped))
         j, v = space.column[k], space.threshold[k]
-        rounds.append((j, v, polarity, alpha, edge, group, new, spent, phase))
+        rounds.append(_Round(j, v, polarity, alpha, edge, group, new, spent, phase))
         if edge >= 1.0 - GAMMA_CAP:
             stop_reason = "perfect_stump"
             break
         h = np.where(X[:, j] >= v, polarity, -polarity)
         weights = weights * np.exp(-alpha * y * h)
         weights /= weights.sum()
-    cols = list(zip(*rounds, strict=True)) if rounds else [()] * 9
-    return BoostPath(
-        feature=np.asarray(cols[0], dtype=np.intp),
-        threshold=np.asarray(cols[1], dtype=np.float64),
-        polarity=np.asarray(cols[2], dtype=np.float64),
-        alpha=np.asarray(cols[3], dtype=np.float64),
-        edge=np.asarray(cols[4], dtype=np.float64),
-        group=np.asarray(cols[5], dtype=np.intp),
-        new_group=np.asarray(cols[6], dtype=bool),
-        spent=np.asarray(cols[7], dtype=np.float64),
-        criterion=np.asarray(cols[8], dtype=object),
-        stop_reason=stop_reason,
-    )
+    return BoostPath.from_rounds(rounds, stop_reason)
 
 
 class BudgetedBoost(BudgetedEstimator):

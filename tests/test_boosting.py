@@ -324,3 +324,47 @@ def test_cached_scores_equal_the_criteria_as_the_budget_is_spent():
             np.testing.assert_array_equal(cached(phase, g, spent), direct)
             assert direct[0] == -np.inf and direct[2] == -np.inf
             assert direct[1] == np.inf or (phase == "smoothed" and spent > 0)
+
+
+def test_ratio_denominators_are_the_original_or_the_smoothed_cost():
+    from budgetboost.boosting import CRITERIA as criteria
+
+    cost = np.array([0.0, 0.5, 2.0])
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(
+            criteria["greedy"].log_denominator(cost, 3.0, 0.4), np.log(cost)
+        )
+        np.testing.assert_array_equal(
+            criteria["speedboost"].log_denominator(cost, 3.0, 0.4), np.log(cost)
+        )
+        np.testing.assert_array_equal(
+            criteria["smoothed"].log_denominator(cost, 3.0, 0.4), np.log(0.4 * 3.0 + cost)
+        )
+
+
+def test_a_path_without_rounds_has_typed_empty_arrays():
+    from budgetboost.boosting import boost_path
+
+    path = boost_path(
+        np.ones((4, 2)),
+        np.array([1.0, -1.0, 1.0, -1.0]),
+        criterion="hybrid",
+        max_rounds=5,
+        group_of_column=np.arange(2),
+        group_cost=np.ones(2),
+    )
+    assert path.stop_reason == "no_stumps"
+    dtypes = {
+        "feature": np.intp,
+        "threshold": np.float64,
+        "polarity": np.float64,
+        "alpha": np.float64,
+        "edge": np.float64,
+        "group": np.intp,
+        "new_group": bool,
+        "spent": np.float64,
+        "criterion": object,
+    }
+    for name, dtype in dtypes.items():
+        value = getattr(path, name)
+        assert value.shape == (0,) and value.dtype == dtype, name
