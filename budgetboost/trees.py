@@ -463,7 +463,9 @@ class BudgetedTree(BudgetedEstimator):
     max_depth_ : int
         Depth of the grown tree (0: a single leaf).
     budget_path_, size_path_ : PruningPath
-        The pruning sequences by budget and by node count.
+        The pruning sequences by budget and by node count. ``size_path_`` is computed on
+        first use (``max_nodes``, :meth:`predict_at_nodes`, :meth:`evaluate_at_nodes`): a
+        budget alone never needs it.
     budget_step_, size_step_ : int
         Steps of those sequences selected by ``budget`` and ``max_nodes`` (0: none).
 
@@ -516,10 +518,18 @@ class BudgetedTree(BudgetedEstimator):
         self.path_n_groups_ = tree.path_groups
         self.max_depth_ = int(tree.depth.max())
         self.budget_path_ = _pruning_path(tree, "budget")
-        self.size_path_ = _pruning_path(tree, "nodes")
+        self._grown, self._size_path = tree, None  # size_path_ is computed when first used
         self.budget_step_ = int(self.budget_path_.step_for_budget(budget))
         self.size_step_ = 0 if self.max_nodes is None else int(
             self.size_path_.step_for_nodes(self.max_nodes))
+
+    @property
+    def size_path_(self) -> PruningPath:
+        """The pruning sequence by node count, computed on first use."""
+        self._check_fitted()
+        if self._size_path is None:
+            self._size_path = _pruning_path(self._grown, "nodes")
+        return self._size_path
 
     # ------------------------------------------------------------------ tree walking
     def _paths(self, Xa: np.ndarray) -> np.ndarray:
@@ -544,15 +554,21 @@ class BudgetedTree(BudgetedEstimator):
         """Leaf reached by each example in each pruned tree: (len(steps), n_samples).
 
         On a path, the pruned leaf is the first node already cut at the step; the prefix
-        minima of the nodes' cut steps make that a count.
+        minima of the nodes' cut steps make that a count. Size step 0 cuts nothing that the
+        budget sequence keeps (both cut only the grown leaves at step 0), so the size
+        sequence is read only when a size step is positive.
         """
         first_b = np.minimum.accumulate(self.budget_path_.cut_step[paths], axis=1)
-        first_n = np.minimum.accumulate(self.size_path_.cut_step[paths], axis=1)
+        by_size = bool(np.any(size_steps > 0))
+        if by_size:
+            first_n = np.minimum.accumulate(self.size_path_.cut_step[paths], axis=1)
         rows = np.arange(paths.shape[0])
         out = np.empty((budget_steps.size, paths.shape[0]), dtype=np.intp)
         for i, (sb, sn) in enumerate(zip(budget_steps, size_steps, strict=True)):
-            depth = ((first_b > sb) & (first_n > sn)).sum(axis=1)
-            out[i] = paths[rows, depth]
+            kept = first_b > sb
+            if by_size:
+                kept &= first_n > sn
+            out[i] = paths[rows, kept.sum(axis=1)]
         return out
 
     def _budget_steps(self, budgets) -> np.ndarray:
@@ -616,10 +632,14 @@ class BudgetedTree(BudgetedEstimator):
 
     def _masks(self, budget_step: int, size_step: int) -> tuple[np.ndarray, np.ndarray]:
         """Nodes ``present`` in, and ``leaf`` of, the tree pruned at both steps."""
-        b, s = self.budget_path_, self.size_path_
-        present = (b.removed_step > budget_step) & (s.removed_step > size_step)
-        leaf = present & ((b.cut_step <= budget_step) | (s.cut_step <= size_step))
-        return present, leaf
+        b = self.budget_path_
+        present = b.removed_step > budget_step
+        leaf = b.cut_step <= budget_step
+        if size_step > 0:  # size step 0 removes nothing and cuts only grown leaves
+            s = self.size_path_
+            present &= s.removed_step > size_step
+            leaf |= s.cut_step <= size_step
+        return present, present & leaf
 
     def _pruned_structure(self, budget_step: int, size_step: int) -> tuple[int, int, float]:
         """(internal nodes, nodes, most expensive path) of the tree at both steps."""

@@ -526,3 +526,32 @@ def test_speed_report_binary_1000x400():
           f"depth {model.max_depth_}; evaluate 41 budgets {eval_seconds:.3f} s")
     assert report.error[-1] == model.size_path_.train_errors[0] / 1000
     assert np.all(report.max_example_cost <= budgets)
+
+
+def test_node_count_pruning_is_computed_only_when_used(monkeypatch):
+    """A budget alone never needs the node-count sequence (the pipeline's only use)."""
+    calls = []
+    original = trees._pruning_path
+
+    def counting(tree, by):
+        calls.append(by)
+        return original(tree, by)
+
+    monkeypatch.setattr(trees, "_pruning_path", counting)
+    rng = np.random.default_rng(8)
+    X = rng.integers(0, 4, size=(80, 5)).astype(float)
+    y = (X[:, 0] + X[:, 3] + rng.integers(0, 3, 80) > 4).astype(int)
+    model = BudgetedTree(budget=3.0, feature_costs=[1.0, 0.5, 2.0, 3.0, 0.25]).fit(X, y)
+    model.predict(X)
+    model.decision_function(X)
+    model.evaluate_at_budgets(X, y, [0.0, 1.0, np.inf])
+    model.pruned_tree(budget=1.0)
+    assert calls == ["budget"]
+    nodes = model.size_path_.n_nodes
+    assert calls == ["budget", "nodes"]
+    model.evaluate_at_nodes(X, y, nodes)
+    assert calls == ["budget", "nodes"]  # computed once
+    model.fit(X[:40], y[:40])  # a new fit forgets the old sequence
+    assert model.size_path_.n_nodes[0] == model.feature_.size
+    BudgetedTree(max_nodes=5).fit(X, y)
+    assert calls[-2:] == ["budget", "nodes"]
