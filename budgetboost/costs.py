@@ -157,6 +157,7 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
     """Per raw attribute costs from a file.
 
     Two formats: a CSV with columns ``feature`` and ``cost`` (e.g. Turney's heart costs),
+    one row per attribute (an attribute listed twice is an error, not "the last one wins"),
     or plain text with one cost per line, line ``i`` giving attribute ``f{i}`` (the SVMlight
     feature numbering of the Webscope reader).
     """
@@ -185,6 +186,15 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
     if costs.isna().any():
         bad = frame.loc[costs.isna(), ["feature", "cost"]].iloc[0].tolist()
         raise ValueError(f"cost file {path}: cost of {bad[0]!r} is not a number: {bad[1]!r}")
+    repeated = frame["feature"].duplicated(keep=False)
+    if repeated.any():
+        name = frame.loc[repeated, "feature"].iloc[0]
+        given = frame.loc[frame["feature"] == name, "cost"].tolist()
+        times = "twice" if len(given) == 2 else f"{len(given)} times"
+        raise ValueError(
+            f"cost file {path}: attribute {name!r} is listed {times} (costs "
+            f"{', '.join(given)}); keep one row per attribute"
+        )
     return dict(zip(frame["feature"].astype(str), costs.astype(float), strict=True))
 
 

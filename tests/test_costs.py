@@ -198,3 +198,16 @@ def test_read_costs_rejects_other_tables(tmp_path):
 def test_cost_table_dataclass_fields():
     table = CostTable(trials=np.array([0]), costs=np.zeros((1, 2)), grouped=False)
     assert table.of_trial(0).shape == (2,)
+
+
+def test_an_attribute_listed_twice_in_a_cost_file_is_rejected(tmp_path, heart):
+    path = tmp_path / "heart_turney_costs.csv"
+    path.write_text((ROOT / "resources/heart_turney_costs.csv").read_text() + "age,500\n")
+    with pytest.raises(
+        ValueError,
+        match=r"heart_turney_costs\.csv: attribute 'age' is listed "
+        r"twice \(costs 1\.0, 500\); keep one row",
+    ):
+        read_attribute_costs(path)
+    with pytest.raises(ValueError, match=r"'heart', cost model 'real'.*attribute 'age' is listed"):
+        make_costs("heart", "real", {"model": "real", "file": str(path)}, heart, None, [0])
