@@ -39,6 +39,7 @@ import pandas as pd
 __all__ = [
     "METHODS",
     "MISSING_STRINGS",
+    "NotNumericError",
     "column_kind",
     "normalise_missing",
     "fit_attribute",
@@ -50,6 +51,36 @@ __all__ = [
 
 METHODS = ("distinct", "quantiles", "threshold", "onehot")
 MISSING_STRINGS = ("?", "")
+
+
+class NotNumericError(ValueError):
+    """An attribute that should hold numbers holds a value that is not one.
+
+    Attributes
+    ----------
+    attribute : str
+        The raw attribute (column).
+    value : object
+        Its first value that is not a number (e.g. ``'NA'`` read from a CSV as text).
+    row : int
+        The 0-based row of that value in the table being binarized.
+    """
+
+    def __init__(self, message: str, *, attribute: str, value: object, row: int):
+        super().__init__(message)
+        self.attribute, self.value, self.row = attribute, value, row
+
+
+def _first_non_number(series: pd.Series) -> tuple[int, object] | None:
+    """``(row, value)`` of the first present value that does not parse as a number."""
+    values = series.astype(object)
+    present = values.notna().to_numpy()
+    parsed = pd.to_numeric(values.where(present, None), errors="coerce")
+    bad = present & parsed.isna().to_numpy()
+    if not bad.any():
+        return None
+    row = int(np.flatnonzero(bad)[0])
+    return row, values.iloc[row]
 
 
 def format_value(value: object) -> str:
@@ -129,8 +160,20 @@ def fit_attribute(attribute: str, series: pd.Series,
         return [{"name": f"{attribute}={c}", "attribute": attribute,
                  "kind": "category", "category": c} for c in labels]
     if column_kind(series) != "numeric":
-        raise ValueError(f"attribute {attribute!r}: method {name!r} needs numbers, got "
-                         f"values like {series.dropna().astype(str).head(3).tolist()}")
+        first = _first_non_number(series)
+        if first is None:  # text that all parses as numbers, e.g. an object column
+            raise ValueError(
+                f"attribute {attribute!r}: method {name!r} needs numbers, got "
+                f"values like {series.dropna().astype(str).head(3).tolist()}"
+            )
+        row, value = first
+        raise NotNumericError(
+            f"attribute {attribute!r}: method {name!r} needs numbers, but its value "
+            f"{value!r} at row {row} (0-based, header not counted) is not a number",
+            attribute=attribute,
+            value=value,
+            row=row,
+        )
     thresholds = _numeric_thresholds(series.to_numpy(dtype=float, na_value=np.nan), method)
     return [{"name": f"{attribute}>={format_value(t)}", "attribute": attribute,
              "kind": "threshold", "threshold": float(t)} for t in thresholds]
@@ -144,8 +187,21 @@ def method_for(attribute: str, series: pd.Series,
         return overrides[attribute]
     kind = column_kind(series)
     if kind not in spec:
-        raise ValueError(f"attribute {attribute!r} is {kind} but the binarization spec has "
-                         f"no {kind!r} method (keys: {sorted(spec)})")
+        first = _first_non_number(series) if kind == "categorical" else None
+        if first is None:
+            raise ValueError(
+                f"attribute {attribute!r} is {kind} but the binarization spec "
+                f"has no {kind!r} method (keys: {sorted(spec)})"
+            )
+        row, value = first
+        raise NotNumericError(
+            f"attribute {attribute!r} is categorical, as its value {value!r} at row {row} "
+            "(0-based, header not counted) is not a number, but the binarization spec has no "
+            f"'categorical' method (keys: {sorted(spec)})",
+            attribute=str(attribute),
+            value=value,
+            row=row,
+        )
     return spec[kind]
 
 

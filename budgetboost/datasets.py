@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
-from budgetboost.binarize import binarize_frame, format_value
+from budgetboost.binarize import NotNumericError, binarize_frame, format_value
 from budgetboost.io import read_metadata, sha256_file, write_table
 
 __all__ = [
@@ -54,6 +54,8 @@ SCHEMA_PATH = (Path(__file__).resolve().parent.parent / "workflow" / "schemas"
 DOWNLOADS = Path("resources") / "downloads"
 CSV_OPTIONS = {"sep", "header", "names", "comment", "skiprows", "skipinitialspace",
                "na_values"}
+#: What a csv source's fields read as missing unless ``read_options.na_values`` says otherwise.
+CSV_NA_VALUES = ["?", ""]
 
 
 class DatasetError(ValueError):
@@ -271,7 +273,7 @@ def _read_csv(path: Path, options: Mapping[str, object]) -> pd.DataFrame:
         raise ValueError(f"unknown csv read_options {sorted(unknown)}; allowed: "
                          f"{sorted(CSV_OPTIONS)}")
     kwargs = dict(options)
-    kwargs.setdefault("na_values", ["?", ""])
+    kwargs.setdefault("na_values", CSV_NA_VALUES)
     if "names" in kwargs:
         kwargs.setdefault("header", None)
     return pd.read_csv(path, keep_default_na=False, **kwargs)
@@ -454,6 +456,10 @@ def build_binarized(name: str, entry: Mapping[str, object],
     try:
         X, indicators = binarize_frame(features, entry["binarize"],
                                        drop_constant=entry.get("drop_constant", True))
+    except NotNumericError as err:
+        raise DatasetError(
+            f"dataset {name!r} ({where}): {err}. {_missing_value_hint(entry, err.value)}"
+        ) from err
     except ValueError as err:
         raise DatasetError(f"dataset {name!r} ({where}): {err}") from err
     if X.shape[1] == 0:
@@ -462,6 +468,22 @@ def build_binarized(name: str, entry: Mapping[str, object],
     if np.unique(y).size < 2:
         raise DatasetError(f"dataset {name!r}: constant label {int(y[0])} in {where}")
     return _assemble(name, entry, files, X, y, indicators, list(features.columns))
+
+
+def _missing_value_hint(entry: Mapping[str, object], value: object) -> str:
+    """How a registry entry declares ``value`` a missing value, should it be one."""
+    if entry.get("format", "parquet") == "csv":
+        declared = (entry.get("read_options") or {}).get("na_values", CSV_NA_VALUES)
+        declared = [declared] if isinstance(declared, str) else list(declared)
+        return (
+            f"If {value!r} marks a missing value, declare it in the dataset's registry "
+            f"entry: read_options: {{na_values: {declared + [value]}}} (missing values "
+            "give 0 in every indicator of their attribute)"
+        )
+    return (
+        f"If {value!r} marks a missing value, store it as a null in the source file: the "
+        "registry declares missing values (read_options.na_values) for csv sources only"
+    )
 
 
 def _assemble(name: str, entry: Mapping[str, object], files: list[SourceFile], X: np.ndarray,

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetboost.binarize import (
+    NotNumericError,
     binarize_frame,
     fit_attribute,
     format_value,
@@ -122,3 +123,12 @@ def test_format_value_and_missing_normalisation():
     assert format_value("A") == "A"
     out = normalise_missing(pd.Series(["a", " ? ", "", None, "b"]))
     assert out.isna().tolist() == [False, True, True, True, False]
+
+
+def test_the_first_non_numeric_value_is_named_with_its_row():
+    frame = pd.DataFrame({"a": [1, 2, 3], "b": ["5", " ", "NA"]})  # ' ' is a missing value
+    with pytest.raises(
+        NotNumericError, match="'b' is categorical, as its value 'NA' at row 2"
+    ) as err:
+        binarize_frame(frame, {"numeric": {"method": "distinct"}})
+    assert (err.value.attribute, err.value.value, err.value.row) == ("b", "NA", 2)

@@ -368,3 +368,52 @@ def test_malformed_svmlight(registry, tmp_path, text, message):
     target.write_text(text)
     with pytest.raises(DatasetError, match=message):
         build_binarized("webscope", entry, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "text, attribute, value, row",
+    [
+        ("a,b,cls\n1,5,yes\n2,NA,no\n3,7,no\n4,8,yes\n", "b", "NA", 1),
+        ("a,b,cls\n1,5,yes\n2,6,no\n3,7,no\nnan,8,yes\n", "a", "nan", 3),
+    ],
+)
+def test_missing_value_text_in_a_csv_is_named_with_how_to_declare_it(
+    tmp_path, text, attribute, value, row
+):
+    (tmp_path / "toy.csv").write_text(text)
+    numeric_only = _entry(binarize={"numeric": {"method": "distinct"}})
+    with pytest.raises(DatasetError) as err:
+        build_binarized("toy", numeric_only, tmp_path)
+    message = str(err.value)
+    assert f"attribute '{attribute}' is categorical, as its value '{value}' at row {row}" in message
+    assert f"read_options: {{na_values: ['?', '', '{value}']}}" in message
+    # a column forced to a numeric method says the same
+    forced = _entry(
+        binarize={"numeric": {"method": "distinct"}, "columns": {attribute: {"method": "distinct"}}}
+    )
+    with pytest.raises(
+        DatasetError, match=f"method 'distinct' needs numbers, but its value '{value}' at row {row}"
+    ):
+        build_binarized("toy", forced, tmp_path)
+    # and the declaration it suggests works: the value is then missing (0 in every indicator)
+    declared = _entry(
+        binarize={"numeric": {"method": "distinct"}}, read_options={"na_values": ["?", "", value]}
+    )
+    data = build_binarized("toy", declared, tmp_path)
+    assert data.X[row, data.attributes == attribute].sum() == 0
+
+
+def test_text_in_a_parquet_column_names_the_value_and_the_way_out(tmp_path):
+    frame = pd.DataFrame({"a": ["1", "2", "n/a", "4"], "cls": ["yes", "no", "no", "yes"]})
+    write_table(frame, tmp_path / "toy.parquet")
+    entry = _entry(
+        format="parquet",
+        source={"type": "local", "path": "toy.parquet"},
+        binarize={"numeric": {"method": "distinct"}},
+    )
+    with pytest.raises(
+        DatasetError,
+        match=r"value 'n/a' at row 2 .*store it as a null in the "
+        r"source file",
+    ):
+        build_binarized("toy", entry, tmp_path)
