@@ -86,13 +86,11 @@ class Interval(Constraint):
         Which bounds belong to the interval.
     """
 
-    def __init__(self, kind: type, left: float | None, right: float | None, *,
-                 closed: str):
+    def __init__(self, kind: type, left: float | None, right: float | None, *, closed: str):
         if kind not in (numbers.Integral, numbers.Real):
             raise TypeError(f"kind must be numbers.Integral or numbers.Real; got {kind!r}")
         if closed not in ("left", "right", "both", "neither"):
-            raise ValueError(f"closed must be 'left', 'right', 'both' or 'neither'; got "
-                             f"{closed!r}")
+            raise ValueError(f"closed must be 'left', 'right', 'both' or 'neither'; got {closed!r}")
         self.kind, self.left, self.right, self.closed = kind, left, right, closed
 
     def is_satisfied_by(self, value: Any) -> bool:
@@ -102,11 +100,9 @@ class Interval(Constraint):
             return False
         left_closed = self.closed in ("left", "both")
         right_closed = self.closed in ("right", "both")
-        if self.left is not None and not (value >= self.left if left_closed
-                                          else value > self.left):
+        if self.left is not None and not (value >= self.left if left_closed else value > self.left):
             return False
-        return self.right is None or (value <= self.right if right_closed
-                                      else value < self.right)
+        return self.right is None or (value <= self.right if right_closed else value < self.right)
 
     def __str__(self) -> str:
         kind = "an integer" if self.kind is numbers.Integral else "a number"
@@ -115,8 +111,10 @@ class Interval(Constraint):
         low = None if self.left is None or self.left == -math.inf else self.left
         high = None if self.right is None or self.right == math.inf else self.right
         if low is not None and high is not None:
-            return (f"{kind} in {'[' if left_closed else '('}{low}, "
-                    f"{high}{']' if right_closed else ')'}")
+            return (
+                f"{kind} in {'[' if left_closed else '('}{low}, "
+                f"{high}{']' if right_closed else ')'}"
+            )
         bounds = []
         if low is not None:
             bounds.append(f"{'>=' if left_closed else '>'} {low}")
@@ -217,11 +215,15 @@ def _describe(constraints: Sequence[Any]) -> str:
 
 def _short_repr(value: Any, limit: int = 60) -> str:
     text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit - 3]}..."
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
-def validate_params(owner: str, constraints: Mapping[str, Sequence[Any]],
-                    params: Mapping[str, Any], valid: Collection[str]) -> None:
+def validate_params(
+    owner: str,
+    constraints: Mapping[str, Sequence[Any]],
+    params: Mapping[str, Any],
+    valid: Collection[str],
+) -> None:
     """Check ``params`` against a constraint table; raise on the first problem.
 
     Parameters
@@ -244,8 +246,9 @@ def validate_params(owner: str, constraints: Mapping[str, Sequence[Any]],
     """
     for name, value in params.items():
         if name not in valid:
-            raise InvalidParameterError(name, f"unknown parameter of {owner}; valid "
-                                              f"parameters are {sorted(valid)}")
+            raise InvalidParameterError(
+                name, f"unknown parameter of {owner}; valid parameters are {sorted(valid)}"
+            )
         allowed = constraints.get(name)
         if allowed is None:
             continue

@@ -100,8 +100,10 @@ def check_X(X: Any, *, n_features: int | None = None, estimator: str = "estimato
         if missing.any():
             raise _missing_values(X, missing)
         row, col = np.argwhere(~np.isfinite(arr))[0]
-        raise ValueError(f"X contains an infinite value in column {_column(X, col)} (first at "
-                         f"row {row}: {arr[row, col]}); budgetboost needs finite values")
+        raise ValueError(
+            f"X contains an infinite value in column {_column(X, col)} (first at "
+            f"row {row}: {arr[row, col]}); budgetboost needs finite values"
+        )
     if n_features is not None and arr.shape[1] != n_features:
         raise ValueError(f"X has {arr.shape[1]} features, but {estimator} is expecting "
                          f"{n_features} features as input")
@@ -135,14 +137,18 @@ def _missing_values(X: Any, missing: np.ndarray) -> ValueError:
     else:
         shown = ", ".join(_column(X, int(j)) for j in columns[:5])
         more = ", ..." if columns.size > 5 else ""
-        where = (f"{columns.size} columns [{shown}{more}] (first at row {row} of "
-                 f"{_column(X, first)})")
-    return ValueError(f"X has missing values (NaN, None or NA) in {where}; budgetboost "
-                      "needs complete data: impute them, or drop those rows or columns")
+        where = (
+            f"{columns.size} columns [{shown}{more}] (first at row {row} of {_column(X, first)})"
+        )
+    return ValueError(
+        f"X has missing values (NaN, None or NA) in {where}; budgetboost "
+        "needs complete data: impute them, or drop those rows or columns"
+    )
 
 
-def check_y(y: Any, n_samples: int, *, classes: np.ndarray | None = None,
-            estimator: str = "estimator") -> np.ndarray:
+def check_y(
+    y: Any, n_samples: int, *, classes: np.ndarray | None = None, estimator: str = "estimator"
+) -> np.ndarray:
     """Return ``y`` as a 1-d array with one label per row of ``X``.
 
     Parameters
@@ -174,16 +180,20 @@ def check_y(y: Any, n_samples: int, *, classes: np.ndarray | None = None,
     if labels.ndim != 1:
         raise ValueError(f"y must be 1-d; got an array of shape {labels.shape}")
     if labels.shape[0] != n_samples:
-        raise ValueError(f"X and y have inconsistent lengths: X has {n_samples} rows, "
-                         f"y has {labels.shape[0]} labels")
+        raise ValueError(
+            f"X and y have inconsistent lengths: X has {n_samples} rows, "
+            f"y has {labels.shape[0]} labels"
+        )
     if classes is not None:
         unseen = ~np.isin(labels, classes)
         if unseen.any():
             values = list(dict.fromkeys(labels[unseen].tolist()))
             shown = f"{values[:5]}{' ...' if len(values) > 5 else ''}"
-            raise ValueError(f"y has labels the estimator was not fitted on: {shown} (first "
-                             f"at row {int(np.flatnonzero(unseen)[0])}); the fitted classes "
-                             f"are {classes.tolist()}")
+            raise ValueError(
+                f"y has labels the estimator was not fitted on: {shown} (first "
+                f"at row {int(np.flatnonzero(unseen)[0])}); the fitted classes "
+                f"are {classes.tolist()}"
+            )
     return labels
 
 
@@ -226,8 +236,10 @@ def check_feature_costs(costs: Any, n_features: int) -> np.ndarray:
         return np.ones(n_features)
     arr = np.asarray(costs, dtype=np.float64)
     if arr.ndim != 1 or arr.shape[0] != n_features:
-        raise InvalidParameterError("feature_costs", f"must have one cost per column of X "
-                                                     f"({n_features}); got shape {arr.shape}")
+        raise InvalidParameterError(
+            "feature_costs",
+            f"must have one cost per column of X ({n_features}); got shape {arr.shape}",
+        )
     return arr
 
 
@@ -242,8 +254,9 @@ def check_feature_groups(groups: Any, costs: np.ndarray) -> tuple[np.ndarray, np
         return np.arange(n), costs.copy()
     labels = np.asarray(groups)
     if labels.ndim != 1 or labels.shape[0] != n:
-        raise InvalidParameterError("feature_groups", f"must have one label per column of X "
-                                                      f"({n}); got shape {labels.shape}")
+        raise InvalidParameterError(
+            "feature_groups", f"must have one label per column of X ({n}); got shape {labels.shape}"
+        )
     _, index = np.unique(labels, return_inverse=True)
     group_cost = np.full(index.max() + 1, np.nan)
     group_cost[index] = costs
@@ -251,9 +264,11 @@ def check_feature_groups(groups: Any, costs: np.ndarray) -> tuple[np.ndarray, np
     if mismatch.any():
         j = int(np.flatnonzero(mismatch)[0])
         raise InvalidParameterError(
-            "feature_groups", f"columns of group {labels.tolist()[j]!r} have different costs "
-                              f"(column {j} costs {costs[j]}, the group "
-                              f"{group_cost[index[j]]}); a group is paid for once, at one cost")
+            "feature_groups",
+            f"columns of group {labels.tolist()[j]!r} have different costs "
+            f"(column {j} costs {costs[j]}, the group "
+            f"{group_cost[index[j]]}); a group is paid for once, at one cost",
+        )
     return index, group_cost
 
 

@@ -61,9 +61,11 @@ __all__ = [
 BUDGET = [Interval(Real, 0, None, closed="left"), None]
 FEATURE_COSTS = [NonNegativeVector(), None]
 FEATURE_GROUPS = [Vector(), None]
-RANDOM_STATE = [Interval(Integral, 0, None, closed="left"),
-                InstanceOf((np.random.Generator, np.random.SeedSequence),
-                           "a numpy Generator or SeedSequence"), None]
+RANDOM_STATE = [
+    Interval(Integral, 0, None, closed="left"),
+    InstanceOf((np.random.Generator, np.random.SeedSequence), "a numpy Generator or SeedSequence"),
+    None,
+]
 
 _E = TypeVar("_E", bound="BudgetedEstimator")
 
@@ -103,8 +105,10 @@ class BudgetCosts:
         for field in dataclasses.fields(self):
             value = np.array(getattr(self, field.name), dtype=np.float64)  # a read-only copy
             if value.ndim != 1:
-                raise ValueError(f"{type(self).__name__}.{field.name} must be 1-d (one entry "
-                                 f"per budget); got shape {value.shape}")
+                raise ValueError(
+                    f"{type(self).__name__}.{field.name} must be 1-d (one entry "
+                    f"per budget); got shape {value.shape}"
+                )
             value.flags.writeable = False
             object.__setattr__(self, field.name, value)
             lengths.add(value.size)
@@ -294,8 +298,7 @@ class BudgetedEstimator:
             For an unknown name (the reason lists the valid ones) or a value outside the
             parameter's ``_parameter_constraints``; ``str()`` is ``"<parameter>: <reason>"``.
         """
-        validate_params(cls.__name__, cls._parameter_constraints, params,
-                        cls._get_param_names())
+        validate_params(cls.__name__, cls._parameter_constraints, params, cls._get_param_names())
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Return the constructor arguments as a dict (``deep`` is accepted for sklearn)."""
@@ -309,8 +312,11 @@ class BudgetedEstimator:
         valid = set(self._get_param_names())
         for name, value in params.items():
             if name not in valid:
-                raise InvalidParameterError(name, f"unknown parameter of {type(self).__name__}"
-                                                  f"; valid parameters are {sorted(valid)}")
+                raise InvalidParameterError(
+                    name,
+                    f"unknown parameter of {type(self).__name__}"
+                    f"; valid parameters are {sorted(valid)}",
+                )
             setattr(self, name, value)
         return self
 
@@ -422,8 +428,9 @@ class BudgetedEstimator:
         """Train on validated data (see the class docstring)."""
         raise NotImplementedError(f"{type(self).__name__} must implement _fit")
 
-    def _scores_and_costs(self, X: np.ndarray,
-                          budgets: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+    def _scores_and_costs(
+        self, X: np.ndarray, budgets: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
         """Scores (len(budgets), n_samples) and costs at each budget (see the class docstring)."""
         raise NotImplementedError(f"{type(self).__name__} must implement _scores_and_costs")
 
@@ -435,7 +442,8 @@ class BudgetedEstimator:
         classes, ypm = encode_labels(y_raw)
         costs = check_feature_costs(getattr(self, "feature_costs", None), Xa.shape[1])
         group_of_column, group_cost = check_feature_groups(
-            getattr(self, "feature_groups", None), costs)
+            getattr(self, "feature_groups", None), costs
+        )
         self.classes_ = classes
         self.n_features_in_ = Xa.shape[1]
         names = feature_names(X)
@@ -465,11 +473,14 @@ class BudgetedEstimator:
         """Labels of scores: ``classes_[1]`` where ``> 0``, else ``classes_[0]``."""
         return self.classes_[(scores > 0).astype(np.intp)]
 
-    def _evaluation(self, scores: np.ndarray, costs: BudgetCosts,
-                    y: np.ndarray) -> BudgetEvaluation:
+    def _evaluation(
+        self, scores: np.ndarray, costs: BudgetCosts, y: np.ndarray
+    ) -> BudgetEvaluation:
         """The record of scores (n_budgets, n_samples) and costs against checked labels."""
         if not isinstance(costs, BudgetCosts):
-            raise TypeError(f"{type(self).__name__}._scores_and_costs must return (scores, "
-                            f"BudgetCosts); got costs of type {type(costs).__name__}")
+            raise TypeError(
+                f"{type(self).__name__}._scores_and_costs must return (scores, "
+                f"BudgetCosts); got costs of type {type(costs).__name__}"
+            )
         error = (self._labels(scores) != y[None, :]).mean(axis=1)
         return BudgetEvaluation(error=error, **costs.as_dict())

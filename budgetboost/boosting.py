@@ -398,10 +398,17 @@ class BudgetedBoost(BudgetedEstimator):
     def _fit(self, data: TrainingData) -> None:
         """Boost until ``max_rounds``, a zero edge, or the budget runs out."""
         budget = np.inf if self.budget is None else float(self.budget)
-        path = boost_path(data.X, data.y, criterion=self.criterion,
-                          max_rounds=int(self.max_rounds),
-                          group_of_column=data.group_of_column, group_cost=data.group_cost,
-                          budget=budget, tau=float(self.tau), switch=float(self.switch))
+        path = boost_path(
+            data.X,
+            data.y,
+            criterion=self.criterion,
+            max_rounds=int(self.max_rounds),
+            group_of_column=data.group_of_column,
+            group_cost=data.group_cost,
+            budget=budget,
+            tau=float(self.tau),
+            switch=float(self.switch),
+        )
         self.feature_ = path.feature
         self.threshold_ = path.threshold
         self.polarity_ = path.polarity
@@ -429,8 +436,9 @@ class BudgetedBoost(BudgetedEstimator):
             votes[has] = cumulative[:, n_rounds[has] - 1].T
         return votes + self.majority_ * VOTE_TIE
 
-    def _scores_and_costs(self, X: np.ndarray,
-                          budgets: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+    def _scores_and_costs(
+        self, X: np.ndarray, budgets: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
         """Votes of the prefix affordable at each budget, and its cost.
 
         Every example reads every stump of the prefix: ``mean_example_cost`` and
@@ -442,7 +450,12 @@ class BudgetedBoost(BudgetedEstimator):
                          else 0.0, 0.0)
         n_features = np.where(n_rounds > 0, self.n_features_used_[np.maximum(last, 0)]
                               if self.spent_.size else 0, 0)
-        costs = BudgetCosts(rounds=n_rounds, spent=spent, n_features=n_features,
-                            mean_example_cost=spent, max_example_cost=spent,
-                            nodes=np.zeros(n_rounds.size))
+        costs = BudgetCosts(
+            rounds=n_rounds,
+            spent=spent,
+            n_features=n_features,
+            mean_example_cost=spent,
+            max_example_cost=spent,
+            nodes=np.zeros(n_rounds.size),
+        )
         return self._scores_at(X, n_rounds), costs

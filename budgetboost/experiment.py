@@ -405,12 +405,16 @@ def _run_trial(X, y, train_idx, test_idx, feature_costs, feature_groups, grid, *
         predict_seconds += time.perf_counter() - start
         for result in (test, train):
             if not isinstance(result, BudgetEvaluation):
-                raise TypeError(f"algorithm {spec.name!r}: evaluate_at_budgets must return a "
-                                "budgetboost.BudgetEvaluation (subclass "
-                                f"budgetboost.BudgetedEstimator); got {type(result).__name__}")
+                raise TypeError(
+                    f"algorithm {spec.name!r}: evaluate_at_budgets must return a "
+                    "budgetboost.BudgetEvaluation (subclass "
+                    f"budgetboost.BudgetedEstimator); got {type(result).__name__}"
+                )
             if len(result) != len(budgets):
-                raise ValueError(f"algorithm {spec.name!r}: evaluate_at_budgets returned "
-                                 f"{len(result)} values for {len(budgets)} budgets")
+                raise ValueError(
+                    f"algorithm {spec.name!r}: evaluate_at_budgets returned "
+                    f"{len(result)} values for {len(budgets)} budgets"
+                )
         test_parts.append(test)
         train_parts.append(train)
     columns = {
@@ -418,8 +422,7 @@ def _run_trial(X, y, train_idx, test_idx, feature_costs, feature_groups, grid, *
         "budget": np.asarray(grid, dtype=np.float64),
         "test_error": np.concatenate([part.error for part in test_parts]),
         "train_error": np.concatenate([part.error for part in train_parts]),
-        **{key: np.concatenate([getattr(part, key) for part in test_parts])
-           for key in _EVAL_KEYS},
+        **{key: np.concatenate([getattr(part, key) for part in test_parts]) for key in _EVAL_KEYS},
     }
     return columns, fit_seconds, predict_seconds, estimator
 

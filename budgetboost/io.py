@@ -20,8 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["atomic_path", "write_table", "read_table", "read_metadata", "job_log",
-           "sha256_file"]
+__all__ = ["atomic_path", "write_table", "read_table", "read_metadata", "job_log", "sha256_file"]
 
 METADATA_KEY = b"budgetboost"
 

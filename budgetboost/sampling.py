@@ -140,8 +140,14 @@ class AdaBoostRS(BudgetedEstimator):
 
     def _fit(self, data: TrainingData) -> None:
         """Train plain AdaBoost for ``n_rounds`` rounds and set the sampling distribution."""
-        path = boost_path(data.X, data.y, criterion="adaboost", max_rounds=int(self.n_rounds),
-                          group_of_column=data.group_of_column, group_cost=data.group_cost)
+        path = boost_path(
+            data.X,
+            data.y,
+            criterion="adaboost",
+            max_rounds=int(self.n_rounds),
+            group_of_column=data.group_of_column,
+            group_cost=data.group_cost,
+        )
         self.feature_ = path.feature
         self.threshold_ = path.threshold
         self.polarity_ = path.polarity
@@ -236,8 +242,9 @@ class AdaBoostRS(BudgetedEstimator):
             paid, vote, n_groups = paid_after[:, -1], vote_after[:, -1], groups_after[:, -1]
         return out
 
-    def _scores_and_costs(self, X: np.ndarray,
-                          budgets: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+    def _scores_and_costs(
+        self, X: np.ndarray, budgets: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
         """Sampled votes at each budget, and what the examples paid.
 
         ``rounds`` is the mean number of draws per example; ``spent`` and
@@ -245,9 +252,12 @@ class AdaBoostRS(BudgetedEstimator):
         """
         sample = self._sample(X, budgets)
         mean_cost = sample["cost"].mean(axis=1)
-        costs = BudgetCosts(rounds=sample["draws"].mean(axis=1), spent=mean_cost,
-                            n_features=sample["n_features"].mean(axis=1),
-                            mean_example_cost=mean_cost,
-                            max_example_cost=sample["cost"].max(axis=1),
-                            nodes=np.zeros(budgets.size))
+        costs = BudgetCosts(
+            rounds=sample["draws"].mean(axis=1),
+            spent=mean_cost,
+            n_features=sample["n_features"].mean(axis=1),
+            mean_example_cost=mean_cost,
+            max_example_cost=sample["cost"].max(axis=1),
+            nodes=np.zeros(budgets.size),
+        )
         return sample["vote"], costs

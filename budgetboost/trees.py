@@ -507,8 +507,14 @@ class BudgetedTree(BudgetedEstimator):
     def _fit(self, data: TrainingData) -> None:
         """Grow the tree on ``(X, y)`` and compute both pruning sequences."""
         budget = np.inf if self.budget is None else float(self.budget)
-        tree = _grow(data.X, (data.y > 0).astype(np.int64), data.group_of_column,
-                     data.group_cost, self.criterion, bool(self.cost_sensitive))
+        tree = _grow(
+            data.X,
+            (data.y > 0).astype(np.int64),
+            data.group_of_column,
+            data.group_cost,
+            self.criterion,
+            bool(self.cost_sensitive),
+        )
         self.feature_ = tree.feature
         self.threshold_ = tree.threshold
         self.children_left_ = tree.left
@@ -520,8 +526,9 @@ class BudgetedTree(BudgetedEstimator):
         self.budget_path_ = _pruning_path(tree, "budget")
         self._grown, self._size_path = tree, None  # size_path_ is computed when first used
         self.budget_step_ = int(self.budget_path_.step_for_budget(budget))
-        self.size_step_ = 0 if self.max_nodes is None else int(
-            self.size_path_.step_for_nodes(self.max_nodes))
+        self.size_step_ = (
+            0 if self.max_nodes is None else int(self.size_path_.step_for_nodes(self.max_nodes))
+        )
 
     @property
     def size_path_(self) -> PruningPath:
@@ -579,8 +586,9 @@ class BudgetedTree(BudgetedEstimator):
         steps = self.size_path_.step_for_nodes(_check_node_counts(node_counts))
         return np.maximum(steps, self.size_step_)
 
-    def _at_steps(self, X: np.ndarray, budget_steps: np.ndarray,
-                  size_steps: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+    def _at_steps(
+        self, X: np.ndarray, budget_steps: np.ndarray, size_steps: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
         """Scores and costs of the tree pruned at each pair of steps (one per budget).
 
         The score of an example is ``(n_1 - n_0) / n`` of the training examples at its leaf.
@@ -588,17 +596,25 @@ class BudgetedTree(BudgetedEstimator):
         leaves = self._leaves(self._paths(X), budget_steps, size_steps)
         n0, n1 = self.value_[leaves, 0], self.value_[leaves, 1]
         example_cost = self.path_cost_[leaves]
-        structure = np.array([self._pruned_structure(sb, sn)
-                              for sb, sn in zip(budget_steps, size_steps, strict=True)])
-        costs = BudgetCosts(rounds=structure[:, 0], spent=structure[:, 2],
-                            n_features=self.path_n_groups_[leaves].mean(axis=1),
-                            mean_example_cost=example_cost.mean(axis=1),
-                            max_example_cost=example_cost.max(axis=1),
-                            nodes=structure[:, 1])
+        structure = np.array(
+            [
+                self._pruned_structure(sb, sn)
+                for sb, sn in zip(budget_steps, size_steps, strict=True)
+            ]
+        )
+        costs = BudgetCosts(
+            rounds=structure[:, 0],
+            spent=structure[:, 2],
+            n_features=self.path_n_groups_[leaves].mean(axis=1),
+            mean_example_cost=example_cost.mean(axis=1),
+            max_example_cost=example_cost.max(axis=1),
+            nodes=structure[:, 1],
+        )
         return (n1 - n0) / (n0 + n1), costs
 
-    def _scores_and_costs(self, X: np.ndarray,
-                          budgets: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+    def _scores_and_costs(
+        self, X: np.ndarray, budgets: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
         """The tree pruned to each budget (and to the fitted ``max_nodes``).
 
         ``rounds`` counts internal nodes; ``spent`` is the most expensive root-to-leaf path
@@ -627,8 +643,9 @@ class BudgetedTree(BudgetedEstimator):
         Xa = self._validated(X)
         labels = self._checked_y(y, Xa.shape[0])
         steps = self._size_steps(node_counts)
-        return self._evaluation(*self._at_steps(Xa, np.full(steps.size, self.budget_step_),
-                                                steps), labels)
+        return self._evaluation(
+            *self._at_steps(Xa, np.full(steps.size, self.budget_step_), steps), labels
+        )
 
     def _masks(self, budget_step: int, size_step: int) -> tuple[np.ndarray, np.ndarray]:
         """Nodes ``present`` in, and ``leaf`` of, the tree pruned at both steps."""

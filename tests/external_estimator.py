@@ -14,8 +14,7 @@ from budgetboost.base import FEATURE_COSTS, FEATURE_GROUPS
 class CheapestStump(BudgetedEstimator):
     """A stump on the cheapest feature, paid for when the budget allows it."""
 
-    _parameter_constraints = {"feature_costs": FEATURE_COSTS,
-                              "feature_groups": FEATURE_GROUPS}
+    _parameter_constraints = {"feature_costs": FEATURE_COSTS, "feature_groups": FEATURE_GROUPS}
 
     def __init__(self, feature_costs=None, feature_groups=None):
         self.feature_costs = feature_costs
@@ -35,9 +34,14 @@ class CheapestStump(BudgetedEstimator):
         vote = np.where(X[:, self.feature_] >= self.threshold_, self.sign_, -self.sign_)
         scores = np.where(paid[:, None], vote, self.majority_)
         spent = np.where(paid, self.cost_, 0.0)
-        return scores, BudgetCosts(rounds=paid, spent=spent, n_features=paid,
-                                   mean_example_cost=spent, max_example_cost=spent,
-                                   nodes=np.zeros(budgets.size))
+        return scores, BudgetCosts(
+            rounds=paid,
+            spent=spent,
+            n_features=paid,
+            mean_example_cost=spent,
+            max_example_cost=spent,
+            nodes=np.zeros(budgets.size),
+        )
 
 
 class DictEvaluation(CheapestStump):

@@ -218,24 +218,36 @@ def test_predict_at_budgets_shapes_and_monotone_rounds():
     assert np.all(np.diff(model.rounds_at_budgets(budgets)) >= 0)
     np.testing.assert_array_equal(labels[-1], model.predict(X))
     result = model.evaluate_at_budgets(X, y, budgets)
-    assert set(result.as_dict()) == {"error", "rounds", "spent", "n_features",
-                                     "mean_example_cost", "max_example_cost", "nodes"}
+    assert set(result.as_dict()) == {
+        "error",
+        "rounds",
+        "spent",
+        "n_features",
+        "mean_example_cost",
+        "max_example_cost",
+        "nodes",
+    }
     assert np.all(result.spent <= np.array(budgets))
 
 
-@pytest.mark.parametrize(("kwargs", "match"), [
-    ({"criterion": "gredy"}, "criterion: must be one of .* got 'gredy'"),
-    ({"tau": 0.0}, r"tau: must be a number in \(0, 1\]; got 0.0"),
-    ({"tau": 1.5}, r"tau: must be a number in \(0, 1\]; got 1.5"),
-    ({"budget": -1}, "budget: must be a number >= 0 or None; got -1"),
-    ({"max_rounds": 0}, "max_rounds: must be an integer >= 1; got 0"),
-    ({"switch": -0.1}, "switch: must be a finite number > 0; got -0.1"),
-    ({"feature_costs": [1, 2]}, r"feature_costs: must have one cost per column of X \(3\)"),
-    ({"feature_costs": [1, -2, 1]}, r"feature_costs: .*got -2.0 at index 1"),
-    ({"feature_costs": [1, np.nan, 1]}, r"feature_costs: .*got nan at index 1"),
-    ({"feature_groups": [0, 0, 1], "feature_costs": [1, 2, 1]},
-     "feature_groups: columns of group 0 have different costs"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"criterion": "gredy"}, "criterion: must be one of .* got 'gredy'"),
+        ({"tau": 0.0}, r"tau: must be a number in \(0, 1\]; got 0.0"),
+        ({"tau": 1.5}, r"tau: must be a number in \(0, 1\]; got 1.5"),
+        ({"budget": -1}, "budget: must be a number >= 0 or None; got -1"),
+        ({"max_rounds": 0}, "max_rounds: must be an integer >= 1; got 0"),
+        ({"switch": -0.1}, "switch: must be a finite number > 0; got -0.1"),
+        ({"feature_costs": [1, 2]}, r"feature_costs: must have one cost per column of X \(3\)"),
+        ({"feature_costs": [1, -2, 1]}, r"feature_costs: .*got -2.0 at index 1"),
+        ({"feature_costs": [1, np.nan, 1]}, r"feature_costs: .*got nan at index 1"),
+        (
+            {"feature_groups": [0, 0, 1], "feature_costs": [1, 2, 1]},
+            "feature_groups: columns of group 0 have different costs",
+        ),
+    ],
+)
 def test_bad_parameters_name_the_argument_and_value(kwargs, match):
     X = np.arange(12.0).reshape(4, 3)
     with pytest.raises(ValueError, match=match):

@@ -231,15 +231,18 @@ def test_any_blocking_of_the_trials_gives_the_same_rows(problem, cuts, algorithm
     pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True), whole)
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"trials": [9]}, "trial 9 is not in the splits"),
-    ({"trials": []}, "no trials"),
-    ({"budgets": [2.0, 1.0]}, "strictly increasing"),
-    ({"budgets": [-1.0, 1.0]}, ">= 0"),
-    ({"budgets": [1.0, float("nan")]}, ">= 0"),
-    ({"budgets": []}, "empty"),
-    ({"budgets": [1.0, math.inf, math.inf]}, "strictly increasing"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"trials": [9]}, "trial 9 is not in the splits"),
+        ({"trials": []}, "no trials"),
+        ({"budgets": [2.0, 1.0]}, "strictly increasing"),
+        ({"budgets": [-1.0, 1.0]}, ">= 0"),
+        ({"budgets": [1.0, float("nan")]}, ">= 0"),
+        ({"budgets": []}, "empty"),
+        ({"budgets": [1.0, math.inf, math.inf]}, "strictly increasing"),
+    ],
+)
 def test_run_block_errors(problem, kwargs, message):
     with pytest.raises(ValueError, match=message):
         run(problem, spec(), **kwargs)

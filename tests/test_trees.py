@@ -292,8 +292,7 @@ def test_every_path_within_budget_and_predictions_follow_pruned_tree(problem, co
         assert report.max_example_cost[b] <= budget  # exact, in the engine's own sums
         np.testing.assert_allclose(report.max_example_cost[b], max(paid), rtol=1e-12)
         np.testing.assert_allclose(report.mean_example_cost[b], np.mean(paid), rtol=1e-12)
-        np.testing.assert_allclose(report.spent[b], max(path_cost[v] for v in leaves),
-                                   rtol=1e-12)
+        np.testing.assert_allclose(report.spent[b], max(path_cost[v] for v in leaves), rtol=1e-12)
         assert report.nodes[b] == pruned["present"].sum()
         assert report.rounds[b] == pruned["present"].sum() - leaves.size
         assert report.error[b] == np.mean(labels[b] != y)
@@ -452,8 +451,15 @@ def test_evaluate_keys_and_shapes():
     X = rng.integers(0, 2, size=(50, 8))
     y = X[:, 0] | X[:, 1]
     report = BudgetedTree().fit(X, y).evaluate_at_budgets(X, y, [0, 1, 2, np.inf])
-    assert set(report.as_dict()) == {"error", "rounds", "spent", "n_features",
-                                     "mean_example_cost", "max_example_cost", "nodes"}
+    assert set(report.as_dict()) == {
+        "error",
+        "rounds",
+        "spent",
+        "n_features",
+        "mean_example_cost",
+        "max_example_cost",
+        "nodes",
+    }
     assert all(v.shape == (4,) and v.dtype == np.float64 for v in report.as_dict().values())
     assert report.error[0] == min(y.mean(), 1 - y.mean())  # the root: majority class
     assert report.error[-1] == 0.0  # y = x0 or x1 is separable

@@ -12,16 +12,20 @@ from budgetboost._validation import check_budgets, check_X, check_y
 
 @pytest.fixture
 def frame():
-    return pd.DataFrame({"age": [63.0, 37.0, 41.0, 56.0], "chol": [233.0, 250.0, 204.0, 236.0],
-                         "sex": [1, 0, 1, 0]})
+    return pd.DataFrame(
+        {"age": [63.0, 37.0, 41.0, 56.0], "chol": [233.0, 250.0, 204.0, 236.0], "sex": [1, 0, 1, 0]}
+    )
 
 
 @pytest.mark.parametrize("missing", [pd.NA, np.nan, None])
 def test_missing_value_in_a_dataframe_names_the_column(frame, missing):
     frame["chol"] = frame["chol"].astype("Float64" if missing is pd.NA else "float64")
     frame.loc[2, "chol"] = missing
-    with pytest.raises(ValueError, match=r"X has missing values \(NaN, None or NA\) in column "
-                                         r"'chol' \(first at row 2\); .*impute"):
+    with pytest.raises(
+        ValueError,
+        match=r"X has missing values \(NaN, None or NA\) in column "
+        r"'chol' \(first at row 2\); .*impute",
+    ):
         BudgetedBoost(max_rounds=3).fit(frame, [0, 1, 0, 1])
 
 
@@ -34,8 +38,11 @@ def test_pd_na_in_an_integer_column_is_a_missing_value(frame):
 def test_missing_values_in_several_columns_are_listed(frame):
     frame.loc[3, "age"] = np.nan
     frame.loc[1, "chol"] = np.nan
-    with pytest.raises(ValueError, match=r"in 2 columns \['age', 'chol'\] \(first at row 3 of "
-                                         r"'age'\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"in 2 columns \['age', 'chol'\] \(first at row 3 of "
+        r"'age'\)",
+    ):
         check_X(frame)
 
 
@@ -90,7 +97,11 @@ def test_check_budgets_for_estimators_and_for_the_grid():
     for bad in ([-1.0], [np.nan], [[1.0, 2.0]], ["a"]):
         with pytest.raises(ValueError, match="budgets must be"):
             check_budgets(bad)
-    for bad, message in (([], "empty"), ([2, 1], "strictly increasing"),
-                         ([1, 1], "strictly increasing"), ([np.inf, np.inf], "increasing")):
+    for bad, message in (
+        ([], "empty"),
+        ([2, 1], "strictly increasing"),
+        ([1, 1], "strictly increasing"),
+        ([np.inf, np.inf], "increasing"),
+    ):
         with pytest.raises(ValueError, match=message):
             check_budgets(bad, increasing=True)
