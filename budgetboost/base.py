@@ -50,11 +50,14 @@ __all__ = [
     "BudgetCosts",
     "BudgetEvaluation",
     "BudgetedEstimator",
+    "InstanceOf",
     "Interval",
     "InvalidParameterError",
+    "NonNegativeVector",
     "NotFittedError",
     "Options",
     "TrainingData",
+    "Vector",
 ]
 
 #: Constraints of the parameters the pipeline sets per trial (see :class:`BudgetedEstimator`).
@@ -63,7 +66,10 @@ FEATURE_COSTS = [NonNegativeVector(), None]
 FEATURE_GROUPS = [Vector(), None]
 RANDOM_STATE = [
     Interval(Integral, 0, None, closed="left"),
-    InstanceOf((np.random.Generator, np.random.SeedSequence), "a numpy Generator or SeedSequence"),
+    InstanceOf(
+        (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence),
+        "a numpy random Generator (or BitGenerator, SeedSequence)",
+    ),
     None,
 ]
 
@@ -80,9 +86,9 @@ class BudgetCosts:
         Size of the model used: boosting rounds (a prefix of the path), internal nodes of a
         tree, or for AdaBoostRS the mean number of hypotheses drawn per example.
     spent : ndarray of shape (n_budgets,)
-        The model's cost at the budget, at most the budget: the features of a boosting
-        prefix, the most expensive root-to-leaf path of a pruned tree, the mean cost paid per
-        example for AdaBoostRS. The budget constraint is ``spent <= budget``.
+        The model's cost at the budget, never above it: the cost of the feature groups of a
+        boosting prefix, of the most expensive root-to-leaf path of a pruned tree, the mean
+        cost paid per example for AdaBoostRS.
     n_features : ndarray of shape (n_budgets,)
         Feature groups paid for (mean per example when examples differ).
     mean_example_cost, max_example_cost : ndarray of shape (n_budgets,)
@@ -212,8 +218,10 @@ class BudgetedEstimator:
 
     **Writing an estimator** (``"package.module:Class"`` in the pipeline config): subclass
     this class, store the constructor arguments as attributes of the same names, declare
-    ``_parameter_constraints`` and implement two hooks; label decoding, the ``X`` and ``y``
-    checks, the parameter checks and the :class:`BudgetEvaluation` come from the base.
+    ``_parameter_constraints`` (what each parameter may be: ``fit`` checks them, and so does
+    :meth:`check_params`, with which the pipeline checks a config before any job runs) and
+    implement two hooks; label decoding, the ``X`` and ``y`` checks, the parameter checks and
+    the :class:`BudgetEvaluation` come from the base.
 
     - ``_fit(self, data: TrainingData) -> None``: train on ``data.X`` (float64, finite) and
       ``data.y`` (-1/+1), with ``data.group_of_column`` and ``data.group_cost``. Fitted

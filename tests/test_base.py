@@ -59,7 +59,8 @@ def data():
             AdaBoostRS,
             {"random_state": -1},
             "random_state",
-            "must be an integer >= 0, a numpy Generator or SeedSequence or None; got -1",
+            "must be an integer >= 0, a numpy random Generator (or BitGenerator, SeedSequence) "
+            "or None; got -1",
         ),
         (BudgetedTree, {"max_nodes": 0}, "max_nodes", "must be an integer >= 1 or None; got 0"),
         (
@@ -109,6 +110,7 @@ def test_check_params_accepts_good_values_of_every_kind():
     BudgetedBoost.check_params({"budget": float("inf")})
     AdaBoostRS.check_params({"cost_weighted": np.True_, "random_state": 2**127 + 1, "max_draws": 1})
     AdaBoostRS.check_params({"random_state": np.random.default_rng(0)})
+    AdaBoostRS.check_params({"random_state": np.random.PCG64(1)})
     BudgetedTree.check_params({"max_nodes": None, "feature_groups": ["a", "a", "b"]})
 
 
