@@ -2,15 +2,26 @@
 # aggregate -> figures and claims. Configuration: config/config.yaml (full scale) or
 # `--configfile config/test.yaml` (tiny); documented in workflow/schemas/config.schema.yaml.
 import re
+import sys
 
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
 min_version("9.0")
 
+# plan with the workflow's own copy of the package, as the rule scripts do
+sys.path.insert(0, workflow.basedir)
+
+from budgetboost.config import ConfigError, load_config_file
 
 # the full experiment, unless a config file is given on the command line: `--configfile
-# config/test.yaml` replaces it instead of being merged into it
+# config/test.yaml` replaces it instead of being merged into it. Read once beforehand, so a
+# YAML error names the file and line (Snakemake's reader names neither).
 if not workflow.overwrite_configfiles:
+    try:
+        load_config_file("config/config.yaml")
+    except ConfigError as exc:
+        raise WorkflowError(str(exc)) from None
 
     configfile: "config/config.yaml"
 
@@ -23,6 +34,7 @@ wildcard_constraints:
     dataset="|".join(map(re.escape, DATASETS)),
     cost_model="|".join(map(re.escape, COST_MODELS)),
     algorithm="|".join(map(re.escape, ALGORITHMS)),
+    figure="|".join(FIGURES),
     block=r"\d+",
 
 

@@ -10,7 +10,7 @@ Prints, measured in a throw-away copy of the repository:
 - the time of a second, no-op run (target < 5 s);
 - Snakemake's overhead: the share of the wall time x cores not spent inside the estimators
   or the data and results scripts (target < 10 %), and the extrapolated wall time of the
-  full run (``--scale 1`` measures it instead: about 20 minutes on two cores).
+  full run (``--scale 1`` measures it instead: about 14 minutes on two cores).
 
 Run from the repository root: ``python benchmarks/pipeline.py [--scale 0.01] [--cores 2]``.
 """

@@ -15,6 +15,12 @@ below :data:`ALPHA`, *contradicts* it when X's mean error is higher with p below
 * not reproduced: contradicted share > ``max_contradicted`` or direction share < ``min_direction``;
 * inconclusive otherwise (the right direction without enough evidence, e.g. few trials) or
   when there are no cells.
+
+The claims name the paper's algorithms by *role* (:data:`budgetboost.catalogue.ROLES`:
+``adaboost_bt``, ``greedy``, ``smoothed``, ``speedboost``, ``adaboost_rs``, ...), never by a
+config name: :func:`check_claims` maps each algorithm of the results to its role through the
+run's :class:`~budgetboost.catalogue.Catalogue` and leaves out algorithms without one, so a
+renamed or added algorithm changes nothing here.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.costs import read_costs
 from budgetboost.stats import markdown_table
 
@@ -44,6 +51,8 @@ __all__ = [
     "claims_table",
     "identical_stump_share",
     "read_cost_variation",
+    "roles_table",
+    "by_role",
 ]
 
 REPRODUCED = "reproduced"
@@ -78,10 +87,12 @@ OVERFIT_DATASETS = ("breast_cancer", "ecoli", "heart")
 MATCH_RATIO = 0.5
 #: Cost models assumed to have equal feature costs when the cost tables are not given.
 CONSTANT_COST_MODELS = ("constant",)
-#: Claim 5: the budgeted boosters compared with the trees.
+#: Claim 5: the budgeted boosters compared with the trees (roles).
 BOOSTERS = ("adaboost_bt", "greedy", "smoothed")
 TREES = ("tree", "tree_cs")
+#: Claim 1: test-time sampling (roles).
 RS_ALGORITHMS = ("adaboost_rs", "adaboost_rs_ac")
+_ALGORITHM_COLUMNS = ("algorithm", "algorithm_a", "algorithm_b")
 
 
 @dataclass(frozen=True)
@@ -430,7 +441,8 @@ def _budget(b: float) -> str:
 
 def check_claims(summary: pd.DataFrame, comparisons: pd.DataFrame, matches: pd.DataFrame,
                  varied: Collection[tuple[str, str]] | None = None,
-                 stumps: pd.DataFrame | None = None) -> list[ClaimResult]:
+                 stumps: pd.DataFrame | None = None,
+                 catalogue: Catalogue | None = None) -> list[ClaimResult]:
     """Check the paper's six claims (eight verdicts: 3 and 4 have two parts).
 
     Parameters
@@ -443,10 +455,36 @@ def check_claims(summary: pd.DataFrame, comparisons: pd.DataFrame, matches: pd.D
         treats every cost model not named in :data:`CONSTANT_COST_MODELS` as varied.
     stumps
         Optional per-round stump choices for claim 4b (see :func:`identical_stump_share`).
+    catalogue
+        Which algorithm plays which of the paper's roles (default: the built-in names).
     """
+    catalogue = catalogue if catalogue is not None else Catalogue.default()
+    summary, comparisons, matches = (by_role(t, catalogue)
+                                      for t in (summary, comparisons, matches))
+    stumps = by_role(stumps, catalogue) if stumps is not None else None
     return [claim1(comparisons), claim2(comparisons, varied), claim3a(comparisons, varied),
             claim3b(summary), claim4a(comparisons), claim4b(stumps), claim5(comparisons),
             claim6(matches, summary)]
+
+
+def by_role(table: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
+    """``table`` with algorithm names replaced by their roles; rows of algorithms without a
+    role (in any algorithm column) are left out."""
+    roles = {name: a.role for name, a in catalogue.items() if a.role is not None}
+    columns = [c for c in _ALGORITHM_COLUMNS if c in table.columns]
+    if not columns:
+        return table
+    keep = np.logical_and.reduce([table[c].isin(list(roles)).to_numpy() for c in columns])
+    out = table[keep].copy()
+    for column in columns:
+        out[column] = out[column].map(roles)
+    return out.reset_index(drop=True)
+
+
+def roles_table(catalogue: Catalogue) -> pd.DataFrame:
+    """Which algorithm of this run plays each of the paper's roles the claims name."""
+    rows = [(a.role, name, a.label) for name, a in catalogue.items() if a.role is not None]
+    return pd.DataFrame(rows, columns=["role", "algorithm", "label"])
 
 
 def claims_table(results: Sequence[ClaimResult]) -> pd.DataFrame:
@@ -496,9 +534,14 @@ def thresholds_table() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["threshold", "value", "meaning"])
 
 
-def claims_markdown(results: Sequence[ClaimResult]) -> str:
-    """``claims.md``: the verdict rules and thresholds, the verdicts, then each claim's detail."""
+def claims_markdown(results: Sequence[ClaimResult],
+                    catalogue: Catalogue | None = None) -> str:
+    """``claims.md``: the verdict rules and thresholds, the verdicts, then each claim's detail.
+
+    The evidence names algorithms by role; a table maps each role to this run's algorithm.
+    """
     table = claims_table(results)
+    catalogue = catalogue if catalogue is not None else Catalogue.default()
     lines = [
         "# The paper's claims on this run", "",
         "Huang, Powers & Reyzin (IJCAI 2015), Sections 6–7. A *cell* is one paired comparison "
@@ -509,6 +552,8 @@ def claims_markdown(results: Sequence[ClaimResult]) -> str:
         "contradicted share > max_contradicted or the share of cells where X is better by mean "
         "< min_direction. Otherwise inconclusive.", "",
         "## Thresholds", "", markdown_table(thresholds_table()), "",
+        "## Roles", "", "The claims name the paper's algorithms by role; in this run:", "",
+        markdown_table(roles_table(catalogue)), "",
         "## Verdicts", "", markdown_table(table[["claim", "verdict", "statement"]]), "",
     ]
     for r in results:

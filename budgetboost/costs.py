@@ -49,8 +49,8 @@ from budgetboost.seeds import rng_from_key
 if TYPE_CHECKING:  # no runtime import: costs.py stays independent of the dataset readers
     from budgetboost.datasets import BinarizedData
 
-__all__ = ["CostTable", "MODELS", "make_costs", "write_costs", "read_costs",
-           "read_attribute_costs"]
+__all__ = ["CostTable", "MODELS", "SpecError", "check_spec", "make_costs", "write_costs",
+           "read_costs", "read_attribute_costs"]
 
 COMMON_KEYS = {"model", "description"}
 MODEL_KEYS = {
@@ -94,35 +94,96 @@ class CostTable:
 # --------------------------------------------------------------------------- spec checks
 
 
+class SpecError(ValueError):
+    """A bad cost-model spec: ``key`` is the offending spec key (``""``: the spec itself).
+
+    ``str()`` reads ``"<where>: <key>: <reason>"``; the pipeline's planner prefixes the
+    config path instead (``config cost_models.<name>.spec.<key>: <reason>``).
+    """
+
+    def __init__(self, where: str, key: str, reason: str):
+        self.where, self.key, self.reason = where, key, reason
+        super().__init__(f"{where}: {key + ': ' if key else ''}{reason}")
+
+
 def _number(where: str, spec: Mapping[str, object], key: str,
             default: float | None = None) -> float:
     if key not in spec:
         if default is None:
-            raise ValueError(f"{where}: missing parameter {key!r}")
+            raise SpecError(where, key, "missing")
         return default
     value = spec[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not math.isfinite(value) or value < 0:
-        raise ValueError(f"{where}: {key} must be a finite number >= 0, got {value!r}")
+        raise SpecError(where, key, f"must be a finite number >= 0; got {value!r}")
     return float(value)
 
 
 def _interval(where: str, spec: Mapping[str, object]) -> tuple[float, float]:
     low, high = _number(where, spec, "low"), _number(where, spec, "high")
     if low > high:
-        raise ValueError(f"{where}: low {low} is larger than high {high}")
+        raise SpecError(where, "low", f"{low} is larger than high {high}")
     return low, high
 
 
-def _check_spec(where: str, spec: Mapping[str, object]) -> str:
+def _finite_set(where: str, spec: Mapping[str, object]) -> tuple[np.ndarray, np.ndarray]:
+    """The ``values`` and ``probabilities`` of a ``discrete`` model, checked."""
+    try:
+        values = np.asarray(spec.get("values", []), dtype=float).reshape(-1)
+        probs = np.asarray(spec.get("probabilities", []), dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise SpecError(where, "values", "values and probabilities must be lists of "
+                        f"numbers; got {spec.get('values')!r}, "
+                        f"{spec.get('probabilities')!r}") from None
+    if values.size == 0 or values.shape != probs.shape:
+        raise SpecError(where, "values", "values and probabilities must be non-empty lists "
+                        f"of equal length; got {values.size} and {probs.size}")
+    if (~np.isfinite(values)).any() or (values < 0).any():
+        raise SpecError(where, "values", f"must be finite and >= 0; got {values.tolist()}")
+    if (~np.isfinite(probs)).any() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-9:
+        raise SpecError(where, "probabilities", "must be >= 0 and sum to 1; got "
+                        f"{probs.tolist()}")
+    return values, probs
+
+
+def check_spec(spec: Mapping[str, object], where: str = "cost model") -> str:
+    """Check a cost-model spec without any data and return its model name.
+
+    Every key and value the model reads is checked (unknown model, unknown or missing keys,
+    numbers, ``low <= high``, ``noise`` in [0, 1], a discrete law that sums to 1, ``grouped``
+    a bool, ``file`` a string), so a bad spec is caught when the workflow is planned rather
+    than when its first job runs. Files are not opened here.
+
+    Raises
+    ------
+    SpecError
+        Naming the offending key and value.
+    """
+    if not isinstance(spec, Mapping):
+        raise SpecError(where, "", f"must be a mapping with a 'model' key; got {spec!r}")
     model = spec.get("model")
     if model not in MODEL_KEYS:
-        raise ValueError(f"{where}: unknown cost model {model!r}; expected one of {MODELS}")
-    unknown = set(spec) - COMMON_KEYS - MODEL_KEYS[model]
+        raise SpecError(where, "model", f"must be one of {list(MODELS)}; got {model!r}")
+    unknown = sorted(set(spec) - COMMON_KEYS - MODEL_KEYS[model])
     if unknown:
-        raise ValueError(f"{where}: unknown parameters {sorted(unknown)} for model "
-                         f"{model!r} (allowed: {sorted(MODEL_KEYS[model])})")
-    return model
+        raise SpecError(where, unknown[0], f"unknown parameter of model {model!r} (allowed: "
+                        f"{sorted(MODEL_KEYS[model])})")
+    if "grouped" in spec and not isinstance(spec["grouped"], bool):
+        raise SpecError(where, "grouped", f"must be true or false; got {spec['grouped']!r}")
+    if model in ("uniform_random", "per_attribute", "correlated"):
+        _interval(where, spec)
+    if model == "constant":
+        _number(where, spec, "value")
+    if model == "discrete":
+        _finite_set(where, spec)
+    if model == "correlated" and _number(where, spec, "noise") > 1:
+        raise SpecError(where, "noise", f"must lie in [0, 1]; got {spec['noise']!r}")
+    if model == "real":
+        if "file" in spec and not (isinstance(spec["file"], str) and spec["file"]):
+            raise SpecError(where, "file", f"must be a file path; got {spec['file']!r}")
+        if "scale" in spec:
+            _number(where, spec, "scale")
+    return str(model)
 
 
 # --------------------------------------------------------------------------- models
@@ -139,17 +200,7 @@ def _draw(rng: np.random.Generator, where: str, spec: Mapping[str, object], mode
         return rng.uniform(low, high, size=size)
     if model == "constant":
         return np.full(size, _number(where, spec, "value"))
-    values = np.asarray(spec.get("values", []), dtype=float)
-    probs = np.asarray(spec.get("probabilities", []), dtype=float)
-    if values.size == 0 or values.shape != probs.shape:
-        raise ValueError(f"{where}: values and probabilities must be non-empty lists of "
-                         f"equal length, got {values.size} and {probs.size}")
-    if (~np.isfinite(values)).any() or (values < 0).any():
-        raise ValueError(f"{where}: cost values must be finite and >= 0, got "
-                         f"{values.tolist()}")
-    if (~np.isfinite(probs)).any() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-9:
-        raise ValueError(f"{where}: probabilities must be >= 0 and sum to 1, got "
-                         f"{probs.tolist()}")
+    values, probs = _finite_set(where, spec)
     return rng.choice(values, size=size, p=probs)
 
 
@@ -229,8 +280,6 @@ def _correlated(rng: np.random.Generator, where: str, spec: Mapping[str, object]
                 data: BinarizedData, train: np.ndarray) -> np.ndarray:
     low, high = _interval(where, spec)
     noise = _number(where, spec, "noise")
-    if noise > 1:
-        raise ValueError(f"{where}: noise must lie in [0, 1], got {noise}")
     from scipy.stats import rankdata  # imported here: it costs ~1 s per pipeline job
 
     edges = _edges(data, train)
@@ -284,7 +333,7 @@ def make_costs(dataset: str, cost_model: str, spec: Mapping[str, object],
         NaN cost; the message names the dataset, cost model (and file) and value.
     """
     where = f"dataset {dataset!r}, cost model {cost_model!r}"
-    model = _check_spec(where, spec)
+    model = check_spec(spec, where)
     grouped = model in GROUPED_MODELS or bool(spec.get("grouped", False))
     trials = np.asarray(list(trials), dtype=np.int64)
     rows = [_trial_costs(dataset, cost_model, model, spec, data, splits or {}, t,

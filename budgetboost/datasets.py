@@ -12,7 +12,6 @@ the paper did, and the binarization per column kind (:mod:`budgetboost.binarize`
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 from collections.abc import Mapping
@@ -26,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from budgetboost._jsonschema import validate_with_defaults
 from budgetboost.binarize import NotNumericError, binarize_frame, format_value
 from budgetboost.io import read_metadata, sha256_file, write_table
 
@@ -110,23 +110,6 @@ class SourceFile:
 # --------------------------------------------------------------------------- registry
 
 
-def _validator_with_defaults(schema: dict):
-    """A jsonschema validator class for ``schema`` that also fills ``default`` values."""
-    import jsonschema
-
-    base = jsonschema.validators.validator_for(schema)
-    validate_properties = base.VALIDATORS["properties"]
-
-    def properties_with_defaults(validator, properties, instance, subschema):
-        if isinstance(instance, dict):
-            for name, prop in properties.items():
-                if "default" in prop:
-                    instance.setdefault(name, copy.deepcopy(prop["default"]))
-        yield from validate_properties(validator, properties, instance, subschema)
-
-    return jsonschema.validators.extend(base, {"properties": properties_with_defaults})
-
-
 def validate_registry(registry: Mapping[str, object],
                       schema: str | os.PathLike | None = None) -> dict[str, dict]:
     """Validate a registry mapping against the JSON Schema; return a copy with defaults.
@@ -139,14 +122,11 @@ def validate_registry(registry: Mapping[str, object],
     schema_path = Path(schema) if schema is not None else SCHEMA_PATH
     with open(schema_path) as handle:
         schema_doc = yaml.safe_load(handle)
-    registry = copy.deepcopy(dict(registry))
-    validator = _validator_with_defaults(schema_doc)(schema_doc)
-    errors = sorted(validator.iter_errors(registry), key=lambda e: list(e.absolute_path))
-    if errors:
-        err = errors[0]
-        where = "/".join(str(p) for p in err.absolute_path) or "<top level>"
-        raise ValueError(f"dataset registry: {where}: {err.message}")
-    return registry
+    filled, error = validate_with_defaults(registry, schema_doc)
+    if error:
+        path, reason = error
+        raise ValueError(f"dataset registry: {'/'.join(path) or '<top level>'}: {reason}")
+    return filled
 
 
 def load_registry(path: str | os.PathLike = "config/datasets.yaml",
@@ -180,10 +160,17 @@ def _resolve(root: Path, path: str) -> Path:
     return candidate if candidate.is_absolute() else Path(root) / candidate
 
 
+#: a downloaded file's name: one plain path component, so it stays in its download folder
+_FILENAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
 def _url_filename(url: str, filename: str | None) -> str:
     name = filename or Path(urlparse(url).path).name
     if not name:
         raise ValueError(f"url {url!r} has no file name; set `filename` in its source")
+    if not _FILENAME.match(name):
+        raise ValueError(f"url {url!r}: file name {name!r} is not a plain file name (letters, "
+                         "digits, '_', '.', '-'); set `filename` in its source")
     return name
 
 

@@ -50,13 +50,17 @@ import pandas as pd
 
 from budgetboost._validation import check_budgets
 from budgetboost.base import BudgetEvaluation
+from budgetboost.costs import make_costs
 from budgetboost.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.seeds import seed_from_key
+from budgetboost.splits import split_indices
 
 __all__ = [
     "ESTIMATORS",
     "AlgorithmSpec",
+    "BlockInputs",
     "algorithm_spec",
+    "block_inputs",
     "block_trials",
     "budget_grid",
     "check_algorithm",
@@ -204,6 +208,60 @@ def block_trials(block: int, block_size: int, n_trials: int) -> list[int]:
         raise ValueError(f"block {block} is out of range for {n_trials} trials in blocks "
                          f"of {block_size}")
     return list(range(start, min(start + block_size, n_trials)))
+
+
+@dataclass(frozen=True)
+class BlockInputs:
+    """What the trials of one block train on besides the data (see :func:`block_inputs`).
+
+    Attributes
+    ----------
+    splits : dict
+        ``{trial: (train_idx, test_idx)}``.
+    costs : dict
+        ``{trial: cost vector over the columns}``.
+    grouped : bool
+        The cost model pays the indicators of one raw attribute together.
+    """
+
+    splits: dict[int, tuple[np.ndarray, np.ndarray]]
+    costs: dict[int, np.ndarray]
+    grouped: bool
+
+
+def block_inputs(data: Any, *, dataset: str, cost_model: str, cost_spec: Mapping[str, Any],
+                 train_size: int, test_size: int, trials: Sequence[int],
+                 root: str | Path = ".") -> BlockInputs:
+    """The splits and feature costs of a block's trials, drawn from their stable seeds.
+
+    Each trial's split (``("split", dataset, trial)``) and costs (``("costs", dataset,
+    cost_model, trial)``) depend on nothing but the trial and the inputs named here, so a
+    train job computes its own rather than reading them from files made by other jobs: its
+    declared inputs are then exactly what its shard depends on, and a change of any of them
+    (data, sizes, spec, cost file, the split or cost code) re-runs it in the same run. They
+    are the same values as in ``results/splits/`` and ``results/costs/``, which are made by
+    the same functions for readers and for the claims.
+
+    Parameters
+    ----------
+    data : BinarizedData
+        The binarized dataset.
+    dataset, cost_model : str
+        Names in the seed keys.
+    cost_spec : mapping
+        The cost model's spec (``costs.make_costs``).
+    train_size, test_size : int
+        Table 1's sizes.
+    trials : sequence of int
+        The block's trials.
+    root : path-like
+        Repository root, for a ``real`` cost model's relative cost file.
+    """
+    n_rows = len(data.y)
+    splits = {int(t): split_indices(dataset, int(t), n_rows, train_size, test_size)
+              for t in trials}
+    table = make_costs(dataset, cost_model, cost_spec, data, splits, list(splits), root)
+    return BlockInputs(splits=splits, costs=cost_rows(table), grouped=table.grouped)
 
 
 def budget_grid(step: float, stop: float, start: float | None = None) -> list[float]:

@@ -1,25 +1,26 @@
-"""The paper's figures, drawn from the aggregated summary table.
+"""The paper's figures, drawn from the aggregated summary table and registered by name.
 
-* :func:`figure_budget_curves` with :func:`figure1_panels`: Figure 1 of Huang, Powers &
-  Reyzin (2015): one panel per dataset (and cost model), test error against budget, one line
-  per algorithm with 95 % confidence-interval error bars, the unbudgeted AdaBoost reference as a
-  horizontal line (its interval shaded) and AdaBoostRS on a secondary right axis, since its
-  error is on another scale.
-* The same function with :func:`figure2_panels`: Figure 2, the real-cost experiments (heart
-  with Turney's costs, and any local dataset such as Yahoo! Webscope).
-* :func:`figure_trees`: Figure 3, budgeted decision trees, error against number of nodes
-  (log scale), AdaBoost's error as diamonds on a horizontal line for comparison.
+* :func:`figure1`: Figure 1 of Huang, Powers & Reyzin (2015): one panel per dataset (and cost
+  model), test error against budget, one line per algorithm with 95 % confidence-interval
+  error bars, the unbudgeted AdaBoost reference as a horizontal line (its interval shaded) and
+  test-time sampling (AdaBoostRS) on a secondary right axis, since its error is on another
+  scale.
+* :func:`figure2`: Figure 2, the real-cost experiments (heart with Turney's costs, and any
+  local dataset such as Yahoo! Webscope).
+* :func:`figure3`: Figure 3, budgeted decision trees, error against number of nodes (log
+  scale), AdaBoost's error as diamonds on a horizontal line for comparison.
 
-Figures are plain :class:`matplotlib.figure.Figure` objects (no pyplot state); every algorithm
-has one colour, marker and line style, defined once in :data:`STYLES`.
+Each is registered with :func:`budgetboost.figures.figure` (name, caption, families), which
+is all the pipeline needs to draw it and put it in the report. Figures are plain
+:class:`matplotlib.figure.Figure` objects (no pyplot state); labels, colours, markers and
+line styles come from the run's :class:`~budgetboost.catalogue.Catalogue`.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,60 +29,35 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from budgetboost.catalogue import Catalogue
+from budgetboost.figures import FigureContext, figure
 from budgetboost.io import atomic_path
-from budgetboost.stats import REFERENCE_ALGORITHM, sort_algorithms
 
 __all__ = [
     "REAL_COST_MODELS",
-    "STYLES",
+    "figure1",
     "figure1_panels",
+    "figure2",
     "figure2_panels",
+    "figure3",
     "figure_budget_curves",
     "figure_trees",
     "save_figure",
 ]
 
-_COLOURS = sns.color_palette("colorblind", 10)
-
-
-@dataclass(frozen=True)
-class Style:
-    """How one algorithm is drawn in every figure."""
-
-    label: str
-    colour: tuple[float, float, float] | str
-    marker: str
-    linestyle: str = "-"
-
-
-#: The one mapping from algorithm to label, colour, marker and line style.
-STYLES = {
-    "adaboost": Style("AdaBoost (unbudgeted)", "black", "D", ":"),
-    "adaboost_bt": Style("AdaBoostBT", _COLOURS[0], "o"),
-    "greedy": Style("AdaBoostBT_Greedy", _COLOURS[1], "s"),
-    "smoothed": Style("AdaBoostBT_Smoothed", _COLOURS[2], "^"),
-    "speedboost": Style("SpeedBoost", _COLOURS[4], "v", "--"),
-    "hybrid": Style("Hybrid", _COLOURS[9], "P"),
-    "adaboost_rs": Style("AdaBoostRS (right axis)", "#4d4d4d", "X", "-."),
-    "adaboost_rs_ac": Style("AdaBoostRS_AC (right axis)", _COLOURS[7], "*", "-."),
-    "tree": Style("Decision tree", _COLOURS[3], "h"),
-    "tree_cs": Style("Cost-sensitive tree", _COLOURS[8], "p"),
-}
-#: Algorithms drawn against the right-hand axis (their error is on another scale).
-SECONDARY = ("adaboost_rs", "adaboost_rs_ac")
-#: Algorithms left out of the budget curves (they have their own Figure 3).
-TREES = ("tree", "tree_cs")
 #: Panel order: the paper's Table 1 (other datasets follow alphabetically).
 DATASET_ORDER = ("ocr17", "ocr49", "splice", "census", "breast_cancer", "ecoli", "sonar",
                  "heart", "ionosphere", "webscope")
 #: Cost models of the real-cost experiment (Figure 2).
 REAL_COST_MODELS = ("turney",)
+#: Families drawn as budget curves (Figures 1 and 2).
+CURVE_FAMILIES = ("reference", "boosting", "sampling")
 NCOLS = 3
 
 
-def style(algorithm: str) -> Style:
-    """The :class:`Style` of ``algorithm`` (grey dots with its own name if unknown)."""
-    return STYLES.get(algorithm, Style(algorithm, "grey", "."))
+def _label(catalogue: Catalogue, algorithm: str) -> str:
+    entry = catalogue[algorithm]
+    return f"{entry.label} (right axis)" if entry.right_axis else entry.label
 
 
 def figure2_panels(summary: pd.DataFrame,
@@ -102,11 +78,12 @@ def _pairs(summary: pd.DataFrame, algorithms: Collection[str] | None = None
            ) -> list[tuple[str, str]]:
     """(dataset, cost_model) pairs with finite-budget rows, in :data:`DATASET_ORDER`.
 
-    Rows of ``algorithms`` only if given, else of every algorithm but the trees.
+    Rows of ``algorithms`` only if given, else of the budget-curve families.
     """
-    keep = (summary["algorithm"].isin(algorithms) if algorithms is not None
-            else ~summary["algorithm"].isin(TREES))
-    curves = summary[keep & np.isfinite(summary["budget"])]
+    if algorithms is None:
+        algorithms = Catalogue.default().including(summary["algorithm"]).of_family(
+            *CURVE_FAMILIES)
+    curves = summary[summary["algorithm"].isin(algorithms) & np.isfinite(summary["budget"])]
     pairs = {(d, c) for d, c in zip(curves["dataset"], curves["cost_model"], strict=True)}
     return sorted(pairs, key=lambda p: (DATASET_ORDER.index(p[0]) if p[0] in DATASET_ORDER
                                         else len(DATASET_ORDER), p))
@@ -123,53 +100,59 @@ def _grid(n_panels: int, width: float = 4.6, height: float = 3.4) -> tuple[Figur
     return fig, axes[:max(1, n_panels)]
 
 
-def _reference(summary: pd.DataFrame, dataset: str, cost_model: str) -> pd.Series | None:
-    ref = summary[(summary["algorithm"] == REFERENCE_ALGORITHM) & np.isinf(summary["budget"])
-                  & (summary["dataset"] == dataset)]
+def _reference(summary: pd.DataFrame, dataset: str, cost_model: str,
+               catalogue: Catalogue) -> pd.Series | None:
+    ref = summary[(summary["algorithm"] == catalogue.with_role("reference"))
+                  & np.isinf(summary["budget"]) & (summary["dataset"] == dataset)]
     if ref.empty:
         return None
     same = ref[ref["cost_model"] == cost_model]
     return (same if not same.empty else ref.sort_values("cost_model")).iloc[0]
 
 
-def _draw_reference(ax: Axes, ref: pd.Series | None) -> None:
+def _draw_reference(ax: Axes, ref: pd.Series | None, catalogue: Catalogue) -> None:
     if ref is None:
         return
-    s = style(REFERENCE_ALGORITHM)
+    s = catalogue[ref["algorithm"]].style
     ax.axhline(ref["error_mean"], color=s.colour, linestyle=s.linestyle, linewidth=1.2,
-               label=s.label)
+               label=_label(catalogue, ref["algorithm"]))
     if np.isfinite(ref["ci_half"]):
         ax.axhspan(ref["ci_low"], ref["ci_high"], color="0.6", alpha=0.18, linewidth=0)
 
 
-def _draw_curve(ax: Axes, curve: pd.DataFrame, algorithm: str, x: str = "budget") -> None:
-    s = style(algorithm)
+def _draw_curve(ax: Axes, curve: pd.DataFrame, algorithm: str, catalogue: Catalogue,
+                x: str = "budget") -> None:
+    s = catalogue[algorithm].style
     curve = curve.sort_values(x)
     ax.errorbar(curve[x], curve["error_mean"], yerr=curve["ci_half"].fillna(0.0),
                 color=s.colour, marker=s.marker, linestyle=s.linestyle, markersize=4,
-                linewidth=1.4, capsize=2, elinewidth=0.8, label=s.label)
+                linewidth=1.4, capsize=2, elinewidth=0.8, label=_label(catalogue, algorithm))
 
 
-def _budget_panel(ax: Axes, summary: pd.DataFrame, dataset: str, cost_model: str) -> None:
+def _budget_panel(ax: Axes, summary: pd.DataFrame, dataset: str, cost_model: str,
+                  context: FigureContext) -> None:
+    catalogue = context.catalogue
     part = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)
                    & np.isfinite(summary["budget"])]
     ax.set_title(f"{dataset} · {cost_model}")
     ax.set_xlabel("budget B")
     ax.set_ylabel("test error")
-    _draw_reference(ax, _reference(summary, dataset, cost_model))
-    algorithms = [a for a in sort_algorithms(part["algorithm"])
-                  if a not in TREES and a != REFERENCE_ALGORITHM]
+    if "reference" in context.families:
+        _draw_reference(ax, _reference(summary, dataset, cost_model, catalogue), catalogue)
+    algorithms = [a for a in context.algorithms(part["algorithm"])
+                  if catalogue[a].family != "reference"]
     for algorithm in algorithms:
-        if algorithm not in SECONDARY:
-            _draw_curve(ax, part[part["algorithm"] == algorithm], algorithm)
-    secondary = [a for a in algorithms if a in SECONDARY]
+        if not catalogue[algorithm].right_axis:
+            _draw_curve(ax, part[part["algorithm"] == algorithm], algorithm, catalogue)
+    secondary = [a for a in algorithms if catalogue[a].right_axis]
     if secondary:
         right = ax.twinx()
         right.grid(False)
         for algorithm in secondary:
-            _draw_curve(right, part[part["algorithm"] == algorithm], algorithm)
-        right.set_ylabel("test error (AdaBoostRS)", color=style(secondary[0]).colour)
-        right.tick_params(axis="y", colors=style(secondary[0]).colour)
+            _draw_curve(right, part[part["algorithm"] == algorithm], algorithm, catalogue)
+        colour = catalogue[secondary[0]].style.colour
+        right.set_ylabel("test error (test-time sampling)", color=colour)
+        right.tick_params(axis="y", colors=colour)
 
 
 def _placeholder(ax: Axes, message: str) -> None:
@@ -179,61 +162,67 @@ def _placeholder(ax: Axes, message: str) -> None:
             fontsize=12, wrap=True)
 
 
-def _legend(fig: Figure, ncols: int) -> None:
-    """One figure legend with each algorithm once, in canonical order."""
+def _legend(fig: Figure, ncols: int, catalogue: Catalogue) -> None:
+    """One figure legend with each algorithm once, in catalogue order."""
     by_label = {}
     for ax in fig.axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             by_label.setdefault(label, handle)
     if not by_label:
         return
-    order = [style(a).label for a in sort_algorithms(
-        [a for a in STYLES if style(a).label in by_label])]
+    order = [label for label in (_label(catalogue, a) for a in catalogue) if label in by_label]
     order += [label for label in by_label if label not in order]
     fig.legend([by_label[label] for label in order], order, loc="outside lower center",
                ncols=min(len(order), {1: 3, 2: 4}.get(ncols, 7)), frameon=False)
 
 
 def figure_budget_curves(summary: pd.DataFrame, panels: Sequence[tuple[str, str]],
-                         title: str, empty_message: str = "no results") -> Figure:
+                         title: str, context: FigureContext,
+                         empty_message: str = "no results") -> Figure:
     """Test error against budget, one panel per (dataset, cost_model) in ``panels``.
 
-    Lines: one per algorithm with its 95 % CI as error bars; AdaBoostRS on the right axis;
-    the unbudgeted AdaBoost reference as a dotted horizontal line with its CI shaded. With no
-    panels the figure holds one placeholder panel saying ``empty_message``.
+    Lines: one per algorithm of the context's families with its 95 % CI as error bars;
+    right-axis families (test-time sampling) on the right axis; the unbudgeted AdaBoost
+    reference as a dotted horizontal line with its CI shaded. With no panels the figure holds
+    one placeholder panel saying ``empty_message``.
     """
+    catalogue = context.catalogue.including(summary["algorithm"])
+    context = FigureContext(catalogue, context.local_datasets, context.families)
     with sns.axes_style("whitegrid"), sns.plotting_context("paper", font_scale=1.1):
         fig, axes = _grid(len(panels))
         if not panels:
             _placeholder(axes[0], empty_message)
         for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
-            _budget_panel(ax, summary, dataset, cost_model)
+            _budget_panel(ax, summary, dataset, cost_model, context)
         fig.suptitle(title)
-        _legend(fig, min(NCOLS, max(1, len(panels))))
+        _legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
     return fig
 
 
-def figure_trees(summary: pd.DataFrame) -> Figure:
-    """Figure 3: tree error against number of nodes (log x) with AdaBoost's error.
+def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
+    """Test error against number of nodes (log x) of the tree family, with AdaBoost's error.
 
     One panel per (dataset, cost_model) with tree results; trees evaluated at several budgets
     give one point per budget at the mean node count. Without tree results the figure holds
     one placeholder panel saying so.
     """
-    trees = summary[summary["algorithm"].isin(TREES) & (summary["nodes_mean"] > 0)]
-    panels = _pairs(trees, TREES)
+    catalogue = context.catalogue.including(summary["algorithm"])
+    names = catalogue.of_family("tree")
+    trees = summary[summary["algorithm"].isin(names) & (summary["nodes_mean"] > 0)]
+    panels = _pairs(trees, names)
     with sns.axes_style("whitegrid"), sns.plotting_context("paper", font_scale=1.1):
         fig, axes = _grid(len(panels))
         if not panels:
-            _placeholder(axes[0], "no tree results\n(algorithms tree / tree_cs not run)")
+            _placeholder(axes[0], "no tree results\n(no algorithm of family 'tree' ran)")
         for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
             part = trees[(trees["dataset"] == dataset) & (trees["cost_model"] == cost_model)]
-            for algorithm in sort_algorithms(part["algorithm"]):
-                _draw_curve(ax, part[part["algorithm"] == algorithm], algorithm, x="nodes_mean")
-            ref = _reference(summary, dataset, cost_model)
+            for algorithm in catalogue.sort(part["algorithm"]):
+                _draw_curve(ax, part[part["algorithm"] == algorithm], algorithm, catalogue,
+                            x="nodes_mean")
+            ref = _reference(summary, dataset, cost_model, catalogue)
             if ref is not None:
-                s = style(REFERENCE_ALGORITHM)
-                _draw_reference(ax, ref)
+                s = catalogue[ref["algorithm"]].style
+                _draw_reference(ax, ref, catalogue)
                 ax.plot([part["nodes_mean"].min(), part["nodes_mean"].max()],
                         [ref["error_mean"]] * 2, linestyle="none", marker=s.marker,
                         color=s.colour, markersize=6)
@@ -244,8 +233,55 @@ def figure_trees(summary: pd.DataFrame) -> Figure:
             ax.set_xlabel("tree nodes (log scale)")
             ax.set_ylabel("test error")
         fig.suptitle("Figure 3: budgeted decision trees against AdaBoost")
-        _legend(fig, min(NCOLS, max(1, len(panels))))
+        _legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
     return fig
+
+
+# --------------------------------------------------------------------- registered figures
+
+
+@figure("figure1", title="1: uniform random costs", category="Reproduction",
+        families=CURVE_FAMILIES, caption="""
+Figure 1 of the paper: test error (y) against the feature budget B (x), one panel per dataset
+and cost model, one line per algorithm with 95 % confidence-interval error bars. The dotted
+black line is AdaBoost run unbudgeted for its Table 1 rounds (grey band: its 95 % CI).
+Test-time sampling (AdaBoostRS, RS_AC) is read on the right-hand axis, as in the paper,
+because its error is much higher.
+""")
+def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """Figure 1: budget curves of every experiment without real costs."""
+    summary = tables["summary"]
+    return figure_budget_curves(
+        summary, figure1_panels(summary, context.local_datasets),
+        "Figure 1: test error against budget (95 % CI; test-time sampling on the right axis)",
+        context)
+
+
+@figure("figure2", title="2: real costs", category="Reproduction", families=CURVE_FAMILIES,
+        caption="""
+Figure 2 of the paper: the same curves as Figure 1 for real feature costs, heart with
+Turney's test costs (cost model ``turney``) and any local dataset enabled in the config
+(Yahoo! Webscope). A single "no results" panel means this run had none of these experiments.
+""")
+def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """Figure 2: budget curves of the real-cost experiments."""
+    summary = tables["summary"]
+    return figure_budget_curves(
+        summary, figure2_panels(summary, context.local_datasets),
+        "Figure 2: real feature costs (heart with Turney's costs, local datasets)", context,
+        empty_message="no real-cost results\n(cost model turney or a local dataset)")
+
+
+@figure("figure3", title="3: decision trees", category="Reproduction",
+        families=("reference", "tree"), caption="""
+Figure 3 of the paper: test error of budgeted decision trees (y) against the number of tree
+nodes (x, log scale), one point per budget; the diamonds on the dotted line mark the
+unbudgeted AdaBoost error for comparison. A single "no tree results" panel means no
+algorithm of the tree family was part of this run.
+""")
+def figure3(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """Figure 3: trees against AdaBoost."""
+    return figure_trees(tables["summary"], context)
 
 
 def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:

@@ -26,13 +26,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.io import read_table
 from budgetboost.schema import SHARD_COLUMNS
 
 __all__ = [
-    "ALGORITHM_ORDER",
     "CONFIDENCE",
-    "REFERENCE_ALGORITHM",
     "SHARD_COLUMNS",
     "budget_to_match",
     "error_table",
@@ -49,33 +48,13 @@ __all__ = [
 
 #: Confidence level of every interval reported (the paper's error bars are 95 % intervals).
 CONFIDENCE = 0.95
-#: The unbudgeted reference: AdaBoost run for the Table 1 number of rounds, budget = inf.
-REFERENCE_ALGORITHM = "adaboost"
-#: Canonical order of the algorithms in tables, legends and pairs (names of docs/design.md).
-ALGORITHM_ORDER = (
-    "adaboost",
-    "adaboost_bt",
-    "greedy",
-    "smoothed",
-    "speedboost",
-    "hybrid",
-    "adaboost_rs",
-    "adaboost_rs_ac",
-    "tree",
-    "tree_cs",
-)
 GROUP_KEYS = ["dataset", "cost_model", "algorithm", "budget"]
 CELL_KEYS = ["dataset", "cost_model", "budget"]
 
 
-def algorithm_rank(name: str) -> int:
-    """Position of ``name`` in :data:`ALGORITHM_ORDER` (unknown names sort last)."""
-    return ALGORITHM_ORDER.index(name) if name in ALGORITHM_ORDER else len(ALGORITHM_ORDER)
-
-
-def sort_algorithms(names: Iterable[str]) -> list[str]:
-    """Sort algorithm names canonically (paper order, then alphabetically)."""
-    return sorted(set(names), key=lambda name: (algorithm_rank(name), name))
+def _catalogue(catalogue: Catalogue | None, names: Iterable[str]) -> Catalogue:
+    """``catalogue`` (default: the built-in algorithms) with every name of the data in it."""
+    return (catalogue if catalogue is not None else Catalogue.default()).including(names)
 
 
 def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:
@@ -141,7 +120,8 @@ def t_interval(values: Sequence[float] | np.ndarray,
     return mean, sd, mean - half, mean + half
 
 
-def summarize(shards: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+def summarize(shards: pd.DataFrame, confidence: float = CONFIDENCE,
+              catalogue: Catalogue | None = None) -> pd.DataFrame:
     """One row per (dataset, cost_model, algorithm, budget) with error statistics.
 
     Columns: the keys, ``trials``, ``error_mean``, ``error_sd``, ``ci_low``, ``ci_high``,
@@ -177,7 +157,7 @@ def summarize(shards: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFr
     columns = [*GROUP_KEYS, "trials", "error_mean", "error_sd", "ci_low", "ci_high", "ci_half",
                "train_error_mean", "rounds_mean", "spent_mean", "spent_fraction",
                "n_features_mean", "nodes_mean", "example_cost_mean", "example_cost_max"]
-    return _sort(out[columns], ["dataset", "cost_model", "algorithm", "budget"])
+    return _sort(out[columns], ["dataset", "cost_model", "algorithm", "budget"], catalogue)
 
 
 def holm(pvalues: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -221,22 +201,25 @@ def wilcoxon_p(differences: Sequence[float] | np.ndarray) -> float:
     return float(sps.wilcoxon(d, zero_method="wilcox", correction=False, method=method).pvalue)
 
 
-def paired_comparisons(shards: pd.DataFrame) -> pd.DataFrame:
+def paired_comparisons(shards: pd.DataFrame,
+                       catalogue: Catalogue | None = None) -> pd.DataFrame:
     """Paired comparison of every pair of algorithms at every shared budget.
 
     Rows are matched on (dataset, cost_model, budget, trial). For a pair (``algorithm_a``,
-    ``algorithm_b``) in canonical order: ``n_pairs``, ``error_a``, ``error_b``,
-    ``mean_diff`` (a - b, negative when a is better), ``wins`` / ``ties`` / ``losses`` (trials
-    where a has lower / equal / higher error than b), ``p_value`` (Wilcoxon signed rank) and
-    ``p_holm``: Holm-adjusted across the budgets of the same (dataset, cost_model, pair).
+    ``algorithm_b``) in ``catalogue`` order (default: the built-in algorithms): ``n_pairs``,
+    ``error_a``, ``error_b``, ``mean_diff`` (a - b, negative when a is better), ``wins`` /
+    ``ties`` / ``losses`` (trials where a has lower / equal / higher error than b),
+    ``p_value`` (Wilcoxon signed rank) and ``p_holm``: Holm-adjusted across the budgets of
+    the same (dataset, cost_model, pair).
     """
     df = validate_shards(shards)
     columns = ["dataset", "cost_model", "budget", "algorithm_a", "algorithm_b", "n_pairs",
                "error_a", "error_b", "mean_diff", "wins", "ties", "losses", "p_value", "p_holm"]
     wide = df.pivot_table(index=[*CELL_KEYS, "trial"], columns="algorithm",
                           values="test_error", aggfunc="first")
+    catalogue = _catalogue(catalogue, wide.columns)
     frames = []
-    for a, b in itertools.combinations(sort_algorithms(wide.columns), 2):
+    for a, b in itertools.combinations(catalogue.sort(wide.columns), 2):
         both = wide[[a, b]].dropna()
         if both.empty:
             continue
@@ -259,14 +242,16 @@ def paired_comparisons(shards: pd.DataFrame) -> pd.DataFrame:
                                 sort=False)["p_value"].transform(lambda p: holm(p.to_numpy()))
     for col in ("n_pairs", "wins", "ties", "losses"):
         out[col] = out[col].astype("int64")
-    return _sort(out[columns], ["dataset", "cost_model", "algorithm_a", "algorithm_b", "budget"])
+    return _sort(out[columns], ["dataset", "cost_model", "algorithm_a", "algorithm_b", "budget"],
+                 catalogue)
 
 
-def budget_to_match(summary: pd.DataFrame) -> pd.DataFrame:
+def budget_to_match(summary: pd.DataFrame,
+                    catalogue: Catalogue | None = None) -> pd.DataFrame:
     """Smallest budget at which each algorithm's mean error reaches the AdaBoost reference.
 
-    "Reaches" means ``error_mean <= ci_high`` of the unbudgeted reference (algorithm
-    :data:`REFERENCE_ALGORITHM`, budget = inf) of the same dataset and cost model; if that
+    "Reaches" means ``error_mean <= ci_high`` of the unbudgeted reference (the catalogue's
+    role ``reference``, budget = inf) of the same dataset and cost model; if that
     cost model has no reference row, the dataset's reference under the first cost model
     (sorted) is used and named in ``reference_cost_model``. ``match_budget`` is NaN when the
     algorithm never reaches it on the budget grid. With one trial the interval is undefined
@@ -274,10 +259,10 @@ def budget_to_match(summary: pd.DataFrame) -> pd.DataFrame:
     """
     columns = ["dataset", "cost_model", "algorithm", "reference_cost_model", "reference_error",
                "reference_ci_high", "match_budget", "error_at_match", "largest_budget"]
-    ref = summary[(summary["algorithm"] == REFERENCE_ALGORITHM)
-                  & np.isinf(summary["budget"])]
-    curves = summary[(summary["algorithm"] != REFERENCE_ALGORITHM)
-                     & np.isfinite(summary["budget"])]
+    catalogue = _catalogue(catalogue, summary["algorithm"])
+    reference = catalogue.with_role("reference")
+    ref = summary[(summary["algorithm"] == reference) & np.isinf(summary["budget"])]
+    curves = summary[(summary["algorithm"] != reference) & np.isfinite(summary["budget"])]
     rows = []
     for (dataset, cost_model, algorithm), curve in curves.groupby(
             ["dataset", "cost_model", "algorithm"], sort=True):
@@ -300,14 +285,20 @@ def budget_to_match(summary: pd.DataFrame) -> pd.DataFrame:
         })
     if not rows:
         return pd.DataFrame({col: pd.Series(dtype=_dtype(col)) for col in columns})
-    return _sort(pd.DataFrame(rows, columns=columns), ["dataset", "cost_model", "algorithm"])
+    return _sort(pd.DataFrame(rows, columns=columns), ["dataset", "cost_model", "algorithm"],
+                 catalogue)
 
 
-def _sort(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Sort rows by ``keys``, algorithm columns in canonical order, and reset the index."""
+def _sort(df: pd.DataFrame, keys: list[str], catalogue: Catalogue | None = None,
+          ) -> pd.DataFrame:
+    """Sort rows by ``keys``, algorithm columns in catalogue order, and reset the index."""
+    names = [n for col in ("algorithm", "algorithm_a", "algorithm_b") if col in df
+             for n in df[col].unique()]
+    catalogue = _catalogue(catalogue, names)
+
     def key(col: pd.Series) -> pd.Series:
         if col.name in ("algorithm", "algorithm_a", "algorithm_b"):
-            return col.map(algorithm_rank)
+            return col.map(catalogue.rank)
         return col
     return df.sort_values(keys, key=key, kind="stable").reset_index(drop=True)
 
@@ -351,45 +342,59 @@ def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
     return "\n".join([line(header), rule, *(line(row) for row in body)])
 
 
-def error_table(summary: pd.DataFrame, dataset: str, cost_model: str) -> pd.DataFrame:
-    """Budget × algorithm table of ``mean ± CI half-width`` for one dataset and cost model."""
+def error_table(summary: pd.DataFrame, dataset: str, cost_model: str,
+                catalogue: Catalogue | None = None) -> pd.DataFrame:
+    """Budget × algorithm table of ``mean ± CI half-width`` for one dataset and cost model.
+
+    Columns are the algorithms' labels, in catalogue order.
+    """
     part = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)]
+    catalogue = _catalogue(catalogue, part["algorithm"])
     cell = part["error_mean"].map("{:.3f}".format) + np.where(
         part["ci_half"].notna(), " ± " + part["ci_half"].map("{:.3f}".format), "")
     wide = (part.assign(cell=cell)
             .pivot(index="budget", columns="algorithm", values="cell")
-            .reindex(columns=sort_algorithms(part["algorithm"]))
+            .reindex(columns=catalogue.sort(part["algorithm"]))
             .fillna(""))
     wide.index = [("inf" if np.isinf(b) else f"{b:g}") for b in wide.index]
+    wide.columns = [catalogue.label(name) for name in wide.columns]
     return wide.rename_axis("budget").reset_index()
 
 
 def summary_markdown(summary: pd.DataFrame, matches: pd.DataFrame,
-                     comparisons: pd.DataFrame) -> str:
-    """The terminal-readable ``summary.md``: error tables, budget to match, RS costs."""
+                     comparisons: pd.DataFrame, catalogue: Catalogue | None = None) -> str:
+    """The terminal-readable ``summary.md``: error tables, budget to match, RS costs.
+
+    Algorithms appear under their catalogue labels, in catalogue order.
+    """
+    catalogue = _catalogue(catalogue, summary["algorithm"] if not summary.empty else [])
     lines = ["# Results summary", "",
              f"Test error: mean ± half-width of the {CONFIDENCE:.0%} Student-t confidence "
              "interval over trials. Budget `inf` is the unbudgeted AdaBoost reference.", ""]
     if summary.empty:
         return "\n".join([*lines, "No result shards.", ""])
+
+    def labelled(df: pd.DataFrame) -> pd.DataFrame:
+        return df.assign(algorithm=df["algorithm"].map(catalogue.label))
+
     trials = summary.groupby(["dataset", "cost_model"])["trials"].agg(["min", "max"])
     for (dataset, cost_model), (tmin, tmax) in trials.iterrows():
         count = f"{tmin}" if tmin == tmax else f"{tmin}–{tmax}"
         lines += [f"## {dataset} · {cost_model} ({count} trials)", "",
-                  markdown_table(error_table(summary, dataset, cost_model)), ""]
+                  markdown_table(error_table(summary, dataset, cost_model, catalogue)), ""]
     if not matches.empty:
         lines += ["## Budget to match AdaBoost", "",
                   "Smallest budget at which the mean error is at or below the upper end of "
                   "the unbudgeted AdaBoost reference's confidence interval (– never).", "",
-                  markdown_table(matches[["dataset", "cost_model", "algorithm",
-                                          "reference_error", "reference_ci_high",
-                                          "match_budget", "error_at_match"]]), ""]
-    rs = summary[summary["algorithm"].isin(["adaboost_rs", "adaboost_rs_ac"])]
+                  markdown_table(labelled(matches)[["dataset", "cost_model", "algorithm",
+                                                    "reference_error", "reference_ci_high",
+                                                    "match_budget", "error_at_match"]]), ""]
+    rs = summary[summary["algorithm"].isin(catalogue.of_family("sampling"))]
     if not rs.empty:
         lines += ["## AdaBoostRS: cost paid per test example", "",
-                  markdown_table(rs[["dataset", "cost_model", "algorithm", "budget",
-                                     "example_cost_mean", "example_cost_max",
-                                     "n_features_mean"]]), ""]
+                  markdown_table(labelled(rs)[["dataset", "cost_model", "algorithm", "budget",
+                                               "example_cost_mean", "example_cost_max",
+                                               "n_features_mean"]]), ""]
     if not comparisons.empty:
         sig = comparisons[comparisons["p_holm"] < 0.05]
         lines += ["## Paired comparisons", "",

@@ -5,15 +5,18 @@ from __future__ import annotations
 import atexit
 import collections
 import functools
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 import yaml
+from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parent.parent
 #: what a run needs; results, logs and .snakemake are left behind
@@ -57,13 +60,54 @@ def clone_run(source: Path, dest: Path) -> Path:
     return dest
 
 
+def _requirements(dist: str) -> list[str]:
+    """Names of the distributions ``dist`` needs at run time (no extras, markers evaluated)."""
+    from packaging.requirements import Requirement
+
+    names = []
+    for text in metadata.requires(dist) or []:
+        req = Requirement(text)
+        if req.marker is None or req.marker.evaluate({"extra": ""}):
+            names.append(req.name)
+    return names
+
+
+@functools.cache
+def runtime_modules() -> frozenset[str]:
+    """Top-level modules of budgetboost's declared runtime dependencies, transitively."""
+    seen, pending = set(), ["budgetboost"]
+    while pending:
+        name = canonicalize_name(pending.pop())
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            pending += _requirements(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return frozenset(module for module, dists in metadata.packages_distributions().items()
+                     if any(canonicalize_name(d) in seen for d in dists))
+
+
+def runtime_env() -> dict[str, str]:
+    """The environment of a process that may import only the declared runtime dependencies
+    (``tests/runtime_only/sitecustomize.py``): what ``pip install -e .`` alone gives."""
+    env = dict(os.environ)
+    guard = str(Path(__file__).resolve().parent / "runtime_only")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [guard, env.get("PYTHONPATH")]))
+    env["BUDGETBOOST_RUNTIME_MODULES"] = ",".join(sorted(runtime_modules()))
+    return env
+
+
 def snakemake(repo: Path, *args: str, check: bool = True,
               timeout: float = 600) -> subprocess.CompletedProcess:
-    """Run the real ``snakemake`` CLI in ``repo`` (the test config unless told otherwise)."""
+    """Run the real ``snakemake`` CLI in ``repo`` (the test config unless told otherwise),
+    with only the declared runtime dependencies importable (:func:`runtime_env`)."""
     cmd = [SNAKEMAKE, *args]
     if "--configfile" not in args:
         cmd += ["--configfile", TEST_CONFIG]
-    proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=timeout,
+                          env=runtime_env())
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}) in {repo}:\n"
                              f"{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")

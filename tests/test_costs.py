@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import spearmanr
 
-from budgetboost.costs import CostTable, make_costs, read_attribute_costs, read_costs, write_costs
+from budgetboost.costs import (
+    CostTable,
+    SpecError,
+    check_spec,
+    make_costs,
+    read_attribute_costs,
+    read_costs,
+    write_costs,
+)
 from budgetboost.datasets import BinarizedData, build_binarized, load_registry
 from budgetboost.io import read_metadata, write_table
 from budgetboost.splits import split_indices
@@ -132,22 +140,57 @@ def test_non_numeric_cost_in_file(tmp_path):
         read_attribute_costs(tmp_path / "c.csv")
 
 
-@pytest.mark.parametrize("spec, message", [
-    ({"model": "lognormal"}, "unknown cost model 'lognormal'"),
-    ({"model": "uniform_random", "low": 0, "hi": 2}, r"unknown parameters \['hi'\]"),
-    ({"model": "uniform_random", "low": 3, "high": 2}, "low 3.0 is larger than high 2.0"),
-    ({"model": "uniform_random", "low": -1, "high": 2}, "low must be a finite number >= 0"),
-    ({"model": "constant", "value": float("nan")}, "value must be a finite number"),
-    ({"model": "discrete", "values": [1, 2], "probabilities": [0.3, 0.3]}, "sum to 1"),
-    ({"model": "discrete", "values": [-1, 2], "probabilities": [0.5, 0.5]}, ">= 0"),
-    ({"model": "correlated", "low": 0, "high": 2, "noise": 1.5}, r"noise must lie in \[0, 1\]"),
-    ({"model": "real"}, "needs a cost `file`"),
-])
-def test_bad_specs_name_dataset_and_cost_model(spec, message):
+BAD_SPECS = [
+    ({"model": "lognormal"}, "model", "must be one of"),
+    ({"model": "uniform_randm", "low": 0, "high": 2}, "model", "got 'uniform_randm'"),
+    ({"model": "uniform_random", "low": 0, "hgh": 2}, "hgh", "unknown parameter"),
+    ({"model": "uniform_random", "low": 0}, "high", "missing"),
+    ({"model": "uniform_random", "low": 3, "high": 2}, "low", "3.0 is larger than high 2.0"),
+    ({"model": "uniform_random", "low": -1, "high": 2}, "low", "must be a finite number >= 0"),
+    ({"model": "uniform_random", "low": 0, "high": 2, "grouped": "yes"}, "grouped",
+     "true or false"),
+    ({"model": "constant", "value": float("nan")}, "value", "must be a finite number"),
+    ({"model": "discrete", "values": [1, 2], "probabilities": [0.3, 0.3]}, "probabilities",
+     "sum to 1"),
+    ({"model": "discrete", "values": [-1, 2], "probabilities": [0.5, 0.5]}, "values", ">= 0"),
+    ({"model": "discrete", "values": ["a"], "probabilities": [1]}, "values", "numbers"),
+    ({"model": "correlated", "low": 0, "high": 2, "noise": 1.5}, "noise",
+     r"must lie in \[0, 1\]"),
+    ({"model": "real", "file": 3}, "file", "must be a file path"),
+]
+
+
+@pytest.mark.parametrize("spec, key, message", BAD_SPECS)
+def test_check_spec_names_the_key_without_any_data(spec, key, message):
+    with pytest.raises(SpecError, match=message) as err:
+        check_spec(spec)
+    assert err.value.key == key
+
+
+@pytest.mark.parametrize("spec, key, message", BAD_SPECS)
+def test_bad_specs_name_dataset_and_cost_model(spec, key, message):
     data = _toy()
     with pytest.raises(ValueError, match=message) as err:
         make_costs("toy", "m1", spec, data, _splits(data, range(1)), [0])
     assert "'toy'" in str(err.value) and "'m1'" in str(err.value)
+    assert f"{key}: " in str(err.value)
+
+
+def test_real_costs_without_a_file_name_the_dataset_and_cost_model():
+    with pytest.raises(ValueError, match="needs a cost `file`") as err:
+        make_costs("toy", "m1", {"model": "real"}, _toy(), None, [0])
+    assert "'toy'" in str(err.value) and "'m1'" in str(err.value)
+
+
+@pytest.mark.parametrize("spec", [
+    {"model": "uniform_random", "low": 0, "high": 2, "description": "U[0, 2]"},
+    {"model": "discrete", "values": [0.1, 1], "probabilities": [0.5, 0.5], "grouped": True},
+    {"model": "correlated", "low": 0, "high": 2, "noise": 0.2},
+    {"model": "real", "file": "resources/heart_turney_costs.csv", "scale": 2},
+    {"model": "real"},
+])
+def test_check_spec_accepts_good_specs(spec):
+    assert check_spec(spec) == spec["model"]
 
 
 def test_correlated_costs_rank_columns_by_their_edge():

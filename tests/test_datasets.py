@@ -103,7 +103,7 @@ def test_vendored_checksums_match_the_shipped_files(registry):
     (lambda e: e["binarize"].update(numeric={"method": "quantiles"}), "binarize/numeric"),
     (lambda e: e["label"].pop("negative"), "'negative' is a required property"),
     (lambda e: e.update(trials=0), "trials"),
-    (lambda e: e.update(colour="red"), "Additional properties"),
+    (lambda e: e.update(colour="red"), "sonar/colour: unknown key"),
 ])
 def test_invalid_entries_are_rejected_naming_dataset_and_field(registry, mutate, message):
     entry = copy.deepcopy(registry["sonar"])

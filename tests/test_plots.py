@@ -1,13 +1,16 @@
-"""The paper's figures drawn by budgetboost.plots: panels, lines, styles, files."""
+"""The paper's figures drawn by budgetboost.plots: panels, lines, styles, files; and the figure
+registry (budgetboost.figures) every figure goes through."""
 
 from __future__ import annotations
 
 import matplotlib.colors as mcolors
 import numpy as np
+import pandas as pd
 import pytest
 from synthetic_results import synthetic_shards
 
-from budgetboost import plots, stats
+from budgetboost import figures, plots, stats
+from budgetboost.catalogue import Catalogue
 
 PAPER_DATASETS = ("ocr17", "ocr49", "splice", "census", "breast_cancer", "ecoli", "sonar",
                   "heart", "ionosphere")
@@ -18,6 +21,15 @@ def summary():
     shards = synthetic_shards(datasets=PAPER_DATASETS, trials=4, budgets=(2, 10, 20, 30),
                               extra=(("heart", "turney"), ("webscope", "webscope_costs")))
     return stats.summarize(shards)
+
+
+CATALOGUE = Catalogue.default()
+CONTEXT = figures.FigureContext(CATALOGUE, families=plots.CURVE_FAMILIES)
+TREES = figures.FigureContext(CATALOGUE, families=("reference", "tree"))
+
+
+def label(name: str) -> str:
+    return CATALOGUE.label(name)
 
 
 def main_axes(fig):
@@ -40,7 +52,7 @@ def test_panel_selection(summary):
 
 def test_figure1_panels_lines_and_axes(summary):
     panels = plots.figure1_panels(summary, ["webscope"])
-    fig = plots.figure_budget_curves(summary, panels, "Figure 1")
+    fig = plots.figure_budget_curves(summary, panels, "Figure 1", CONTEXT)
     axes = main_axes(fig)
     assert [ax.get_title() for ax in axes] == [f"{d} · uniform_0_2" for d in PAPER_DATASETS]
     assert all(ax.get_subplotspec().get_geometry()[:2] == (3, 3) for ax in axes)
@@ -48,62 +60,62 @@ def test_figure1_panels_lines_and_axes(summary):
     for ax in axes:
         assert ax.get_xlabel() == "budget B" and ax.get_ylabel() == "test error"
         drawn = curves(ax)
-        assert set(drawn) == {plots.STYLES[a].label for a in
+        assert set(drawn) == {label(a) for a in
                               ("adaboost_bt", "greedy", "smoothed", "speedboost")}
         x = drawn["AdaBoostBT"].lines[0].get_xdata()
         np.testing.assert_array_equal(x, [2, 10, 20, 30])
         reference = [line for line in ax.get_lines()
-                     if line.get_label() == plots.STYLES["adaboost"].label]
+                     if line.get_label() == label("adaboost")]
         assert len(reference) == 1 and len(set(reference[0].get_ydata())) == 1
     twins = [ax for ax in fig.axes if not ax.get_title()]
     for twin in twins:
-        assert set(curves(twin)) == {plots.STYLES["adaboost_rs"].label}
-        assert "AdaBoostRS" in twin.get_ylabel()
+        assert set(curves(twin)) == {label("adaboost_rs") + " (right axis)"}
+        assert "test-time sampling" in twin.get_ylabel()
     legend_labels = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert legend_labels[0] == plots.STYLES["adaboost"].label
+    assert legend_labels[0] == label("adaboost")
     assert len(legend_labels) == len(set(legend_labels)) == 6
 
 
 def test_reference_line_is_the_adaboost_mean(summary):
-    fig = plots.figure_budget_curves(summary, [("ecoli", "uniform_0_2")], "one panel")
+    fig = plots.figure_budget_curves(summary, [("ecoli", "uniform_0_2")], "one panel", CONTEXT)
     (ax,) = main_axes(fig)
     ref = summary[(summary["algorithm"] == "adaboost") & (summary["dataset"] == "ecoli")
                   & (summary["cost_model"] == "uniform_0_2")].iloc[0]
-    line = next(ln for ln in ax.get_lines() if ln.get_label() == plots.STYLES["adaboost"].label)
+    line = next(ln for ln in ax.get_lines() if ln.get_label() == label("adaboost"))
     assert line.get_ydata()[0] == pytest.approx(ref["error_mean"])
 
 
 def test_styles_are_consistent_across_figures(summary):
-    fig1 = plots.figure_budget_curves(summary, plots.figure1_panels(summary), "1")
-    fig2 = plots.figure_budget_curves(summary, plots.figure2_panels(summary), "2")
+    fig1 = plots.figure_budget_curves(summary, plots.figure1_panels(summary), "1", CONTEXT)
+    fig2 = plots.figure_budget_curves(summary, plots.figure2_panels(summary), "2", CONTEXT)
+    by_label = {plots._label(CATALOGUE, a): a for a in CATALOGUE}
     for fig in (fig1, fig2):
         for ax in fig.axes:
-            for label, container in curves(ax).items():
-                algorithm = next(a for a, s in plots.STYLES.items() if s.label == label)
-                style = plots.STYLES[algorithm]
+            for text, container in curves(ax).items():
+                style = CATALOGUE[by_label[text]].style
                 line = container.lines[0]
                 assert mcolors.same_color(line.get_color(), style.colour)
                 assert line.get_marker() == style.marker
-    colours = [mcolors.to_hex(s.colour) for s in plots.STYLES.values()]
+    colours = [mcolors.to_hex(a.style.colour) for a in CATALOGUE.values()]
     assert len(set(colours)) == len(colours)  # one colour per algorithm
 
 
 def test_figure2_placeholder_without_real_costs(summary):
     plain = summary[summary["cost_model"] == "uniform_0_2"]
-    fig = plots.figure_budget_curves(plain, plots.figure2_panels(plain), "Figure 2",
+    fig = plots.figure_budget_curves(plain, plots.figure2_panels(plain), "Figure 2", CONTEXT,
                                      empty_message="no real-cost results")
     assert len(fig.axes) == 1
     assert [t.get_text() for t in fig.axes[0].texts] == ["no real-cost results"]
 
 
 def test_figure3_trees(summary):
-    fig = plots.figure_trees(summary)
+    fig = plots.figure_trees(summary, TREES)
     axes = main_axes(fig)
     assert len(axes) == len(PAPER_DATASETS) + 2  # + heart/turney and webscope
     for ax in axes:
         assert ax.get_xscale() == "log"
         assert ax.get_xlabel() == "tree nodes (log scale)"
-        assert set(curves(ax)) == {plots.STYLES["tree"].label}
+        assert set(curves(ax)) == {label("tree")}
         diamonds = [ln for ln in ax.get_lines() if ln.get_marker() == "D"]
         assert len(diamonds) == 1  # AdaBoost's error for comparison
 
@@ -111,13 +123,14 @@ def test_figure3_trees(summary):
 @pytest.mark.parametrize("drop", ["tree_rows", "everything"])
 def test_figure3_placeholder_without_trees(summary, drop):
     table = summary[summary["algorithm"] != "tree"] if drop == "tree_rows" else summary.iloc[:0]
-    fig = plots.figure_trees(table)
+    fig = plots.figure_trees(table, TREES)
     assert len(fig.axes) == 1
     assert "no tree results" in fig.axes[0].texts[0].get_text()
 
 
 def test_save_figure_png_and_pdf_reproducible(summary, tmp_path):
-    fig = plots.figure_budget_curves(summary, plots.figure2_panels(summary), "Figure 2")
+    fig = plots.figure_budget_curves(summary, plots.figure2_panels(summary), "Figure 2",
+                                     CONTEXT)
     png, pdf = tmp_path / "f.png", tmp_path / "f.pdf"
     plots.save_figure(fig, png, pdf)
     first = png.read_bytes(), pdf.read_bytes()
@@ -125,3 +138,79 @@ def test_save_figure_png_and_pdf_reproducible(summary, tmp_path):
     plots.save_figure(fig, png, pdf)
     assert (png.read_bytes(), pdf.read_bytes()) == first
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.pdf", "f.png"]  # no temp files
+
+
+# ------------------------------------------------------------------- the figure registry
+
+
+def test_the_paper_figures_are_registered_with_captions():
+    registered = figures.load()
+    assert list(registered)[:3] == ["figure1", "figure2", "figure3"]
+    for spec in registered.values():
+        assert spec.caption and spec.title and spec.category
+        assert spec.module == "budgetboost.plots"
+        assert set(spec.tables) <= set(figures.TABLES)
+
+
+def test_every_registered_figure_draws_from_its_tables(summary):
+    for name, spec in figures.load().items():
+        context = figures.FigureContext(CATALOGUE, ("webscope",), spec.families)
+        fig = spec.draw({"summary": summary}, context)
+        assert fig.axes, name
+
+
+def test_registering_a_figure_twice_under_one_name_is_an_error():
+    @figures.figure("test_twice", title="t", caption="c", category="Tests",
+                    families=("boosting",))
+    def first(tables, context):  # pragma: no cover - never drawn
+        raise AssertionError
+
+    with pytest.raises(ValueError, match="registered twice"):
+        @figures.figure("test_twice", title="t", caption="c", category="Tests",
+                        families=("boosting",))
+        def second(tables, context):  # pragma: no cover - never drawn
+            raise AssertionError
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"families": ("boostin",)}, "unknown families"),
+    ({"families": ("boosting",), "tables": ("summry",)}, "unknown families or tables"),
+])
+def test_a_registry_entry_is_checked(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        figures.figure("bad", title="t", caption="c", category="Tests", **kwargs)
+
+
+def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
+    """Issue 13: an algorithm added in the config alone is drawn in every figure of its family
+    with its label and a colour no other algorithm has (never grey dots)."""
+    shards = synthetic_shards(datasets=("ecoli",), trials=4, budgets=(2, 10), extra=())
+    smoothed = shards[shards["algorithm"] == "smoothed"]
+    shards = pd.concat([shards, smoothed.assign(algorithm="smoothed_tau_half",
+                                                test_error=smoothed["test_error"] + 0.01)],
+                       ignore_index=True)
+    config = {name: {} for name in shards["algorithm"].unique()}
+    config["smoothed_tau_half"] = {"label": "Smoothed τ=0.5", "family": "boosting"}
+    catalogue = Catalogue.from_config(config)
+    table = stats.summarize(shards, catalogue=catalogue)
+    new = catalogue["smoothed_tau_half"]
+    assert new.style.colour not in {catalogue[a].style.colour for a in catalogue
+                                    if a != "smoothed_tau_half"}
+    assert new.style.colour != "grey"
+    for name, spec in figures.load().items():
+        context = figures.FigureContext(catalogue, (), spec.families)
+        fig = spec.draw({"summary": table}, context)
+        drawn = {text: c for ax in fig.axes for text, c in curves(ax).items()}
+        if "boosting" in spec.families and name != "figure2":  # figure2: real costs only
+            line = drawn["Smoothed τ=0.5"].lines[0]
+            assert mcolors.same_color(line.get_color(), new.style.colour), name
+            assert line.get_marker() == new.style.marker
+        else:
+            assert "Smoothed τ=0.5" not in drawn, name
+    text = stats.summary_markdown(table, stats.budget_to_match(table, catalogue),
+                                  stats.paired_comparisons(shards, catalogue), catalogue)
+    header = next(line for line in text.splitlines() if line.startswith("| budget"))
+    cells = [c.strip() for c in header.strip("|").split("|")]
+    assert cells == ["budget", "AdaBoost (unbudgeted)", "AdaBoostBT", "AdaBoostBT_Greedy",
+                     "AdaBoostBT_Smoothed", "SpeedBoost", "Smoothed τ=0.5", "AdaBoostRS",
+                     "Decision tree"]

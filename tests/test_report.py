@@ -17,16 +17,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, SNAKEMAKE, clone_run
+from conftest import REPO, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
 from matplotlib import image as mpimg
 from synthetic_results import synthetic_shards
 
+from budgetboost import figures
 from budgetboost.costs import CostTable, write_costs
 from budgetboost.io import write_table
 
 CHROMIUM = Path("/usr/bin/chromium")
-#: the images registered with report(...) in workflow/rules/results.smk
-FIGURES = [f"results/figures/figure{i}.png" for i in (1, 2, 3)]
+#: the images of every registered figure (budgetboost.figures), as the report holds them
+FIGURES = [f"results/figures/{name}.png" for name in figures.load()]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ENTRY = re.compile(r'"([^"]+)": (?=\{"name": )')
 
@@ -126,9 +127,15 @@ def test_helpers_detect_missing_and_altered_images(tmp_path):
 
 MINI_SNAKEFILE = """\
 # Minimal workflow: the results rules over synthetic shards. It defines what
-# workflow/rules/common.smk provides to them: all_shards(), cost_tables(),
-# local_datasets(), code_files() and results_outputs().
+# workflow/rules/common.smk provides to them: all_shards(), cost_tables(), local_datasets(),
+# code_files(), the catalogue, the figure registry and results_outputs().
+from budgetboost import figures
+from budgetboost.catalogue import Catalogue
+
 EXPERIMENTS = {experiments!r}
+CATALOGUE = Catalogue.default()
+FIGURE_MODULES = []
+FIGURES = figures.load(FIGURE_MODULES)
 
 
 def all_shards():
@@ -151,9 +158,19 @@ def code_files(*modules):
     return []
 
 
+def figure_inputs(wildcards):
+    return FIGURES[wildcards.figure].input_tables()
+
+
+def figure_report(attribute):
+    if attribute == "labels":
+        return lambda wildcards: {{"figure": FIGURES[wildcards.figure].title}}
+    return lambda wildcards: getattr(FIGURES[wildcards.figure], attribute)
+
+
 def results_outputs():
     return ["results/summary/summary.md", "results/summary/claims.md",
-            *expand("results/figures/figure{{i}}.{{ext}}", i=[1, 2, 3], ext=["png", "pdf"])]
+            *expand("results/figures/{{f}}.{{ext}}", f=FIGURES, ext=["png", "pdf"])]
 
 
 include: {rules!r}
@@ -186,7 +203,7 @@ def _mini_workflow(root: Path) -> Path:
 
 def _run(repo: Path, *args: str) -> None:
     proc = subprocess.run([SNAKEMAKE, *args], cwd=repo, capture_output=True, text=True,
-                          timeout=900)
+                          timeout=900, env=runtime_env())
     if proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed in {repo}:\n"
                              f"{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}")
@@ -264,3 +281,41 @@ def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
         png = tmp_path / f"figure{i}.png"
         screenshot(page, png, tmp_path / "profile")
         assert not is_blank(png), f"{path}: blank when displayed from the report's data URI"
+
+
+def _plug_ins(config: dict) -> None:
+    """heart only, a config-only algorithm and a figure module of the test's own."""
+    config["datasets"] = {"heart": {"cost_models": ["uniform_0_2"], "trials": 2}}
+    keep = ("adaboost", "smoothed", "adaboost_rs", "tree")
+    config["algorithms"] = {name: config["algorithms"][name] for name in keep}
+    config["algorithms"]["smoothed_tau_half"] = {
+        "estimator": "BudgetedBoost", "params": {"criterion": "smoothed", "tau": 0.5,
+                                                 "max_rounds": 40},
+        "label": "Smoothed τ=0.5", "family": "boosting"}
+    config["figure_modules"] = ["extra_figures"]
+
+
+@pytest.mark.slow
+def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
+    """Issue 13: an algorithm added in the config alone and a figure registered from a
+    test-only module are run, drawn and reported by the real snakemake, no code edited."""
+    repo = copy_repo(tmp_path / "repo")
+    (repo / "extra_figures.py").write_bytes((REPO / "tests/data/extra_figures.py").read_bytes())
+    edit_config(repo, _plug_ins)
+    _run(repo, "--cores", "2", "--configfile", "config/test.yaml")
+    _run(repo, "--configfile", "config/test.yaml", "--report", "results/report.html")
+    summary = (repo / "results/summary/summary.md").read_text(encoding="utf-8")
+    assert "Smoothed τ=0.5" in summary
+    html = (repo / "results/report.html").read_text(encoding="utf-8")
+    images = [f"results/figures/{name}.png" for name in [*figures.load(), "extra_errors"]]
+    assert missing_images(html, repo, images) == []
+    entries = report_entries(html)
+    assert "mean test error" in entries["results/figures/extra_errors.png"]["caption"]
+    assert "Smoothed τ=0.5" in html or "Smoothed \\u03c4=0.5" in html  # the summary table
+    # editing the test module re-runs its figure only
+    module = repo / "extra_figures.py"
+    module.write_text(module.read_text() + "\n# an edit\n")
+    proc = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/test.yaml"], cwd=repo,
+                          capture_output=True, text=True, env=runtime_env(), timeout=300)
+    planned = re.findall(r"^(?:local)?rule (\w+):", proc.stdout, flags=re.M)
+    assert [rule for rule in planned if rule != "all"] == ["plot"], proc.stdout[-3000:]

@@ -12,6 +12,7 @@ import http.server
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from conftest import (
     planned_jobs,
     planned_outputs,
     planned_rules,
+    runtime_env,
     snakemake,
 )
 
@@ -113,23 +115,83 @@ def test_environment_yml_lists_the_pyproject_dependencies():
 
 
 @pytest.mark.parametrize("edit,message", [
-    (lambda c: c.update(block_sise=2), "block_sise"),
-    (lambda c: c.update(block_size=0), "block_size"),
-    (lambda c: c["datasets"]["heart"].update(trails=3), "trails"),
+    (lambda c: c.update(block_sise=2), "config block_sise: unknown key"),
+    (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum"),
+    (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails"),
     (lambda c: c["datasets"]["heart"].update(cost_models=["uniform_2"]), "uniform_2"),
-    (lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}), "hearts"),
-    (lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"), "Greedy"),
-    (lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5), "max_round"),
-    (lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]), "greedy"),
-    (lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=-2), "step"),
+    (lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}),
+     "config datasets.hearts: no such dataset"),
+    (lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"),
+     "config algorithms.greedy.estimator"),
+    (lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5),
+     "config algorithms.greedy.params.max_round: unknown parameter"),
+    (lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]),
+     "config algorithms.greedy.params.feature_costs"),
+    (lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=-2),
+     "config cost_models.uniform_0_2.budgets.step"),
+    # issue 12, item 4: values the estimators and cost models read, checked when planned
+    (lambda c: c["algorithms"]["greedy"]["params"].update(criterion="gredy"),
+     "config algorithms.greedy.params.criterion: must be one of"),
+    (lambda c: c["algorithms"]["smoothed"]["params"].update(tau=2),
+     "config algorithms.smoothed.params.tau: "),
+    (lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=-1),
+     "config algorithms.greedy.params.max_rounds: "),
+    (lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(model="uniform_randm"),
+     "config cost_models.uniform_0_2.spec.model: must be one of"),
+    (lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2.0),
+     "config cost_models.uniform_0_2.spec.hgh: unknown parameter"),
+    # item 3: names become paths
+    (lambda c: c["algorithms"].update({"../../../../x": c["algorithms"]["greedy"]}),
+     "config algorithms: name '../../../../x' does not match"),
+    (lambda c: c["cost_models"].update({"../c": c["cost_models"]["uniform_0_2"]}),
+     "config cost_models: name '../c' does not match"),
+    # item 9: a disabled registry entry whose local file is missing
+    (lambda c: c["datasets"].update(webscope={"cost_models": ["uniform_0_2"]}),
+     "config datasets.webscope: its local file resources/local/webscope/set2.train.txt"),
 ])
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
     repo = copy_repo(tmp_path / "repo")
     edit_config(repo, edit)
     proc = snakemake(repo, "-n", check=False)
+    output = proc.stdout + proc.stderr
     assert proc.returncode != 0
-    assert message in proc.stdout + proc.stderr
+    assert message in output
+    assert len(output.splitlines()) < 10, output  # the message, not a schema dump (item 6)
     assert not (repo / "results").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["repo"]  # nothing written outside
+
+
+def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
+    """Issue 12, item 5 (``--configfile`` files are read by Snakemake itself, before the
+    workflow: ``python -m budgetboost.config FILE`` names their line; see test_config.py)."""
+    repo = copy_repo(tmp_path / "repo")
+    path = repo / "config/config.yaml"
+    lines = path.read_text().splitlines()
+    number = next(i for i, line in enumerate(lines) if line.startswith("  heart:")) + 1
+    lines[number - 1] = lines[number - 1].replace("}", "")  # an unclosed flow mapping
+    path.write_text("\n".join(lines) + "\n")
+    proc = subprocess.run([SNAKEMAKE, "-n"], cwd=repo, capture_output=True, text=True,
+                          env=runtime_env(), timeout=120)
+    assert proc.returncode != 0
+    assert "config file config/config.yaml, line " in proc.stdout + proc.stderr
+    assert "invalid YAML" in proc.stdout + proc.stderr
+
+
+def test_the_runtime_guard_blocks_undeclared_modules():
+    """The guard the end-to-end tests run under can fail: pytest is installed here but is not
+    a runtime dependency; pygments is one (``snakemake --report`` needs it, issue 12 item 12)."""
+    code = ("import importlib, sys\n"
+            "for name in sys.argv[1:]:\n"
+            "    try:\n        importlib.import_module(name)\n        print(name, 'ok')\n"
+            "    except ModuleNotFoundError as exc:\n        print(name, 'blocked', exc)\n")
+    proc = subprocess.run([sys.executable, "-c", code, "pytest", "sklearn", "pygments", "yaml",
+                           "snakemake.report", "json"], capture_output=True, text=True,
+                          env=runtime_env(), timeout=120, check=True)
+    lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
+    assert lines["pytest"].startswith("blocked") and "not a runtime dependency" in lines["pytest"]
+    assert lines["sklearn"].startswith("blocked")
+    assert lines["pygments"] == lines["yaml"] == lines["json"] == "ok"
+    assert lines["snakemake.report"] == "ok"
 
 
 # --------------------------------------------------------------------- end to end
@@ -240,6 +302,66 @@ def test_editing_training_code_reruns_the_shards_not_the_data(run_copy):
     rules = planned_rules(run_copy)
     assert rules["train"] == len(shard_paths(run_copy))
     assert set(rules) <= {"train"} | RESULTS_RULES
+
+
+def _heart_turney(config: dict) -> None:
+    config["datasets"] = {"heart": {"cost_models": ["turney"], "trials": 2}}
+    config["algorithms"] = {"greedy": config["algorithms"]["greedy"]}
+
+
+@pytest.mark.slow
+def test_editing_a_real_cost_file_retrains_in_one_run(tmp_path):
+    """Issue 12, item 1: the shards follow the cost file after ONE run, as a fresh run's."""
+    repo = copy_repo(tmp_path / "repo")
+    edit_config(repo, _heart_turney)
+    snakemake(repo, "--cores", "2")
+    costs = repo / "resources/heart_turney_costs.csv"
+    before = {p: p.read_bytes() for p in shard_paths(repo)}
+    costs.write_text(costs.read_text().replace("thalach,102.9", "thalach,1.0"))
+    assert {p for p in planned_outputs(repo, "train") if "/shards/" in p} == {
+        str(p.relative_to(repo)) for p in before}
+    snakemake(repo, "--cores", "2")
+    assert planned_jobs(repo) == []
+    fresh = copy_repo(tmp_path / "fresh")
+    edit_config(fresh, _heart_turney)
+    (fresh / "resources/heart_turney_costs.csv").write_bytes(costs.read_bytes())
+    snakemake(fresh, "--cores", "2")
+    for path in before:
+        assert path.read_bytes() != before[path]
+        assert path.read_bytes() == (fresh / path.relative_to(repo)).read_bytes(), path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", ["seeds", "splits", "costs"])
+def test_editing_split_or_cost_code_retrains_in_one_run(run_copy, module):
+    """Issue 12, item 2: the first run after the edit retrains every shard."""
+    code = run_copy / "budgetboost" / f"{module}.py"
+    code.write_text(code.read_text() + "\n# an edit\n")
+    rules = planned_rules(run_copy)
+    assert rules["train"] == len(shard_paths(run_copy))
+    assert rules["binarize"] == 0
+    if module == "seeds":  # then a single run leaves nothing stale behind
+        snakemake(run_copy, "--cores", "2")
+        assert planned_jobs(run_copy) == []
+
+
+@pytest.mark.slow
+def test_a_partly_filled_last_block_is_recomputed(run_copy):
+    """Raising the trials within the last block re-runs that block only; earlier blocks keep
+    their bytes and the new rows equal a run made with the final count from the start."""
+    config = load_config(repo=run_copy)
+    size, trials = config["block_size"], config["datasets"]["heart"]["trials"]
+    before = {p: p.read_bytes() for p in shard_paths(run_copy)}
+    last = trials // size
+    for total in (trials + 1, trials + 2):
+        edit_config(run_copy, lambda c, n=total: c["datasets"]["heart"].update(trials=n))
+        trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
+        assert trains == {f"results/shards/heart/uniform_0_2/{a}/block-{last}.parquet"
+                          for a in config["algorithms"]}
+        snakemake(run_copy, "--cores", "2")
+    assert {p: p.read_bytes() for p in before} == before
+    rows = all_rows(run_copy, dataset="heart")
+    assert sorted(rows.trial.unique()) == list(range(trials + 2))
 
 
 @pytest.mark.slow

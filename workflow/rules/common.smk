@@ -4,61 +4,30 @@
 import functools
 import math
 import os
-import re
-import sys
 
-from snakemake.utils import validate
+from snakemake.exceptions import WorkflowError
 
-# plan with the workflow's own copy of the package, as the rule scripts do
-sys.path.insert(0, workflow.basedir)
+from budgetboost import experiment, figures
+from budgetboost.catalogue import Catalogue
+from budgetboost.config import ConfigError, check_all
+from budgetboost.datasets import download_targets, source_files
 
-from budgetboost import experiment
-from budgetboost.datasets import download_targets, load_registry, source_files
-
-validate(config, schema="../schemas/config.schema.yaml")
-
-
-REGISTRY = load_registry(config["registry"])
+# the whole config is checked here, before any job is planned (budgetboost.config): a bad
+# value stops the run with one line naming its config path
+try:
+    _checked, REGISTRY = check_all(config)
+except ConfigError as exc:
+    raise WorkflowError(str(exc)) from None
+config.update(_checked)
 DATASETS = list(config["datasets"])
 COST_MODELS = list(config["cost_models"])
 ALGORITHMS = list(config["algorithms"])
 BLOCK_SIZE = config["block_size"]
-
-
-def _check_config():
-    """Cross-references the schema cannot express, with the offending key named."""
-    for name, entry in config["datasets"].items():
-        if name not in REGISTRY:
-            raise ValueError(
-                f"config: datasets.{name}: no such dataset in the registry "
-                f"{config['registry']} (known: {', '.join(sorted(REGISTRY))})"
-            )
-        for cost_model in entry["cost_models"]:
-            if cost_model not in config["cost_models"]:
-                raise ValueError(
-                    f"config: datasets.{name}.cost_models: {cost_model!r} is not defined "
-                    f"under cost_models (defined: {', '.join(COST_MODELS)})"
-                )
-        for algorithm in entry.get("algorithms", []):
-            if algorithm not in config["algorithms"]:
-                raise ValueError(
-                    f"config: datasets.{name}.algorithms: {algorithm!r} is not defined "
-                    f"under algorithms (defined: {', '.join(ALGORITHMS)})"
-                )
-        for cost_model in entry.get("budgets", {}):
-            if cost_model not in entry["cost_models"]:
-                raise ValueError(
-                    f"config: datasets.{name}.budgets: {cost_model!r} is not one of this "
-                    f"dataset's cost models {entry['cost_models']}"
-                )
-    for name, entry in config["algorithms"].items():
-        try:  # the registry's rounds do not matter here: 1 stands in for them
-            experiment.check_algorithm(experiment.algorithm_spec(name, entry, 1))
-        except ValueError as exc:
-            raise ValueError(f"config: algorithms.{name}: {exc}") from None
-    for name in COST_MODELS:
-        for dataset in DATASETS:
-            budgets(dataset, name)
+#: labels, families, roles and styles of the algorithms, for every results rule
+CATALOGUE = Catalogue.from_config(config["algorithms"])
+#: the registered figures (budgetboost.figures): one plot job each
+FIGURE_MODULES = config["figure_modules"]
+FIGURES = figures.load(FIGURE_MODULES)
 
 
 def registry_entry(dataset):
@@ -88,10 +57,7 @@ def budgets(dataset, cost_model):
         .get("budgets", {})
         .get(cost_model, config["cost_models"][cost_model]["budgets"])
     )
-    try:
-        return experiment.budget_grid(grid["step"], grid["stop"], grid.get("start"))
-    except ValueError as exc:
-        raise ValueError(f"config: budgets of {dataset}/{cost_model}: {exc}") from None
+    return experiment.budget_grid(grid["step"], grid["stop"], grid.get("start"))
 
 
 def experiments():
@@ -146,9 +112,6 @@ def local_datasets():
     return [d for d in DATASETS if registry_entry(d)["source"]["type"] == "local"]
 
 
-FIGURES = ["figure1", "figure2", "figure3"]
-
-
 def results_outputs():
     """Targets of the results rules, for the default target."""
     return [
@@ -156,6 +119,22 @@ def results_outputs():
         "results/summary/claims.md",
         *expand("results/figures/{figure}.{ext}", figure=FIGURES, ext=["png", "pdf"]),
     ]
+
+
+def figure_inputs(wildcards):
+    """The results tables a figure reads (by table name) and the code that draws it."""
+    spec = FIGURES[wildcards.figure]
+    return {
+        **spec.input_tables(),
+        "code": code_files("budgetboost.figures", spec.module),
+    }
+
+
+def figure_report(attribute):
+    """A report() argument read from the figure's registry entry."""
+    if attribute == "labels":
+        return lambda wildcards: {"figure": FIGURES[wildcards.figure].title}
+    return lambda wildcards: getattr(FIGURES[wildcards.figure], attribute)
 
 
 # --------------------------------------------------------------------- params functions
@@ -217,16 +196,12 @@ def block_trials(wildcards):
 def train_code(wildcards):
     """Package modules a shard depends on: editing them re-runs the train jobs.
 
-    The split and cost modules are included because splits and costs are ancient() inputs.
+    ``budgetboost.experiment`` imports the split and cost modules (a train job draws its own
+    trials' splits and costs), so editing those, or ``seeds.py``, re-runs the shards too.
     """
     estimator = config["algorithms"][wildcards.algorithm]["estimator"]
     estimator_module = experiment.ESTIMATORS.get(estimator, estimator).partition(":")[0]
-    return code_files(
-        "budgetboost.experiment",
-        estimator_module,
-        "budgetboost.splits",
-        "budgetboost.costs",
-    )
+    return code_files("budgetboost.experiment", estimator_module)
 
 
 # package sources relative to the working directory (the repository root in normal use), so
@@ -276,6 +251,3 @@ def binarize_entry(wildcards):
     """The registry entry without the fields binarization does not read."""
     entry = registry_entry(wildcards.dataset)
     return {k: v for k, v in entry.items() if k not in _NOT_BINARIZATION}
-
-
-_check_config()

@@ -1,8 +1,9 @@
-# Results: aggregate every shard into summary tables, draw the paper's figures and check its
-# claims. Statistics, plotting and claims live in the package (budgetboost.stats, .plots,
-# .claims); each rule declares the package code it runs as input, so editing the plotting
-# code re-runs only the plots. Input and target functions (all_shards, cost_tables,
-# local_datasets, results_outputs) are in common.smk.
+# Results: aggregate every shard into summary tables, draw every registered figure (one job
+# each, budgetboost.figures) and check the paper's claims. Statistics, plotting and claims live
+# in the package (budgetboost.stats, .plots, .claims); each rule declares the package code it
+# runs as input, so editing one figure's code re-runs only that figure. Algorithms' labels,
+# families and styles come from the catalogue (a param). Input and target functions
+# (all_shards, cost_tables, figure_inputs, results_outputs) are in common.smk.
 
 
 localrules:
@@ -29,42 +30,32 @@ rule aggregate:
         "logs/results/aggregate.log",
     conda:
         "../envs/budgetboost.yaml"
+    params:
+        catalogue=CATALOGUE.records(),
     script:
         "../scripts/aggregate.py"
 
 
 rule plot:
     input:
-        summary="results/summary/summary.parquet",
-        code=code_files("budgetboost.plots"),
+        unpack(figure_inputs),
     output:
-        figure1=report(
-            "results/figures/figure1.png",
-            caption="../report/figure1.rst",
-            category="Figures",
-            labels={"figure": "1: uniform random costs"},
+        png=report(
+            "results/figures/{figure}.png",
+            caption="../report/figure.rst",
+            category=figure_report("category"),
+            labels=figure_report("labels"),
         ),
-        figure2=report(
-            "results/figures/figure2.png",
-            caption="../report/figure2.rst",
-            category="Figures",
-            labels={"figure": "2: real costs"},
-        ),
-        figure3=report(
-            "results/figures/figure3.png",
-            caption="../report/figure3.rst",
-            category="Figures",
-            labels={"figure": "3: decision trees"},
-        ),
-        figure1_pdf="results/figures/figure1.pdf",
-        figure2_pdf="results/figures/figure2.pdf",
-        figure3_pdf="results/figures/figure3.pdf",
+        pdf="results/figures/{figure}.pdf",
     log:
-        "logs/results/plot.log",
+        "logs/results/plot/{figure}.log",
     conda:
         "../envs/budgetboost.yaml"
     params:
+        caption=lambda wildcards: FIGURES[wildcards.figure].caption,
+        catalogue=CATALOGUE.records(),
         local_datasets=local_datasets(),
+        modules=FIGURE_MODULES,
     script:
         "../scripts/plot.py"
 
@@ -89,5 +80,7 @@ rule claims:
         "logs/results/claims.log",
     conda:
         "../envs/budgetboost.yaml"
+    params:
+        catalogue=CATALOGUE.records(),
     script:
         "../scripts/claims.py"

@@ -1,14 +1,15 @@
-# Training: one job per block of trials of a (dataset, cost model, algorithm). The splits
-# and costs hold every trial and are ancient() inputs; their relevant config (split sizes,
-# cost-model spec, the block's trials) is in params, so raising the trial count adds only
-# new blocks while changing a spec re-runs the blocks it feeds.
+# Training: one job per block of trials of a (dataset, cost model, algorithm). A job draws
+# its own trials' splits and costs from their stable seeds (budgetboost.experiment.
+# block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
+# cost file of a `real` cost model, the package code, and (as params) the split sizes, the
+# cost-model spec, the algorithm and the block's trials. Raising the trial count changes the
+# params of the last, partly filled block and adds new blocks; nothing else re-runs.
 
 
 rule train:
     input:
         data="results/data/{dataset}.parquet",
-        splits=ancient("results/splits/{dataset}.parquet"),
-        costs=ancient("results/costs/{dataset}/{cost_model}.parquet"),
+        cost_file=cost_file,
         code=train_code,
     output:
         shard="results/shards/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet",

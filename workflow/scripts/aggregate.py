@@ -1,23 +1,32 @@
 """Rule ``aggregate``: shards -> summary, paired comparisons, budget to match, summary.md."""
 
+import sys
+from pathlib import Path
+
+# run the workflow's own copy of the package (the code its rules declare as input)
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
+
 from budgetboost import stats
+from budgetboost.catalogue import Catalogue
 from budgetboost.io import atomic_path, job_log, write_table
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "aggregate")
 
 try:
+    catalogue = Catalogue(dict(sm.params.catalogue))
     shards = stats.read_shards(list(sm.input.shards))
-    summary = stats.summarize(shards)
-    comparisons = stats.paired_comparisons(shards)
-    matches = stats.budget_to_match(summary)
+    summary = stats.summarize(shards, catalogue=catalogue)
+    comparisons = stats.paired_comparisons(shards, catalogue)
+    matches = stats.budget_to_match(summary, catalogue)
     meta = {"shards": len(sm.input.shards), "rows": len(shards),
             "confidence": stats.CONFIDENCE}
     write_table(summary, sm.output.summary, meta)
     write_table(comparisons, sm.output.comparisons, meta)
     write_table(matches, sm.output.matches, meta)
     with atomic_path(sm.output.markdown, suffix=".md") as tmp:
-        tmp.write_text(stats.summary_markdown(summary, matches, comparisons), encoding="utf-8")
+        tmp.write_text(stats.summary_markdown(summary, matches, comparisons,
+                                                        catalogue), encoding="utf-8")
 except Exception:
     log.exception("aggregate failed")
     raise

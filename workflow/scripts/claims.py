@@ -1,26 +1,35 @@
 """Rule ``claims``: the paper's claims checked on this run -> claims.parquet, claims.md."""
 
+import sys
+from pathlib import Path
+
+# run the workflow's own copy of the package (the code its rules declare as input)
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
+
 import pandas as pd
 
 from budgetboost import claims
+from budgetboost.catalogue import Catalogue
 from budgetboost.io import atomic_path, job_log, read_table, write_table
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "claims")
 
 try:
+    catalogue = Catalogue(dict(sm.params.catalogue))
     varied = claims.read_cost_variation(list(sm.input.costs))
     stumps = (pd.concat([read_table(p) for p in sm.input.stumps], ignore_index=True)
               if sm.input.stumps else None)
     results = claims.check_claims(read_table(sm.input.summary),
                                   read_table(sm.input.comparisons),
-                                  read_table(sm.input.matches), varied=varied, stumps=stumps)
+                                  read_table(sm.input.matches), varied=varied, stumps=stumps,
+                                  catalogue=catalogue)
     table = claims.claims_table(results)
     write_table(table, sm.output.table,
                 {"thresholds": claims.thresholds_table().astype(str).to_dict("records"),
                  "varied_cost_models": sorted(map(list, varied))})
     with atomic_path(sm.output.markdown, suffix=".md") as tmp:
-        tmp.write_text(claims.claims_markdown(results), encoding="utf-8")
+        tmp.write_text(claims.claims_markdown(results, catalogue), encoding="utf-8")
 except Exception:
     log.exception("claims failed")
     raise

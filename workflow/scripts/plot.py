@@ -1,26 +1,27 @@
-"""Rule ``plot``: the paper's Figures 1-3 (PNG and PDF) from the summary table."""
+"""Rule ``plot``: one registered figure (PNG and PDF) from the results tables it reads."""
 
-from budgetboost import plots
+import sys
+from pathlib import Path
+
+# run the workflow's own copy of the package (the code its rules declare as input)
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
+
+from budgetboost import figures
+from budgetboost.catalogue import Catalogue
 from budgetboost.io import job_log, read_table
+from budgetboost.plots import save_figure
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "plot")
 
 try:
-    summary = read_table(sm.input.summary)
-    local = list(sm.params.local_datasets)
-    fig1 = plots.figure_budget_curves(
-        summary, plots.figure1_panels(summary, local),
-        "Figure 1: test error against budget (95 % CI; AdaBoostRS on the right axis)")
-    plots.save_figure(fig1, sm.output.figure1, sm.output.figure1_pdf)
-    fig2 = plots.figure_budget_curves(
-        summary, plots.figure2_panels(summary, local),
-        "Figure 2: real feature costs (heart with Turney's costs, local datasets)",
-        empty_message="no real-cost results\n(cost model turney or a local dataset)")
-    plots.save_figure(fig2, sm.output.figure2, sm.output.figure2_pdf)
-    fig3 = plots.figure_trees(summary)
-    plots.save_figure(fig3, sm.output.figure3, sm.output.figure3_pdf)
+    spec = figures.load(list(sm.params.modules))[sm.wildcards.figure]
+    tables = {table: read_table(sm.input[table]) for table in spec.tables}
+    context = figures.FigureContext(catalogue=Catalogue(dict(sm.params.catalogue)),
+                                    local_datasets=tuple(sm.params.local_datasets),
+                                    families=spec.families)
+    save_figure(spec.draw(tables, context), sm.output.png, sm.output.pdf)
 except Exception:
-    log.exception("plot failed")
+    log.exception("plot %s failed", sm.wildcards.figure)
     raise
-log.info("figures written: %s", ", ".join(map(str, sm.output)))
+log.info("figure %s written: %s", sm.wildcards.figure, ", ".join(map(str, sm.output)))

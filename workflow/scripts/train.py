@@ -11,10 +11,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
 from budgetboost import experiment  # noqa: E402
-from budgetboost.costs import read_costs  # noqa: E402
 from budgetboost.datasets import read_binarized  # noqa: E402
 from budgetboost.io import job_log, write_table  # noqa: E402
-from budgetboost.splits import read_splits  # noqa: E402
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "train")
@@ -29,12 +27,13 @@ log.info("%s/%s/%s trials %s, %d budgets", dataset, cost_model, algorithm, trial
 
 try:
     data = read_binarized(sm.input.data)
-    splits = read_splits(sm.input.splits)
-    cost_table = read_costs(sm.input.costs)
-    costs = experiment.cost_rows(cost_table, sm.input.costs)
+    inputs = experiment.block_inputs(
+        data, dataset=dataset, cost_model=cost_model, cost_spec=dict(sm.params.cost_spec),
+        train_size=sm.params.split["train_size"], test_size=sm.params.split["test_size"],
+        trials=trials)
     shard, timings, stumps = experiment.run_block(
-        X=data.X, y=data.y, groups=data.groups, splits=splits, costs=costs,
-        grouped=cost_table.grouped, dataset=dataset, cost_model=cost_model, spec=spec,
+        X=data.X, y=data.y, groups=data.groups, splits=inputs.splits, costs=inputs.costs,
+        grouped=inputs.grouped, dataset=dataset, cost_model=cost_model, spec=spec,
         budgets=budgets, trials=trials)
     metadata = experiment.shard_metadata(
         dataset=dataset, cost_model=cost_model, spec=spec, trials=trials, budgets=budgets,

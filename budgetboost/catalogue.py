@@ -1,0 +1,253 @@
+"""The algorithms of a run in one place: label, family, role, style and display order.
+
+Whatever displays, orders or groups algorithms (summary tables, figures, claims) reads them
+from a :class:`Catalogue`, built from the config's ``algorithms`` entries on top of the
+defaults of the built-in names (:data:`BUILTIN`). A config entry may set
+
+``label``
+    the name shown in legends and tables (default: the built-in label, else the name);
+``family``
+    one of :data:`FAMILIES`: which figures draw it and where it sorts (default: the
+    built-in family, else the family of its role's built-in algorithm, else ``"other"``);
+``role``
+    one of :data:`ROLES`: which of the paper's algorithms it is, for the claims (default:
+    the built-in role, else none);
+``style``
+    ``{colour, marker, linestyle}`` (default: the built-in style, else a colour no other
+    algorithm of the catalogue has and the next marker).
+
+The rule scripts receive the catalogue as a plain mapping (:meth:`Catalogue.records`, a rule
+param), so editing a label re-runs the results rules only.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["BUILTIN", "FAMILIES", "ROLES", "RIGHT_AXIS_FAMILIES", "Algorithm", "Catalogue",
+           "Style"]
+
+#: Families in display order: tables, legends and pairs list them in this order.
+FAMILIES = ("reference", "boosting", "sampling", "tree", "peer", "other")
+#: Families whose error is on another scale: drawn on a right-hand axis of budget curves.
+RIGHT_AXIS_FAMILIES = ("sampling",)
+#: The paper's algorithms, as the claims refer to them (at most one algorithm per role).
+ROLES = ("reference", "adaboost_bt", "greedy", "smoothed", "speedboost", "adaboost_rs",
+         "adaboost_rs_ac", "tree", "tree_cs")
+
+# seaborn's "colorblind" palette, as hex (no seaborn import when planning a workflow)
+_COLORBLIND = ("#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc", "#ca9161", "#fbafe4",
+               "#949494", "#ece133", "#56b4e9")
+# colours for algorithms without a style: the colorblind ones the built-ins leave free, then
+# Paul Tol's muted and dark qualitative palettes; past those, evenly spaced hues
+_EXTRA_COLOURS = ("#ca9161", "#fbafe4", "#332288", "#117733", "#882255", "#44aa99",
+                  "#999933", "#aa4499", "#88ccee", "#cc6677", "#ddcc77", "#661100",
+                  "#6699cc", "#997700", "#004488")
+_MARKERS = ("o", "s", "^", "v", "P", "X", "D", "h", "p", "*", "<", ">", "d", "H", "8")
+
+
+@dataclass(frozen=True)
+class Style:
+    """How an algorithm is drawn: a matplotlib colour, marker and line style."""
+
+    colour: str
+    marker: str
+    linestyle: str = "-"
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One algorithm of the catalogue."""
+
+    name: str
+    label: str
+    family: str
+    style: Style
+    role: str | None = None
+
+    @property
+    def right_axis(self) -> bool:
+        """Drawn on a right-hand axis of budget curves (error on another scale)."""
+        return self.family in RIGHT_AXIS_FAMILIES
+
+
+#: Defaults of the built-in algorithm names, in the paper's order.
+BUILTIN: dict[str, dict[str, Any]] = {
+    "adaboost": {"label": "AdaBoost (unbudgeted)", "family": "reference", "role": "reference",
+                 "style": Style("black", "D", ":")},
+    "adaboost_bt": {"label": "AdaBoostBT", "family": "boosting", "role": "adaboost_bt",
+                    "style": Style(_COLORBLIND[0], "o")},
+    "greedy": {"label": "AdaBoostBT_Greedy", "family": "boosting", "role": "greedy",
+               "style": Style(_COLORBLIND[1], "s")},
+    "smoothed": {"label": "AdaBoostBT_Smoothed", "family": "boosting", "role": "smoothed",
+                 "style": Style(_COLORBLIND[2], "^")},
+    "speedboost": {"label": "SpeedBoost", "family": "boosting", "role": "speedboost",
+                   "style": Style(_COLORBLIND[4], "v", "--")},
+    "hybrid": {"label": "Hybrid", "family": "boosting", "style": Style(_COLORBLIND[9], "P")},
+    "adaboost_rs": {"label": "AdaBoostRS", "family": "sampling", "role": "adaboost_rs",
+                    "style": Style("#4d4d4d", "X", "-.")},
+    "adaboost_rs_ac": {"label": "AdaBoostRS_AC", "family": "sampling",
+                       "role": "adaboost_rs_ac", "style": Style(_COLORBLIND[7], "*", "-.")},
+    "tree": {"label": "Decision tree", "family": "tree", "role": "tree",
+             "style": Style(_COLORBLIND[3], "h")},
+    "tree_cs": {"label": "Cost-sensitive tree", "family": "tree", "role": "tree_cs",
+                "style": Style(_COLORBLIND[8], "p")},
+}
+
+
+class Catalogue(Mapping[str, Algorithm]):
+    """The algorithms of a run, in display order (family, then built-in order, then config).
+
+    Parameters
+    ----------
+    entries : mapping
+        ``{name: entry}`` where an entry may hold ``label``, ``family``, ``role`` and
+        ``style`` (a :class:`Style` or a mapping of its fields); missing fields come from
+        :data:`BUILTIN` for built-in names, else from the defaults above.
+
+    Notes
+    -----
+    Names that are not in the catalogue but turn up in results (e.g. an old shard) are
+    treated as family ``"other"`` with their name as label and sort last, alphabetically.
+    """
+
+    def __init__(self, entries: Mapping[str, Mapping[str, Any]]):
+        partial = {name: {**BUILTIN.get(name, {}), **{k: v for k, v in dict(entry).items()
+                                                     if v is not None}}
+                   for name, entry in entries.items()}
+        role_family = {e["role"]: e["family"] for e in BUILTIN.values() if "role" in e}
+        for name, entry in partial.items():
+            if "family" not in entry and entry.get("role") in role_family:
+                entry["family"] = role_family[entry["role"]]  # a Greedy is a booster
+            if entry.get("family", "other") not in FAMILIES:
+                raise ValueError(f"algorithm {name!r}: family {entry['family']!r} is not one "
+                                 f"of {list(FAMILIES)}")
+            if entry.get("role") is not None and entry["role"] not in ROLES:
+                raise ValueError(f"algorithm {name!r}: role {entry['role']!r} is not one of "
+                                 f"{list(ROLES)}")
+        position = {name: i for i, name in enumerate(partial)}
+        builtin = list(BUILTIN)
+
+        def key(name: str) -> tuple[int, int, int]:
+            family = partial[name].get("family", "other")
+            rank = builtin.index(name) if name in builtin else len(builtin)
+            return FAMILIES.index(family), rank, position[name]
+
+        order = sorted(partial, key=key)
+        styles = _assign_styles(order, {n: partial[n].get("style") for n in order})
+        self._algorithms = {
+            name: Algorithm(name=name, label=str(partial[name].get("label", name)),
+                            family=partial[name].get("family", "other"),
+                            style=styles[name], role=partial[name].get("role"))
+            for name in order
+        }
+        roles: dict[str, str] = {}
+        for algorithm in self._algorithms.values():
+            if algorithm.role is None:
+                continue
+            if algorithm.role in roles:
+                raise ValueError(f"algorithms {roles[algorithm.role]!r} and {algorithm.name!r} "
+                                 f"both have the role {algorithm.role!r}")
+            roles[algorithm.role] = algorithm.name
+        self._roles = roles
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def default(cls) -> Catalogue:
+        """The built-in algorithms only."""
+        return cls({name: {} for name in BUILTIN})
+
+    @classmethod
+    def from_config(cls, algorithms: Mapping[str, Mapping[str, Any]]) -> Catalogue:
+        """The catalogue of a config's ``algorithms`` section (other keys are ignored)."""
+        return cls({name: {key: entry[key] for key in ("label", "family", "role", "style")
+                           if key in entry}
+                    for name, entry in algorithms.items()})
+
+    def records(self) -> dict[str, dict[str, Any]]:
+        """A plain, JSON-able form (a rule param); ``Catalogue(records)`` rebuilds it."""
+        return {name: {"label": a.label, "family": a.family, "role": a.role,
+                       "style": asdict(a.style)} for name, a in self._algorithms.items()}
+
+    def including(self, names: Iterable[str]) -> Catalogue:
+        """This catalogue plus any of ``names`` it lacks (family ``other``), for results
+        that hold algorithms the config no longer lists."""
+        missing = sorted(set(names) - set(self._algorithms))
+        if not missing:
+            return self
+        return Catalogue({**self.records(), **{name: {} for name in missing}})
+
+    # ----------------------------------------------------------------- lookups
+
+    def __getitem__(self, name: str) -> Algorithm:
+        return self._algorithms[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._algorithms)
+
+    def __len__(self) -> int:
+        return len(self._algorithms)
+
+    def label(self, name: str) -> str:
+        """The display label of ``name`` (the name itself if unknown)."""
+        return self._algorithms[name].label if name in self._algorithms else name
+
+    def sort(self, names: Iterable[str]) -> list[str]:
+        """Distinct ``names`` in catalogue order; unknown names last, alphabetically."""
+        order = {name: i for i, name in enumerate(self._algorithms)}
+        return sorted(set(names), key=lambda n: (order.get(n, len(order)), n))
+
+    def rank(self, name: str) -> int:
+        """Position of ``name`` in the catalogue order (unknown names: after all)."""
+        order = list(self._algorithms)
+        return order.index(name) if name in order else len(order)
+
+    def of_family(self, *families: str) -> list[str]:
+        """Names of the algorithms of ``families``, in catalogue order."""
+        return [n for n, a in self._algorithms.items() if a.family in families]
+
+    def with_role(self, role: str) -> str | None:
+        """The name of the algorithm that plays ``role`` (one of :data:`ROLES`), if any."""
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}; expected one of {list(ROLES)}")
+        return self._roles.get(role)
+
+    def with_roles(self, *roles: str) -> list[str]:
+        """Names of the algorithms that play ``roles`` (those present), in role order."""
+        return [name for name in (self.with_role(r) for r in roles) if name is not None]
+
+
+def _assign_styles(order: list[str], given: Mapping[str, Any]) -> dict[str, Style]:
+    """Styles of every name: the given ones, then distinct colours for the rest.
+
+    A name without a style gets the first colour of :data:`_EXTRA_COLOURS` (then evenly
+    spaced hues) that no other algorithm of the catalogue uses, and the next marker, so two
+    algorithms never share a colour in any figure.
+    """
+    styles = {name: _as_style(given[name]) for name in order if given[name] is not None}
+    used = {s.colour.lower() for s in styles.values()}
+    pending = [name for name in order if name not in styles]
+    colours = [c for c in _EXTRA_COLOURS if c not in used]
+    extra = len(pending) - len(colours)
+    if extra > 0:  # past the palettes: evenly spaced hues at two lightness levels
+        colours += [_hue(i, extra) for i in range(extra)]
+    for i, name in enumerate(pending):
+        styles[name] = Style(colours[i], _MARKERS[i % len(_MARKERS)])
+    return styles
+
+
+def _as_style(value: Any) -> Style:
+    if isinstance(value, Style):
+        return value
+    fields = dict(value)
+    return Style(colour=str(fields["colour"]), marker=str(fields.get("marker", "o")),
+                 linestyle=str(fields.get("linestyle", "-")))
+
+
+def _hue(i: int, n: int) -> str:
+    r, g, b = colorsys.hls_to_rgb(i / n, 0.35 + 0.2 * (i % 2), 0.75)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"

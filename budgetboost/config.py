@@ -1,0 +1,333 @@
+"""The pipeline's configuration, checked in full before any job is planned.
+
+``workflow/rules/common.smk`` calls :func:`load_config_file` (for the default config file),
+:func:`validate_config` (the JSON Schema, with its defaults filled in) and
+:func:`check_config` (what a schema cannot say: names that refer to other entries, the
+estimators' parameter values, the cost models' specs, the budget grids and the datasets'
+source files). Every problem is a :class:`ConfigError` of one line that starts with the
+config path of the offending value, e.g.::
+
+    config algorithms.greedy.params.criterion: must be one of [...]; got 'gredy'
+
+so ``snakemake -n`` stops on a bad config before any job starts. ``python -m
+budgetboost.config FILE`` runs the same checks on a config file without Snakemake.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from budgetboost._jsonschema import validate_with_defaults
+from budgetboost._params import InvalidParameterError
+from budgetboost.costs import SpecError, check_spec
+from budgetboost.datasets import load_registry, source_files
+
+__all__ = [
+    "PIPELINE_PARAMS",
+    "SCHEMA_PATH",
+    "ConfigError",
+    "check_all",
+    "check_config",
+    "check_file",
+    "load_config_file",
+    "validate_config",
+]
+
+#: The config's JSON Schema (its documentation, key by key).
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "workflow/schemas/config.schema.yaml"
+
+#: Estimator parameters the pipeline sets per trial; a config entry may not set them.
+PIPELINE_PARAMS = ("feature_costs", "feature_groups", "random_state")
+
+
+class ConfigError(ValueError):
+    """A bad configuration: the message names the config path (or file and line)."""
+
+
+def _where(*path: object) -> str:
+    return "config " + ".".join(str(p) for p in path if p != "")
+
+
+def load_config_file(path: str | Path) -> dict[str, Any]:
+    """Read a YAML config file; a syntax error names the file, line and column.
+
+    Snakemake's own reader reports only "Config file is not valid JSON or YAML".
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"config file {path}: cannot be read ({exc.strerror})") from None
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        place = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        detail = f"{problem} ({context})" if context else problem
+        raise ConfigError(f"config file {path}{place}: invalid YAML: {detail}") from None
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"config file {path}: expected a mapping of keys at the top level, "
+                          f"got {type(loaded).__name__}")
+    return loaded
+
+
+def validate_config(config: Mapping[str, Any], schema: str | Path = SCHEMA_PATH,
+                    ) -> dict[str, Any]:
+    """Check ``config`` against the schema; return a copy with the schema's defaults.
+
+    Raises
+    ------
+    ConfigError
+        ``config <path>: <reason>`` for the first error in document order (one line, not
+        jsonschema's dump of the schema).
+    """
+    with open(schema, encoding="utf-8") as handle:
+        schema_doc = yaml.safe_load(handle)
+    filled, error = validate_with_defaults(config, schema_doc)
+    if error:
+        path, reason = error
+        where = _where(*path) if path else "config (top level)"
+        raise ConfigError(f"{where}: {reason}")
+    return filled
+
+
+def check_config(config: Mapping[str, Any], registry: Mapping[str, Mapping[str, Any]],
+                 root: str | Path = ".") -> None:
+    """Check what the schema cannot, on a config that passed :func:`validate_config`.
+
+    Parameters
+    ----------
+    config : mapping
+        The validated config (defaults filled in).
+    registry : mapping
+        The dataset registry (``datasets.load_registry``).
+    root : path-like
+        The repository root, against which relative files are resolved.
+
+    Raises
+    ------
+    ConfigError
+        The first problem, as ``config <path>: <reason>``.
+    """
+    root = Path(root)
+    for name, entry in config["datasets"].items():
+        _check_dataset(config, registry, name, entry, root)
+    for name, entry in config["cost_models"].items():
+        try:
+            check_spec(entry["spec"])
+        except SpecError as exc:
+            raise ConfigError(f"{_where('cost_models', name, 'spec', exc.key)}: "
+                              f"{exc.reason}") from None
+    for name, entry in config["algorithms"].items():
+        datasets = [d for d, e in config["datasets"].items()
+                    if name in e.get("algorithms", config["algorithms"])]
+        _check_algorithm(name, entry, [registry[d].get("adaboost_rounds") for d in datasets])
+    for dataset, cost_model in _dataset_cost_models(config):
+        _check_grid(config, dataset, cost_model)
+        _check_cost_file(config, registry, dataset, cost_model, root)
+    _check_catalogue(config)
+    _check_figures(config)
+
+
+def check_all(config: Mapping[str, Any], root: str | Path = ".",
+              ) -> tuple[dict[str, Any], dict[str, dict]]:
+    """Every check the pipeline makes when it is planned, in order.
+
+    Returns the config with its defaults filled in and the dataset registry it names.
+    """
+    config = validate_config(config)
+    try:
+        registry = load_registry(Path(root) / config["registry"])
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{_where('registry')}: {exc}") from None
+    check_config(config, registry, root)
+    return config, registry
+
+
+def check_file(path: str | Path, root: str | Path = ".") -> dict[str, Any]:
+    """:func:`check_all` on one config file; return the validated config."""
+    return check_all(load_config_file(path), root)[0]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _dataset_cost_models(config: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    for dataset, entry in config["datasets"].items():
+        for cost_model in entry["cost_models"]:
+            yield dataset, cost_model
+
+
+def _check_dataset(config, registry, name, entry, root: Path) -> None:
+    if name not in registry:
+        raise ConfigError(f"{_where('datasets', name)}: no such dataset in the registry "
+                          f"{config['registry']} (known: {', '.join(sorted(registry))})")
+    for key, defined in (("cost_models", config["cost_models"]),
+                         ("algorithms", config["algorithms"])):
+        for item in entry.get(key, []):
+            if item not in defined:
+                raise ConfigError(f"{_where('datasets', name, key)}: {item!r} is not defined "
+                                  f"under {key} (defined: {', '.join(defined)})")
+    for cost_model in entry.get("budgets", {}):
+        if cost_model not in entry["cost_models"]:
+            raise ConfigError(f"{_where('datasets', name, 'budgets', cost_model)}: not one "
+                              f"of this dataset's cost models {entry['cost_models']}")
+    registry_entry = registry[name]
+    if registry_entry["source"]["type"] != "local":
+        return
+    missing = [_shown(f.path, root) for f in source_files(name, registry_entry, root)
+               if not f.path.exists()]
+    if missing:
+        disabled = (" (the registry marks it enabled: false)"
+                    if not registry_entry.get("enabled", True) else "")
+        instructions = registry_entry["source"].get("instructions", "").strip()
+        raise ConfigError(f"{_where('datasets', name)}: its local file {missing[0]} is not "
+                          f"there{disabled}. {instructions}".rstrip())
+
+
+def _shown(path: Path, root: Path) -> Path:
+    """``path`` as the user wrote it: relative to the repository root where it lies below."""
+    try:
+        return path.relative_to(root)
+    except ValueError:
+        return path
+
+
+def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> None:
+    from budgetboost import experiment  # the estimators, imported only to check them
+
+    params = dict(entry.get("params") or {})
+    for key in PIPELINE_PARAMS:
+        if key in params:
+            raise ConfigError(f"{_where('algorithms', name, 'params', key)}: set per trial by "
+                              "the pipeline; remove it from the config")
+    try:
+        cls = experiment.estimator_class(entry["estimator"])
+    except ValueError as exc:
+        raise ConfigError(f"{_where('algorithms', name, 'estimator')}: {exc}") from None
+    accepted = _constructor_params(cls)
+    rounds_param = entry.get("rounds_from_registry")
+    if rounds_param and rounds_param not in accepted:
+        raise ConfigError(f"{_where('algorithms', name, 'rounds_from_registry')}: "
+                          f"{entry['estimator']} has no parameter {rounds_param!r}")
+    for value in sorted({r for r in rounds if r is not None}) or [None]:
+        resolved = {**params, rounds_param: value} if rounds_param and value else params
+        _check_params(name, cls, resolved, accepted)
+
+
+def _constructor_params(cls: type) -> set[str]:
+    import inspect
+
+    return set(inspect.signature(cls.__init__).parameters) - {"self"}
+
+
+def _check_params(name: str, cls: type, params: Mapping[str, Any], accepted: set[str]) -> None:
+    """The estimator's own declarative check, else at least the parameter names."""
+    unknown = sorted(set(params) - accepted)
+    if unknown:
+        raise ConfigError(f"{_where('algorithms', name, 'params', unknown[0])}: unknown "
+                          f"parameter of {cls.__name__} (valid: {sorted(accepted)})")
+    checker = getattr(cls, "check_params", None)  # BudgetedEstimator's declared checks
+    if checker is None:
+        return
+    try:
+        checker(params)
+    except InvalidParameterError as exc:
+        raise ConfigError(f"{_where('algorithms', name, 'params', exc.parameter)}: "
+                          f"{exc.reason}") from None
+
+
+def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> None:
+    from budgetboost.experiment import budget_grid
+
+    override = config["datasets"][dataset].get("budgets", {})
+    if cost_model in override:
+        grid, path = override[cost_model], ("datasets", dataset, "budgets", cost_model)
+    else:
+        grid, path = config["cost_models"][cost_model]["budgets"], ("cost_models", cost_model,
+                                                                    "budgets")
+    try:
+        budget_grid(grid["step"], grid["stop"], grid.get("start"))
+    except ValueError as exc:
+        raise ConfigError(f"{_where(*path)}: {exc}") from None
+
+
+def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path) -> None:
+    spec = config["cost_models"][cost_model]["spec"]
+    if spec["model"] != "real":
+        return
+    file = spec.get("file") or registry[dataset].get("cost_file")
+    if not file:
+        raise ConfigError(f"{_where('cost_models', cost_model, 'spec', 'file')}: model 'real' "
+                          f"needs a cost file, and dataset {dataset!r} has no cost_file in the "
+                          "registry")
+    path = Path(file) if Path(file).is_absolute() else root / file
+    if not path.is_file():
+        where = (_where("cost_models", cost_model, "spec", "file") if spec.get("file")
+                 else _where("datasets", dataset, "cost_models"))
+        raise ConfigError(f"{where}: cost file {file} (used by {dataset}/{cost_model}) "
+                          "not found")
+
+
+def _check_catalogue(config: Mapping[str, Any]) -> None:
+    from budgetboost.catalogue import Catalogue
+
+    try:
+        Catalogue.from_config(config["algorithms"])
+    except ValueError as exc:
+        raise ConfigError(f"{_where('algorithms')}: {exc}") from None
+    try:
+        from matplotlib.colors import to_rgba
+    except ImportError:  # pragma: no cover - matplotlib is a dependency
+        return
+    for name, entry in config["algorithms"].items():
+        colour = entry.get("style", {}).get("colour")
+        if colour is None:
+            continue
+        try:
+            to_rgba(colour)
+        except ValueError:
+            raise ConfigError(f"{_where('algorithms', name, 'style', 'colour')}: not a "
+                              f"matplotlib colour: {colour!r}") from None
+
+
+def _check_figures(config: Mapping[str, Any]) -> None:
+    from budgetboost import figures
+
+    for module in config.get("figure_modules", []):
+        try:
+            figures.load([module])
+        except ImportError as exc:
+            raise ConfigError(f"{_where('figure_modules')}: cannot import {module!r} "
+                              f"({exc})") from None
+        except ValueError as exc:
+            raise ConfigError(f"{_where('figure_modules')}: {module!r}: {exc}") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check config files as the pipeline does: ``python -m budgetboost.config FILE...``."""
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", help="config files (YAML)")
+    parser.add_argument("--root", default=".", help="repository root (default: .)")
+    args = parser.parse_args(argv)
+    status = 0
+    for file in args.files:
+        try:
+            check_file(file, args.root)
+        except ConfigError as exc:
+            print(exc)
+            status = 1
+        else:
+            print(f"{file}: ok")
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

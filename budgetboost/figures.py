@@ -1,0 +1,131 @@
+"""The figure registry: every figure the pipeline draws, by name, with its caption.
+
+A figure is one function plus one registry entry, written together with :func:`figure`::
+
+    @figure("figure1", title="1: uniform random costs", category="Reproduction",
+            families=("reference", "boosting", "sampling"),
+            caption="Test error against budget ...")
+    def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+        ...
+
+The workflow imports :data:`DEFAULT_MODULES` and the config's ``figure_modules`` (modules of
+its own, e.g. a file beside the Snakefile), and makes one ``plot`` job per registered figure:
+``results/figures/{name}.png`` and ``.pdf``, in the report under ``category`` with the
+caption. ``tables`` names the results tables the function receives (``summary``,
+``comparisons``, ``budget_to_match``: ``results/summary/{table}.parquet``); ``families``
+says which algorithm families it draws (``budgetboost.catalogue.FAMILIES``), so an algorithm
+added to the config appears in every figure of its family.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from budgetboost.catalogue import FAMILIES, Catalogue
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+__all__ = ["DEFAULT_MODULES", "TABLES", "FigureContext", "FigureSpec", "figure", "load",
+           "registry"]
+
+#: Modules whose figures every run draws (the paper's figures first).
+DEFAULT_MODULES = ("budgetboost.plots",)
+#: Results tables a figure may read, as ``results/summary/{table}.parquet``.
+TABLES = ("summary", "comparisons", "budget_to_match")
+
+
+@dataclass(frozen=True)
+class FigureContext:
+    """What a figure function knows besides the tables.
+
+    Attributes
+    ----------
+    catalogue : Catalogue
+        Labels, families and styles of the run's algorithms.
+    local_datasets : tuple of str
+        Datasets read from a user's local file (the paper's Webscope set).
+    families : tuple of str
+        The families the figure's entry declares.
+    """
+
+    catalogue: Catalogue
+    local_datasets: tuple[str, ...] = ()
+    families: tuple[str, ...] = FAMILIES
+
+    def algorithms(self, names: Iterable[str] | None = None) -> list[str]:
+        """The catalogue's algorithms of the figure's families (among ``names`` if given)."""
+        if names is None:
+            return self.catalogue.of_family(*self.families)
+        present = set(names)
+        members = self.catalogue.including(present).of_family(*self.families)
+        return [n for n in members if n in present]
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """One registered figure."""
+
+    name: str
+    title: str
+    caption: str
+    category: str
+    families: tuple[str, ...]
+    tables: tuple[str, ...]
+    draw: Callable[[Mapping[str, pd.DataFrame], FigureContext], Figure]
+
+    @property
+    def module(self) -> str:
+        """The module that defines the figure (its source is the plot job's code input)."""
+        return self.draw.__module__
+
+    def input_tables(self) -> dict[str, str]:
+        """The results tables the figure reads: ``{table: results/summary/{table}.parquet}``."""
+        return {table: f"results/summary/{table}.parquet" for table in self.tables}
+
+
+_REGISTRY: dict[str, FigureSpec] = {}
+
+
+def figure(name: str, *, title: str, caption: str, category: str,
+           families: Iterable[str], tables: Iterable[str] = ("summary",)):
+    """Register the decorated function as figure ``name`` (see the module docstring)."""
+    families, tables = tuple(families), tuple(tables)
+    unknown = [f for f in families if f not in FAMILIES] + [t for t in tables
+                                                           if t not in TABLES]
+    if unknown:
+        raise ValueError(f"figure {name!r}: unknown families or tables {unknown}")
+    if not name.isidentifier():
+        raise ValueError(f"figure name {name!r} must be an identifier (it names files)")
+
+    def register(draw):
+        previous = _REGISTRY.get(name)
+        if previous is not None and previous.draw.__qualname__ != draw.__qualname__:
+            raise ValueError(f"figure {name!r} is registered twice ({previous.module} and "
+                             f"{draw.__module__})")
+        _REGISTRY[name] = FigureSpec(name=name, title=title, caption=caption.strip(),
+                                     category=category, families=families, tables=tables,
+                                     draw=draw)
+        return draw
+
+    return register
+
+
+def load(modules: Iterable[str] = ()) -> dict[str, FigureSpec]:
+    """Import :data:`DEFAULT_MODULES` and ``modules``; return the figures they register.
+
+    Only figures of the imported modules are returned, in registration order.
+    """
+    wanted = [*DEFAULT_MODULES, *[m for m in modules if m not in DEFAULT_MODULES]]
+    for module in wanted:
+        importlib.import_module(module)
+    return {name: spec for name, spec in _REGISTRY.items() if spec.module in wanted}
+
+
+def registry() -> dict[str, FigureSpec]:
+    """Every figure registered so far in this process."""
+    return dict(_REGISTRY)
