@@ -20,7 +20,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["atomic_path", "write_table", "read_table", "read_metadata", "job_log", "sha256_file"]
+__all__ = ["atomic_path", "write_table", "write_text", "read_table", "read_metadata", "job_log",
+           "sha256_file"]
 
 METADATA_KEY = b"budgetboost"
 
@@ -62,6 +63,12 @@ def write_table(df: pd.DataFrame, path: str | os.PathLike,
     table = table.replace_schema_metadata(meta)
     with atomic_path(path, suffix=".parquet.tmp") as tmp:
         pq.write_table(table, tmp, compression="zstd", write_statistics=True)
+
+
+def write_text(text: str, path: str | os.PathLike) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically, e.g. a Markdown table."""
+    with atomic_path(path, suffix=Path(path).suffix) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def read_table(path: str | os.PathLike) -> pd.DataFrame:

@@ -8,14 +8,14 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 from budgetboost import stats
 from budgetboost.catalogue import Catalogue
-from budgetboost.io import atomic_path, job_log, write_table
+from budgetboost.io import job_log, write_table, write_text
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "aggregate")
 
 try:
-    catalogue = Catalogue(dict(sm.params.catalogue))
     shards = stats.read_shards(list(sm.input.shards))
+    catalogue = Catalogue(dict(sm.params.catalogue))
     summary = stats.summarize(shards, catalogue=catalogue)
     comparisons = stats.paired_comparisons(shards, catalogue)
     matches = stats.budget_to_match(summary, catalogue)
@@ -24,9 +24,8 @@ try:
     write_table(summary, sm.output.summary, meta)
     write_table(comparisons, sm.output.comparisons, meta)
     write_table(matches, sm.output.matches, meta)
-    with atomic_path(sm.output.markdown, suffix=".md") as tmp:
-        tmp.write_text(stats.summary_markdown(summary, matches, comparisons,
-                                                        catalogue), encoding="utf-8")
+    write_text(stats.summary_markdown(summary, matches, comparisons, catalogue),
+               sm.output.markdown)
 except Exception:
     log.exception("aggregate failed")
     raise

@@ -10,13 +10,13 @@ import pandas as pd
 
 from budgetboost import claims
 from budgetboost.catalogue import Catalogue
-from budgetboost.io import atomic_path, job_log, read_table, write_table
+from budgetboost.io import job_log, read_table, write_table, write_text
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "claims")
+catalogue = Catalogue(dict(sm.params.catalogue))  # who plays which of the paper's roles
 
 try:
-    catalogue = Catalogue(dict(sm.params.catalogue))
     varied = claims.read_cost_variation(list(sm.input.costs))
     stumps = (pd.concat([read_table(p) for p in sm.input.stumps], ignore_index=True)
               if sm.input.stumps else None)
@@ -28,8 +28,7 @@ try:
     write_table(table, sm.output.table,
                 {"thresholds": claims.thresholds_table().astype(str).to_dict("records"),
                  "varied_cost_models": sorted(map(list, varied))})
-    with atomic_path(sm.output.markdown, suffix=".md") as tmp:
-        tmp.write_text(claims.claims_markdown(results, catalogue), encoding="utf-8")
+    write_text(claims.claims_markdown(results, catalogue), sm.output.markdown)
 except Exception:
     log.exception("claims failed")
     raise
