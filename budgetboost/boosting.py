@@ -16,6 +16,8 @@ computed in log space; adding one means adding one entry to :data:`CRITERIA` (a
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,8 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._params import Interval, Options
-from ._validation import check_budgets
+from ._params import InstanceOf, Interval, InvalidParameterError, Options
+from ._validation import check_budgets, check_X_y, encode_labels
 from .base import (
     BUDGET,
     FEATURE_COSTS,
@@ -192,6 +194,7 @@ class BoostPath:
     spent: np.ndarray  # cumulative cost after the round
     criterion: np.ndarray  # criterion used in the round (differs from the setting for hybrid)
     stop_reason: str
+    fingerprint: str | None = None  # training rows it was fitted on (rows_fingerprint)
 
     @classmethod
     def from_rounds(cls, rounds: list[_Round], stop_reason: str) -> BoostPath:
@@ -212,6 +215,80 @@ class BoostPath:
             criterion=column("criterion", object),
             stop_reason=stop_reason,
         )
+
+
+    def under_costs(self, group_of_column: np.ndarray, group_cost: np.ndarray, *,
+                    max_rounds: int, budget: float = np.inf) -> BoostPath:
+        """This plain-AdaBoost path as :func:`boost_path` gives it under other costs.
+
+        AdaBoost's choices do not depend on the costs (Algorithm 1 with ``|gamma|`` as the
+        criterion): only the groups paid, the amount spent and where a budget cuts the path
+        do. So one path, fitted once per training set, serves every cost vector and every
+        ``max_rounds`` up to its length: its first ``max_rounds`` rounds, cut before the first
+        round whose new group would take the spent amount above ``budget``, are the rounds
+        ``boost_path(..., criterion="adaboost", max_rounds=max_rounds, budget=budget)``
+        returns, bit for bit (the running sum adds costs in the same order).
+        """
+        if np.any(self.criterion != "adaboost"):
+            raise ValueError("only a plain AdaBoost path (criterion 'adaboost') serves other "
+                             "costs: its choices do not depend on them")
+        if max_rounds > len(self.feature) and self.stop_reason == "max_rounds":
+            raise ValueError(f"the shared AdaBoost path has {len(self.feature)} rounds, "
+                             f"fewer than the {max_rounds} asked for")
+        n = min(int(max_rounds), len(self.feature))
+        group = np.asarray(group_of_column)[self.feature[:n]]
+        first = np.zeros(n, dtype=bool)
+        first[np.unique(group, return_index=True)[1]] = True
+        spent = np.cumsum(np.where(first, np.asarray(group_cost)[group], 0.0))
+        over = np.flatnonzero(spent > budget)
+        stop = self.stop_reason if n == len(self.feature) else "max_rounds"
+        if over.size:
+            n, stop = int(over[0]), "budget"
+        return BoostPath(feature=self.feature[:n], threshold=self.threshold[:n],
+                         polarity=self.polarity[:n], alpha=self.alpha[:n], edge=self.edge[:n],
+                         group=group[:n], new_group=first[:n], spent=spent[:n],
+                         criterion=self.criterion[:n], stop_reason=stop,
+                         fingerprint=self.fingerprint)
+
+
+#: Constraint of the ``adaboost_path`` parameter (set per trial by the pipeline).
+ADABOOST_PATH = [InstanceOf((BoostPath,), "a BoostPath of budgetboost.boosting.adaboost_path"),
+                 None]
+
+
+def rows_fingerprint(X: np.ndarray, y: np.ndarray) -> str:
+    """A sha256 of validated training rows, so a shared path is used only on its own rows."""
+    digest = hashlib.sha256(np.ascontiguousarray(X, dtype=np.float64).tobytes())
+    digest.update(np.ascontiguousarray(y, dtype=np.float64).tobytes())
+    return digest.hexdigest()
+
+
+def adaboost_path(X: np.ndarray, y: np.ndarray, max_rounds: int) -> BoostPath:
+    """The plain AdaBoost path of ``max_rounds`` on raw training rows, costs aside.
+
+    Fitted once per training set, it serves every cost model and every algorithm that boosts
+    plainly (the unbudgeted reference, AdaBoostBT, AdaBoostRS and RS_AC) through their
+    ``adaboost_path`` parameter (:meth:`BoostPath.under_costs`).
+    """
+    Xa, y_raw = check_X_y(X, y, estimator="adaboost_path")
+    _, ypm = encode_labels(y_raw)
+    n = Xa.shape[1]
+    path = boost_path(Xa, ypm, criterion="adaboost", max_rounds=int(max_rounds),
+                      group_of_column=np.arange(n), group_cost=np.zeros(n))
+    return dataclasses.replace(path, fingerprint=rows_fingerprint(Xa, ypm))
+
+
+def path_for(estimator: BudgetedEstimator, data: TrainingData, rounds: int,
+             budget: float = np.inf) -> BoostPath | None:
+    """An estimator's ``adaboost_path`` under its costs, after checking it fits the rows."""
+    shared = estimator.adaboost_path
+    if shared is None:
+        return None
+    if shared.fingerprint != rows_fingerprint(data.X, data.y):
+        raise ValueError(f"{type(estimator).__name__}: adaboost_path was fitted on other "
+                         "training rows than the ones given to fit")
+    return shared.under_costs(data.group_of_column, data.group_cost, max_rounds=rounds,
+                              budget=budget)
 
 
 class _CachedScores:
@@ -342,6 +419,13 @@ class BudgetedBoost(BudgetedEstimator):
     feature_groups : array-like of shape (n_features,), default=None
         Group label per column; the columns of a group are paid for together (e.g. the
         indicators of one raw attribute) and must carry the same cost.
+    adaboost_path : BoostPath or None, default=None
+        With ``criterion="adaboost"``: a plain AdaBoost path fitted on the same training rows
+        (:func:`adaboost_path`), used instead of boosting again. AdaBoost's choices do not
+        depend on the costs, so the pipeline fits one path per trial and shares it between
+        the unbudgeted reference, AdaBoostBT and AdaBoostRS under every cost model; the
+        fitted ensemble is bit for bit the one ``fit`` would boost (:meth:`BoostPath.
+        under_costs`). A path fitted on other rows is refused.
 
     Attributes
     ----------
@@ -382,11 +466,13 @@ class BudgetedBoost(BudgetedEstimator):
         "switch": [Interval(Real, 0, math.inf, closed="neither")],
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
+        "adaboost_path": ADABOOST_PATH,
     }
 
     def __init__(self, criterion: str = "smoothed", budget: float | None = None,
                  max_rounds: int = 500, tau: float = 1.0, switch: float = 0.5,
-                 feature_costs=None, feature_groups=None):
+                 feature_costs=None, feature_groups=None,
+                 adaboost_path: BoostPath | None = None):
         self.criterion = criterion
         self.budget = budget
         self.max_rounds = max_rounds
@@ -394,21 +480,27 @@ class BudgetedBoost(BudgetedEstimator):
         self.switch = switch
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
+        self.adaboost_path = adaboost_path
 
     def _fit(self, data: TrainingData) -> None:
         """Boost until ``max_rounds``, a zero edge, or the budget runs out."""
         budget = np.inf if self.budget is None else float(self.budget)
-        path = boost_path(
-            data.X,
-            data.y,
-            criterion=self.criterion,
-            max_rounds=int(self.max_rounds),
-            group_of_column=data.group_of_column,
-            group_cost=data.group_cost,
-            budget=budget,
-            tau=float(self.tau),
-            switch=float(self.switch),
-        )
+        if self.adaboost_path is not None and self.criterion != "adaboost":
+            raise InvalidParameterError(
+                "adaboost_path", f"serves criterion 'adaboost' only; got {self.criterion!r}")
+        path = path_for(self, data, int(self.max_rounds), budget)
+        if path is None:
+            path = boost_path(
+                data.X,
+                data.y,
+                criterion=self.criterion,
+                max_rounds=int(self.max_rounds),
+                group_of_column=data.group_of_column,
+                group_cost=data.group_cost,
+                budget=budget,
+                tau=float(self.tau),
+                switch=float(self.switch),
+            )
         self.feature_ = path.feature
         self.threshold_ = path.threshold
         self.polarity_ = path.polarity

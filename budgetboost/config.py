@@ -42,7 +42,9 @@ __all__ = [
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "workflow/schemas/config.schema.yaml"
 
 #: Estimator parameters the pipeline sets per trial; a config entry may not set them.
-PIPELINE_PARAMS = ("feature_costs", "feature_groups", "random_state")
+PIPELINE_PARAMS = ("feature_costs", "feature_groups", "random_state", "adaboost_path")
+#: Parameters that set how many plain AdaBoost rounds an estimator boosts.
+ROUNDS_PARAMS = ("max_rounds", "n_rounds")
 
 
 class ConfigError(ValueError):
@@ -128,7 +130,10 @@ def check_config(config: Mapping[str, Any], registry: Mapping[str, Mapping[str, 
     for name, entry in config["algorithms"].items():
         datasets = [d for d, e in config["datasets"].items()
                     if name in e.get("algorithms", config["algorithms"])]
-        _check_algorithm(name, entry, [registry[d].get("adaboost_rounds") for d in datasets])
+        rounds = [registry[d].get("adaboost_rounds") for d in datasets]
+        _check_algorithm(name, entry, rounds)
+        if entry.get("adaboost_path"):
+            _check_shared_path(name, entry, rounds, config["adaboost_path"]["max_rounds"])
     for dataset, cost_model in _dataset_cost_models(config):
         _check_grid(config, dataset, cost_model)
         _check_cost_file(config, registry, dataset, cost_model, root)
@@ -220,6 +225,34 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
     for value in sorted({r for r in rounds if r is not None}) or [None]:
         resolved = {**params, rounds_param: value} if rounds_param and value else params
         _check_params(name, cls, resolved, accepted)
+
+
+def _check_shared_path(name: str, entry: Mapping[str, Any], rounds: list[Any],
+                       path_rounds: int) -> None:
+    """An algorithm fitting from the shared AdaBoost path boosts plainly, and no longer."""
+    import inspect
+
+    from budgetboost import experiment
+
+    cls = experiment.estimator_class(entry["estimator"])
+    signature = inspect.signature(cls.__init__).parameters
+    if "adaboost_path" not in signature:
+        raise ConfigError(f"{_where('algorithms', name, 'adaboost_path')}: "
+                          f"{entry['estimator']} cannot fit from a shared AdaBoost path")
+    params = dict(entry.get("params") or {})
+    criterion = params.get("criterion", getattr(signature.get("criterion"), "default", None))
+    if "criterion" in signature and criterion != "adaboost":
+        raise ConfigError(f"{_where('algorithms', name, 'adaboost_path')}: serves criterion "
+                          f"'adaboost' only; this entry boosts with {criterion!r}")
+    for key in ROUNDS_PARAMS:
+        if key not in signature or key == entry.get("rounds_from_registry"):
+            continue  # the path has at least the registry's rounds
+        wanted = params.get(key, signature[key].default)
+        shortest = min([max(path_rounds, int(r or 0)) for r in rounds] or [path_rounds])
+        if wanted > shortest:
+            raise ConfigError(f"{_where('algorithms', name, 'params', key)}: {wanted} rounds, "
+                              f"more than the shared AdaBoost path's {shortest} "
+                              "(adaboost_path.max_rounds)")
 
 
 def _constructor_params(cls: type) -> set[str]:

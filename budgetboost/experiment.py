@@ -102,6 +102,9 @@ class AlgorithmSpec:
         Evaluate at budget ``inf`` only.
     refit_per_budget : bool
         One fit per budget with ``budget=B`` instead of one anytime fit per trial.
+    adaboost_path : bool
+        Fit from the trial's shared plain AdaBoost path (``budgetboost.shared_path``, passed
+        as the estimator's ``adaboost_path``) instead of boosting again.
     """
 
     name: str
@@ -109,6 +112,7 @@ class AlgorithmSpec:
     params: dict[str, Any] = field(default_factory=dict)
     unbudgeted: bool = False
     refit_per_budget: bool = False
+    adaboost_path: bool = False
 
 
 def algorithm_spec(name: str, entry: Mapping[str, Any],
@@ -129,7 +133,8 @@ def algorithm_spec(name: str, entry: Mapping[str, Any],
         params[str(rounds_param)] = int(registry_rounds)
     return AlgorithmSpec(name=name, estimator=str(entry["estimator"]), params=params,
                          unbudgeted=bool(entry.get("unbudgeted", False)),
-                         refit_per_budget=bool(entry.get("refit_per_budget", False)))
+                         refit_per_budget=bool(entry.get("refit_per_budget", False)),
+                         adaboost_path=bool(entry.get("adaboost_path", False)))
 
 
 def estimator_class(estimator: str) -> type:
@@ -167,12 +172,13 @@ def check_algorithm(spec: AlgorithmSpec) -> None:
 
 def make_estimator(spec: AlgorithmSpec, *, dataset: str, cost_model: str, trial: int,
                    feature_costs: np.ndarray, feature_groups: np.ndarray | None,
-                   budget: float | None = None) -> Any:
+                   budget: float | None = None, adaboost_path: Any = None) -> Any:
     """Construct the estimator of one trial.
 
     ``feature_costs`` (and ``feature_groups`` when the cost model pays a raw attribute's
     indicators together) come from the trial's cost vector; ``random_state``, when the class
-    has one, from the stable key ``("sampling", dataset, cost_model, algorithm, trial)``.
+    has one, from the stable key ``("sampling", dataset, cost_model, algorithm, trial)``;
+    ``adaboost_path``, for a spec that asks for it, is the trial's shared AdaBoost path.
     """
     cls = estimator_class(spec.estimator)
     try:
@@ -186,6 +192,11 @@ def make_estimator(spec: AlgorithmSpec, *, dataset: str, cost_model: str, trial:
         extra["feature_groups"] = np.asarray(feature_groups)
     if "random_state" in accepted:
         extra["random_state"] = seed_from_key("sampling", dataset, cost_model, spec.name, trial)
+    if spec.adaboost_path:
+        if adaboost_path is None:
+            raise ValueError(f"algorithm {spec.name!r} fits from the shared AdaBoost path, "
+                             f"but trial {trial} has none")
+        extra["adaboost_path"] = adaboost_path
     if budget is not None and "budget" not in spec.params:
         if "budget" not in accepted and spec.refit_per_budget:
             raise ValueError(f"algorithm {spec.name!r}: refit_per_budget needs a 'budget' "
@@ -285,6 +296,7 @@ def run_block(*, X: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
               costs: Mapping[int, np.ndarray], grouped: bool,
               dataset: str, cost_model: str, spec: AlgorithmSpec,
               budgets: Sequence[float], trials: Sequence[int],
+              paths: Mapping[int, Any] | None = None,
               ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Fit and evaluate ``spec`` on each trial of a block.
 
@@ -308,6 +320,9 @@ def run_block(*, X: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
         The budget grid; ignored (replaced by ``[inf]``) for an unbudgeted spec.
     trials : sequence of int
         The block's trials.
+    paths : mapping, optional
+        ``{trial: shared plain AdaBoost path}`` (``budgetboost.shared_path``), for a spec with
+        ``adaboost_path``.
 
     Returns
     -------
@@ -337,7 +352,8 @@ def run_block(*, X: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
         train_idx, test_idx = splits[trial]
         columns, fit_seconds, predict_seconds, estimator = _run_trial(
             X, y, train_idx, test_idx, costs[trial], feature_groups, grid,
-            dataset=dataset, cost_model=cost_model, spec=spec, trial=trial)
+            dataset=dataset, cost_model=cost_model, spec=spec, trial=trial,
+            adaboost_path=(paths or {}).get(trial))
         parts.append(pd.DataFrame(columns))
         stump_parts.append(_stump_rows(estimator, trial))
         timing_rows.append((trial, fit_seconds, predict_seconds))
@@ -403,9 +419,9 @@ def source_files(module: str, root: str | Path = ".") -> list[str]:
     """Package source files ``module`` depends on, as paths relative to ``root``.
 
     Follows ``import budgetboost.x`` / ``from budgetboost.x import`` / ``from .x import``
-    statements transitively (read with :mod:`ast`, nothing is imported), so a rule can
-    declare the code its output depends on as inputs: editing that code re-runs the rule,
-    editing unrelated modules does not.
+    statements transitively, except those under ``if TYPE_CHECKING:`` (read with :mod:`ast`,
+    nothing is imported), so a rule can declare the code its output depends on as inputs:
+    editing that code re-runs the rule, editing unrelated modules does not.
     """
     root = Path(root)
     package = module.split(".")[0]
@@ -423,7 +439,7 @@ def source_files(module: str, root: str | Path = ".") -> list[str]:
             path = init
         seen[name] = path
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
+        for node in _runtime_nodes(tree):
             if isinstance(node, ast.Import):
                 pending += [a.name for a in node.names if a.name.split(".")[0] == package]
             elif isinstance(node, ast.ImportFrom):
@@ -439,7 +455,7 @@ def source_files(module: str, root: str | Path = ".") -> list[str]:
 
 
 def _run_trial(X, y, train_idx, test_idx, feature_costs, feature_groups, grid, *,
-               dataset, cost_model, spec, trial):
+               dataset, cost_model, spec, trial, adaboost_path=None):
     X_train, y_train = X[train_idx], y[train_idx]
     X_test, y_test = X[test_idx], y[test_idx]
     if spec.unbudgeted:
@@ -453,7 +469,7 @@ def _run_trial(X, y, train_idx, test_idx, feature_costs, feature_groups, grid, *
     for fit_budget, budgets in fits:
         estimator = make_estimator(spec, dataset=dataset, cost_model=cost_model, trial=trial,
                                    feature_costs=feature_costs, feature_groups=feature_groups,
-                                   budget=fit_budget)
+                                   budget=fit_budget, adaboost_path=adaboost_path)
         start = time.perf_counter()
         estimator.fit(X_train, y_train)
         fit_seconds += time.perf_counter() - start
@@ -516,6 +532,25 @@ def _package_version() -> str:
         return metadata.version("budgetboost")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (type-only imports
+    are not run, so the code they name is not a dependency)."""
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
+                pending += child.orelse
+                continue
+            pending.append(child)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def _absolute_from(node: ast.ImportFrom, current: str, package: str,

@@ -24,7 +24,7 @@ from .base import (
     BudgetedEstimator,
     TrainingData,
 )
-from .boosting import VOTE_TIE, boost_path
+from .boosting import ADABOOST_PATH, VOTE_TIE, BoostPath, boost_path, path_for
 from .stumps import stump_outputs
 
 __all__ = ["AdaBoostRS", "MIN_COST"]
@@ -102,6 +102,10 @@ class AdaBoostRS(BudgetedEstimator):
     max_draws : int, default=2000
         Length of each example's draw sequence: the loop also ends after this many draws
         (it would run forever once every feature of the ensemble is paid for).
+    adaboost_path : BoostPath or None, default=None
+        A plain AdaBoost path fitted on the same training rows
+        (:func:`budgetboost.boosting.adaboost_path`), used instead of boosting again: the
+        pipeline fits one per trial and shares it (see :class:`~budgetboost.BudgetedBoost`).
 
     Attributes
     ----------
@@ -125,11 +129,13 @@ class AdaBoostRS(BudgetedEstimator):
         "feature_groups": FEATURE_GROUPS,
         "random_state": RANDOM_STATE,
         "max_draws": [Interval(Integral, 1, None, closed="left")],
+        "adaboost_path": ADABOOST_PATH,
     }
 
     def __init__(self, n_rounds: int = 500, budget: float | None = None,
                  cost_weighted: bool = False, feature_costs=None, feature_groups=None,
-                 random_state: int | None = None, max_draws: int = 2000):
+                 random_state: int | None = None, max_draws: int = 2000,
+                 adaboost_path: BoostPath | None = None):
         self.n_rounds = n_rounds
         self.budget = budget
         self.cost_weighted = cost_weighted
@@ -137,17 +143,20 @@ class AdaBoostRS(BudgetedEstimator):
         self.feature_groups = feature_groups
         self.random_state = random_state
         self.max_draws = max_draws
+        self.adaboost_path = adaboost_path
 
     def _fit(self, data: TrainingData) -> None:
         """Train plain AdaBoost for ``n_rounds`` rounds and set the sampling distribution."""
-        path = boost_path(
-            data.X,
-            data.y,
-            criterion="adaboost",
-            max_rounds=int(self.n_rounds),
-            group_of_column=data.group_of_column,
-            group_cost=data.group_cost,
-        )
+        path = path_for(self, data, int(self.n_rounds))
+        if path is None:
+            path = boost_path(
+                data.X,
+                data.y,
+                criterion="adaboost",
+                max_rounds=int(self.n_rounds),
+                group_of_column=data.group_of_column,
+                group_cost=data.group_cost,
+            )
         self.feature_ = path.feature
         self.threshold_ = path.threshold
         self.polarity_ = path.polarity

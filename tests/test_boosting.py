@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_fit
 
-from budgetboost import BudgetedBoost
-from budgetboost.boosting import GAMMA_CAP
+from budgetboost import AdaBoostRS, BudgetedBoost
+from budgetboost.boosting import GAMMA_CAP, adaboost_path
 from budgetboost.stumps import StumpSpace
 
 CRITERIA = ["adaboost", "greedy", "smoothed", "speedboost", "hybrid"]
@@ -380,3 +380,46 @@ def test_a_path_without_rounds_has_typed_empty_arrays():
     for name, dtype in dtypes.items():
         value = getattr(path, name)
         assert value.shape == (0,) and value.dtype == dtype, name
+
+
+# ----------------------------------------------------------- the shared AdaBoost path
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), max_rounds=st.integers(1, 40),
+       budget=st.one_of(st.just(np.inf), st.floats(0.0, 6.0)), grouped=st.booleans())
+def test_a_shared_adaboost_path_is_the_fit_under_any_costs(seed, max_rounds, budget, grouped):
+    """One cost-free AdaBoost path, cut under a cost vector and a budget, is bit for bit the
+    path boosting under those costs gives (issue 14: one path per trial serves all)."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((30, 8)) < 0.5).astype(float)
+    y = np.where(rng.random(30) < 0.5, 1, -1)
+    groups = np.repeat(np.arange(4), 2) if grouped else np.arange(8)
+    costs = rng.choice([0.0, 0.5, 1.0, 2.0], size=groups.max() + 1)[groups]
+    shared = adaboost_path(X, y, max_rounds=40)
+    kwargs = dict(criterion="adaboost", max_rounds=max_rounds, feature_costs=costs,
+                  feature_groups=groups, budget=None if np.isinf(budget) else budget)
+    direct = BudgetedBoost(**kwargs).fit(X, y)
+    reused = BudgetedBoost(**kwargs, adaboost_path=shared).fit(X, y)
+    for name in ("feature_", "threshold_", "polarity_", "alpha_", "edge_", "group_",
+                 "spent_", "n_features_used_", "stop_reason_"):
+        np.testing.assert_array_equal(getattr(reused, name), getattr(direct, name), name)
+    rs = AdaBoostRS(n_rounds=max_rounds, cost_weighted=True, feature_costs=costs,
+                    feature_groups=groups, random_state=1)
+    assert (rs.fit(X, y).sampling_probability_.tobytes() ==
+            rs.set_params(adaboost_path=shared).fit(X, y).sampling_probability_.tobytes())
+
+
+def test_a_shared_path_is_refused_on_other_rows_or_criteria():
+    rng = np.random.default_rng(0)
+    X = (rng.random((20, 5)) < 0.5).astype(float)
+    y = np.where(rng.random(20) < 0.5, 1, -1)
+    shared = adaboost_path(X, y, max_rounds=10)
+    with pytest.raises(ValueError, match="fitted on other training rows"):
+        BudgetedBoost(criterion="adaboost", adaboost_path=shared).fit(X[::-1], y[::-1])
+    with pytest.raises(ValueError, match="adaboost_path: serves criterion 'adaboost' only"):
+        BudgetedBoost(criterion="greedy", adaboost_path=shared).fit(X, y)
+    with pytest.raises(ValueError, match="fewer than the 20 asked for"):
+        BudgetedBoost(criterion="adaboost", max_rounds=20, adaboost_path=shared).fit(X, y)
+    with pytest.raises(ValueError, match="adaboost_path"):
+        BudgetedBoost.check_params({"adaboost_path": "a path"})

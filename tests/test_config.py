@@ -73,8 +73,8 @@ def test_a_config_that_is_not_a_mapping(tmp_path, text, message):
 
 SCHEMA_ERRORS = [
     (lambda c: c.update(block_sise=2),
-     "config block_sise: unknown key (allowed here: algorithms, block_size, cost_models, "
-     "datasets, figure_modules, registry)"),
+     "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_size, "
+     "cost_models, datasets, figure_modules, registry)"),
     (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum of 1"),
     (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails: unknown"),
     (lambda c: c["algorithms"].update({"../../../../x": {"estimator": "BudgetedBoost"}}),

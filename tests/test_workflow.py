@@ -214,10 +214,13 @@ def test_full_run_writes_every_output(base_run):
     assert meta["params"] == config["algorithms"]["adaboost_rs"]["params"]
     assert meta["seeds"]["random_state"]
     timings = list(base_run.glob("results/timings/*/*/*/block-*.parquet"))
-    assert len(timings) == len(shard_paths(base_run))
+    shared = list(base_run.glob("results/timings/*/_shared/adaboost_path/block-*.parquet"))
+    assert len(timings) == len(shard_paths(base_run)) + len(shared)
+    assert len(shared) == len(list(base_run.glob("results/paths/*/block-*.parquet")))
+    assert shared and len(shared) == len(config["datasets"])  # one block each
     assert list(read_table(timings[0]).columns) == list(experiment.TIMING_COLUMNS)
     logs = list(base_run.glob("logs/train/*/*/*/block-*.log"))
-    assert len(logs) == len(timings)
+    assert len(logs) == len(shard_paths(base_run))
     assert not list(base_run.glob("results/**/.*.tmp")), "temporary files left behind"
     if HAS_RESULTS:
         assert (base_run / "results/summary/summary.md").is_file()
@@ -241,6 +244,26 @@ def test_changing_one_algorithm_reruns_only_its_shards(run_copy):
         assert set(rules) == {"train"} | RESULTS_RULES
 
 
+SHARED = ("adaboost", "adaboost_bt", "adaboost_rs", "adaboost_rs_ac")
+
+
+@pytest.mark.slow
+def test_the_shared_adaboost_path_reruns_exactly_its_users(run_copy):
+    """Issue 14: RS's parameters re-run RS only; the shared path's rounds re-run all four."""
+    edit_config(run_copy, lambda c: c["algorithms"]["adaboost_rs"]["params"].update(
+        max_draws=1000))
+    trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
+    assert trains == {str(p.relative_to(run_copy))
+                      for p in shard_paths(run_copy, algorithm="adaboost_rs")}
+    assert "adaboost_path" not in planned_rules(run_copy)
+    edit_config(run_copy, lambda c: c["adaboost_path"].update(max_rounds=60))
+    trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
+    assert trains == {str(p.relative_to(run_copy)) for a in SHARED
+                      for p in shard_paths(run_copy, algorithm=a)}
+    assert planned_rules(run_copy)["adaboost_path"] == len(load_config(repo=run_copy)[
+        "datasets"])
+
+
 @pytest.mark.slow
 def test_raising_the_trials_adds_only_new_blocks(run_copy):
     config = load_config(repo=run_copy)
@@ -253,8 +276,8 @@ def test_raising_the_trials_adds_only_new_blocks(run_copy):
     assert trains == {f"results/shards/heart/uniform_0_2/{a}/block-{new_block}.parquet"
                       for a in config["algorithms"]}
     rules = planned_rules(run_copy)
-    assert set(rules) <= {"split", "assign_costs", "train"} | RESULTS_RULES
-    assert rules["split"] == 1 and rules["assign_costs"] == 1
+    assert set(rules) <= {"split", "assign_costs", "adaboost_path", "train"} | RESULTS_RULES
+    assert rules["split"] == 1 and rules["assign_costs"] == 1 and rules["adaboost_path"] == 1
     snakemake(run_copy, "--cores", "2")
     assert {p: p.read_bytes() for p in before} == before  # old blocks untouched
     rows = all_rows(run_copy, dataset="heart")

@@ -178,6 +178,7 @@ def algorithm_params(wildcards):
         "params": spec.params,
         "unbudgeted": spec.unbudgeted,
         "refit_per_budget": spec.refit_per_budget,
+        "adaboost_path": spec.adaboost_path,
     }
 
 
@@ -197,11 +198,35 @@ def train_code(wildcards):
     """Package modules a shard depends on: editing them re-runs the train jobs.
 
     ``budgetboost.experiment`` imports the split and cost modules (a train job draws its own
-    trials' splits and costs), so editing those, or ``seeds.py``, re-runs the shards too.
+    trials' splits and costs), so editing those, or ``seeds.py``, re-runs the shards too;
+    ``budgetboost.datasets`` reads the data; ``budgetboost.shared_path`` reads the shared
+    AdaBoost path of the algorithms that fit from it.
     """
-    estimator = config["algorithms"][wildcards.algorithm]["estimator"]
-    estimator_module = experiment.ESTIMATORS.get(estimator, estimator).partition(":")[0]
-    return code_files("budgetboost.experiment", estimator_module)
+    entry = config["algorithms"][wildcards.algorithm]
+    estimator_module = experiment.ESTIMATORS.get(entry["estimator"], entry["estimator"])
+    modules = [
+        "budgetboost.experiment",
+        "budgetboost.datasets",
+        estimator_module.partition(":")[0],
+    ]
+    if entry.get("adaboost_path", False):
+        modules.append("budgetboost.shared_path")
+    return code_files(*modules)
+
+
+def shared_path(wildcards):
+    """The block's shared AdaBoost paths, for an algorithm that fits from them."""
+    if not config["algorithms"][wildcards.algorithm].get("adaboost_path", False):
+        return []
+    return [f"results/paths/{wildcards.dataset}/block-{wildcards.block}.parquet"]
+
+
+def path_rounds(wildcards):
+    """Rounds of the shared AdaBoost path: the config's, or the dataset's Table 1 rounds
+    where those are more (census: 880), so the unbudgeted reference is one of its prefixes.
+    """
+    rounds = registry_entry(wildcards.dataset).get("adaboost_rounds") or 0
+    return max(int(config["adaboost_path"]["max_rounds"]), int(rounds))
 
 
 # package sources relative to the working directory (the repository root in normal use), so

@@ -4,12 +4,41 @@
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
 # cost-model spec, the algorithm and the block's trials. Raising the trial count changes the
 # params of the last, partly filled block and adds new blocks; nothing else re-runs.
+# Algorithms with `adaboost_path: true` (plain AdaBoost: the reference, AdaBoostBT,
+# AdaBoostRS) read their trials' shared AdaBoost path, fitted once per (dataset, block) by
+# `adaboost_path` whatever the cost model, instead of boosting again.
+
+
+rule adaboost_path:
+    input:
+        data="results/data/{dataset}.parquet",
+        code=lambda wildcards: code_files(
+            "budgetboost.shared_path", "budgetboost.splits"
+        ),
+    output:
+        paths="results/paths/{dataset}/block-{block}.parquet",
+        timings="results/timings/{dataset}/_shared/adaboost_path/block-{block}.parquet",
+    log:
+        "logs/adaboost_path/{dataset}/block-{block}.log",
+    conda:
+        "../envs/budgetboost.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=60,
+    params:
+        max_rounds=path_rounds,
+        trials=block_trials,
+        split=split_sizes,
+    script:
+        "../scripts/adaboost_path.py"
 
 
 rule train:
     input:
         data="results/data/{dataset}.parquet",
         cost_file=cost_file,
+        paths=shared_path,
         code=train_code,
     output:
         shard="results/shards/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet",

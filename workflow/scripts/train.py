@@ -31,10 +31,15 @@ try:
         data, dataset=dataset, cost_model=cost_model, cost_spec=dict(sm.params.cost_spec),
         train_size=sm.params.split["train_size"], test_size=sm.params.split["test_size"],
         trials=trials)
+    paths = None
+    if sm.input.paths:  # imported only here: other shards do not depend on the boosting code
+        from budgetboost.shared_path import read_adaboost_paths
+
+        paths = read_adaboost_paths(sm.input.paths[0])
     shard, timings, stumps = experiment.run_block(
         X=data.X, y=data.y, groups=data.groups, splits=inputs.splits, costs=inputs.costs,
         grouped=inputs.grouped, dataset=dataset, cost_model=cost_model, spec=spec,
-        budgets=budgets, trials=trials)
+        budgets=budgets, trials=trials, paths=paths)
     metadata = experiment.shard_metadata(
         dataset=dataset, cost_model=cost_model, spec=spec, trials=trials, budgets=budgets,
         extra={"split": dict(sm.params.split), "cost_spec": dict(sm.params.cost_spec)})
