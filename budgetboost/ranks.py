@@ -1,0 +1,480 @@
+"""Ranks of the budgeted algorithms across data sets: Friedman test and critical differences.
+
+Pairwise Wilcoxon tests (:func:`budgetboost.stats.paired_comparisons`) answer "is X better
+than Y on this data set at this budget?". Over many data sets and many algorithms the
+question becomes "which algorithms are better *in general*?", and Demšar (2006) recommends
+ranks for it: rank the algorithms on every data set (1 = lowest error), average the ranks,
+test with Friedman's statistic whether the average ranks differ more than chance allows, and
+call two algorithms different when their average ranks differ by at least the Nemenyi
+critical difference (CD), drawn as a CD diagram (:mod:`budgetboost.rank_plots`).
+
+Here a "data set" of the Friedman test is one (dataset, cost model) pair and an algorithm's
+score on it is its mean test error averaged over the budgets of one *budget band*: the
+lowest, middle or highest third of that pair's finite budget grid (:func:`in_budget_band`,
+the same thirds as :func:`budgetboost.claims.budget_band`). Two caveats a reader should keep
+in mind: the Friedman test assumes independent data sets, and two cost models of the same
+dataset share their examples, so the test is somewhat optimistic when many datasets appear
+under several cost models; and the Nemenyi test compares all pairs, so it is conservative
+next to the per-budget Wilcoxon tests.
+
+* :func:`band_errors`: the (data set x algorithm) error table of one band.
+* :func:`average_ranks`, :func:`friedman`, :func:`nemenyi_cd`, :func:`cd_groups`: the
+  statistics of Demšar (2006), Section 3.2.2, and the bars of his CD diagrams.
+* :func:`cd_analysis`: all three bands in one tidy table, the input of
+  :func:`budgetboost.rank_plots.figure_cd`.
+* :func:`win_tie_loss`: per (dataset, cost model) and algorithm, the share of budgets where it
+  is significantly better or worse than a reference algorithm (Holm-adjusted Wilcoxon), the
+  input of :func:`budgetboost.rank_plots.figure_win_tie_loss`.
+
+References
+----------
+J. Demšar, "Statistical Comparisons of Classifiers over Multiple Data Sets", Journal of
+Machine Learning Research 7:1-30, 2006.
+R. L. Iman and J. M. Davenport, "Approximations of the critical region of the Friedman
+statistic", Communications in Statistics 9:571-595, 1980.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy import stats as sps
+
+from budgetboost.stats import sort_algorithms
+
+__all__ = [
+    "ALPHA",
+    "BANDS",
+    "BAND_LABELS",
+    "CD_COLUMNS",
+    "WIN_TIE_LOSS_COLUMNS",
+    "FriedmanResult",
+    "average_ranks",
+    "band_errors",
+    "cd_analysis",
+    "cd_groups",
+    "friedman",
+    "in_budget_band",
+    "nemenyi_cd",
+    "nemenyi_q",
+    "win_tie_loss",
+]
+
+#: Significance level of the Nemenyi critical difference and of the win/tie/loss counts.
+ALPHA = 0.05
+#: The budget bands, in order: lowest, middle and highest third of each budget grid.
+BANDS = ("small", "medium", "large")
+#: How the bands are named in figure titles (the paper speaks of "larger budgets").
+BAND_LABELS = {"small": "Small budgets", "medium": "Medium budgets", "large": "Larger budgets"}
+#: Columns of :func:`cd_analysis`, in order.
+CD_COLUMNS = [
+    "band",
+    "algorithm",
+    "average_rank",
+    "n_datasets",
+    "k",
+    "friedman_chi2",
+    "friedman_chi2_p",
+    "iman_davenport_F",
+    "friedman_p",
+    "alpha",
+    "cd",
+]
+#: Columns of :func:`win_tie_loss`, in order.
+WIN_TIE_LOSS_COLUMNS = [
+    "dataset",
+    "cost_model",
+    "reference",
+    "algorithm",
+    "n_budgets",
+    "share_better",
+    "share_tie",
+    "share_worse",
+    "net",
+    "alpha",
+]
+_ROW_KEYS = ["dataset", "cost_model"]
+#: Errors are rounded to this many decimals before ranking, so that equal error rates tie
+#: exactly despite floating-point noise (as :func:`budgetboost.stats.wilcoxon_p` does).
+_DECIMALS = 12
+
+
+def in_budget_band(position: ArrayLike, grid_size: ArrayLike, band: str) -> np.ndarray:
+    """Whether the budget at ``position`` of a sorted grid of ``grid_size`` budgets is in ``band``.
+
+    The thirds rule: with ``m = ceil(grid_size / 3)`` (at least 1), ``"small"`` is the ``m``
+    lowest budgets and ``"large"`` the ``m`` highest, exactly as
+    :func:`budgetboost.claims.budget_band` chooses small and larger budgets; ``"medium"`` is
+    what lies strictly between them. A grid of 3 budgets gives one budget per band; grids of
+    1, 2 and 4 budgets have no medium band (and a single budget is both small and large).
+
+    Parameters
+    ----------
+    position : array_like of int
+        0-based position of each budget in its sorted grid of distinct finite budgets.
+    grid_size : array_like of int
+        Number of distinct finite budgets of that grid (broadcast against ``position``).
+    band : {"small", "medium", "large"}
+
+    Returns
+    -------
+    ndarray of bool
+    """
+    if band not in BANDS:
+        raise ValueError(f"band must be one of {BANDS}; got {band!r}")
+    position = np.asarray(position, dtype=np.int64)
+    size = np.asarray(grid_size, dtype=np.int64)
+    share = np.maximum(1, -(-size // 3))  # ceil(size / 3) in integers
+    small = position < share
+    large = position >= size - share
+    return {"small": small, "large": large, "medium": ~small & ~large}[band]
+
+
+def band_errors(summary: pd.DataFrame, band: str) -> pd.DataFrame:
+    """Mean test error of each budgeted algorithm over the budgets of ``band``, per data set.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        :func:`budgetboost.stats.summarize` output; only ``dataset``, ``cost_model``,
+        ``algorithm``, ``budget`` and ``error_mean`` are used.
+    band : {"small", "medium", "large"}
+        Which third of each (dataset, cost_model)'s finite budget grid (:func:`in_budget_band`).
+        The grid is the sorted distinct finite budgets of all algorithms of that pair.
+
+    Returns
+    -------
+    DataFrame
+        Index (``dataset``, ``cost_model``): one row per data set of the rank analysis; one
+        column per algorithm in canonical order; values: ``error_mean`` averaged over the
+        band's budgets. Unbudgeted rows (budget = inf, the AdaBoost reference) are left out.
+        An algorithm counts on a row only if it has every budget of the band there (a mean over
+        fewer budgets would not be comparable), and only algorithms counting on *every* row are
+        kept, since the Friedman test needs a complete table. ``attrs["dropped"]`` lists the
+        others (canonical order), ``attrs["band"]`` the band. Pairs whose grid has no budget in
+        the band (medium with 1, 2 or 4 budgets) give no row.
+    """
+    finite = summary.loc[
+        np.isfinite(summary["budget"].to_numpy(dtype=float)),
+        [*_ROW_KEYS, "algorithm", "budget", "error_mean"],
+    ]
+    grid = finite.groupby(_ROW_KEYS, sort=False)["budget"]
+    position = grid.rank(method="dense").to_numpy(dtype=np.int64) - 1
+    chosen = finite[in_budget_band(position, grid.transform("nunique"), band)]
+    band_size = chosen.groupby(_ROW_KEYS, sort=False)["budget"].transform("nunique")
+    cells = chosen.assign(band_size=band_size).groupby([*_ROW_KEYS, "algorithm"], sort=True)
+    cells = cells.agg(
+        error=("error_mean", "mean"),
+        budgets=("budget", "nunique"),
+        band_size=("band_size", "first"),
+    )
+    complete = cells.loc[cells["budgets"] == cells["band_size"], "error"]
+    algorithms = sort_algorithms(complete.index.get_level_values("algorithm"))
+    wide = complete.unstack("algorithm").reindex(columns=algorithms)
+    wide = wide.reindex(
+        index=pd.MultiIndex.from_frame(
+            chosen[_ROW_KEYS].drop_duplicates().sort_values(_ROW_KEYS, kind="stable")
+        )
+    )
+    keep = [a for a in wide.columns if wide[a].notna().all()]
+    out = wide[keep].rename_axis(columns="algorithm")
+    out.attrs["band"] = band
+    out.attrs["dropped"] = [a for a in sort_algorithms(chosen["algorithm"]) if a not in keep]
+    return out
+
+
+def _check_errors(errors: pd.DataFrame) -> pd.DataFrame:
+    if errors.isna().to_numpy().any():
+        raise ValueError(
+            "errors must be complete (one value per data set and algorithm); "
+            f"missing values in {list(errors.columns[errors.isna().any()])}"
+        )
+    return errors
+
+
+def _row_ranks(errors: pd.DataFrame) -> pd.DataFrame:
+    """Ranks within each row: 1 = lowest error, ties share the average of their ranks."""
+    values = _check_errors(errors).astype(float).round(_DECIMALS)
+    return values.rank(axis=1, method="average", ascending=True)
+
+
+def average_ranks(errors: pd.DataFrame) -> pd.Series:
+    """Average rank of each algorithm over the data sets (rows) of ``errors``.
+
+    On every row the algorithms are ranked by error, 1 for the lowest; tied errors (equal to
+    12 decimals) get the average of the ranks they span, so each row's ranks sum to
+    ``k (k + 1) / 2``. The average ranks ``R_j`` are the statistics of Demšar (2006),
+    Section 3.2.2, which Friedman's test and the Nemenyi critical difference are about.
+
+    Parameters
+    ----------
+    errors : DataFrame
+        Data sets as rows, algorithms as columns (e.g. :func:`band_errors`); no missing value.
+
+    Returns
+    -------
+    Series
+        Named ``average_rank``, indexed by algorithm, in the column order of ``errors``.
+    """
+    return _row_ranks(errors).mean(axis=0).rename("average_rank")
+
+
+class FriedmanResult(NamedTuple):
+    """Friedman's test on average ranks, with the Iman-Davenport correction."""
+
+    #: Friedman's statistic chi2_F, chi-square with k - 1 degrees of freedom under H0.
+    chi2: float
+    #: Its p-value.
+    p: float
+    #: Iman and Davenport's F_F, F-distributed with k - 1 and (k - 1)(N - 1) degrees of freedom.
+    iman_davenport_F: float
+    #: Its p-value (the one Demšar recommends: chi2_F is undesirably conservative).
+    p_F: float
+
+
+def friedman(errors: pd.DataFrame) -> FriedmanResult:
+    """Friedman's test that all algorithms have the same average rank, as in Demšar (2006).
+
+    With ``N`` data sets (rows), ``k`` algorithms (columns) and average ranks ``R_j``
+    (:func:`average_ranks`), Demšar (2006), Section 3.2.2:
+
+    .. math::
+
+        \\chi^2_F = \\frac{12 N}{k (k + 1)} \\Big[\\sum_j R_j^2 - \\frac{k (k + 1)^2}{4}\\Big],
+        \\qquad
+        F_F = \\frac{(N - 1) \\chi^2_F}{N (k - 1) - \\chi^2_F},
+
+    ``chi2_F`` against the chi-square distribution with ``k - 1`` degrees of freedom and
+    Iman and Davenport's ``F_F`` against the F distribution with ``k - 1`` and
+    ``(k - 1)(N - 1)`` degrees of freedom. Ties are ranked by averaging but, as in the paper,
+    the statistic has no tie correction (:func:`scipy.stats.friedmanchisquare` has one, so it
+    is larger when rows contain ties, and equal otherwise). When every row ranks the
+    algorithms the same way without ties, ``F_F`` is infinite and its p-value 0.
+
+    Parameters
+    ----------
+    errors : DataFrame
+        Data sets as rows, algorithms as columns; no missing value.
+
+    Returns
+    -------
+    FriedmanResult
+        ``(chi2, p, iman_davenport_F, p_F)``; all NaN with fewer than 2 algorithms or 2 data
+        sets (no test is possible).
+    """
+    n, k = _check_errors(errors).shape
+    if k < 2 or n < 2:
+        return FriedmanResult(np.nan, np.nan, np.nan, np.nan)
+    ranks = average_ranks(errors).to_numpy()
+    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(ranks**2) - k * (k + 1) ** 2 / 4.0)
+    chi2 = max(0.0, float(chi2))  # rounding can leave -1e-15 when all ranks are equal
+    denominator = n * (k - 1) - chi2
+    if denominator <= 1e-9 * n * (k - 1):
+        f_stat = np.inf
+    else:
+        f_stat = (n - 1) * chi2 / denominator
+    p = float(sps.chi2.sf(chi2, k - 1))
+    p_f = float(sps.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
+    return FriedmanResult(chi2, p, float(f_stat), p_f)
+
+
+@functools.lru_cache(maxsize=256)
+def nemenyi_q(k: int, alpha: float = ALPHA) -> float:
+    """Critical value ``q_alpha`` of the two-tailed Nemenyi test for ``k`` algorithms.
+
+    The ``1 - alpha`` quantile of the studentized range of ``k`` means with infinite degrees
+    of freedom, divided by ``sqrt(2)``: Demšar (2006), Table 5a (e.g. 2.569 for ``k = 4`` at
+    ``alpha = 0.05``; the table gives 3 decimals, within 1e-3 of these values).
+    """
+    if int(k) != k or k < 2:
+        raise ValueError(f"the Nemenyi test needs at least 2 algorithms; got k={k!r}")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie in (0, 1); got {alpha!r}")
+    return float(sps.studentized_range.ppf(1.0 - alpha, int(k), np.inf) / np.sqrt(2.0))
+
+
+def nemenyi_cd(k: int, n: int, alpha: float = ALPHA) -> float:
+    """Nemenyi critical difference of average ranks for ``k`` algorithms on ``n`` data sets.
+
+    Two algorithms perform significantly differently when their average ranks differ by at
+    least ``CD = q_alpha sqrt(k (k + 1) / (6 n))`` (Demšar 2006, Section 3.2.2;
+    ``q_alpha`` from :func:`nemenyi_q`). E.g. ``k = 4``, ``n = 14``, ``alpha = 0.05``:
+    ``CD = 2.569 sqrt(20 / 84) = 1.25``.
+    """
+    if int(n) != n or n < 1:
+        raise ValueError(f"the critical difference needs at least 1 data set; got n={n!r}")
+    return nemenyi_q(k, alpha) * float(np.sqrt(k * (k + 1) / (6.0 * n)))
+
+
+def cd_groups(ranks: pd.Series | ArrayLike, cd: float) -> list[tuple[int, int]]:
+    """Groups of algorithms whose average ranks are not significantly different.
+
+    The thick bars of a CD diagram (Demšar 2006, Figure 1): with the average ranks sorted
+    ascending (ties keep their input order), each ``(lo, hi)`` is a maximal run of positions
+    ``lo < hi`` whose rank span ``r[hi] - r[lo]`` is below ``cd``. Runs contained in another
+    run are dropped, and an algorithm that differs from all others gets no group. Groups may
+    overlap (an algorithm between two groups belongs to both).
+
+    Parameters
+    ----------
+    ranks : Series or array_like
+        Average ranks, in any order.
+    cd : float
+        The critical difference (:func:`nemenyi_cd`).
+
+    Returns
+    -------
+    list of (int, int)
+        ``(lo, hi)`` positions in the ascending order of ``ranks``
+        (``np.argsort(ranks, kind="stable")``), sorted by ``lo``.
+    """
+    r = np.sort(np.asarray(ranks, dtype=float), kind="stable")
+    if r.size == 0:
+        return []
+    # hi[i]: last position whose rank is below r[i] + cd; non-decreasing in i, so a run is
+    # contained in its predecessor exactly when both end at the same position
+    hi = np.searchsorted(r, r + cd, side="left") - 1
+    previous = np.concatenate([[-1], hi[:-1]])
+    lo = np.flatnonzero((hi > np.arange(r.size)) & (hi > previous))
+    return [(int(i), int(hi[i])) for i in lo]
+
+
+def cd_analysis(summary: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Average ranks, Friedman test and Nemenyi CD of the budgeted algorithms, per band.
+
+    For each band of :data:`BANDS`, :func:`band_errors` gives the (data set x algorithm)
+    table; :func:`average_ranks`, :func:`friedman` and :func:`nemenyi_cd` summarise it.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        :func:`budgetboost.stats.summarize` output.
+    alpha : float
+        Significance level of the critical difference.
+
+    Returns
+    -------
+    DataFrame
+        Tidy, one row per (band, ranked algorithm), bands in :data:`BANDS` order and
+        algorithms by average rank (best first), columns :data:`CD_COLUMNS`: ``band``,
+        ``algorithm``, ``average_rank``, ``n_datasets`` (N), ``k`` (algorithms ranked),
+        ``friedman_chi2`` (chi2_F) with its p-value ``friedman_chi2_p``,
+        ``iman_davenport_F`` (F_F), ``friedman_p`` (the p-value of F_F, the less conservative
+        one Demšar recommends), ``alpha`` and ``cd``. The band-level columns repeat on each
+        row of the band. A band with fewer than 2 complete algorithms or 2 data sets has no
+        rows and is named in ``attrs["skipped"]`` (band -> reason); ``attrs["dropped"]``
+        maps each band to the algorithms left out for missing results (:func:`band_errors`).
+    """
+    parts, dropped, skipped = [], {}, {}
+    for band in BANDS:
+        errors = band_errors(summary, band)
+        dropped[band] = list(errors.attrs["dropped"])
+        n, k = errors.shape
+        if k < 2 or n < 2:
+            skipped[band] = f"{k} algorithm(s) with complete results on {n} data set(s)"
+            continue
+        ranks = average_ranks(errors).sort_values(kind="stable")
+        test = friedman(errors)
+        parts.append(
+            pd.DataFrame(
+                {
+                    "band": band,
+                    "algorithm": ranks.index.astype(str),
+                    "average_rank": ranks.to_numpy(),
+                    "n_datasets": np.int64(n),
+                    "k": np.int64(k),
+                    "friedman_chi2": test.chi2,
+                    "friedman_chi2_p": test.p,
+                    "iman_davenport_F": test.iman_davenport_F,
+                    "friedman_p": test.p_F,
+                    "alpha": float(alpha),
+                    "cd": nemenyi_cd(k, n, alpha),
+                }
+            )
+        )
+    if parts:
+        out = pd.concat(parts, ignore_index=True)[CD_COLUMNS]
+    else:
+        out = pd.DataFrame({col: pd.Series(dtype=_cd_dtype(col)) for col in CD_COLUMNS})
+    out.attrs["dropped"] = dropped
+    out.attrs["skipped"] = skipped
+    return out
+
+
+def _cd_dtype(col: str) -> str:
+    if col in ("band", "algorithm"):
+        return "object"
+    return "int64" if col in ("n_datasets", "k") else "float64"
+
+
+def win_tie_loss(
+    comparisons: pd.DataFrame, reference: str = "smoothed", alpha: float = ALPHA
+) -> pd.DataFrame:
+    """Share of budgets where each algorithm is significantly better / worse than ``reference``.
+
+    A budget of a (dataset, cost model) counts as *better* for algorithm X when X's mean test
+    error is below the reference's and the Holm-adjusted Wilcoxon p-value (``p_holm`` of
+    :func:`budgetboost.stats.paired_comparisons`, adjusted across the budgets of the curve) is
+    below ``alpha``; *worse* when X's mean error is above with ``p_holm < alpha``; a *tie*
+    otherwise (including a missing p-value). The comparisons table stores each pair once, in
+    canonical order, with ``mean_diff = error_a - error_b``; rows with the reference as
+    ``algorithm_a`` are turned round. This is Demšar's (2006, Section 3.1.4) count of wins and
+    losses against a control, with only significant differences counted, per data set and over
+    the budget grid.
+
+    Parameters
+    ----------
+    comparisons : DataFrame
+        :func:`budgetboost.stats.paired_comparisons` output.
+    reference : str
+        The control algorithm (default Smoothed, the paper's proposal).
+    alpha : float
+        Significance level for ``p_holm``.
+
+    Returns
+    -------
+    DataFrame
+        One row per (dataset, cost_model, algorithm compared with the reference), columns
+        :data:`WIN_TIE_LOSS_COLUMNS`: ``dataset``, ``cost_model``, ``reference``,
+        ``algorithm``, ``n_budgets`` (budgets where both have results), ``share_better``,
+        ``share_tie``, ``share_worse`` (fractions of ``n_budgets``, summing to 1), ``net``
+        (``share_better - share_worse``, in [-1, 1]) and ``alpha``. Sorted by dataset, cost
+        model and canonical algorithm order.
+    """
+    involved = (comparisons["algorithm_a"] == reference) | (comparisons["algorithm_b"] == reference)
+    pairs = comparisons[involved]
+    first = (pairs["algorithm_a"] == reference).to_numpy()
+    # the other algorithm, and its mean error minus the reference's
+    other = np.where(first, pairs["algorithm_b"], pairs["algorithm_a"])
+    diff = np.where(first, -1.0, 1.0) * pairs["mean_diff"].to_numpy(dtype=float)
+    significant = pairs["p_holm"].to_numpy(dtype=float) < alpha  # a NaN p is never significant
+    better = significant & (diff < 0)
+    worse = significant & (diff > 0)
+    cells = pairs[[*_ROW_KEYS, "budget"]].assign(
+        algorithm=other, better=better, tie=~(better | worse), worse=worse
+    )
+    out = (
+        cells.groupby([*_ROW_KEYS, "algorithm"], sort=False)
+        .agg(
+            n_budgets=("budget", "size"),
+            share_better=("better", "mean"),
+            share_tie=("tie", "mean"),
+            share_worse=("worse", "mean"),
+        )
+        .reset_index()
+    )
+    out["net"] = out["share_better"] - out["share_worse"]
+    out["reference"] = reference
+    out["alpha"] = float(alpha)
+    out["n_budgets"] = out["n_budgets"].astype("int64")
+    order = {name: i for i, name in enumerate(sort_algorithms(out["algorithm"]))}
+    out = out.sort_values(
+        [*_ROW_KEYS, "algorithm"],
+        key=lambda col: col.map(order) if col.name == "algorithm" else col,
+        kind="stable",
+    )
+    return out[WIN_TIE_LOSS_COLUMNS].reset_index(drop=True)
