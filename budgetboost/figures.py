@@ -34,7 +34,7 @@ __all__ = ["DEFAULT_MODULES", "TABLES", "FigureContext", "FigureSpec", "figure",
            "registry"]
 
 #: Modules whose figures every run draws (the paper's figures first).
-DEFAULT_MODULES = ("budgetboost.plots",)
+DEFAULT_MODULES = ("budgetboost.plots", "budgetboost.rank_plots")
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``.
 TABLES = ("summary", "comparisons", "budget_to_match")
 

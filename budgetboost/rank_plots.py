@@ -32,8 +32,10 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
+from budgetboost import ranks as rank_stats
+from budgetboost.catalogue import Catalogue
+from budgetboost.figures import FigureContext, figure
 from budgetboost.ranks import BAND_LABELS, BANDS, cd_groups
-from budgetboost.stats import sort_algorithms
 
 __all__ = ["draw_cd_diagram", "figure_cd", "figure_win_tie_loss"]
 
@@ -276,7 +278,8 @@ def figure_cd(
     return fig
 
 
-def figure_win_tie_loss(table: pd.DataFrame, labels: Mapping[str, str] | None = None) -> Figure:
+def figure_win_tie_loss(table: pd.DataFrame, labels: Mapping[str, str] | None = None,
+                        catalogue: Catalogue | None = None) -> Figure:
     """Grid of wins and losses against the reference, per (dataset, cost model) and algorithm.
 
     Each cell is coloured by ``net`` = share of budgets significantly better minus share
@@ -306,7 +309,8 @@ def figure_win_tie_loss(table: pd.DataFrame, labels: Mapping[str, str] | None = 
     keys = ["dataset", "cost_model"]
     rows = table[keys].drop_duplicates().sort_values(keys, kind="stable")
     index = pd.MultiIndex.from_frame(rows)
-    columns = sort_algorithms(table["algorithm"])
+    columns = (catalogue if catalogue is not None else Catalogue.default()).sort(
+        table["algorithm"])
 
     def grid(value: str) -> np.ndarray:
         wide = table.pivot(index=keys, columns="algorithm", values=value)
@@ -368,3 +372,55 @@ def figure_win_tie_loss(table: pd.DataFrame, labels: Mapping[str, str] | None = 
     cbar = fig.colorbar(image, ax=ax, pad=0.02, aspect=max(10, 2.5 * n_rows))
     cbar.set_label("share better − share worse")
     return fig
+
+
+# --------------------------------------------------------------------- registered figures
+
+#: The families ranked against each other: every budgeted algorithm (not the reference).
+RANKED_FAMILIES = ("boosting", "sampling", "tree", "peer", "other")
+
+
+def _labels(context: FigureContext) -> dict[str, str]:
+    return {name: context.catalogue.label(name) for name in context.catalogue}
+
+
+@figure("critical_difference", title="ranks across data sets (critical differences)",
+        category="Statistics", families=RANKED_FAMILIES, tables=("summary",), caption="""
+**Critical-difference diagrams** (Demšar, JMLR 2006) at small, medium and larger budgets (the
+lowest, middle and highest third of each data set's budget grid; a data set is one (dataset,
+cost model) pair, its error the mean test error over the band's budgets). Each budgeted
+algorithm sits at its average rank across data sets (1 = lowest error); a thick bar joins
+algorithms whose ranks differ by less than the Nemenyi critical difference (CD, the scale
+bar), i.e. that the test cannot tell apart at α = 0.05. The Friedman test's p-value
+(Iman-Davenport) is in each title. Algorithms missing a budget of the band on some data set
+are left out of that band.
+""")
+def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """CD diagrams of the run's budgeted algorithms, one per budget band."""
+    summary = tables["summary"]
+    catalogue = context.catalogue.including(summary["algorithm"])
+    ranked = summary[summary["algorithm"].isin(context.algorithms(summary["algorithm"]))]
+    table = rank_stats.cd_analysis(ranked, catalogue=catalogue)
+    return figure_cd(table, labels=_labels(FigureContext(catalogue)))
+
+
+@figure("win_tie_loss", title="wins and losses against Smoothed", category="Statistics",
+        families=RANKED_FAMILIES, tables=("comparisons",), caption="""
+**Wins and losses against Smoothed** (the paper's recommendation, Eq. 2): for each (dataset,
+cost model) row and each algorithm, the share of budgets where it is significantly better
+(its mean test error lower, Holm-adjusted Wilcoxon p < 0.05 over the paired trials) and
+significantly worse than Smoothed; the colour is the difference (blue: wins more often,
+red: loses more often).
+""")
+def win_tie_loss(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """The win/tie/loss grid of the run's budgeted algorithms against Smoothed."""
+    comparisons = tables["comparisons"]
+    names = set(comparisons["algorithm_a"]) | set(comparisons["algorithm_b"])
+    catalogue = context.catalogue.including(names)
+    reference = catalogue.with_role("smoothed") or "smoothed"
+    keep = set(context.algorithms(names)) | {reference}
+    cells = comparisons[comparisons["algorithm_a"].isin(keep)
+                        & comparisons["algorithm_b"].isin(keep)]
+    table = rank_stats.win_tie_loss(cells, reference=reference, catalogue=catalogue)
+    return figure_win_tie_loss(table, labels=_labels(FigureContext(catalogue)),
+                               catalogue=catalogue)

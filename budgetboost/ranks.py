@@ -44,7 +44,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats as sps
 
-from budgetboost.stats import sort_algorithms
+from budgetboost.catalogue import Catalogue
 
 __all__ = [
     "ALPHA",
@@ -134,7 +134,13 @@ def in_budget_band(position: ArrayLike, grid_size: ArrayLike, band: str) -> np.n
     return {"small": small, "large": large, "medium": ~small & ~large}[band]
 
 
-def band_errors(summary: pd.DataFrame, band: str) -> pd.DataFrame:
+def _sorted(names, catalogue: Catalogue | None) -> list[str]:
+    """Distinct ``names`` in catalogue order (default: the built-in algorithms first)."""
+    return (catalogue if catalogue is not None else Catalogue.default()).sort(names)
+
+
+def band_errors(summary: pd.DataFrame, band: str,
+                catalogue: Catalogue | None = None) -> pd.DataFrame:
     """Mean test error of each budgeted algorithm over the budgets of ``band``, per data set.
 
     Parameters
@@ -173,7 +179,7 @@ def band_errors(summary: pd.DataFrame, band: str) -> pd.DataFrame:
         band_size=("band_size", "first"),
     )
     complete = cells.loc[cells["budgets"] == cells["band_size"], "error"]
-    algorithms = sort_algorithms(complete.index.get_level_values("algorithm"))
+    algorithms = _sorted(complete.index.get_level_values("algorithm"), catalogue)
     wide = complete.unstack("algorithm").reindex(columns=algorithms)
     wide = wide.reindex(
         index=pd.MultiIndex.from_frame(
@@ -183,7 +189,7 @@ def band_errors(summary: pd.DataFrame, band: str) -> pd.DataFrame:
     keep = [a for a in wide.columns if wide[a].notna().all()]
     out = wide[keep].rename_axis(columns="algorithm")
     out.attrs["band"] = band
-    out.attrs["dropped"] = [a for a in sort_algorithms(chosen["algorithm"]) if a not in keep]
+    out.attrs["dropped"] = [a for a in _sorted(chosen["algorithm"], catalogue) if a not in keep]
     return out
 
 
@@ -343,7 +349,8 @@ def cd_groups(ranks: pd.Series | ArrayLike, cd: float) -> list[tuple[int, int]]:
     return [(int(i), int(hi[i])) for i in lo]
 
 
-def cd_analysis(summary: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+def cd_analysis(summary: pd.DataFrame, alpha: float = ALPHA,
+                catalogue: Catalogue | None = None) -> pd.DataFrame:
     """Average ranks, Friedman test and Nemenyi CD of the budgeted algorithms, per band.
 
     For each band of :data:`BANDS`, :func:`band_errors` gives the (data set x algorithm)
@@ -371,7 +378,7 @@ def cd_analysis(summary: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     """
     parts, dropped, skipped = [], {}, {}
     for band in BANDS:
-        errors = band_errors(summary, band)
+        errors = band_errors(summary, band, catalogue)
         dropped[band] = list(errors.attrs["dropped"])
         n, k = errors.shape
         if k < 2 or n < 2:
@@ -412,7 +419,10 @@ def _cd_dtype(col: str) -> str:
 
 
 def win_tie_loss(
-    comparisons: pd.DataFrame, reference: str = "smoothed", alpha: float = ALPHA
+    comparisons: pd.DataFrame,
+    reference: str = "smoothed",
+    alpha: float = ALPHA,
+    catalogue: Catalogue | None = None,
 ) -> pd.DataFrame:
     """Share of budgets where each algorithm is significantly better / worse than ``reference``.
 
@@ -471,7 +481,7 @@ def win_tie_loss(
     out["reference"] = reference
     out["alpha"] = float(alpha)
     out["n_budgets"] = out["n_budgets"].astype("int64")
-    order = {name: i for i, name in enumerate(sort_algorithms(out["algorithm"]))}
+    order = {name: i for i, name in enumerate(_sorted(out["algorithm"], catalogue))}
     out = out.sort_values(
         [*_ROW_KEYS, "algorithm"],
         key=lambda col: col.map(order) if col.name == "algorithm" else col,

@@ -17,10 +17,26 @@ PAPER_DATASETS = ("ocr17", "ocr49", "splice", "census", "breast_cancer", "ecoli"
 
 
 @pytest.fixture(scope="module")
-def summary():
-    shards = synthetic_shards(datasets=PAPER_DATASETS, trials=4, budgets=(2, 10, 20, 30),
-                              extra=(("heart", "turney"), ("webscope", "webscope_costs")))
+def shards():
+    return synthetic_shards(datasets=PAPER_DATASETS, trials=4, budgets=(2, 10, 20, 30),
+                            extra=(("heart", "turney"), ("webscope", "webscope_costs")))
+
+
+@pytest.fixture(scope="module")
+def summary(shards):
     return stats.summarize(shards)
+
+
+def results_tables(shards, catalogue=None) -> dict:
+    """Every results table a registered figure may read (figures.TABLES)."""
+    summary = stats.summarize(shards, catalogue=catalogue)
+    return {"summary": summary, "comparisons": stats.paired_comparisons(shards, catalogue),
+            "budget_to_match": stats.budget_to_match(summary, catalogue)}
+
+
+def texts(fig) -> set[str]:
+    """Every piece of text a figure shows (titles, labels, ticks, legends, annotations)."""
+    return {t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))}
 
 
 CATALOGUE = Catalogue.default()
@@ -146,16 +162,17 @@ def test_save_figure_png_and_pdf_reproducible(summary, tmp_path):
 def test_the_paper_figures_are_registered_with_captions():
     registered = figures.load()
     assert list(registered)[:3] == ["figure1", "figure2", "figure3"]
+    assert {registered[f"figure{i}"].module for i in (1, 2, 3)} == {"budgetboost.plots"}
     for spec in registered.values():
         assert spec.caption and spec.title and spec.category
-        assert spec.module == "budgetboost.plots"
         assert set(spec.tables) <= set(figures.TABLES)
 
 
-def test_every_registered_figure_draws_from_its_tables(summary):
+def test_every_registered_figure_draws_from_its_tables(shards):
+    tables = results_tables(shards)
     for name, spec in figures.load().items():
         context = figures.FigureContext(CATALOGUE, ("webscope",), spec.families)
-        fig = spec.draw({"summary": summary}, context)
+        fig = spec.draw({t: tables[t] for t in spec.tables}, context)
         assert fig.axes, name
 
 
@@ -184,7 +201,7 @@ def test_a_registry_entry_is_checked(kwargs, message):
 def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
     """Issue 13: an algorithm added in the config alone is drawn in every figure of its family
     with its label and a colour no other algorithm has (never grey dots)."""
-    shards = synthetic_shards(datasets=("ecoli",), trials=4, budgets=(2, 10), extra=())
+    shards = synthetic_shards(datasets=("ecoli", "heart"), trials=4, budgets=(2, 10), extra=())
     smoothed = shards[shards["algorithm"] == "smoothed"]
     shards = pd.concat([shards, smoothed.assign(algorithm="smoothed_tau_half",
                                                 test_error=smoothed["test_error"] + 0.01)],
@@ -197,16 +214,20 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
     assert new.style.colour not in {catalogue[a].style.colour for a in catalogue
                                     if a != "smoothed_tau_half"}
     assert new.style.colour != "grey"
+    tables = results_tables(shards, catalogue)
     for name, spec in figures.load().items():
         context = figures.FigureContext(catalogue, (), spec.families)
-        fig = spec.draw({"summary": table}, context)
+        fig = spec.draw({t: tables[t] for t in spec.tables}, context)
         drawn = {text: c for ax in fig.axes for text, c in curves(ax).items()}
-        if "boosting" in spec.families and name != "figure2":  # figure2: real costs only
+        shown = " | ".join(texts(fig))
+        if "boosting" not in spec.families or name == "figure2":  # figure2: real costs only
+            assert "Smoothed τ=0.5" not in shown, name
+        elif drawn:  # budget curves: its own colour and marker
             line = drawn["Smoothed τ=0.5"].lines[0]
             assert mcolors.same_color(line.get_color(), new.style.colour), name
             assert line.get_marker() == new.style.marker
-        else:
-            assert "Smoothed τ=0.5" not in drawn, name
+        else:  # rank diagrams and grids: named by its label
+            assert "Smoothed τ=0.5" in shown, name
     text = stats.summary_markdown(table, stats.budget_to_match(table, catalogue),
                                   stats.paired_comparisons(shards, catalogue), catalogue)
     header = next(line for line in text.splitlines() if line.startswith("| budget"))
