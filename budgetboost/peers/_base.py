@@ -124,8 +124,9 @@ class PeerBooster(BudgetedEstimator):
       (on the validation part);
     - ``_raw_scores(m, X, n_trees) -> ndarray (n_samples,)``: the library's own raw score
       of the first ``n_trees`` trees;
-    - ``_example_costs(m, X, n_trees, spent) -> ndarray (len(n_trees), n_samples)``: what
-      each example pays for the groups on its decision paths through each prefix.
+    - ``_example_costs(m, X, n_trees) -> ndarray (len(n_trees), n_samples) or None``: what
+      each example pays for the groups on its decision paths through each prefix; ``None``
+      when every example reads every split of a prefix (it pays ``spent``).
     """
 
     _tradeoff_name: ClassVar[str]
@@ -149,9 +150,7 @@ class PeerBooster(BudgetedEstimator):
     def _raw_scores(self, m: int, X: np.ndarray, n_trees: int) -> np.ndarray:
         raise NotImplementedError
 
-    def _example_costs(
-        self, m: int, X: np.ndarray, n_trees: np.ndarray, spent: np.ndarray
-    ) -> np.ndarray:
+    def _example_costs(self, m: int, X: np.ndarray, n_trees: np.ndarray) -> np.ndarray | None:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ fit
@@ -301,18 +300,22 @@ class PeerBooster(BudgetedEstimator):
         spent = np.where(k > 0, self.prefix_cost_[np.maximum(t, 0), k], 0.0)
         n_groups = np.where(k > 0, self.prefix_n_groups_[np.maximum(t, 0), k], 0.0)
         scores = np.full((budgets.size, n), self.majority_ * EMPTY_SCORE)
-        example_cost = np.zeros((budgets.size, n))
+        mean_cost, max_cost = spent.copy(), spent.copy()
         for m in np.unique(t[k > 0]).tolist():
             rows = np.flatnonzero((t == m) & (k > 0))
             for n_trees in np.unique(k[rows]).tolist():
                 scores[rows[k[rows] == n_trees]] = self._raw_scores(m, X, n_trees)
-            example_cost[rows] = self._example_costs(m, X, k[rows], spent[rows])
+            example_cost = self._example_costs(m, X, k[rows])
+            if example_cost is not None:  # <= spent, but for rounding: clip it there
+                example_cost = np.minimum(example_cost, spent[rows, None])
+                mean_cost[rows] = example_cost.mean(axis=1)
+                max_cost[rows] = example_cost.max(axis=1)
         costs = BudgetCosts(
             rounds=k,
             spent=spent,
             n_features=n_groups,
-            mean_example_cost=example_cost.mean(axis=1),
-            max_example_cost=example_cost.max(axis=1),
+            mean_example_cost=mean_cost,
+            max_example_cost=max_cost,
             nodes=np.zeros(budgets.size),
         )
         return scores, costs

@@ -319,7 +319,7 @@ class BudgetedLightGBM(PeerBooster):
     def _raw_scores(self, m, X, n_trees):
         return self.models_[m].predict(X, raw_score=True, num_iteration=n_trees, num_threads=1)
 
-    def _example_costs(self, m, X, n_trees, spent):
+    def _example_costs(self, m, X, n_trees):
         """Per example, the groups on its paths through each prefix: vectorised over
         examples, a loop over the trees."""
         last = int(n_trees.max())
