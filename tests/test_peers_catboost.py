@@ -123,6 +123,12 @@ def test_models_are_the_library_models_on_the_fit_part():
                 est._raw_scores(m, Xt, k),
                 model.predict(Xt, prediction_type="RawFormulaVal", ntree_end=k),
             )
+        staged = est._staged_scores(m, Xt)  # every prefix, as the library predicts it
+        assert staged.shape == (model.tree_count_, Xt.shape[0])
+        for k in range(1, model.tree_count_ + 1, 3):
+            np.testing.assert_array_equal(
+                staged[k - 1], model.predict(Xt, prediction_type="RawFormulaVal", ntree_end=k)
+            )
         Xv, yv = X[est.validation_rows_], y[est.validation_rows_]
         for k in (1, model.tree_count_):
             raw = model.predict(Xv, prediction_type="RawFormulaVal", ntree_end=k)

@@ -137,6 +137,12 @@ def test_models_are_the_library_models_on_the_fit_part():
                 pay_once(columns, k, costs, np.arange(costs.size)), abs=1e-12
             )
         # the validation curve is the library's own prediction on the validation rows
+        staged = est._staged_scores(m, Xt)  # every prefix, as the library predicts it
+        assert staged.shape == (booster.num_trees(), Xt.shape[0])
+        for k in range(1, booster.num_trees() + 1, 3):
+            np.testing.assert_array_equal(
+                staged[k - 1], booster.predict(Xt, num_iteration=k, raw_score=True)
+            )
         Xv, yv = X[est.validation_rows_], y[est.validation_rows_]
         for k in (1, booster.num_trees()):
             wrong = (booster.predict(Xv, num_iteration=k, raw_score=True) > 0) != (yv > 0)
@@ -195,7 +201,7 @@ def test_a_group_is_paid_once_and_its_columns_carry_its_cost(monkeypatch):
         feature_groups=groups,
         random_state=0,
     ).fit(X, y)
-    assert seen[0]["cegb_penalty_feature_coupled"] == costs.tolist()
+    np.testing.assert_array_equal(seen[0]["cegb_penalty_feature_coupled"], costs)
     columns = split_columns(est.models_[0])
     used = set().union(*columns)
     assert {0, 1, 2} <= used  # the model uses several columns of group 0 ...

@@ -112,7 +112,8 @@ class BudgetedCatBoost(PeerBooster):
         ``1e-3 sqrt(n_fit) / c`` the penalty of a feature of average cost is below those
         differences (features nearly free); at ``10 sqrt(n_fit) / c`` above any score, so new
         features are taken cheapest first (almost nothing affordable at the paper's budgets
-        2..40 with costs U[0, 2]). The penalty never stops a tree (see the module
+        2..40 with costs U[0, 2]): on splice's trial 0 (750 fit rows, 100 stumps) the five
+        values use columns costing 6.6, 5.1, 2.7, 0.8 and 0.9 in all. The penalty never stops a tree (see the module
         docstring). With ``params={"score_function": "L2"}`` scores grow like ``n_fit``:
         give the grid explicitly then. Dividing by ``c`` makes the grid independent of the
         cost unit.
@@ -275,11 +276,17 @@ class BudgetedCatBoost(PeerBooster):
         return self._trees[m]
 
     def _staged_scores(self, m, X):
+        """Raw scores of every prefix from the leaf indexes and values (``staged_predict``
+        gives the same numbers, but slowly for a model with per-feature penalties)."""
         model = self.models_[m]
         if model is None:
             return np.empty((0, X.shape[0]))
-        staged = model.staged_predict(X, prediction_type="RawFormulaVal", thread_count=1)
-        return np.array(list(staged), dtype=np.float64).reshape(-1, X.shape[0])
+        leaves = np.asarray(model.calc_leaf_indexes(X, thread_count=1), dtype=np.intp)
+        counts = np.asarray(model.get_tree_leaf_counts(), dtype=np.intp)
+        offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        scale, bias = model.get_scale_and_bias()
+        values = np.asarray(model.get_leaf_values(), dtype=np.float64)
+        return (scale * np.cumsum(values[leaves + offsets], axis=1) + bias).T
 
     def _raw_scores(self, m, X, n_trees):
         return self.models_[m].predict(
