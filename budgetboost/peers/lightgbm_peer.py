@@ -265,7 +265,11 @@ class BudgetedLightGBM(PeerBooster):
         params = {
             "objective": "binary",
             "learning_rate": float(self.learning_rate),
-            "num_leaves": int(self.num_leaves),
+            # LightGBM caps num_leaves at 2**max_depth itself; doing so here spares CEGB
+            # its per-leaf bookkeeping for leaves that cannot exist (stumps fit ~1/3 faster)
+            "num_leaves": int(self.num_leaves)
+            if self.max_depth <= 0
+            else min(int(self.num_leaves), 2 ** int(self.max_depth)),
             "max_depth": int(self.max_depth),
             "min_data_in_leaf": int(self.min_child_samples),
             "lambda_l2": float(self.reg_lambda),
