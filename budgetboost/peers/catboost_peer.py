@@ -113,10 +113,10 @@ class BudgetedCatBoost(PeerBooster):
         differences (features nearly free); at ``10 sqrt(n_fit) / c`` above any score, so new
         features are taken cheapest first (almost nothing affordable at the paper's budgets
         2..40 with costs U[0, 2]): on splice's trial 0 (750 fit rows, 100 stumps) the five
-        values use columns costing 6.6, 5.1, 2.7, 0.8 and 0.9 in all. The penalty never stops a tree (see the module
-        docstring). With ``params={"score_function": "L2"}`` scores grow like ``n_fit``:
-        give the grid explicitly then. Dividing by ``c`` makes the grid independent of the
-        cost unit.
+        values use columns costing 6.6, 5.1, 2.7, 0.8 and 0.9 in all. The penalty never
+        stops a tree (see the module docstring). With ``params={"score_function": "L2"}``
+        scores grow like ``n_fit``: give the grid explicitly then. Dividing by ``c`` makes
+        the grid independent of the cost unit.
     validation_fraction : float in [0, 1), default=0.25
         Share of the training rows held out, stratified by class (each class gives its
         share, rounded, and keeps at least one row in the fit part), to choose the
