@@ -1,0 +1,325 @@
+"""CatBoost with feature-use penalties as a budgeted peer.
+
+CatBoost subtracts ``penalties_coefficient * first_feature_use_penalties[j]`` from the score
+of a split on feature ``j`` while ``j`` is unused in the model
+(``catboost/private/libs/algo/feature_penalties_calcer.cpp``). Its symmetric (oblivious)
+trees always grow to ``depth`` levels, whatever the penalised scores: the penalty steers
+which features are used, it never stops a tree.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from numbers import Integral, Real
+from typing import Any
+
+import catboost
+import numpy as np
+
+from .._params import Interval
+from ..base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
+from ._base import TRADEOFF, LibraryParams, PeerBooster
+
+__all__ = ["BudgetedCatBoost"]
+
+#: Parameters of the quantization of the features: a pool quantized once serves every fit
+#: unless one of these is given (then each fit quantizes with them).
+_QUANTIZATION = frozenset(
+    {
+        "border_count",
+        "max_bin",
+        "feature_border_type",
+        "per_float_feature_quantization",
+        "nan_mode",
+        "input_borders",
+    }
+)
+
+
+def _reserved() -> dict[str, str]:
+    """CatBoost parameters (with their aliases) that the wrapper sets itself."""
+    by = {
+        "iterations": ("num_boost_round", "n_estimators", "num_trees"),
+        "learning_rate": ("eta",),
+        "depth": ("max_depth",),
+        "l2_leaf_reg": ("reg_lambda",),
+        "random_strength": (),
+        "penalties_coefficient": (),
+        "feature_costs": ("first_feature_use_penalties", "per_object_feature_penalties"),
+        "random_state": ("random_seed",),
+    }
+    reserved = {
+        name: f"the parameter {owner!r}"
+        for owner, aliases in by.items()
+        for name in (owner, *aliases)
+    }
+    wrapper = {
+        "one thread": ("thread_count",),
+        "no files": ("allow_writing_files", "train_dir"),
+        "silent": ("verbose", "silent", "logging_level", "verbose_eval", "metric_period"),
+        "binary log loss": ("loss_function", "objective"),
+        "symmetric trees only (every example reads every split)": ("grow_policy",),
+        "CPU only (CatBoost's penalties are CPU-only)": ("task_type", "devices"),
+        "all trees kept": (
+            "use_best_model",
+            "early_stopping_rounds",
+            "od_type",
+            "od_wait",
+            "od_pval",
+        ),
+    }
+    for why, names in wrapper.items():
+        reserved.update({name: f"the wrapper ({why})" for name in names})
+    return reserved
+
+
+class BudgetedCatBoost(PeerBooster):
+    """CatBoost with first-use feature penalties, a tuned trade-off and an anytime prefix.
+
+    Per fit, one ``CatBoostClassifier`` (log loss, ``iterations`` symmetric trees) is
+    trained per value of ``penalties_coefficient`` on the *fit part* of the training rows,
+    with ``first_feature_use_penalties`` set to each column's cost. Every prefix of the first
+    ``k`` trees of each model (``predict(ntree_end=k)``) is a candidate; at a budget ``B``
+    the candidate with the lowest error on the *validation part* among those whose
+    ``spent`` is at most ``B`` is used (ties: lower validation log loss, then lower cost,
+    fewer trees, earlier trade-off), so no budget is ever exceeded. The empty model (no
+    tree, cost 0) predicts the training majority class.
+
+    Parameters
+    ----------
+    iterations : int, default=100
+        Trees per model (CatBoost's default is 1000; a trade-off grid multiplies the fits,
+        and the budgets of the benchmark are spent within far fewer trees).
+    learning_rate : float > 0 or None, default=None
+        ``None``: CatBoost's automatic rate (from the rows and ``iterations``).
+    depth : int in [1, 16], default=6
+        Depth of the symmetric trees: ``1`` gives stumps (the paper's hypothesis space),
+        ``6`` is CatBoost's default, 3-6 the usual small trees.
+    l2_leaf_reg : float >= 0, default=3.0
+    random_strength : float >= 0, default=1.0
+        Scale of CatBoost's random noise on split scores (CatBoost's default).
+    penalties_coefficient : float >= 0, array-like of them, or None, default=None
+        CatBoost's multiplier of all penalties, in CatBoost's units: one value is a fixed
+        trade-off, several a grid to choose from on the validation part. ``None`` is the
+        grid ``sqrt(n_fit) / c * (1e-3, 1e-2, 1e-1, 1, 10)``, ``n_fit`` the rows of the fit
+        part and ``c`` the mean positive column cost. Why: CatBoost's default split score
+        (``score_function="Cosine"``) is ``sqrt(sum over leaves of G^2 / W)`` (gradient sum
+        ``G``, weight ``W`` of each leaf), at most about ``sqrt(n_fit) / 2`` with log loss
+        (``|g| <= 1/2`` at the start), and candidate splits differ by far less. At
+        ``1e-3 sqrt(n_fit) / c`` the penalty of a feature of average cost is below those
+        differences (features nearly free); at ``10 sqrt(n_fit) / c`` above any score, so new
+        features are taken cheapest first (almost nothing affordable at the paper's budgets
+        2..40 with costs U[0, 2]): on splice's trial 0 (750 fit rows, 100 stumps) the five
+        values use columns costing 6.6, 5.1, 2.7, 0.8 and 0.9 in all. The penalty never
+        stops a tree (see the module docstring). With ``params={"score_function": "L2"}``
+        scores grow like ``n_fit``: give the grid explicitly then. Dividing by ``c`` makes
+        the grid independent of the cost unit.
+    validation_fraction : float in [0, 1), default=0.25
+        Share of the training rows held out, stratified by class (each class gives its
+        share, rounded, and keeps at least one row in the fit part), to choose the
+        trade-off and the prefix at each budget. The models are NOT refit on all training
+        rows: refitting would change the trees and hence the prefix costs the choice was
+        made on, and cost one fit per budget. ``0`` fits on all rows and uses the longest
+        affordable prefix of the single trade-off (which ``penalties_coefficient`` must
+        then be). On tiny data (a validation part with no row), the choice is made on the
+        fit part.
+    random_state : int, numpy Generator (or BitGenerator, SeedSequence) or None, default=None
+        Seeds the validation split and CatBoost's ``random_seed`` (drawn from the same
+        generator).
+    feature_costs : array-like of shape (n_features,), default=None
+        Cost of each column (default all 1); ``0`` is allowed (a free feature).
+    feature_groups : array-like of shape (n_features,), default=None
+        Group label per column; a group is paid for once. CatBoost knows no groups: each
+        column's first-use penalty is its group's cost, so the model pays the group again
+        for each further column of it it uses (an over-estimate that steers CatBoost away
+        from a paid group's other columns). The project's accounting (``spent``, the
+        choice) pays each group once, exactly.
+    params : dict or None, default=None
+        Further ``CatBoostClassifier`` parameters (e.g. ``{"bootstrap_type": "No"}``); not
+        those above, nor those the wrapper sets: ``thread_count=1``,
+        ``allow_writing_files=False``, ``verbose=False``, ``loss_function="Logloss"``,
+        symmetric trees (``grow_policy``), CPU, no early stopping.
+
+    Attributes
+    ----------
+    classes_, n_features_in_, majority_
+        As every :class:`~budgetboost.BudgetedEstimator`.
+    tradeoffs_ : ndarray of shape (n_tradeoffs,)
+        The ``penalties_coefficient`` values fitted (CatBoost's units).
+    models_ : list of catboost.CatBoostClassifier
+        One model per trade-off, trained on the fit part (``None`` when every column is
+        constant there: CatBoost cannot train, the model is empty).
+    n_trees_ : ndarray of shape (n_tradeoffs,)
+        Trees of each model.
+    tree_groups_ : list of lists of ndarray
+        ``tree_groups_[m][t]``: the feature groups tree ``t`` of model ``m`` splits on.
+    prefix_cost_, prefix_n_groups_ : ndarray of shape (n_tradeoffs, max(n_trees_) + 1)
+        Pay-once cost and number of the groups of the first ``k`` trees (column ``k``; NaN
+        beyond a model's trees).
+    validation_error_, validation_loss_ : ndarray of the same shape
+        Error and mean log loss of each prefix on the validation part (NaN without one).
+    choice_budgets_, choice_tradeoff_index_, choice_n_trees_ : ndarray of shape (n_steps,)
+        The choice as a step function of the budget: from budget ``choice_budgets_[s]``
+        (increasing, the first 0) up to the next, the model used is the first
+        ``choice_n_trees_[s]`` trees of ``models_[choice_tradeoff_index_[s]]`` (-1 and 0:
+        the empty model). :meth:`chosen_tradeoffs` reads it per budget.
+    fit_rows_, validation_rows_ : ndarray of int
+        Rows of the training ``X`` in the fit and validation parts.
+    seed_ : int
+        The ``random_seed`` given to CatBoost.
+
+    Notes
+    -----
+    ``spent`` at a budget is the pay-once cost of the groups the chosen prefix splits on
+    (read from the model's JSON export). Every example evaluates every split of a symmetric
+    tree (its leaf index is made of all the split bits), so ``mean_example_cost`` and
+    ``max_example_cost`` equal ``spent``. ``rounds`` is the number of trees, ``n_features``
+    the groups of the prefix, ``nodes`` 0.
+
+    References
+    ----------
+    L. Prokhorenkova et al. CatBoost: unbiased boosting with categorical features. NeurIPS
+    2018. CatBoost parameters ``penalties_coefficient``, ``first_feature_use_penalties``,
+    ``per_object_feature_penalties``, ``feature_weights``.
+    Y. Huang, B. Powers, L. Reyzin. Training-Time Optimization of a Budgeted Booster.
+    IJCAI 2015 (the budgets and costs of the benchmark).
+    """
+
+    _tradeoff_name = "penalties_coefficient"
+    _relative_grid = (1e-3, 1e-2, 1e-1, 1.0, 10.0)
+
+    _parameter_constraints = {
+        "iterations": [Interval(Integral, 1, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither"), None],
+        "depth": [Interval(Integral, 1, 16, closed="both")],
+        "l2_leaf_reg": [Interval(Real, 0, None, closed="left")],
+        "random_strength": [Interval(Real, 0, None, closed="left")],
+        "penalties_coefficient": TRADEOFF,
+        "validation_fraction": [Interval(Real, 0, 1, closed="left")],
+        "random_state": RANDOM_STATE,
+        "feature_costs": FEATURE_COSTS,
+        "feature_groups": FEATURE_GROUPS,
+        "params": [LibraryParams("CatBoost", _reserved()), None],
+    }
+
+    def __init__(
+        self,
+        iterations: int = 100,
+        learning_rate: float | None = None,
+        depth: int = 6,
+        l2_leaf_reg: float = 3.0,
+        random_strength: float = 1.0,
+        penalties_coefficient=None,
+        validation_fraction: float = 0.25,
+        random_state=None,
+        feature_costs=None,
+        feature_groups=None,
+        params: dict | None = None,
+    ):
+        self.iterations = iterations
+        self.learning_rate = learning_rate
+        self.depth = depth
+        self.l2_leaf_reg = l2_leaf_reg
+        self.random_strength = random_strength
+        self.penalties_coefficient = penalties_coefficient
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
+        self.feature_costs = feature_costs
+        self.feature_groups = feature_groups
+        self.params = params
+
+    # ------------------------------------------------------------------ hooks
+    def _tradeoff_scale(self, n_fit: int, mean_cost: float) -> float:
+        return math.sqrt(n_fit) / mean_cost
+
+    def _library_params(self, seed: int) -> dict[str, Any]:
+        """The ``CatBoostClassifier`` parameters of every fit, but the penalties."""
+        params = {
+            "iterations": int(self.iterations),
+            "depth": int(self.depth),
+            "l2_leaf_reg": float(self.l2_leaf_reg),
+            "random_strength": float(self.random_strength),
+            "loss_function": "Logloss",
+            "thread_count": 1,
+            "random_seed": int(seed),
+            "allow_writing_files": False,
+            "verbose": False,
+        }
+        if self.learning_rate is not None:
+            params["learning_rate"] = float(self.learning_rate)
+        params.update(self.params or {})
+        return params
+
+    def _fit_models(self, X, y01, penalty, tradeoffs, seed):
+        if not np.any(X.max(axis=0) > X.min(axis=0)):  # CatBoost needs a non-constant column
+            self._trees = [[] for _ in tradeoffs]
+            return [None] * len(tradeoffs)
+        params = self._library_params(seed)
+        pool = catboost.Pool(X, label=y01)
+        if not _QUANTIZATION & params.keys():
+            pool.quantize()
+        models = []
+        for tradeoff in tradeoffs:
+            model = catboost.CatBoostClassifier(
+                **params,
+                penalties_coefficient=float(tradeoff),
+                first_feature_use_penalties=penalty.tolist(),
+            )
+            models.append(model.fit(pool))
+        self._trees = [_tree_columns(model) for model in models]
+        return models
+
+    def _tree_columns(self, m):
+        return self._trees[m]
+
+    def _staged_scores(self, m, X):
+        """Raw scores of every prefix from the leaf indexes and values (``staged_predict``
+        gives the same numbers, but slowly for a model with per-feature penalties)."""
+        model = self.models_[m]
+        if model is None:
+            return np.empty((0, X.shape[0]))
+        leaves = np.asarray(model.calc_leaf_indexes(X, thread_count=1), dtype=np.intp)
+        counts = np.asarray(model.get_tree_leaf_counts(), dtype=np.intp)
+        offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        scale, bias = model.get_scale_and_bias()
+        values = np.asarray(model.get_leaf_values(), dtype=np.float64)
+        return (scale * np.cumsum(values[leaves + offsets], axis=1) + bias).T
+
+    def _raw_scores(self, m, X, n_trees):
+        return self.models_[m].predict(
+            X, prediction_type="RawFormulaVal", ntree_end=n_trees, thread_count=1
+        )
+
+    def _example_costs(self, m, X, n_trees):
+        """Every example reads every split of a symmetric tree: it pays ``spent``."""
+        return None
+
+
+def _tree_columns(model: catboost.CatBoostClassifier) -> list[np.ndarray]:
+    """The columns each symmetric tree splits on, from the model's JSON export."""
+    with tempfile.TemporaryDirectory(prefix="budgetboost-catboost-") as tmp:
+        path = os.path.join(tmp, "model.json")
+        model.save_model(path, format="json")
+        with open(path) as handle:
+            exported = json.load(handle)
+    flat = {
+        int(f["feature_index"]): int(f["flat_feature_index"])
+        for f in exported["features_info"].get("float_features", [])
+    }
+    trees = []
+    for tree in exported["oblivious_trees"]:
+        splits = tree.get("splits") or []
+        if any(s.get("split_type", "FloatFeature") != "FloatFeature" for s in splits):
+            raise ValueError(
+                "BudgetedCatBoost: the model has a split on something else "
+                "than a numeric column; only numeric columns are supported"
+            )
+        trees.append(
+            np.unique(
+                np.array([flat[int(s["float_feature_index"])] for s in splits], dtype=np.intp)
+            )
+        )
+    return trees

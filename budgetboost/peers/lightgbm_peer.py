@@ -1,0 +1,346 @@
+"""LightGBM with cost-effective gradient boosting (CEGB) as a budgeted peer.
+
+LightGBM's CEGB (Peter et al. 2017) subtracts ``cegb_tradeoff * cegb_penalty_feature_coupled[j]``
+from the gain of a split on feature ``j`` until ``j`` is first used anywhere in the model
+(``src/treelearner/cost_effective_gradient_boosting.hpp``); a split whose penalised gain is
+not positive is not made, and training stops at the first tree that cannot split.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any
+
+import lightgbm
+import numpy as np
+
+from .._params import Interval
+from ..base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
+from ._base import TRADEOFF, LibraryParams, PeerBooster
+
+__all__ = ["BudgetedLightGBM"]
+
+
+def _reserved() -> dict[str, str]:
+    """LightGBM parameters (with their aliases) that the wrapper sets itself."""
+    by = {
+        "objective": ("objective_type", "app", "application", "loss"),
+        "n_estimators": (
+            "num_iterations",
+            "num_iteration",
+            "n_iter",
+            "num_tree",
+            "num_trees",
+            "num_round",
+            "num_rounds",
+            "nrounds",
+            "num_boost_round",
+            "max_iter",
+        ),
+        "learning_rate": ("shrinkage_rate", "eta"),
+        "num_leaves": ("num_leaf", "max_leaves", "max_leaf", "max_leaf_nodes"),
+        "max_depth": (),
+        "min_child_samples": (
+            "min_data_in_leaf",
+            "min_data_per_leaf",
+            "min_data",
+            "min_samples_leaf",
+        ),
+        "reg_lambda": ("lambda_l2", "lambda", "l2_regularization"),
+        "cegb_tradeoff": (),
+        "cegb_penalty_split": (),
+        "feature_costs": ("cegb_penalty_feature_coupled", "cegb_penalty_feature_lazy"),
+        "random_state": ("seed", "random_seed"),
+        "the wrapper (one thread)": ("num_threads", "num_thread", "nthread", "nthreads", "n_jobs"),
+        "the wrapper (deterministic mode)": ("deterministic",),
+        "the wrapper (silent)": ("verbosity", "verbose"),
+    }
+    reserved = {}
+    for owner, aliases in by.items():
+        where = owner if owner.startswith("the wrapper") else f"the parameter {owner!r}"
+        for name in (owner, *aliases):
+            if not name.startswith("the wrapper"):
+                reserved[name] = where
+    return reserved
+
+
+def _parse_tree(structure: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(leaf_values, columns, reads)`` of one tree of ``Booster.dump_model()``.
+
+    ``columns`` are the distinct columns the tree splits on (sorted); ``reads[l, c]`` says
+    whether the path from the root to leaf ``l`` (LightGBM's ``leaf_index``, as returned by
+    ``predict(pred_leaf=True)``) tests ``columns[c]``.
+    """
+    values: dict[int, float] = {}
+    paths: dict[int, tuple[int, ...]] = {}
+    stack = [(structure, ())]
+    while stack:
+        node, path = stack.pop()
+        if "split_feature" in node:
+            path = (*path, int(node["split_feature"]))
+            stack.append((node["left_child"], path))
+            stack.append((node["right_child"], path))
+        else:
+            leaf = int(node.get("leaf_index", 0))
+            values[leaf] = float(node["leaf_value"])
+            paths[leaf] = path
+    n_leaves = len(values)
+    columns = np.unique(np.fromiter((c for p in paths.values() for c in p), dtype=np.intp))
+    reads = np.zeros((n_leaves, columns.size), dtype=bool)
+    for leaf, path in paths.items():
+        reads[leaf, np.searchsorted(columns, np.asarray(path, dtype=np.intp))] = True
+    return np.array([values[i] for i in range(n_leaves)]), columns, reads
+
+
+class BudgetedLightGBM(PeerBooster):
+    """LightGBM with CEGB feature penalties, a tuned trade-off and an anytime prefix.
+
+    Per fit, one LightGBM model (binary log loss, ``n_estimators`` trees) is trained per
+    value of ``cegb_tradeoff`` on the *fit part* of the training rows, with
+    ``cegb_penalty_feature_coupled`` set to each column's cost. Every prefix of the first
+    ``k`` trees of each model (``Booster.predict(num_iteration=k)``) is a candidate; at a
+    budget ``B`` the candidate with the lowest error on the *validation part* among those
+    whose ``spent`` is at most ``B`` is used (ties: lower validation log loss, then lower
+    cost, fewer trees, earlier trade-off), so no budget is ever exceeded. The empty model
+    (no tree, cost 0) predicts the training majority class.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Boosting rounds (LightGBM's ``num_iterations``); a model may have fewer trees when
+        CEGB leaves no split with a positive penalised gain (LightGBM then stops).
+    learning_rate : float > 0, default=0.1
+    num_leaves : int >= 2, default=31
+        LightGBM caps it at ``2 ** max_depth`` when ``max_depth > 0``.
+    max_depth : int, default=-1
+        ``1`` gives stumps (the paper's hypothesis space); ``-1`` or ``0``: no limit (trees
+        grown leaf-wise to ``num_leaves``); e.g. ``4`` (with ``num_leaves=16``) the usual
+        small trees.
+    min_child_samples : int >= 0, default=20
+        LightGBM's ``min_data_in_leaf``.
+    reg_lambda : float >= 0, default=0.0
+        LightGBM's ``lambda_l2``.
+    cegb_tradeoff : float >= 0, array-like of them, or None, default=None
+        LightGBM's multiplier of all CEGB penalties, in LightGBM's units: one value is a
+        fixed trade-off, several a grid to choose from on the validation part. ``None`` is
+        the grid ``n_fit / c * (1e-4, 1e-3, 1e-2, 1e-1, 1)``, ``n_fit`` the rows of the fit
+        part and ``c`` the mean positive column cost. Why: LightGBM's split gain is
+        ``G_L^2/(H_L+lambda) + G_R^2/(H_R+lambda) - G^2/(H+lambda)``, and with log loss
+        ``g^2/h <= 1`` per row at the start (``g = +-1/2``, ``h = 1/4``), so a gain is at most
+        about ``n_fit`` (a perfect first split) and useful splits gain ``1e-3 n_fit`` to
+        ``0.3 n_fit``. At ``1e-4 n_fit / c`` the penalty of a feature of average cost is below
+        almost any useful gain (features nearly free); at ``n_fit / c`` it is above the
+        largest possible gain, so only features far cheaper than average are ever used
+        (almost nothing affordable at the paper's budgets 2..40 with costs U[0, 2]). On
+        splice's trial 0 (750 fit rows, 240 columns, costs U[0, 2], 100 stumps) the five
+        values use 16, 16, 9, 4 and 0 columns (the last model is one constant tree: LightGBM
+        stops when no split pays). Dividing by ``c`` makes the grid independent of the cost unit.
+    cegb_penalty_split : float >= 0, default=0.0
+        LightGBM's penalty per split and row of the node (times ``cegb_tradeoff``).
+    validation_fraction : float in [0, 1), default=0.25
+        Share of the training rows held out, stratified by class (each class gives its
+        share, rounded, and keeps at least one row in the fit part), to choose the
+        trade-off and the prefix at each budget. The models are NOT refit on all training
+        rows: refitting would change the trees and hence the prefix costs the choice was
+        made on, and cost one fit per budget. ``0`` fits on all rows and uses the longest
+        affordable prefix of the single trade-off (which ``cegb_tradeoff`` must then be).
+        On tiny data (a validation part with no row), the choice is made on the fit part.
+    random_state : int, numpy Generator (or BitGenerator, SeedSequence) or None, default=None
+        Seeds the validation split and LightGBM's ``seed`` (drawn from the same generator).
+    feature_costs : array-like of shape (n_features,), default=None
+        Cost of each column (default all 1); ``0`` is allowed (a free feature).
+    feature_groups : array-like of shape (n_features,), default=None
+        Group label per column; a group is paid for once. LightGBM knows no groups: each
+        column's coupled penalty is its group's cost, so the model pays the group again for
+        each further column of it it uses (an over-estimate that steers LightGBM away from
+        a paid group's other columns). The project's accounting (``spent``, the choice) pays
+        each group once, exactly.
+    params : dict or None, default=None
+        Further LightGBM parameters (e.g. ``{"min_data_in_bin": 1, "feature_fraction": 0.8}``),
+        passed to ``lightgbm.Dataset`` and ``lightgbm.train``; not those above, nor
+        ``objective``, the threads, ``seed``, ``deterministic`` or ``verbosity``, which the
+        wrapper sets (``objective="binary"``, ``num_threads=1``, ``deterministic=True``,
+        ``force_row_wise=True`` unless ``force_col_wise`` is given, ``verbosity=-1``).
+
+    Attributes
+    ----------
+    classes_, n_features_in_, majority_
+        As every :class:`~budgetboost.BudgetedEstimator`.
+    tradeoffs_ : ndarray of shape (n_tradeoffs,)
+        The ``cegb_tradeoff`` values fitted (LightGBM's units).
+    models_ : list of lightgbm.Booster
+        One model per trade-off, trained on the fit part.
+    n_trees_ : ndarray of shape (n_tradeoffs,)
+        Trees of each model.
+    tree_groups_ : list of lists of ndarray
+        ``tree_groups_[m][t]``: the feature groups tree ``t`` of model ``m`` splits on.
+    prefix_cost_, prefix_n_groups_ : ndarray of shape (n_tradeoffs, max(n_trees_) + 1)
+        Pay-once cost and number of the groups of the first ``k`` trees (column ``k``; NaN
+        beyond a model's trees).
+    validation_error_, validation_loss_ : ndarray of the same shape
+        Error and mean log loss of each prefix on the validation part (NaN without one).
+    choice_budgets_, choice_tradeoff_index_, choice_n_trees_ : ndarray of shape (n_steps,)
+        The choice as a step function of the budget: from budget ``choice_budgets_[s]``
+        (increasing, the first 0) up to the next, the model used is the first
+        ``choice_n_trees_[s]`` trees of ``models_[choice_tradeoff_index_[s]]`` (-1 and 0:
+        the empty model). :meth:`chosen_tradeoffs` reads it per budget.
+    fit_rows_, validation_rows_ : ndarray of int
+        Rows of the training ``X`` in the fit and validation parts.
+    seed_ : int
+        The ``seed`` given to LightGBM.
+
+    Notes
+    -----
+    ``spent`` at a budget is the pay-once cost of the groups the chosen prefix splits on;
+    ``mean_example_cost``/``max_example_cost`` what the test examples paid for the groups
+    on their own decision paths through it (``predict(pred_leaf=True)`` and the trees of
+    ``dump_model()``): a per-example ("lazy") cost, at most ``spent``. ``rounds`` is the
+    number of trees, ``n_features`` the groups of the prefix, ``nodes`` 0.
+
+    References
+    ----------
+    S. Peter, F. Diego, F. A. Hamprecht, B. Nadler. Cost Efficient Gradient Boosting.
+    NIPS 2017. LightGBM parameters ``cegb_tradeoff``, ``cegb_penalty_split``,
+    ``cegb_penalty_feature_coupled``, ``cegb_penalty_feature_lazy``.
+    Y. Huang, B. Powers, L. Reyzin. Training-Time Optimization of a Budgeted Booster.
+    IJCAI 2015 (the budgets and costs of the benchmark).
+    """
+
+    _tradeoff_name = "cegb_tradeoff"
+    _relative_grid = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+
+    _parameter_constraints = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "num_leaves": [Interval(Integral, 2, 131072, closed="both")],
+        "max_depth": [Interval(Integral, -1, None, closed="left")],
+        "min_child_samples": [Interval(Integral, 0, None, closed="left")],
+        "reg_lambda": [Interval(Real, 0, None, closed="left")],
+        "cegb_tradeoff": TRADEOFF,
+        "cegb_penalty_split": [Interval(Real, 0, None, closed="left")],
+        "validation_fraction": [Interval(Real, 0, 1, closed="left")],
+        "random_state": RANDOM_STATE,
+        "feature_costs": FEATURE_COSTS,
+        "feature_groups": FEATURE_GROUPS,
+        "params": [LibraryParams("LightGBM", _reserved()), None],
+    }
+
+    def __init__(
+        self,
+        n_estimators: int = 100,
+        learning_rate: float = 0.1,
+        num_leaves: int = 31,
+        max_depth: int = -1,
+        min_child_samples: int = 20,
+        reg_lambda: float = 0.0,
+        cegb_tradeoff=None,
+        cegb_penalty_split: float = 0.0,
+        validation_fraction: float = 0.25,
+        random_state=None,
+        feature_costs=None,
+        feature_groups=None,
+        params: dict | None = None,
+    ):
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.num_leaves = num_leaves
+        self.max_depth = max_depth
+        self.min_child_samples = min_child_samples
+        self.reg_lambda = reg_lambda
+        self.cegb_tradeoff = cegb_tradeoff
+        self.cegb_penalty_split = cegb_penalty_split
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
+        self.feature_costs = feature_costs
+        self.feature_groups = feature_groups
+        self.params = params
+
+    # ------------------------------------------------------------------ hooks
+    def _tradeoff_scale(self, n_fit: int, mean_cost: float) -> float:
+        return n_fit / mean_cost
+
+    def _library_params(self, seed: int) -> dict[str, Any]:
+        """The LightGBM parameters of every fit, but the CEGB trade-off and penalties."""
+        extra = dict(self.params or {})
+        params = {
+            "objective": "binary",
+            "learning_rate": float(self.learning_rate),
+            # LightGBM caps num_leaves at 2**max_depth itself; doing so here spares CEGB
+            # its per-leaf bookkeeping for leaves that cannot exist (stumps fit ~1/3 faster)
+            "num_leaves": int(self.num_leaves)
+            if self.max_depth <= 0
+            else min(int(self.num_leaves), 2 ** int(self.max_depth)),
+            "max_depth": int(self.max_depth),
+            "min_data_in_leaf": int(self.min_child_samples),
+            "lambda_l2": float(self.reg_lambda),
+            "cegb_penalty_split": float(self.cegb_penalty_split),
+            "num_threads": 1,
+            "deterministic": True,
+            "seed": int(seed),
+            "verbosity": -1,
+        }
+        if not extra.get("force_col_wise", False):
+            params["force_row_wise"] = True
+        params.update(extra)
+        return params
+
+    def _fit_models(self, X, y01, penalty, tradeoffs, seed):
+        params = self._library_params(seed)
+        dataset = lightgbm.Dataset(X, label=y01, params=params, free_raw_data=True).construct()
+        coupled = np.asarray(penalty, dtype=np.float64)  # an array: cheap to deepcopy
+        models = [
+            lightgbm.train(
+                {
+                    **params,
+                    "cegb_tradeoff": float(tradeoff),
+                    "cegb_penalty_feature_coupled": coupled,
+                },
+                dataset,
+                num_boost_round=int(self.n_estimators),
+            )
+            for tradeoff in tradeoffs
+        ]
+        self._trees = [
+            [_parse_tree(tree["tree_structure"]) for tree in model.dump_model()["tree_info"]]
+            for model in models
+        ]
+        return models
+
+    def _tree_columns(self, m):
+        return [columns for _, columns, _ in self._trees[m]]
+
+    def _leaves(self, m: int, X: np.ndarray, n_trees: int) -> np.ndarray:
+        """Leaf index of each example in each of the first ``n_trees`` trees: (n, n_trees)."""
+        leaves = self.models_[m].predict(X, pred_leaf=True, num_iteration=n_trees, num_threads=1)
+        return np.asarray(leaves, dtype=np.intp).reshape(X.shape[0], n_trees)
+
+    def _staged_scores(self, m, X):
+        trees = self._trees[m]
+        leaves = self._leaves(m, X, len(trees))
+        offsets = np.cumsum([0] + [values.size for values, _, _ in trees[:-1]])
+        values = np.concatenate([values for values, _, _ in trees])
+        return np.cumsum(values[leaves + offsets], axis=1).T
+
+    def _raw_scores(self, m, X, n_trees):
+        return self.models_[m].predict(X, raw_score=True, num_iteration=n_trees, num_threads=1)
+
+    def _example_costs(self, m, X, n_trees):
+        """Per example, the groups on its paths through each prefix: vectorised over
+        examples, a loop over the trees."""
+        last = int(n_trees.max())
+        leaves = self._leaves(m, X, last)
+        used = np.unique(np.concatenate([g for g in self.tree_groups_[m][:last]]))
+        first = np.full((X.shape[0], used.size), last, dtype=np.intp)  # first tree reading it
+        for t, (_, columns, reads) in enumerate(self._trees[m][:last]):
+            if not columns.size:
+                continue
+            position, which = np.unique(
+                np.searchsorted(used, self.group_of_column_[columns]), return_inverse=True
+            )
+            group_reads = np.zeros((reads.shape[0], position.size), dtype=bool)
+            for c, g in enumerate(which.ravel()):
+                group_reads[:, g] |= reads[:, c]
+            hit = group_reads[leaves[:, t]]
+            first[:, position] = np.minimum(first[:, position], np.where(hit, t, last))
+        cost = self.group_cost_[used]
+        return np.stack([np.where(first < k, cost, 0.0).sum(axis=1) for k in n_trees.tolist()])

@@ -1,0 +1,407 @@
+"""BudgetedCatBoost: against CatBoost itself, cost accounting, the choice, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+catboost = pytest.importorskip("catboost")
+
+from budgetboost import InvalidParameterError  # noqa: E402
+from budgetboost.peers import BudgetedCatBoost  # noqa: E402
+
+BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, np.inf]
+
+
+def problem(n=300, d=10, seed=0):
+    """0/1 features; the label depends on columns 0-3 (and noise); costs U[0, 2], one 0."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, d)) < 0.5).astype(np.float64)
+    signal = X[:, 0] + X[:, 1] - X[:, 2] + 0.5 * X[:, 3] + 0.6 * rng.standard_normal(n)
+    y = np.where(signal > 0.75, 1, -1)
+    costs = rng.uniform(0, 2, d)
+    costs[5] = 0.0
+    return X, y, costs
+
+
+def reference_model(est, coefficient, costs, X, y):
+    """CatBoost fitted on raw numpy with the parameters written out independently."""
+    model = catboost.CatBoostClassifier(
+        iterations=est.iterations,
+        depth=est.depth,
+        l2_leaf_reg=est.l2_leaf_reg,
+        random_strength=est.random_strength,
+        loss_function="Logloss",
+        thread_count=1,
+        random_seed=est.seed_,
+        allow_writing_files=False,
+        verbose=False,
+        penalties_coefficient=coefficient,
+        first_feature_use_penalties=list(costs),
+        **({} if est.learning_rate is None else {"learning_rate": est.learning_rate}),
+        **(est.params or {}),
+    )
+    return model.fit(X, (y > 0).astype(int))
+
+
+def split_columns(model, X):
+    """Columns each tree splits on, found by flipping 0/1 columns and watching the leaf
+    indexes (``calc_leaf_indexes``), not from the wrapper's reading of the JSON export."""
+    base = model.calc_leaf_indexes(X)
+    columns = [set() for _ in range(base.shape[1])]
+    for j in range(X.shape[1]):
+        flipped = X.copy()
+        flipped[:, j] = 1 - flipped[:, j]
+        for t in np.flatnonzero((model.calc_leaf_indexes(flipped) != base).any(axis=0)):
+            columns[t].add(j)
+    return columns
+
+
+def pay_once(columns_per_tree, k, group_cost, group_of_column):
+    groups = {int(group_of_column[c]) for cols in columns_per_tree[:k] for c in cols}
+    return sum(group_cost[g] for g in sorted(groups))
+
+
+# ---------------------------------------------------------------------- against CatBoost
+@pytest.mark.parametrize("depth", [1, 3])
+def test_fixed_coefficient_is_the_library_model_and_the_longest_affordable_prefix(depth):
+    X, y, costs = problem()
+    coefficient = 3.0
+    est = BudgetedCatBoost(
+        iterations=30,
+        depth=depth,
+        penalties_coefficient=coefficient,
+        validation_fraction=0.0,
+        feature_costs=costs,
+        random_state=3,
+    ).fit(X, y)
+    model = reference_model(est, coefficient, costs, X, y)
+    assert model.tree_count_ == est.n_trees_[0]
+    columns = split_columns(model, X)
+    assert columns == [set(c) for c in est.tree_groups_[0]]
+    expected_cost = [
+        pay_once(columns, k, costs, np.arange(costs.size)) for k in range(model.tree_count_ + 1)
+    ]
+    np.testing.assert_allclose(est.prefix_cost_[0], expected_cost, rtol=0, atol=1e-12)
+
+    Xt, yt, _ = problem(n=200, seed=1)
+    ev = est.evaluate_at_budgets(Xt, yt, BUDGETS)
+    scores, _ = est._scores_and_costs(Xt, np.asarray(BUDGETS))
+    for b, budget in enumerate(BUDGETS):
+        k = int(ev.rounds[b])
+        assert k == np.flatnonzero(np.asarray(expected_cost) <= budget).max()
+        assert ev.spent[b] <= budget
+        if k:
+            library = model.predict(Xt, prediction_type="RawFormulaVal", ntree_end=k)
+            np.testing.assert_array_equal(scores[b], library)
+            assert ev.error[b] == np.mean((library > 0) != (yt > 0))
+
+
+def test_models_are_the_library_models_on_the_fit_part():
+    X, y, costs = problem()
+    est = BudgetedCatBoost(
+        iterations=20,
+        depth=2,
+        penalties_coefficient=[0.1, 10.0],
+        feature_costs=costs,
+        random_state=5,
+    ).fit(X, y)
+    Xf, yf = X[est.fit_rows_], y[est.fit_rows_]
+    Xt = problem(n=100, seed=2)[0]
+    for m, coefficient in enumerate(est.tradeoffs_):
+        model = reference_model(est, coefficient, costs, Xf, yf)
+        for k in (1, 7, model.tree_count_):
+            np.testing.assert_array_equal(
+                est._raw_scores(m, Xt, k),
+                model.predict(Xt, prediction_type="RawFormulaVal", ntree_end=k),
+            )
+        staged = est._staged_scores(m, Xt)  # every prefix, as the library predicts it
+        assert staged.shape == (model.tree_count_, Xt.shape[0])
+        for k in range(1, model.tree_count_ + 1, 3):
+            np.testing.assert_array_equal(
+                staged[k - 1], model.predict(Xt, prediction_type="RawFormulaVal", ntree_end=k)
+            )
+        Xv, yv = X[est.validation_rows_], y[est.validation_rows_]
+        for k in (1, model.tree_count_):
+            raw = model.predict(Xv, prediction_type="RawFormulaVal", ntree_end=k)
+            assert est.validation_error_[m, k] == np.mean((raw > 0) != (yv > 0))
+
+
+def test_continuous_features_quantized_once_give_the_library_model():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((200, 5))
+    y = np.where(X[:, 0] + X[:, 1] ** 2 > 1, 1, -1)
+    costs = rng.uniform(0, 2, 5)
+    est = BudgetedCatBoost(
+        iterations=15,
+        depth=3,
+        penalties_coefficient=1.0,
+        validation_fraction=0.0,
+        feature_costs=costs,
+        random_state=0,
+    ).fit(X, y)
+    model = reference_model(est, 1.0, costs, X, y)
+    np.testing.assert_array_equal(
+        est.decision_function(X), model.predict(X, prediction_type="RawFormulaVal")
+    )
+
+
+def test_the_default_grid_scales_with_the_root_of_fit_rows_and_mean_cost():
+    X, y, costs = problem()
+    est = BudgetedCatBoost(iterations=3, depth=1, feature_costs=costs, random_state=0).fit(X, y)
+    scale = np.sqrt(est.fit_rows_.size) / costs[costs > 0].mean()
+    np.testing.assert_allclose(est.tradeoffs_, scale * np.array([1e-3, 1e-2, 0.1, 1, 10]))
+
+
+# ---------------------------------------------------------------------- cost accounting
+def test_a_group_is_paid_once_and_its_columns_carry_its_cost():
+    X, y, _ = problem()
+    groups = np.array([0, 0, 0, 1, 2, 2, 3, 3, 4, 5])  # columns 0-2: one attribute
+    group_cost = np.array([1.2, 0.3, 0.7, 0.0, 1.9, 0.4])
+    costs = group_cost[groups]
+    est = BudgetedCatBoost(
+        iterations=30,
+        depth=2,
+        penalties_coefficient=0.0,
+        validation_fraction=0.0,
+        feature_costs=costs,
+        feature_groups=groups,
+        random_state=0,
+    ).fit(X, y)
+    assert est.models_[0].get_params()["first_feature_use_penalties"] == costs.tolist()
+    columns = split_columns(est.models_[0], X)
+    used = set().union(*columns)
+    assert {0, 1, 2} <= used
+    assert est.prefix_cost_[0, -1] == pytest.approx(
+        pay_once(columns, len(columns), group_cost, groups)
+    )
+    assert est.prefix_n_groups_[0, -1] == len({groups[c] for c in used})
+
+
+def test_a_feature_first_used_later_costs_nothing_before():
+    X, y, costs = problem()
+    est = BudgetedCatBoost(
+        iterations=30,
+        depth=1,
+        penalties_coefficient=1.0,
+        validation_fraction=0.0,
+        feature_costs=costs,
+        random_state=0,
+    ).fit(X, y)
+    columns = split_columns(est.models_[0], X)
+    first_use = {}
+    for t, cols in enumerate(columns):
+        for c in cols:
+            first_use.setdefault(c, t)
+    for k in range(len(columns) + 1):
+        expected = sum(costs[c] for c, t in sorted(first_use.items()) if t < k)
+        assert est.prefix_cost_[0, k] == pytest.approx(expected)
+
+
+def test_every_example_pays_the_whole_prefix_of_symmetric_trees():
+    X, y, costs = problem()
+    est = BudgetedCatBoost(iterations=20, depth=3, feature_costs=costs, random_state=0).fit(X, y)
+    ev = est.evaluate_at_budgets(X, y, BUDGETS)
+    np.testing.assert_array_equal(ev.mean_example_cost, ev.spent)
+    np.testing.assert_array_equal(ev.max_example_cost, ev.spent)
+
+
+def test_depth_sets_the_splits_per_tree():
+    X, y, costs = problem()
+    stumps = BudgetedCatBoost(iterations=10, depth=1, feature_costs=costs, random_state=0).fit(X, y)
+    assert all(len(tree) <= 1 for trees in stumps.tree_groups_ for tree in trees)
+    deep = BudgetedCatBoost(
+        iterations=10, depth=4, penalties_coefficient=0.0, validation_fraction=0.0, random_state=0
+    ).fit(X, y)
+    assert max(len(tree) for tree in deep.tree_groups_[0]) == 4
+
+
+def test_zero_costs_work():
+    X, y, _ = problem()
+    est = BudgetedCatBoost(
+        iterations=20, depth=2, feature_costs=np.zeros(X.shape[1]), random_state=0
+    ).fit(X, y)
+    ev = est.evaluate_at_budgets(X, y, [0.0, 1.0])
+    np.testing.assert_array_equal(ev.spent, 0.0)
+    assert ev.rounds[0] > 0 and ev.error[0] < 0.3
+
+
+def test_constant_columns_give_the_empty_model():
+    X = np.ones((20, 3))
+    y = np.array([1] * 12 + [-1] * 8)
+    est = BudgetedCatBoost(iterations=5, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(est.n_trees_, 0)
+    np.testing.assert_array_equal(est.predict(X), 1)
+    assert np.isnan(est.chosen_tradeoffs([np.inf])[0])
+
+
+# ---------------------------------------------------------------------- the choice
+def test_budgets_are_never_exceeded_and_the_choice_minimises_validation_error():
+    X, y, costs = problem(n=400)
+    est = BudgetedCatBoost(iterations=30, depth=2, feature_costs=costs, random_state=1).fit(X, y)
+    ev = est.evaluate_at_budgets(X, y, BUDGETS)
+    chosen = est.chosen_tradeoffs(BUDGETS)
+    np.testing.assert_array_equal(np.isnan(chosen), ev.rounds == 0)
+    for b, budget in enumerate(BUDGETS):
+        assert ev.spent[b] <= budget
+        affordable = np.nan_to_num(est.prefix_cost_, nan=np.inf) <= budget
+        k = int(ev.rounds[b])
+        m = 0 if k == 0 else int(np.flatnonzero(est.tradeoffs_ == chosen[b])[0])
+        assert est.validation_error_[m, k] == est.validation_error_[affordable].min()
+    np.testing.assert_array_equal(est.predict(X), est.predict_at_budgets(X, [np.inf])[0])
+
+
+def test_the_validation_part_is_a_stratified_part_of_the_training_rows():
+    X, y, costs = problem(n=201)
+    est = BudgetedCatBoost(
+        iterations=3, depth=1, validation_fraction=0.3, feature_costs=costs, random_state=7
+    ).fit(X, y)
+    fit, val = est.fit_rows_, est.validation_rows_
+    assert np.intersect1d(fit, val).size == 0
+    np.testing.assert_array_equal(np.union1d(fit, val), np.arange(X.shape[0]))
+    for label in (-1, 1):
+        assert np.sum(y[val] == label) == np.floor(0.3 * np.sum(y == label) + 0.5)
+
+
+def test_test_rows_never_change_the_choice():
+    X, y, costs = problem(n=450)
+    train, test = np.arange(300), np.arange(300, 450)
+    est = BudgetedCatBoost(iterations=20, depth=2, feature_costs=costs, random_state=11).fit(
+        X[train], y[train]
+    )
+    first = est.evaluate_at_budgets(X[test], y[test], BUDGETS)
+    permuted = np.random.default_rng(0).permutation(test)
+    Xr, yr, _ = problem(n=80, seed=99)
+    for ev in (
+        est.evaluate_at_budgets(X[permuted], y[permuted], BUDGETS),
+        est.evaluate_at_budgets(Xr, yr, BUDGETS),
+    ):
+        np.testing.assert_array_equal(ev.rounds, first.rounds)
+        np.testing.assert_array_equal(ev.spent, first.spent)
+    again = BudgetedCatBoost(iterations=20, depth=2, feature_costs=costs, random_state=11).fit(
+        X[train], y[train]
+    )
+    np.testing.assert_array_equal(again.choice_n_trees_, est.choice_n_trees_)
+    np.testing.assert_array_equal(again.chosen_tradeoffs(BUDGETS), est.chosen_tradeoffs(BUDGETS))
+
+
+# ---------------------------------------------------------------------- determinism
+SCRIPT = textwrap.dedent("""
+    import hashlib, sys
+    import numpy as np
+    sys.path.insert(0, {tests!r})
+    from test_peers_catboost import problem, BUDGETS
+    from budgetboost.peers import BudgetedCatBoost
+    X, y, costs = problem()
+    est = BudgetedCatBoost(iterations=20, depth=3, feature_costs=costs,
+                           random_state=2**100 + 7).fit(X[:200], y[:200])
+    ev = est.evaluate_at_budgets(X[200:], y[200:], BUDGETS)
+    digest = hashlib.sha256()
+    for array in (est.predict_at_budgets(X[200:], BUDGETS), est.decision_function(X[200:]),
+                  *ev.as_dict().values(), est.chosen_tradeoffs(BUDGETS)):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    print(digest.hexdigest())
+""")
+
+
+def test_byte_identical_across_processes(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(SCRIPT.format(tests=str(Path(__file__).parent)))
+    digests = {
+        subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1 and len(digests.pop().strip()) == 64
+    assert not list(tmp_path.glob("catboost_info"))  # no files written
+
+
+def test_same_seed_same_bytes_in_process():
+    X, y, costs = problem()
+    digests = []
+    for _ in range(2):
+        est = BudgetedCatBoost(iterations=10, depth=2, feature_costs=costs, random_state=4).fit(
+            X, y
+        )
+        digests.append(hashlib.sha256(est.predict_at_budgets(X, BUDGETS).tobytes()).hexdigest())
+    assert digests[0] == digests[1]
+
+
+# ---------------------------------------------------------------------- parameters
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        ({"penalties_coefficient": -1.0}, "penalties_coefficient"),
+        ({"penalties_coefficient": []}, "penalties_coefficient"),
+        ({"penalties_coefficient": [1.0, np.inf]}, "penalties_coefficient"),
+        ({"validation_fraction": -0.1}, "validation_fraction"),
+        ({"iterations": 0}, "iterations"),
+        ({"depth": 0}, "depth"),
+        ({"depth": 17}, "depth"),
+        ({"learning_rate": -0.1}, "learning_rate"),
+        ({"l2_leaf_reg": -1}, "l2_leaf_reg"),
+        ({"params": {"thread_count": 4}}, "params"),
+        ({"params": {"grow_policy": "Depthwise"}}, "params"),
+        ({"params": {"first_feature_use_penalties": [1.0]}}, "params"),
+        ({"params": [("depth", 2)]}, "params"),
+        ({"random_state": 1.5}, "random_state"),
+        ({"feature_groups": "abc"}, "feature_groups"),
+        ({"n_estimators": 3}, "n_estimators"),
+    ],
+)
+def test_check_params_names_the_parameter(params, name):
+    with pytest.raises(InvalidParameterError, match=f"^{name}: ") as info:
+        BudgetedCatBoost.check_params(params)
+    assert info.value.parameter == name
+
+
+def test_reserved_library_parameters_say_who_sets_them():
+    with pytest.raises(InvalidParameterError, match="symmetric trees only"):
+        BudgetedCatBoost.check_params({"params": {"grow_policy": "Lossguide"}})
+    BudgetedCatBoost.check_params({"params": {"bootstrap_type": "No", "border_count": 16}})
+
+
+def test_a_grid_needs_a_validation_part():
+    X, y, costs = problem(n=60)
+    with pytest.raises(InvalidParameterError, match="^validation_fraction: "):
+        BudgetedCatBoost(validation_fraction=0.0, feature_costs=costs).fit(X, y)
+
+
+def test_bad_input_as_the_other_estimators():
+    X, y, costs = problem(n=60)
+    with pytest.raises(InvalidParameterError, match="^feature_costs: "):
+        BudgetedCatBoost(feature_costs=costs[:-1]).fit(X, y)
+    with pytest.raises(ValueError, match="exactly two classes"):
+        BudgetedCatBoost().fit(X, np.zeros(60))
+    est = BudgetedCatBoost(iterations=3, depth=1, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        est.predict(X[:, :-1])
+    with pytest.raises(ValueError, match="budgets"):
+        est.evaluate_at_budgets(X, y, [np.nan])
+
+
+def test_check_estimator():
+    pytest.importorskip("sklearn")
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Estimator .* does not inherit")
+        check_estimator(
+            BudgetedCatBoost(
+                iterations=10, depth=2, penalties_coefficient=[0.1, 10.0], random_state=0
+            )
+        )

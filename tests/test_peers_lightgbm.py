@@ -1,0 +1,494 @@
+"""BudgetedLightGBM: against LightGBM itself, cost accounting, the choice, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+lightgbm = pytest.importorskip("lightgbm")
+
+from budgetboost import InvalidParameterError  # noqa: E402
+from budgetboost.peers import BudgetedLightGBM  # noqa: E402
+from budgetboost.peers._base import PeerBooster, validation_split  # noqa: E402
+
+BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, np.inf]
+
+
+def problem(n=400, d=12, seed=0):
+    """0/1 features; the label depends on columns 0-3 (and noise); costs U[0, 2], one 0."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, d)) < 0.5).astype(np.float64)
+    signal = X[:, 0] + X[:, 1] - X[:, 2] + 0.5 * X[:, 3] + 0.6 * rng.standard_normal(n)
+    y = np.where(signal > 0.75, 1, -1)
+    costs = rng.uniform(0, 2, d)
+    costs[5] = 0.0
+    return X, y, costs
+
+
+def reference_params(est, tradeoff, costs):
+    """LightGBM's parameters for one trade-off, written out independently of the wrapper."""
+    return {
+        "objective": "binary",
+        "learning_rate": est.learning_rate,
+        "num_leaves": est.num_leaves,
+        "max_depth": est.max_depth,
+        "min_data_in_leaf": est.min_child_samples,
+        "lambda_l2": est.reg_lambda,
+        "num_threads": 1,
+        "deterministic": True,
+        "force_row_wise": True,
+        "seed": est.seed_,
+        "verbosity": -1,
+        "cegb_tradeoff": tradeoff,
+        "cegb_penalty_feature_coupled": list(costs),
+    }
+
+
+def reference_booster(est, tradeoff, costs, X, y):
+    params = reference_params(est, tradeoff, costs)
+    return lightgbm.train(
+        params,
+        lightgbm.Dataset(X, label=(y > 0).astype(int), params=params),
+        num_boost_round=est.n_estimators,
+    )
+
+
+def split_columns(booster):
+    """Columns split on by each tree, from ``trees_to_dataframe`` (not the wrapper's parser)."""
+    frame = booster.trees_to_dataframe()
+    splits = frame[frame["split_feature"].notna()]
+    columns = [set() for _ in range(booster.num_trees())]
+    for tree, feature in zip(splits["tree_index"], splits["split_feature"], strict=True):
+        columns[tree].add(int(feature.removeprefix("Column_")))
+    return columns
+
+
+def pay_once(columns_per_tree, k, group_cost, group_of_column):
+    groups = {int(group_of_column[c]) for cols in columns_per_tree[:k] for c in cols}
+    return sum(group_cost[g] for g in sorted(groups))
+
+
+# ---------------------------------------------------------------------- against LightGBM
+@pytest.mark.parametrize("max_depth", [1, 3])
+def test_fixed_tradeoff_is_the_library_model_and_the_longest_affordable_prefix(max_depth):
+    X, y, costs = problem()
+    tradeoff = 20.0
+    est = BudgetedLightGBM(
+        n_estimators=40,
+        max_depth=max_depth,
+        num_leaves=8,
+        cegb_tradeoff=tradeoff,
+        validation_fraction=0.0,
+        feature_costs=costs,
+        random_state=3,
+    ).fit(X, y)
+    assert est.fit_rows_.size == X.shape[0] and est.validation_rows_.size == 0
+    booster = reference_booster(est, tradeoff, costs, X, y)
+    assert booster.num_trees() == est.n_trees_[0]
+    columns = split_columns(booster)
+    expected_cost = [
+        pay_once(columns, k, costs, np.arange(costs.size)) for k in range(booster.num_trees() + 1)
+    ]
+    np.testing.assert_allclose(est.prefix_cost_[0], expected_cost, rtol=0, atol=1e-12)
+
+    Xt, yt, _ = problem(n=300, seed=1)
+    ev = est.evaluate_at_budgets(Xt, yt, BUDGETS)
+    scores, _ = est._scores_and_costs(Xt, np.asarray(BUDGETS))
+    for b, budget in enumerate(BUDGETS):
+        k = int(ev.rounds[b])
+        affordable = np.flatnonzero(np.asarray(expected_cost) <= budget)
+        assert k == affordable.max()  # the longest affordable prefix
+        assert ev.spent[b] <= budget
+        if k:
+            library = booster.predict(Xt, num_iteration=k, raw_score=True)
+            np.testing.assert_array_equal(scores[b], library)
+            assert ev.error[b] == np.mean((library > 0) != (yt > 0))
+
+
+def test_models_are_the_library_models_on_the_fit_part():
+    X, y, costs = problem()
+    est = BudgetedLightGBM(
+        n_estimators=30,
+        max_depth=2,
+        cegb_tradeoff=[1.0, 30.0, 300.0],
+        feature_costs=costs,
+        random_state=5,
+    ).fit(X, y)
+    Xf, yf = X[est.fit_rows_], y[est.fit_rows_]
+    Xt, _, _ = problem(n=200, seed=2)
+    for m, tradeoff in enumerate(est.tradeoffs_):
+        booster = reference_booster(est, tradeoff, costs, Xf, yf)
+        assert booster.num_trees() == est.n_trees_[m]
+        for k in {1, booster.num_trees() // 2, booster.num_trees()} - {0}:
+            np.testing.assert_array_equal(
+                est._raw_scores(m, Xt, k), booster.predict(Xt, num_iteration=k, raw_score=True)
+            )
+        columns = split_columns(booster)
+        for k in range(booster.num_trees() + 1):
+            assert est.prefix_cost_[m, k] == pytest.approx(
+                pay_once(columns, k, costs, np.arange(costs.size)), abs=1e-12
+            )
+        # the validation curve is the library's own prediction on the validation rows
+        staged = est._staged_scores(m, Xt)  # every prefix, as the library predicts it
+        assert staged.shape == (booster.num_trees(), Xt.shape[0])
+        for k in range(1, booster.num_trees() + 1, 3):
+            np.testing.assert_array_equal(
+                staged[k - 1], booster.predict(Xt, num_iteration=k, raw_score=True)
+            )
+        Xv, yv = X[est.validation_rows_], y[est.validation_rows_]
+        for k in (1, booster.num_trees()):
+            wrong = (booster.predict(Xv, num_iteration=k, raw_score=True) > 0) != (yv > 0)
+            assert est.validation_error_[m, k] == wrong.mean()
+
+
+def test_the_default_grid_scales_with_fit_rows_and_mean_cost():
+    X, y, costs = problem()
+    est = BudgetedLightGBM(n_estimators=5, feature_costs=costs, random_state=0).fit(X, y)
+    mean_cost = costs[costs > 0].mean()
+    np.testing.assert_allclose(
+        est.tradeoffs_, est.fit_rows_.size / mean_cost * np.array([1e-4, 1e-3, 1e-2, 0.1, 1])
+    )
+    # costs in cents: the same models
+    cents = BudgetedLightGBM(n_estimators=5, feature_costs=100 * costs, random_state=0).fit(X, y)
+    for m in range(len(est.models_)):
+        assert split_columns(cents.models_[m]) == split_columns(est.models_[m])
+        np.testing.assert_allclose(
+            cents.models_[m].predict(X, raw_score=True), est.models_[m].predict(X, raw_score=True)
+        )
+
+
+# ---------------------------------------------------------------------- cost accounting
+def test_prefix_costs_on_crafted_trees():
+    """A group first used by tree 3 costs nothing for the 2-tree prefix; paid once."""
+    group_cost = np.array([1.5, 0.25, 2.0, 0.0])
+    trees = [
+        np.array([0]),
+        np.array([0]),
+        np.array([1, 2]),
+        np.array([0, 1]),
+        np.array([], dtype=np.intp),
+        np.array([3]),
+    ]
+    cost, n_groups = PeerBooster._prefix_costs(trees, group_cost)
+    np.testing.assert_allclose(cost, [0, 1.5, 1.5, 3.75, 3.75, 3.75, 3.75])
+    np.testing.assert_array_equal(n_groups, [0, 1, 1, 3, 3, 3, 4])
+
+
+def test_a_group_is_paid_once_and_its_columns_carry_its_cost(monkeypatch):
+    X, y, _ = problem()
+    groups = np.array([0, 0, 0, 1, 2, 2, 3, 3, 4, 5, 6, 7])  # columns 0-2: one attribute
+    group_cost = np.array([1.2, 0.3, 0.7, 0.0, 1.9, 0.4, 0.8, 1.1])
+    costs = group_cost[groups]
+    seen = []
+    train = lightgbm.train
+    monkeypatch.setattr(
+        lightgbm, "train", lambda params, *a, **k: seen.append(params) or train(params, *a, **k)
+    )
+    est = BudgetedLightGBM(
+        n_estimators=30,
+        max_depth=2,
+        cegb_tradeoff=0.0,
+        validation_fraction=0.0,
+        feature_costs=costs,
+        feature_groups=groups,
+        random_state=0,
+    ).fit(X, y)
+    np.testing.assert_array_equal(seen[0]["cegb_penalty_feature_coupled"], costs)
+    columns = split_columns(est.models_[0])
+    used = set().union(*columns)
+    assert {0, 1, 2} <= used  # the model uses several columns of group 0 ...
+    total = pay_once(columns, len(columns), group_cost, groups)
+    assert est.prefix_cost_[0, -1] == pytest.approx(total)  # ... and pays for it once
+    assert est.prefix_n_groups_[0, -1] == len({groups[c] for c in used})
+
+
+def path_groups(frame, tree, x, group_of_column):
+    """Groups tested on the path of ``x`` through one tree of ``trees_to_dataframe``."""
+    nodes = frame[frame["tree_index"] == tree].set_index("node_index")
+    node, groups = f"{tree}-S0", set()
+    if node not in nodes.index:  # a single leaf
+        return groups
+    while node in nodes.index and isinstance(nodes.at[node, "split_feature"], str):
+        column = int(nodes.at[node, "split_feature"].removeprefix("Column_"))
+        groups.add(int(group_of_column[column]))
+        assert nodes.at[node, "decision_type"] == "<="
+        go_left = x[column] <= nodes.at[node, "threshold"]
+        node = nodes.at[node, "left_child" if go_left else "right_child"]
+    return groups
+
+
+def test_per_example_costs_are_the_groups_on_each_examples_paths():
+    X, y, costs = problem(n=300)
+    groups = np.arange(X.shape[1]) // 2
+    costs = costs[groups * 2]
+    est = BudgetedLightGBM(
+        n_estimators=12,
+        max_depth=3,
+        num_leaves=8,
+        cegb_tradeoff=0.0,
+        validation_fraction=0.0,
+        feature_costs=costs,
+        feature_groups=groups,
+        random_state=0,
+    ).fit(X, y)
+    Xt = problem(n=40, seed=4)[0]
+    budgets = np.array([est.prefix_cost_[0, k] for k in (2, 5, 12)])
+    _, paid = est._scores_and_costs(Xt, budgets)
+    frame = est.models_[0].trees_to_dataframe()
+    group_cost = costs[::2]
+    for b, k in enumerate(paid.rounds.astype(int)):
+        per_example = [
+            sum(
+                group_cost[g]
+                for g in sorted(set().union(*(path_groups(frame, t, x, groups) for t in range(k))))
+            )
+            for x in Xt
+        ]
+        assert paid.mean_example_cost[b] == pytest.approx(np.mean(per_example))
+        assert paid.max_example_cost[b] == pytest.approx(np.max(per_example))
+        assert paid.max_example_cost[b] <= paid.spent[b] + 1e-12
+    assert paid.mean_example_cost[-1] < paid.spent[-1]  # lazy: examples skip branches
+
+
+def test_stumps_every_example_pays_the_prefix_and_trees_have_one_split():
+    X, y, costs = problem()
+    est = BudgetedLightGBM(n_estimators=25, max_depth=1, feature_costs=costs, random_state=0).fit(
+        X, y
+    )
+    assert all(len(tree) <= 1 for trees in est.tree_groups_ for tree in trees)
+    ev = est.evaluate_at_budgets(X, y, BUDGETS)
+    np.testing.assert_allclose(ev.mean_example_cost, ev.spent)
+    np.testing.assert_allclose(ev.max_example_cost, ev.spent)
+    deep = BudgetedLightGBM(
+        n_estimators=5,
+        max_depth=4,
+        num_leaves=16,
+        min_child_samples=2,
+        cegb_tradeoff=0.0,
+        validation_fraction=0.0,
+        random_state=0,
+    ).fit(X, y)
+    frame = deep.models_[0].trees_to_dataframe()
+    assert frame["node_depth"].max() == 5  # depth 4: leaves at node depth 5
+    assert frame.groupby("tree_index")["split_feature"].count().max() > 1
+
+
+def test_zero_costs_work():
+    X, y, _ = problem()
+    est = BudgetedLightGBM(n_estimators=20, feature_costs=np.zeros(X.shape[1]), random_state=0).fit(
+        X, y
+    )
+    ev = est.evaluate_at_budgets(X, y, [0.0, 1.0])
+    np.testing.assert_array_equal(ev.spent, 0.0)
+    assert ev.rounds[0] > 0 and ev.error[0] < 0.3  # everything is free at budget 0
+
+
+def test_budgets_are_never_exceeded_and_the_fitted_model_is_the_choice_at_inf():
+    X, y, costs = problem()
+    est = BudgetedLightGBM(n_estimators=40, max_depth=2, feature_costs=costs, random_state=1).fit(
+        X, y
+    )
+    budgets = np.linspace(0, 8, 33)
+    ev = est.evaluate_at_budgets(X, y, budgets)
+    assert np.all(ev.spent <= budgets)
+    chosen = est.chosen_tradeoffs(budgets)
+    assert chosen.shape == budgets.shape
+    np.testing.assert_array_equal(np.isnan(chosen), ev.rounds == 0)
+    assert set(chosen[~np.isnan(chosen)]) <= set(est.tradeoffs_)
+    scores, _ = est._scores_and_costs(X, np.array([np.inf]))
+    np.testing.assert_array_equal(est.decision_function(X), scores[0])
+    np.testing.assert_array_equal(est.predict(X), est.predict_at_budgets(X, [np.inf])[0])
+
+
+# ---------------------------------------------------------------------- the choice
+def test_the_validation_part_is_a_stratified_part_of_the_training_rows():
+    X, y, costs = problem(n=401)
+    est = BudgetedLightGBM(
+        n_estimators=5, validation_fraction=0.25, feature_costs=costs, random_state=7
+    ).fit(X, y)
+    fit, val = est.fit_rows_, est.validation_rows_
+    assert np.intersect1d(fit, val).size == 0
+    np.testing.assert_array_equal(np.union1d(fit, val), np.arange(X.shape[0]))
+    for label in (-1, 1):
+        n_class = np.sum(y == label)
+        assert np.sum(y[val] == label) == np.floor(0.25 * n_class + 0.5)
+    other = BudgetedLightGBM(n_estimators=5, feature_costs=costs, random_state=8).fit(X, y)
+    assert not np.array_equal(other.validation_rows_, val)
+
+
+def test_validation_split_keeps_both_classes_in_the_fit_part():
+    rng = np.random.default_rng(0)
+    y = np.array([1.0, -1.0, -1.0, -1.0])
+    fit, val = validation_split(y, 0.9, rng)
+    assert set(y[fit]) == {-1.0, 1.0} and val.size == 2
+
+
+def test_test_rows_never_change_the_choice():
+    X, y, costs = problem(n=500)
+    train, test = np.arange(300), np.arange(300, 500)
+    est = BudgetedLightGBM(n_estimators=30, max_depth=2, feature_costs=costs, random_state=11).fit(
+        X[train], y[train]
+    )
+    steps = (
+        est.choice_budgets_.copy(),
+        est.choice_tradeoff_index_.copy(),
+        est.choice_n_trees_.copy(),
+    )
+    first = est.evaluate_at_budgets(X[test], y[test], BUDGETS)
+    permuted = np.random.default_rng(0).permutation(test)
+    second = est.evaluate_at_budgets(X[permuted], y[permuted], BUDGETS)
+    Xr, yr, _ = problem(n=150, seed=99)  # replaced test rows
+    third = est.evaluate_at_budgets(Xr, yr, BUDGETS)
+    for ev in (second, third):
+        np.testing.assert_array_equal(ev.rounds, first.rounds)
+        np.testing.assert_array_equal(ev.spent, first.spent)
+    for before, after in zip(
+        steps, (est.choice_budgets_, est.choice_tradeoff_index_, est.choice_n_trees_), strict=True
+    ):
+        np.testing.assert_array_equal(before, after)
+    # refit with other rows beside the training set: the same models and choice
+    again = BudgetedLightGBM(
+        n_estimators=30, max_depth=2, feature_costs=costs, random_state=11
+    ).fit(X[train], y[train])
+    np.testing.assert_array_equal(again.chosen_tradeoffs(BUDGETS), est.chosen_tradeoffs(BUDGETS))
+
+
+def test_the_choice_minimises_validation_error_among_affordable_candidates():
+    X, y, costs = problem(n=500)
+    est = BudgetedLightGBM(n_estimators=30, max_depth=2, feature_costs=costs, random_state=2).fit(
+        X, y
+    )
+    ev = est.evaluate_at_budgets(X, y, BUDGETS)
+    chosen = est.chosen_tradeoffs(BUDGETS)
+    for b, budget in enumerate(BUDGETS):
+        affordable = np.nan_to_num(est.prefix_cost_, nan=np.inf) <= budget
+        best = est.validation_error_[affordable].min()
+        k = int(ev.rounds[b])
+        m = 0 if k == 0 else int(np.flatnonzero(est.tradeoffs_ == chosen[b])[0])
+        assert est.validation_error_[m, k] == best
+
+
+# ---------------------------------------------------------------------- determinism
+SCRIPT = textwrap.dedent("""
+    import hashlib, sys
+    import numpy as np
+    sys.path.insert(0, {tests!r})
+    from test_peers_lightgbm import problem, BUDGETS
+    from budgetboost.peers import BudgetedLightGBM
+    X, y, costs = problem()
+    est = BudgetedLightGBM(n_estimators=30, max_depth=3, num_leaves=8, feature_costs=costs,
+                           random_state=2**100 + 7).fit(X[:300], y[:300])
+    ev = est.evaluate_at_budgets(X[300:], y[300:], BUDGETS)
+    digest = hashlib.sha256()
+    for array in (est.predict_at_budgets(X[300:], BUDGETS), est.decision_function(X[300:]),
+                  *ev.as_dict().values(), est.chosen_tradeoffs(BUDGETS)):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    print(digest.hexdigest())
+""")
+
+
+def test_byte_identical_across_processes(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(SCRIPT.format(tests=str(Path(__file__).parent)))
+    digests = {
+        subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1 and len(digests.pop().strip()) == 64
+
+
+# ---------------------------------------------------------------------- parameters
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        ({"cegb_tradeoff": -1.0}, "cegb_tradeoff"),
+        ({"cegb_tradeoff": []}, "cegb_tradeoff"),
+        ({"cegb_tradeoff": [1.0, np.nan]}, "cegb_tradeoff"),
+        ({"validation_fraction": 1.0}, "validation_fraction"),
+        ({"n_estimators": 0}, "n_estimators"),
+        ({"max_depth": -2}, "max_depth"),
+        ({"num_leaves": 1}, "num_leaves"),
+        ({"learning_rate": 0.0}, "learning_rate"),
+        ({"params": {"num_threads": 4}}, "params"),
+        ({"params": {"seed": 1}}, "params"),
+        ({"params": {"cegb_penalty_feature_lazy": [1.0]}}, "params"),
+        ({"params": "gbdt"}, "params"),
+        ({"random_state": -1}, "random_state"),
+        ({"feature_costs": [1.0, -1.0]}, "feature_costs"),
+        ({"n_trees": 3}, "n_trees"),
+    ],
+)
+def test_check_params_names_the_parameter(params, name):
+    with pytest.raises(InvalidParameterError, match=f"^{name}: ") as info:
+        BudgetedLightGBM.check_params(params)
+    assert info.value.parameter == name
+
+
+def test_reserved_library_parameters_say_who_sets_them():
+    with pytest.raises(
+        InvalidParameterError, match="'seed', which is set by the parameter 'random_state'"
+    ):
+        BudgetedLightGBM.check_params({"params": {"seed": 1}})
+    BudgetedLightGBM.check_params({"params": {"min_data_in_bin": 1, "force_col_wise": True}})
+
+
+def test_a_grid_needs_a_validation_part():
+    X, y, costs = problem(n=60)
+    with pytest.raises(InvalidParameterError, match="^validation_fraction: "):
+        BudgetedLightGBM(validation_fraction=0.0, feature_costs=costs).fit(X, y)
+    BudgetedLightGBM(
+        n_estimators=3, validation_fraction=0.0, cegb_tradeoff=[2.0], feature_costs=costs
+    ).fit(X, y)
+
+
+def test_bad_input_as_the_other_estimators():
+    X, y, costs = problem(n=60)
+    with pytest.raises(InvalidParameterError, match="^feature_costs: "):
+        BudgetedLightGBM(feature_costs=costs[:-1]).fit(X, y)
+    with pytest.raises(ValueError, match="exactly two classes"):
+        BudgetedLightGBM().fit(X, np.ones(60))
+    Xn = X.copy()
+    Xn[3, 2] = np.nan
+    with pytest.raises(ValueError, match="missing values"):
+        BudgetedLightGBM().fit(Xn, y)
+    est = BudgetedLightGBM(n_estimators=3, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        est.predict(X[:, :-1])
+    with pytest.raises(ValueError, match="budgets"):
+        est.predict_at_budgets(X, [-1.0])
+
+
+def test_check_estimator():
+    pytest.importorskip("sklearn")
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Estimator .* does not inherit")
+        check_estimator(
+            BudgetedLightGBM(
+                n_estimators=10, min_child_samples=2, cegb_tradeoff=[0.1, 10.0], random_state=0
+            )
+        )
+
+
+def test_same_seed_same_bytes_in_process():
+    X, y, costs = problem()
+    digests = []
+    for _ in range(2):
+        est = BudgetedLightGBM(n_estimators=20, feature_costs=costs, random_state=4).fit(X, y)
+        digests.append(hashlib.sha256(est.predict_at_budgets(X, BUDGETS).tobytes()).hexdigest())
+    assert digests[0] == digests[1]
