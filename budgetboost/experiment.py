@@ -79,6 +79,8 @@ ESTIMATORS: dict[str, str] = {
     "BudgetedBoost": "budgetboost.boosting:BudgetedBoost",
     "AdaBoostRS": "budgetboost.sampling:AdaBoostRS",
     "BudgetedTree": "budgetboost.trees:BudgetedTree",
+    "BudgetedLightGBM": "budgetboost.peers.lightgbm_peer:BudgetedLightGBM",
+    "BudgetedCatBoost": "budgetboost.peers.catboost_peer:BudgetedCatBoost",
 }
 
 # fields of the BudgetEvaluation of ``evaluate_at_budgets`` copied into the shard as they are
