@@ -96,9 +96,31 @@ def job_times(repo: Path) -> pd.DataFrame:
     return frame
 
 
+def estimator_seconds(repo: Path) -> pd.DataFrame:
+    """Fit and predict seconds per (dataset, cost model, algorithm), from the timing tables
+    (the shared AdaBoost paths under cost model ``_shared``, algorithm ``adaboost_path``)."""
+    rows = []
+    for f in repo.glob("results/timings/*/*/*/block-*.parquet"):
+        dataset, cost_model, algorithm = f.parts[-4:-1]
+        t = pd.read_parquet(f)
+        rows.append((dataset, cost_model, algorithm, t["fit_seconds"].sum(),
+                     t["predict_seconds"].sum()))
+    return pd.DataFrame(rows, columns=["dataset", "cost_model", "algorithm", "fit", "predict"])
+
+
+def report_estimators(times: pd.DataFrame) -> None:
+    """Print estimator seconds by algorithm and by dataset (fit + predict)."""
+    times = times.assign(total=times["fit"] + times["predict"])
+    for key in ("algorithm", "dataset"):
+        table = times.groupby(key)[["total", "fit", "predict"]].sum()
+        print(f"estimator seconds by {key}:")
+        print(table.sort_values("total", ascending=False).round(1).to_string())
+
+
 def train_compute(repo: Path) -> float:
-    """Seconds spent inside fit and evaluate, summed over the timing tables."""
-    files = list(repo.glob("results/timings/*/*/*/block-*.parquet"))
+    """Seconds spent inside fit and evaluate of the train jobs, summed over their timings."""
+    files = [f for f in repo.glob("results/timings/*/*/*/block-*.parquet")
+             if f.parts[-3] != "_shared"]
     return float(sum(pd.read_parquet(f)[["fit_seconds", "predict_seconds"]].to_numpy().sum()
                      for f in files))
 
@@ -156,6 +178,7 @@ def main() -> None:
             print(f"  {rule:<13} {int(row['count']):>5} {row['sum']:>10.1f} {row['mean']:>8.2f}")
 
         report_overhead(jobs, train_compute(repo), wall, args.cores, args.scale)
+        report_estimators(estimator_seconds(repo))
         by_rule = collections.Counter(jobs.rule)
         print("jobs per rule:", dict(by_rule))
     finally:

@@ -24,7 +24,6 @@ from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
@@ -53,6 +52,14 @@ REAL_COST_MODELS = ("turney",)
 #: Families drawn as budget curves (Figures 1 and 2).
 CURVE_FAMILIES = ("reference", "boosting", "sampling")
 NCOLS = 3
+
+
+def _paper_style():
+    """The figures' look (seaborn's whitegrid, paper context); seaborn is imported here, not
+    when the figure registry is loaded to plan a workflow (it takes a second or more)."""
+    import seaborn as sns
+
+    return sns.axes_style("whitegrid"), sns.plotting_context("paper", font_scale=1.1)
 
 
 def _label(catalogue: Catalogue, algorithm: str) -> str:
@@ -188,7 +195,8 @@ def figure_budget_curves(summary: pd.DataFrame, panels: Sequence[tuple[str, str]
     """
     catalogue = context.catalogue.including(summary["algorithm"])
     context = FigureContext(catalogue, context.local_datasets, context.families)
-    with sns.axes_style("whitegrid"), sns.plotting_context("paper", font_scale=1.1):
+    axes_style, context_style = _paper_style()
+    with axes_style, context_style:
         fig, axes = _grid(len(panels))
         if not panels:
             _placeholder(axes[0], empty_message)
@@ -210,7 +218,8 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
     names = catalogue.of_family("tree")
     trees = summary[summary["algorithm"].isin(names) & (summary["nodes_mean"] > 0)]
     panels = _pairs(trees, names)
-    with sns.axes_style("whitegrid"), sns.plotting_context("paper", font_scale=1.1):
+    axes_style, context_style = _paper_style()
+    with axes_style, context_style:
         fig, axes = _grid(len(panels))
         if not panels:
             _placeholder(axes[0], "no tree results\n(no algorithm of family 'tree' ran)")

@@ -42,7 +42,6 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy import stats as sps
 
 from budgetboost.catalogue import Catalogue
 
@@ -283,6 +282,8 @@ def friedman(errors: pd.DataFrame) -> FriedmanResult:
         f_stat = np.inf
     else:
         f_stat = (n - 1) * chi2 / denominator
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     p = float(sps.chi2.sf(chi2, k - 1))
     p_f = float(sps.f.sf(f_stat, k - 1, (k - 1) * (n - 1)))
     return FriedmanResult(chi2, p, float(f_stat), p_f)
@@ -300,6 +301,8 @@ def nemenyi_q(k: int, alpha: float = ALPHA) -> float:
         raise ValueError(f"the Nemenyi test needs at least 2 algorithms; got k={k!r}")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie in (0, 1); got {alpha!r}")
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     return float(sps.studentized_range.ppf(1.0 - alpha, int(k), np.inf) / np.sqrt(2.0))
 
 
