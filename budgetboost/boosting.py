@@ -12,6 +12,14 @@ evaluates that whole path in one pass.
 A criterion is a function ``(abs_gamma, cost, spent, tau) -> score`` (higher is better),
 computed in log space; adding one means adding one entry to :data:`CRITERIA` (a
 :class:`Ratio` of a log-numerator in ``|gamma|`` and a log-denominator in the cost).
+
+A fit does not take the logarithms of every candidate in every round (Greedy runs all 500
+rounds over the 11,196 stumps of binarized sonar): each :class:`Ratio` numerator ``N`` lies
+between two cheap bounds in ``x = gamma^2``, ``k x <= N(x) <= k x / (1 - k x)`` (Eq. 1 and 2:
+``x <= -ln(1 - x) <= x / (1 - x)``, ``k = 1``; Eq. 4: ``x/2 <= 1 - sqrt(1 - x) <= x / (2 -
+x)``, ``k = 1/2``), and only the candidates whose upper bound reaches the best lower bound
+are scored exactly (:func:`_contenders`). The others score below the best by more than the
+tie tolerance, so the chosen stump, ties included, is the one the full scoring would choose.
 """
 
 from __future__ import annotations
@@ -49,6 +57,10 @@ GAMMA_CAP = 1e-10
 TIE_TOL = 1e-12
 #: ``|F(x)|`` below this is a tie of the vote, resolved to the training majority class.
 VOTE_TIE = 1e-10
+#: Relative margin (times ``1 + |log M|``, ``M`` the best lower bound) by which a candidate's
+#: upper bound must miss ``M`` for it to be left unscored: 1000 times :data:`TIE_TOL`, so the
+#: rounding of the bounds and of the exact scores never moves a candidate across a tie.
+PRUNE_MARGIN = 1e-9
 
 
 def _log_loss_reduction(abs_gamma: np.ndarray) -> np.ndarray:
@@ -99,9 +111,14 @@ class Ratio:
     Split in two so that a fit computes the denominator only when it changes (once for
     Eq. 1 and 4; after each newly paid group for Eq. 2). 0/0 (no edge, zero cost) scores
     ``-inf``; a positive edge over a zero cost scores ``+inf``.
+
+    ``slope`` is the ``k`` of the numerator's bounds ``k x <= N(x) <= k x / (1 - k x)`` in
+    ``x = gamma^2`` (module docstring), with which :func:`_contenders` leaves out the
+    candidates that cannot win; ``None`` (no such bounds) scores every candidate.
     """
 
     log_numerator: Callable[[np.ndarray], np.ndarray]
+    slope: float | None = None
     smoothed: bool = False  # the denominator grows with what is spent (Eq. 2)
 
     def __call__(self, abs_gamma: np.ndarray, cost: np.ndarray, spent: float,
@@ -111,6 +128,10 @@ class Ratio:
     def log_denominator(self, cost: np.ndarray, spent: float, tau: float) -> np.ndarray:
         """``log c(h)``, or ``log(tau * spent + c(h))`` for a smoothed ratio."""
         return _log_smoothed_cost(cost, spent, tau) if self.smoothed else _log_cost(cost)
+
+    def denominator(self, cost: np.ndarray, spent: float, tau: float) -> np.ndarray:
+        """``c(h)``, or ``tau * spent + c(h)`` for a smoothed ratio."""
+        return tau * spent + cost if self.smoothed else cost
 
     def score(self, abs_gamma: np.ndarray, log_den: np.ndarray) -> np.ndarray:
         """The scores given a precomputed ``log_denominator``."""
@@ -134,11 +155,11 @@ Criterion = Callable[[np.ndarray, np.ndarray, float, float], np.ndarray]
 CRITERIA: dict[str, Criterion] = {
     "adaboost": adaboost_score,
     # Eq. 1: minimise (1 - gamma^2)^(1/c(h)), c(h) the original cost
-    "greedy": Ratio(_log_loss_reduction),
+    "greedy": Ratio(_log_loss_reduction, slope=1.0),
     # Eq. 2: minimise (1 - gamma^2)^(1/(tau*(B - B_t) + c(h)))
-    "smoothed": Ratio(_log_loss_reduction, smoothed=True),
+    "smoothed": Ratio(_log_loss_reduction, slope=1.0, smoothed=True),
     # Eq. 4 (SpeedBoost, Grubb & Bagnell 2012): maximise (1 - sqrt(1 - gamma^2)) / c(h)
-    "speedboost": Ratio(_log_speed_gain),
+    "speedboost": Ratio(_log_speed_gain, slope=0.5),
 }
 _ALL_CRITERIA = (*CRITERIA, "hybrid")
 
@@ -291,22 +312,98 @@ def path_for(estimator: BudgetedEstimator, data: TrainingData, rounds: int,
                               budget=budget)
 
 
+class _Denominator(NamedTuple):
+    """One :class:`Ratio`'s denominator at one amount spent, in the forms a round reads."""
+
+    log: np.ndarray  # log of the denominator: the exact scores subtract it
+    root: np.ndarray | None  # sqrt(slope / denominator) for the bounds; None: no bounds
+
+
 class _CachedScores:
     """Scores of one fit's candidates under the :class:`Ratio` criteria; each one's
-    log-denominator is recomputed only when the amount spent changes (never, for Eq. 1
-    and 4)."""
+    denominator is recomputed only when the amount spent changes (never, for Eq. 1 and 4)."""
 
     def __init__(self, cost: np.ndarray, tau: float):
         self.cost, self.tau = cost, tau
-        self.cache: dict[str, tuple[float, np.ndarray]] = {}
+        self.cache: dict[str, tuple[float, _Denominator]] = {}
 
-    def __call__(self, phase: str, abs_gamma: np.ndarray, spent: float) -> np.ndarray:
+    def denominator(self, phase: str, spent: float) -> _Denominator:
+        """The denominator of criterion ``phase`` once ``spent`` has been paid."""
         ratio = CRITERIA[phase]
         cached = self.cache.get(phase)
         if cached is None or (ratio.smoothed and cached[0] != spent):
-            cached = (spent, ratio.log_denominator(self.cost, spent, self.tau))
+            root = None
+            if ratio.slope is not None:
+                with np.errstate(divide="ignore", over="ignore"):
+                    root = np.sqrt(ratio.slope / ratio.denominator(self.cost, spent, self.tau))
+                if not np.isfinite(root).all():  # a zero cost: no bound, score everything
+                    root = None
+            log_den = ratio.log_denominator(self.cost, spent, self.tau)
+            cached = (spent, _Denominator(log_den, root))
             self.cache[phase] = cached
-        return ratio.score(abs_gamma, cached[1])
+        return cached[1]
+
+    def contenders(
+        self,
+        phase: str,
+        abs_gamma: np.ndarray,
+        top: float,
+        spent: float,
+        among: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`_contenders` under criterion ``phase``."""
+        return _contenders(CRITERIA[phase], abs_gamma, top, self.denominator(phase, spent), among)
+
+
+def _contenders(
+    ratio: Ratio,
+    abs_gamma: np.ndarray,
+    top: float,
+    den: _Denominator,
+    among: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates that may score within :data:`TIE_TOL` of the best, and their scores.
+
+    Candidate ``i`` scores ``log(N(x_i) / d_i)``, ``x_i = gamma_i^2``, with ``k x <= N(x)
+    <= k x / (1 - k x)`` (``k`` = ``ratio.slope``, see the module docstring) and ``x_i <=
+    top^2``. So with ``M = max_i k x_i / d_i`` (the best lower bound, itself below the best
+    score), a candidate with ``k x_i / d_i < M (1 - k top^2)`` has an upper bound below ``M``
+    and cannot win. Leaving out only those below ``M (1 - k top^2)`` by the relative
+    :data:`PRUNE_MARGIN` ``* (1 + |log M|)`` keeps every candidate that the tie tolerance of
+    :func:`_select` could reach, whatever the rounding; the best is among those kept. The
+    test runs on ``v_i = gamma_i sqrt(k / d_i)`` (``v_i^2`` is the lower bound): one product.
+
+    Parameters
+    ----------
+    ratio : Ratio
+        The criterion.
+    abs_gamma : ndarray of shape (n_candidates,)
+        ``|gamma|`` of every candidate, at most ``top``.
+    top : float
+        ``max |gamma|`` (at most 1).
+    den : _Denominator
+        The criterion's denominators at the amount spent.
+    among : ndarray of int, optional
+        Consider only these candidates (sorted indices), e.g. the unpaid ones.
+
+    Returns
+    -------
+    index : ndarray of int
+        Sorted indices of the candidates kept (every one of ``among``, or all, when no bound
+        applies: no ``slope``, a zero denominator, or no positive edge).
+    score : ndarray
+        Their exact scores, equal to the full scoring's at the same indices.
+    """
+    index = np.arange(abs_gamma.size) if among is None else among
+    if den.root is not None and index.size:
+        v = abs_gamma * den.root if among is None else abs_gamma[among] * den.root[among]
+        v_max = float(v.max())
+        if v_max > 0.0:
+            margin = PRUNE_MARGIN * (1.0 + abs(2.0 * math.log(v_max)))
+            reach = (1.0 - margin) * (1.0 - ratio.slope * (top * top))
+            if reach > 0.0:
+                index = index[np.flatnonzero(v >= v_max * math.sqrt(reach))]
+    return index, ratio.score(abs_gamma[index], den.log[index])
 
 
 def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
@@ -345,19 +442,20 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
             top = 1.0
         if phase != "adaboost":  # no information: keep free stumps with ~0 edge out
             abs_gamma[abs_gamma <= GAMMA_ZERO] = 0.0
-        if phase == "adaboost":
-            score, best = abs_gamma, top
-        else:
-            score, best = score_of(phase, abs_gamma, spent), None
         if criterion == "hybrid" and phase == "greedy":
-            unpaid = ~paid[cand_group]
-            quality = score[unpaid].max() if unpaid.any() else -np.inf
+            unpaid = np.flatnonzero(~paid[cand_group])
+            _, unpaid_score = score_of.contenders(phase, abs_gamma, top, spent, unpaid)
+            quality = unpaid_score.max() if unpaid_score.size else -np.inf
             if first_quality is None:
                 first_quality = quality
             if not quality >= np.log(switch) + first_quality:
                 phase = "smoothed"
-                score = score_of(phase, abs_gamma, spent)
-        k = _select(score, abs_gamma, space.column, space.threshold, best)
+        if phase == "adaboost":
+            k = _select(abs_gamma, abs_gamma, space.column, space.threshold, top)
+        else:  # only the candidates that can win are scored (_contenders)
+            index, score = score_of.contenders(phase, abs_gamma, top, spent)
+            k = _select(score, abs_gamma[index], space.column[index], space.threshold[index])
+            k = index[k] if k >= 0 else k
         if k < 0:
             stop_reason = "zero_edge"
             break

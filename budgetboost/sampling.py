@@ -33,7 +33,9 @@ __all__ = ["AdaBoostRS", "MIN_COST"]
 #: hypothesis is drawn often but not with infinite probability.
 MIN_COST = 1e-6
 #: Examples sampled together, and draws per example per step of the sampling loop: memory
-#: stays at a few arrays of _ROW_BLOCK x _DRAW_CHUNK.
+#: stays at a few arrays of _ROW_BLOCK x _DRAW_CHUNK. Both lay out the random stream (each
+#: step takes _ROW_BLOCK x _DRAW_CHUNK uniforms, row by row) and the order of the sums:
+#: changing either changes the samples.
 _ROW_BLOCK = 1024
 _DRAW_CHUNK = 64
 
@@ -57,28 +59,56 @@ def _alias_table(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return prob, alias
 
 
-def _alias_draws(rng: np.random.Generator, table: tuple[np.ndarray, np.ndarray],
-                 shape: tuple[int, int]) -> np.ndarray:
+def _alias_draws(
+    rng: np.random.Generator,
+    table: tuple[np.ndarray, np.ndarray],
+    shape: tuple[int, int],
+    rows: np.ndarray | None = None,
+) -> np.ndarray:
     """Indices drawn i.i.d. with Walker's alias method: O(1) per draw.
 
     One uniform per draw: its integer part picks a slot, its fractional part decides
-    between the slot and the slot's alias.
+    between the slot and the slot's alias. ``rows`` maps only those rows of the ``shape``
+    uniforms drawn (the stream still advances by the whole ``shape``): the draws of a row do
+    not depend on which other rows are still sampling.
     """
     prob, alias = table
-    scaled = rng.random(shape) * prob.size
+    uniform = rng.random(shape)
+    scaled = (uniform if rows is None else uniform[rows]) * prob.size
     slot = np.minimum(scaled.astype(np.intp), prob.size - 1)
     return np.where(scaled - slot < prob[slot], slot, alias[slot])
 
 
-def _first_draws(group: np.ndarray) -> np.ndarray:
-    """Mask of the first draw of each group in each row (a stable sort per row)."""
-    order = np.argsort(group, axis=1, kind="stable")
-    ranked = np.take_along_axis(group, order, axis=1)
-    first = np.ones(group.shape, dtype=bool)
-    first[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
-    out = np.empty(group.shape, dtype=bool)
-    np.put_along_axis(out, order, first, axis=1)
-    return out
+def _mark_new(seen: np.ndarray, rows: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Which draws pay for their group: the first draw of a group not ``seen`` in its row.
+
+    ``seen`` (examples x groups) is updated in place; ``group`` holds the groups drawn by
+    ``rows``, draws in order along axis 1. One vectorised step per draw position, in the
+    order the examples draw (a chunk has at most ``_DRAW_CHUNK`` positions).
+    """
+    flat = seen.reshape(-1)
+    cells = (rows * seen.shape[1])[:, None] + group
+    new = np.empty(group.shape, dtype=bool)
+    for t in range(group.shape[1]):
+        new[:, t] = ~flat[cells[:, t]]
+        flat[cells[:, t]] = True
+    return new
+
+
+def _crossings(
+    start: np.ndarray, end: np.ndarray, sorted_budgets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (example, budget) pairs whose budget lies in ``(start, end]`` for that example.
+
+    ``start[i]`` and ``end[i]`` are what example ``i`` could reach (``spent + max_i c(h_i)``)
+    before the first and after the last draw of a chunk: its draws stop within the chunk
+    exactly at these budgets (indices into ``sorted_budgets``, ascending), and at no other.
+    """
+    low = np.searchsorted(sorted_budgets, start, side="right")
+    count = np.searchsorted(sorted_budgets, end, side="right") - low
+    row = np.repeat(np.arange(count.size), count)
+    budget = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count - low, count)
+    return row, budget
 
 
 class AdaBoostRS(BudgetedEstimator):
@@ -199,57 +229,116 @@ class AdaBoostRS(BudgetedEstimator):
         if self.alpha_.size:
             rng = np.random.default_rng(self.random_state)
             table = _alias_table(self.sampling_probability_)
-            above = Xa[:, self.feature_] >= self.threshold_  # (m, T); int8 votes: compact gathers
-            h = np.where(above, self.polarity_, -self.polarity_).astype(np.int8)
+            # votes of the distinct stumps only (AdaBoost repeats its stumps), int8 and one
+            # row per example: the draws of an example gather from one short row
+            stumps = np.column_stack([self.feature_, self.threshold_, self.polarity_])
+            _, first, column = np.unique(stumps, axis=0, return_index=True, return_inverse=True)
+            feature, polarity = self.feature_[first], self.polarity_[first]
+            above = Xa[:, feature] >= self.threshold_[first]
+            h = np.where(above, polarity, -polarity).astype(np.int8, order="C")
+            if self.cost_weighted:  # the vote a draw adds: h times the (raised) cost
+                h = h * np.maximum(self.hypothesis_cost_[first], MIN_COST)
             for start in range(0, m, _ROW_BLOCK):
                 rows = slice(start, min(start + _ROW_BLOCK, m))
-                block = self._sample_rows(h[rows], rng, table, budget_arr)
+                block = self._sample_rows(h[rows], column.ravel(), rng, table, budget_arr)
                 for key, value in block.items():
                     out[key][:, rows] = value
         out["vote"] += self.majority_ * VOTE_TIE
         return out
 
-    def _sample_rows(self, h: np.ndarray, rng: np.random.Generator,
-                     table: tuple[np.ndarray, np.ndarray],
-                     budgets: np.ndarray) -> dict[str, np.ndarray]:
+    def _sample_rows(
+        self,
+        h: np.ndarray,
+        column: np.ndarray,
+        rng: np.random.Generator,
+        table: tuple[np.ndarray, np.ndarray],
+        budgets: np.ndarray,
+    ) -> dict[str, np.ndarray]:
         """The poster's loop for a block of examples, every budget at once.
 
+        ``h[i, column[t]]`` is what a draw of hypothesis ``t`` adds to example ``i``'s vote:
+        ``h_t(x_i)`` in {-1, +1}, times ``c(h_t)`` for AdaBoostRS_AC.
+
         Each example draws in chunks of ``_DRAW_CHUNK``; the loop over chunks ends once no
-        example could draw again within the largest budget (or after ``max_draws``).
+        example could draw again within the largest budget (or after ``max_draws``). Every
+        chunk takes uniforms for the whole block, but only the examples still *active*
+        (``spent + max_i c(h_i) < max(B)``) map and count them: a finished example's later
+        draws never count at any budget, and the others' draws are the same either way.
+        What an example has at budget ``B`` is recorded once, in the chunk where its
+        ``spent + max_i c(h_i)`` reaches ``B`` (:func:`_crossings`), or at the end.
         """
-        m = h.shape[0]
+        m, n_columns = h.shape
         costliest = self.hypothesis_cost_.max()
-        group_of = self.group_.astype(np.min_scalar_type(self.group_.max()))  # radix sorts
+        order = np.argsort(budgets, kind="stable")
+        sorted_budgets = budgets[order]
         seen = np.zeros((m, int(self.group_.max()) + 1), dtype=bool)
-        rows = np.arange(m)
         paid, vote, n_groups = np.zeros(m), np.zeros(m), np.zeros(m)
-        out = {key: np.zeros((budgets.size, m)) for key in ("vote", "cost", "draws",
-                                                            "n_features")}
+        out = {key: np.zeros((budgets.size, m)) for key in ("vote", "cost", "draws", "n_features")}
+        active = np.flatnonzero(paid + costliest < sorted_budgets[-1])
         done = 0
-        while done < self.max_draws and (paid + costliest < budgets.max()).any():
-            draws = _alias_draws(rng, table, (m, min(_DRAW_CHUNK, self.max_draws - done)))
-            done += draws.shape[1]
-            group = group_of[draws]
-            new = _first_draws(group) & ~seen[rows[:, None], group]
-            seen[np.broadcast_to(rows[:, None], group.shape)[new], group[new]] = True
-            cost = self.hypothesis_cost_[draws]
-            sampled = np.take_along_axis(h, draws, axis=1)
-            if self.cost_weighted:
-                sampled = sampled * np.maximum(cost, MIN_COST)
-            paid_after = paid[:, None] + np.cumsum(np.where(new, cost, 0.0), axis=1)
-            vote_after = vote[:, None] + np.cumsum(sampled, axis=1)
-            groups_after = n_groups[:, None] + np.cumsum(new, axis=1)
-            # draw again while spent + max_i c(h_i) < B; spent before each draw of the chunk:
-            reach = np.concatenate([paid[:, None], paid_after[:, :-1]], axis=1) + costliest
-            taken = (reach[None, :, :] < budgets[:, None, None]).sum(axis=2)  # (n_budgets, m)
-            out["draws"] += taken
-            b, row = np.nonzero(taken)
-            last = taken[b, row] - 1
-            out["vote"][b, row] = vote_after[row, last]
-            out["cost"][b, row] = paid_after[row, last]
-            out["n_features"][b, row] = groups_after[row, last]
-            paid, vote, n_groups = paid_after[:, -1], vote_after[:, -1], groups_after[:, -1]
+        while done < self.max_draws and active.size:
+            width = min(_DRAW_CHUNK, self.max_draws - done)
+            draws = _alias_draws(rng, table, (m, width), active)
+            new = _mark_new(seen, active, self.group_[draws])
+            paid_after = paid[active, None] + np.cumsum(
+                np.where(new, self.hypothesis_cost_[draws], 0.0), axis=1
+            )
+            # the chunk's votes and new groups, summed in draw order (added to the example's
+            # totals where they are read)
+            votes = np.cumsum(h.reshape(-1)[(active * n_columns)[:, None] + column[draws]], axis=1)
+            groups = np.cumsum(new, axis=1)
+            # draw t counts at budget B while spent + max_i c(h_i) < B before it: its level
+            # (how many sorted budgets that sum has reached) is at most B's index, and
+            # below[i, k] counts example i's draws of level <= k
+            reach = np.concatenate([paid[active, None], paid_after[:, :-1]], axis=1) + costliest
+            level = np.searchsorted(sorted_budgets, reach, side="right")
+            levels = sorted_budgets.size + 1
+            level += levels * np.arange(active.size)[:, None]
+            below = np.bincount(level.ravel(), minlength=levels * active.size)
+            below = np.cumsum(below.reshape(active.size, levels), axis=1)
+            # record each budget in the chunk where the example stops short of it
+            row, b = _crossings(reach[:, 0], paid_after[:, -1] + costliest, sorted_budgets)
+            taken = below[row, b]  # at least one draw
+            at = active[row]
+            self._record(
+                out,
+                (order[b], at),
+                done + taken,
+                paid_after[row, taken - 1],
+                vote[at] + votes[row, taken - 1],
+                n_groups[at] + groups[row, taken - 1],
+            )
+            done += width
+            paid[active] = paid_after[:, -1]
+            vote[active] += votes[:, -1]
+            n_groups[active] += groups[:, -1]
+            active = active[paid[active] + costliest < sorted_budgets[-1]]
+        # max_draws ended the loop: the budgets not reached get the whole sequence
+        row, b = _crossings(paid[active] + costliest, np.full(active.size, np.inf), sorted_budgets)
+        self._record(
+            out,
+            (order[b], active[row]),
+            done,
+            paid[active[row]],
+            vote[active[row]],
+            n_groups[active[row]],
+        )
         return out
+
+    @staticmethod
+    def _record(
+        out: dict[str, np.ndarray],
+        at: tuple[np.ndarray, np.ndarray],
+        draws,
+        cost: np.ndarray,
+        vote: np.ndarray,
+        n_features: np.ndarray,
+    ) -> None:
+        """Write what examples have at budgets: ``at`` = (budget indices, examples)."""
+        out["draws"][at] = draws
+        out["cost"][at] = cost
+        out["vote"][at] = vote
+        out["n_features"][at] = n_features
 
     def _scores_and_costs(
         self, X: np.ndarray, budgets: np.ndarray

@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from budgetboost import AdaBoostRS, BudgetedBoost
-from budgetboost.sampling import _alias_draws, _alias_table
+from budgetboost import AdaBoostRS, BudgetedBoost, sampling
+from budgetboost.boosting import VOTE_TIE
+from budgetboost.sampling import MIN_COST, _alias_draws, _alias_table
 
 
 @pytest.fixture(scope="module")
@@ -92,3 +93,91 @@ def test_bad_arguments():
         AdaBoostRS(budget=-3).fit(X, [0, 1, 0, 1])
     with pytest.raises(ValueError, match="cost_weighted: must be True or False; got 'yes'"):
         AdaBoostRS(cost_weighted="yes").fit(X, [0, 1, 0, 1])
+
+
+def _reference_sample(model, X, budgets):
+    """The poster's loop one example and one draw at a time, on the engine's random stream.
+
+    The stream's layout is part of the contract (results are byte-identical for a
+    ``random_state``): blocks of ``_ROW_BLOCK`` examples; in each step of a block, a
+    ``(block rows, _DRAW_CHUNK)`` array of uniforms, one row per example; steps go on while
+    some example of the block could still draw within the largest budget, up to
+    ``max_draws``. Sums are taken as the engine takes them: within a step from zero, then
+    added to the example's total.
+    """
+    prob, alias = _alias_table(model.sampling_probability_)
+    n = prob.size
+    h = np.where(X[:, model.feature_] >= model.threshold_, model.polarity_, -model.polarity_)
+    step_vote = h * np.maximum(model.hypothesis_cost_, MIN_COST) if model.cost_weighted else h
+    costliest = model.hypothesis_cost_.max()
+    largest = max(budgets)
+    rng = np.random.default_rng(model.random_state)
+    out = {key: np.zeros((len(budgets), len(X))) for key in ("vote", "cost", "draws", "n_features")}
+    for start in range(0, len(X), sampling._ROW_BLOCK):
+        rows = range(start, min(start + sampling._ROW_BLOCK, len(X)))
+        paid, vote, groups = [0.0] * len(rows), [0.0] * len(rows), [0] * len(rows)
+        seen = [set() for _ in rows]
+        done = 0
+        while done < model.max_draws and any(p + costliest < largest for p in paid):
+            width = min(sampling._DRAW_CHUNK, model.max_draws - done)
+            uniform = rng.random((len(rows), width))
+            for i, example in enumerate(rows):
+                step_paid, step_vote_sum, step_groups = 0.0, 0, 0
+                for t in range(width):
+                    reach = (paid[i] + step_paid if t else paid[i]) + costliest
+                    scaled = uniform[i, t] * n
+                    slot = min(int(scaled), n - 1)
+                    draw = slot if scaled - slot < prob[slot] else alias[slot]
+                    group = model.group_[draw]
+                    if group not in seen[i]:
+                        seen[i].add(group)
+                        step_paid += model.hypothesis_cost_[draw]
+                        step_groups += 1
+                    step_vote_sum += step_vote[example, draw]
+                    for k, budget in enumerate(budgets):
+                        if reach < budget:  # the poster's loop condition, before the draw
+                            out["draws"][k, example] = done + t + 1
+                            out["cost"][k, example] = paid[i] + step_paid
+                            out["vote"][k, example] = vote[i] + step_vote_sum
+                            out["n_features"][k, example] = groups[i] + step_groups
+                paid[i] += step_paid
+                vote[i] += step_vote_sum
+                groups[i] += step_groups
+            done += width
+    out["vote"] += model.majority_ * VOTE_TIE
+    return out
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    cost_weighted=st.booleans(),
+    budgets=st.lists(
+        st.sampled_from([0.0, 0.3, 1.0, 2.5, 4.0, 7.5, 12.0, np.inf]), min_size=1, max_size=5
+    ),
+    max_draws=st.sampled_from([1, 70, 300]),
+    grouped=st.booleans(),
+)
+def test_sampling_is_the_reference_loop_on_the_same_stream(
+    toy, seed, cost_weighted, budgets, max_draws, grouped
+):
+    """Byte for byte: the vectorised sampler draws and sums exactly as the loop does."""
+    X, y, costs = toy
+    groups = np.array([0, 0, 1, 2, 2, 3, 4, 4]) if grouped else None
+    if grouped:
+        costs = costs[[0, 0, 2, 3, 3, 5, 6, 6]]
+    model = AdaBoostRS(
+        n_rounds=30,
+        cost_weighted=cost_weighted,
+        feature_costs=costs,
+        feature_groups=groups,
+        random_state=seed,
+        max_draws=max_draws,
+    )
+    model.fit(X[:150], y[:150])
+    with pytest.MonkeyPatch.context() as patch:  # several blocks of examples
+        patch.setattr(sampling, "_ROW_BLOCK", 16)
+        sample = model.sample_at_budgets(X[150:190], budgets)
+        expected = _reference_sample(model, X[150:190], budgets)
+    for key in expected:
+        np.testing.assert_array_equal(sample[key], expected[key], err_msg=key)

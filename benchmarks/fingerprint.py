@@ -1,0 +1,154 @@
+"""Digests of fitted paths and shards, to show that a speed-up changed no result.
+
+For a few trials of some Table 1 datasets, runs every algorithm of the default config
+(``config/config.yaml``) as a train job does (:func:`budgetboost.experiment.run_block`) and
+prints one SHA-256 per (dataset, cost model, algorithm) over
+
+- the fitted attributes of each trial's estimator (``feature_``, ``threshold_``,
+  ``polarity_``, ``alpha_``, ``spent_``, ... every ndarray attribute ending in ``_``), refitted
+  exactly as the block fits it;
+- the block's shard and stump tables (every column's bytes; wall-clock timings excluded).
+
+Run it before and after a change, from the same repository root, and compare the outputs
+(``diff``): equal digests mean byte-identical results. To run it against an earlier commit,
+``git archive OLD | tar -x -C /tmp/old`` then ``PYTHONPATH=/tmp/old python
+benchmarks/fingerprint.py``.
+
+Run from the repository root: ``python benchmarks/fingerprint.py [--trials 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from budgetboost.costs import make_costs
+from budgetboost.datasets import build_binarized, load_registry
+from budgetboost.experiment import (
+    algorithm_spec,
+    budget_grid,
+    cost_rows,
+    make_estimator,
+    run_block,
+)
+from budgetboost.splits import split_indices
+
+ROOT = Path(__file__).resolve().parents[1]
+#: (dataset, cost model) pairs of the default config checked by default.
+CASES = (
+    ("sonar", "uniform_0_2"),
+    ("ionosphere", "uniform_0_2"),
+    ("heart", "uniform_0_2"),
+    ("heart", "turney"),
+    ("ecoli", "uniform_0_2"),
+)
+#: Algorithms checked by default: the boosters and AdaBoostRS (trees are not touched here).
+ALGORITHMS = (
+    "adaboost",
+    "adaboost_bt",
+    "greedy",
+    "smoothed",
+    "speedboost",
+    "hybrid",
+    "adaboost_rs",
+    "adaboost_rs_ac",
+)
+
+
+def _update(digest, value) -> None:
+    """Feed an array (dtype, shape and bytes) or a string into ``digest``."""
+    if isinstance(value, str):
+        digest.update(value.encode())
+        return
+    array = np.asarray(value)
+    if array.dtype == object:
+        array = np.asarray([str(v) for v in array.ravel()])
+    digest.update(f"{array.dtype.str}{array.shape}".encode())
+    digest.update(np.ascontiguousarray(array).tobytes())
+
+
+def _frame(digest, frame: pd.DataFrame) -> None:
+    for column in frame.columns:
+        _update(digest, column)
+        _update(digest, frame[column].to_numpy())
+
+
+def fingerprint(
+    dataset: str, cost_model: str, algorithm: str, trials: list[int], config: dict, registry: dict
+) -> str:
+    """SHA-256 of one (dataset, cost model, algorithm) over ``trials``."""
+    entry = registry[dataset]
+    data = build_binarized(dataset, entry, ROOT)
+    splits = {
+        t: split_indices(dataset, t, len(data.y), entry["train_size"], entry["test_size"])
+        for t in trials
+    }
+    model = config["cost_models"][cost_model]
+    table = make_costs(dataset, cost_model, model["spec"], data, splits, trials, ROOT)
+    costs = cost_rows(table)
+    budgets = budget_grid(model["budgets"]["step"], model["budgets"]["stop"])
+    spec = algorithm_spec(algorithm, config["algorithms"][algorithm], entry.get("adaboost_rounds"))
+    digest = hashlib.sha256()
+    X = data.X.astype(np.float64)
+    groups = data.groups if table.grouped else None
+    for t in trials:
+        estimator = make_estimator(
+            spec,
+            dataset=dataset,
+            cost_model=cost_model,
+            trial=t,
+            feature_costs=costs[t],
+            feature_groups=groups,
+            budget=None if spec.unbudgeted else budgets[-1],
+        )
+        estimator.fit(X[splits[t][0]], data.y[splits[t][0]])
+        for name in sorted(vars(estimator)):
+            value = getattr(estimator, name)
+            if name.endswith("_") and isinstance(value, np.ndarray | str):
+                _update(digest, name)
+                _update(digest, value)
+    shard, _, stumps = run_block(
+        X=X,
+        y=data.y,
+        groups=data.groups,
+        splits=splits,
+        costs=costs,
+        grouped=table.grouped,
+        dataset=dataset,
+        cost_model=cost_model,
+        spec=spec,
+        budgets=budgets,
+        trials=trials,
+    )
+    _frame(digest, shard)
+    _frame(digest, stumps)
+    return digest.hexdigest()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument(
+        "--cases",
+        default=",".join("/".join(c) for c in CASES),
+        help="comma-separated dataset/cost_model pairs",
+    )
+    parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
+    args = parser.parse_args()
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    registry = load_registry(ROOT / "config" / "datasets.yaml")
+    trials = list(range(args.trials))
+    for case in args.cases.split(","):
+        dataset, cost_model = case.split("/")
+        for algorithm in args.algorithms.split(","):
+            digest = fingerprint(dataset, cost_model, algorithm, trials, config, registry)
+            print(f"{dataset:<12}{cost_model:<13}{algorithm:<16}{digest}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
