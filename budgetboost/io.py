@@ -7,11 +7,13 @@ leaves a half-written file that a later run would trust.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
 import logging
 import os
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -101,11 +103,22 @@ def job_log(path: str | os.PathLike, name: str) -> logging.Logger:
     """Send this process's log records (INFO and up) to a job's log file, overwriting it.
 
     Every rule script starts with this, so each Snakemake job's ``logs/...`` file holds only
-    that job's run, with timestamps.
+    that job's run, with timestamps, and ends with the process's peak memory (so the job that
+    needs the most is found in the logs, against the ``mem_mb`` its rule declares).
     """
     logging.basicConfig(filename=os.fspath(path), filemode="w", level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s")
-    return logging.getLogger(name)
+    log = logging.getLogger(name)
+    atexit.register(_log_peak_memory, log)
+    return log
+
+
+def _log_peak_memory(log: logging.Logger) -> None:
+    """Log the peak resident memory of this process (Linux reports it in KiB)."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    log.info("peak memory: %.0f MiB", peak / 1024 if sys.platform != "darwin" else peak / 2**20)
 
 
 def sha256_file(path: str | os.PathLike) -> str:

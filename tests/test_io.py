@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -52,3 +54,15 @@ def test_one_sha256_helper_for_datasets_and_downloads(tmp_path):
     (tmp_path / "f.bin").write_bytes(content)
     assert sha256_file(tmp_path / "f.bin") == hashlib.sha256(content).hexdigest()
     assert datasets.sha256_file is download.sha256_file is sha256_file
+
+
+def test_a_job_log_ends_with_the_peak_memory(tmp_path):
+    """Every rule script's log names its process's peak memory (issue 14: which job peaks)."""
+    log = tmp_path / "job.log"
+    code = ("import numpy as np\nfrom budgetboost.io import job_log\n"
+            f"job_log({str(log)!r}, 'test').info('started')\n"
+            "a = np.ones(50 * 2**20 // 8)  # 50 MiB\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    lines = log.read_text().splitlines()
+    assert "started" in lines[0] and "peak memory:" in lines[-1]
+    assert float(lines[-1].split("peak memory:")[1].split()[0]) >= 50
