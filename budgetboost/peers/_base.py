@@ -127,6 +127,25 @@ class PeerBooster(BudgetedEstimator):
     - ``_example_costs(m, X, n_trees) -> ndarray (len(n_trees), n_samples) or None``: what
       each example pays for the groups on its decision paths through each prefix; ``None``
       when every example reads every split of a prefix (it pays ``spent``).
+
+    Attributes
+    ----------
+    n_trees_ : ndarray of shape (n_tradeoffs,)
+        Trees of each model.
+    tree_groups_ : list of lists of ndarray
+        ``tree_groups_[m][t]``: the feature groups tree ``t`` of model ``m`` splits on.
+    prefix_cost_, prefix_n_groups_ : ndarray of shape (n_tradeoffs, max(n_trees_) + 1)
+        Pay-once cost and number of the groups of the first ``k`` trees (column ``k``; NaN
+        beyond a model's trees).
+    validation_error_, validation_loss_ : ndarray of the same shape
+        Error and mean log loss of each prefix on the validation part (NaN without one).
+    choice_budgets_, choice_tradeoff_index_, choice_n_trees_ : ndarray of shape (n_steps,)
+        The choice as a step function of the budget: from budget ``choice_budgets_[s]``
+        (increasing, the first 0) up to the next, the model used is the first
+        ``choice_n_trees_[s]`` trees of ``models_[choice_tradeoff_index_[s]]`` (-1 and 0:
+        the empty model). :meth:`chosen_tradeoffs` reads it per budget.
+    fit_rows_, validation_rows_ : ndarray of int
+        Rows of the training ``X`` in the fit and validation parts.
     """
 
     _tradeoff_name: ClassVar[str]

@@ -170,22 +170,14 @@ class BudgetedLightGBM(PeerBooster):
         The ``cegb_tradeoff`` values fitted (LightGBM's units).
     models_ : list of lightgbm.Booster
         One model per trade-off, trained on the fit part.
-    n_trees_ : ndarray of shape (n_tradeoffs,)
-        Trees of each model.
-    tree_groups_ : list of lists of ndarray
-        ``tree_groups_[m][t]``: the feature groups tree ``t`` of model ``m`` splits on.
-    prefix_cost_, prefix_n_groups_ : ndarray of shape (n_tradeoffs, max(n_trees_) + 1)
-        Pay-once cost and number of the groups of the first ``k`` trees (column ``k``; NaN
-        beyond a model's trees).
-    validation_error_, validation_loss_ : ndarray of the same shape
-        Error and mean log loss of each prefix on the validation part (NaN without one).
-    choice_budgets_, choice_tradeoff_index_, choice_n_trees_ : ndarray of shape (n_steps,)
-        The choice as a step function of the budget: from budget ``choice_budgets_[s]``
-        (increasing, the first 0) up to the next, the model used is the first
-        ``choice_n_trees_[s]`` trees of ``models_[choice_tradeoff_index_[s]]`` (-1 and 0:
-        the empty model). :meth:`chosen_tradeoffs` reads it per budget.
-    fit_rows_, validation_rows_ : ndarray of int
-        Rows of the training ``X`` in the fit and validation parts.
+    n_trees_, tree_groups_ : see :class:`~budgetboost.peers._base.PeerBooster`
+        The models' trees and the feature groups each splits on.
+    prefix_cost_, prefix_n_groups_, validation_error_, validation_loss_ : see the base
+        Cost and validation error of every prefix of every model.
+    choice_budgets_, choice_tradeoff_index_, choice_n_trees_ : see the base
+        The choice per budget (:meth:`chosen_tradeoffs`).
+    fit_rows_, validation_rows_ : see the base
+        The fit and validation parts of the training rows.
     seed_ : int
         The ``seed`` given to LightGBM.
 
