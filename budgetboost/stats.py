@@ -48,6 +48,8 @@ __all__ = [
 
 #: Confidence level of every interval reported (the paper's error bars are 95 % intervals).
 CONFIDENCE = 0.95
+#: Significance level of the paired tests a reader's marks rest on (Holm-adjusted p).
+ALPHA = 0.05
 GROUP_KEYS = ["dataset", "cost_model", "algorithm", "budget"]
 CELL_KEYS = ["dataset", "cost_model", "budget"]
 
@@ -343,15 +345,21 @@ def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
 
 
 def error_table(summary: pd.DataFrame, dataset: str, cost_model: str,
-                catalogue: Catalogue | None = None) -> pd.DataFrame:
+                catalogue: Catalogue | None = None,
+                comparisons: pd.DataFrame | None = None) -> pd.DataFrame:
     """Budget × algorithm table of ``mean ± CI half-width`` for one dataset and cost model.
 
-    Columns are the algorithms' labels, in catalogue order.
+    Columns are the algorithms' labels, in catalogue order. With ``comparisons``
+    (:func:`paired_comparisons`), the lowest mean of each budget is in bold and every other
+    algorithm not significantly worse than it (Holm-adjusted Wilcoxon p >= 0.05 over the
+    paired trials) is marked ``†``, so a reader sees at a glance who wins and who ties.
     """
     part = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)]
     catalogue = _catalogue(catalogue, part["algorithm"])
     cell = part["error_mean"].map("{:.3f}".format) + np.where(
         part["ci_half"].notna(), " ± " + part["ci_half"].map("{:.3f}".format), "")
+    if comparisons is not None:
+        cell = _marked(part, cell, comparisons)
     wide = (part.assign(cell=cell)
             .pivot(index="budget", columns="algorithm", values="cell")
             .reindex(columns=catalogue.sort(part["algorithm"]))
@@ -359,6 +367,33 @@ def error_table(summary: pd.DataFrame, dataset: str, cost_model: str,
     wide.index = [("inf" if np.isinf(b) else f"{b:g}") for b in wide.index]
     wide.columns = [catalogue.label(name) for name in wide.columns]
     return wide.rename_axis("budget").reset_index()
+
+
+#: Marks of :func:`error_table`: the best mean, and the means not significantly worse.
+BEST_MARK, TIED_MARK = "**", " †"
+
+
+def _marked(part: pd.DataFrame, cell: pd.Series, comparisons: pd.DataFrame) -> pd.Series:
+    """``cell`` with the best mean of each finite budget bold and its ties marked."""
+    finite = part[np.isfinite(part["budget"])]
+    if finite.empty:
+        return cell
+    best = finite.loc[finite.groupby("budget")["error_mean"].idxmin(), ["budget", "algorithm"]]
+    best = best.rename(columns={"algorithm": "best"})
+    c = comparisons[(comparisons["dataset"] == part["dataset"].iloc[0])
+                    & (comparisons["cost_model"] == part["cost_model"].iloc[0])]
+    pairs = pd.concat([c.rename(columns={"algorithm_a": "best", "algorithm_b": "algorithm"}),
+                       c.rename(columns={"algorithm_b": "best", "algorithm_a": "algorithm"})])
+    ties = pairs.merge(best, on=["budget", "best"])
+    ties = ties[ties["p_holm"] >= ALPHA][["budget", "algorithm"]].assign(tied=True)
+    flags = part[["budget", "algorithm"]].merge(best, on="budget", how="left").merge(
+        ties, on=["budget", "algorithm"], how="left")
+    is_best = (flags["algorithm"] == flags["best"]).to_numpy()
+    is_tied = flags["tied"].eq(True).to_numpy()
+    values = cell.to_numpy(dtype=object)
+    out = np.where(is_best, BEST_MARK + values + BEST_MARK,
+                   np.where(is_tied, values + TIED_MARK, values))
+    return pd.Series(out, index=cell.index)
 
 
 def summary_markdown(summary: pd.DataFrame, matches: pd.DataFrame,
@@ -370,7 +405,9 @@ def summary_markdown(summary: pd.DataFrame, matches: pd.DataFrame,
     catalogue = _catalogue(catalogue, summary["algorithm"] if not summary.empty else [])
     lines = ["# Results summary", "",
              f"Test error: mean ± half-width of the {CONFIDENCE:.0%} Student-t confidence "
-             "interval over trials. Budget `inf` is the unbudgeted AdaBoost reference.", ""]
+             "interval over trials. Budget `inf` is the unbudgeted AdaBoost reference. "
+             "**Bold**: the lowest mean at that budget; †: not significantly worse than it "
+             f"(paired trials, Holm-adjusted Wilcoxon p >= {ALPHA}).", ""]
     if summary.empty:
         return "\n".join([*lines, "No result shards.", ""])
 
@@ -381,7 +418,8 @@ def summary_markdown(summary: pd.DataFrame, matches: pd.DataFrame,
     for (dataset, cost_model), (tmin, tmax) in trials.iterrows():
         count = f"{tmin}" if tmin == tmax else f"{tmin}–{tmax}"
         lines += [f"## {dataset} · {cost_model} ({count} trials)", "",
-                  markdown_table(error_table(summary, dataset, cost_model, catalogue)), ""]
+                  markdown_table(error_table(summary, dataset, cost_model, catalogue,
+                                             comparisons)), ""]
     if not matches.empty:
         lines += ["## Budget to match AdaBoost", "",
                   "Smallest budget at which the mean error is at or below the upper end of "
@@ -396,7 +434,7 @@ def summary_markdown(summary: pd.DataFrame, matches: pd.DataFrame,
                                                "example_cost_mean", "example_cost_max",
                                                "n_features_mean"]]), ""]
     if not comparisons.empty:
-        sig = comparisons[comparisons["p_holm"] < 0.05]
+        sig = comparisons[comparisons["p_holm"] < ALPHA]
         lines += ["## Paired comparisons", "",
                   f"{len(comparisons)} (budget, pair) cells; {len(sig)} with Holm-adjusted "
                   "Wilcoxon p < 0.05. Full table: `comparisons.parquet`.", ""]

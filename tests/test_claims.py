@@ -204,3 +204,21 @@ def _empty_tables():
     df = build({}, reference=None)
     s = stats.summarize(df)
     return s, stats.paired_comparisons(df), stats.budget_to_match(s)
+
+
+def test_claims_md_shows_the_deciding_evidence_and_counts_the_rest():
+    """Issue 17: every contradicting cell, the closest calls, a count of the rest; the
+    verdicts come first and the full evidence is one table."""
+    detail = pd.DataFrame({"dataset": ["d"] * 30, "diff": [-0.1] * 27 + [0.2, 0.2, -0.01],
+                           "p_holm": [0.001] * 25 + [0.04, 0.07, 0.01, 0.02, 0.5]})
+    shown, note = claims.deciding_evidence(detail)
+    assert list(shown["why"]).count("contradicts") == 2
+    closest = shown[shown["why"] == "closest call"]
+    assert len(closest) == claims.CLOSEST_CALLS
+    assert set(closest["p_holm"].head(2)) == {0.04, 0.07}
+    assert note.startswith("2 contradicting cells and the 5 closest calls of 30 cells; the "
+                           "other 23: `claims_evidence.parquet`")
+    results = [claims.ClaimResult("1", claims.NOT_REPRODUCED, "e", detail=detail)]
+    text = claims.claims_markdown(results)
+    assert text.index("## Verdicts") < text.index("### Thresholds") < text.index("## Claim 1")
+    assert len(claims.evidence_table(results)) == 30

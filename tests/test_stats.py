@@ -207,3 +207,22 @@ def test_paired_counts_add_up(pairs):
     assert c["wins"] + c["ties"] + c["losses"] == c["n_pairs"] == len(pairs)
     assert c["wins"] == sum(a < b for a, b in pairs)
     assert c["mean_diff"] == pytest.approx(np.mean([(a - b) / 10 for a, b in pairs]))
+
+
+def test_error_table_marks_the_best_mean_and_its_ties():
+    """At each budget the lowest mean is bold; an algorithm not significantly worse than it
+    (Holm-adjusted p >= 0.05) gets a dagger; one significantly worse gets nothing."""
+    rng = np.random.default_rng(0)
+    base = rng.normal(0.3, 0.02, 12)
+    cells = {("smoothed", 2.0): base, ("greedy", 2.0): base + rng.normal(0, 0.001, 12),
+             ("adaboost_bt", 2.0): base + 0.1}
+    df = _table(cells)
+    table = stats.error_table(stats.summarize(df), "ecoli", "uniform_0_2",
+                              comparisons=stats.paired_comparisons(df))
+    row = table.iloc[0]
+    best = min(("AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"),
+               key=lambda c: float(row[c].strip("*").split()[0]))
+    other = ({"AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"} - {best}).pop()
+    assert row[best].startswith("**") and row[best].endswith("**")
+    assert row[other].endswith(" †")
+    assert "*" not in row["AdaBoostBT"] and "†" not in row["AdaBoostBT"]

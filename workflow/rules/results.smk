@@ -70,6 +70,7 @@ rule claims:
         code=code_files("budgetboost.claims"),
     output:
         table="results/summary/claims.parquet",
+        evidence="results/summary/claims_evidence.parquet",
         markdown=report(
             "results/summary/claims.md",
             caption="../report/claims.rst",

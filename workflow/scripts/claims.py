@@ -28,6 +28,8 @@ try:
     write_table(table, sm.output.table,
                 {"thresholds": claims.thresholds_table().astype(str).to_dict("records"),
                  "varied_cost_models": sorted(map(list, varied))})
+    write_table(claims.evidence_table(results), sm.output.evidence,
+                {"thresholds": claims.thresholds_table().astype(str).to_dict("records")})
     write_text(claims.claims_markdown(results, catalogue), sm.output.markdown)
 except Exception:
     log.exception("claims failed")
