@@ -29,6 +29,10 @@ if not workflow.overwrite_configfiles:
 include: "workflow/rules/common.smk"
 
 
+# the report's first page: what ran, the verdicts, where to look (made by rule `landing`)
+report: "results/report/landing.rst"
+
+
 # a wildcard matches only names from the config, so a typo never matches a rule
 wildcard_constraints:
     dataset="|".join(map(re.escape, DATASETS)),

@@ -50,6 +50,7 @@ __all__ = [
     "claims_markdown",
     "claims_table",
     "deciding_evidence",
+    "landing_page",
     "evidence_table",
     "identical_stump_share",
     "read_cost_variation",
@@ -534,6 +535,56 @@ def thresholds_table() -> pd.DataFrame:
                      f"{rule.min_direction:.2f}",
                      "shares of cells (claim 6: of datasets) for reproduced / not reproduced"))
     return pd.DataFrame(rows, columns=["threshold", "value", "meaning"])
+
+
+def landing_page(claims_table: pd.DataFrame, summary: pd.DataFrame, *, catalogue: Catalogue,
+                 figures: Sequence[tuple[str, str, str]], version: str) -> str:
+    """The report's first page (reStructuredText): what ran, the verdicts, where to look.
+
+    ``figures`` is ``(name, title, category)`` per registered figure; ``claims_table`` is
+    :func:`claims_table`'s output, ``summary`` :func:`budgetboost.stats.summarize`'s.
+    """
+    trials = (summary.groupby(["dataset", "cost_model"])["trials"].max().reset_index()
+              if not summary.empty else pd.DataFrame(columns=["dataset", "cost_model",
+                                                              "trials"]))
+    algorithms = catalogue.sort(summary["algorithm"]) if not summary.empty else []
+    verdicts = claims_table[["claim", "verdict", "statement"]]
+    counts = verdicts["verdict"].value_counts()
+    lines = [
+        "budgetboost: feature-budgeted boosting, reproduced and compared",
+        "=" * 63, "",
+        f"Package version {version}. Huang, Powers & Reyzin (IJCAI 2015) reproduced on "
+        f"{trials['dataset'].nunique()} datasets: "
+        f"{counts.get(REPRODUCED, 0)} of {len(verdicts)} claims reproduced, "
+        f"{counts.get(NOT_REPRODUCED, 0)} not reproduced, "
+        f"{counts.get(INCONCLUSIVE, 0)} inconclusive.", "",
+        "Verdicts", "--------", "",
+        _rst_table(verdicts), "",
+        "The evidence of each verdict is in ``claims.md`` (Tables); every threshold is printed "
+        "there.", "",
+        "What ran", "--------", "",
+        "Datasets and cost models (trials):", "",
+        *[f"- {r.dataset} · {r.cost_model} ({int(r.trials)} trials)"
+          for r in trials.itertuples()], "",
+        "Algorithms (by family):", "",
+        *[f"- {catalogue.label(a)} (``{a}``, {catalogue.including([a])[a].family})"
+          for a in algorithms], "",
+        "Where to look", "-------------", "",
+        *[f"- {category}: {title} (``{name}``)" for name, title, category in figures],
+        "- Tables: ``summary.md`` (mean error per budget, the best in bold) and "
+        "``claims.md`` (verdicts and their evidence)", "",
+    ]
+    return "\n".join(lines)
+
+
+def _rst_table(df: pd.DataFrame) -> str:
+    """``df`` as an reStructuredText grid of the simple kind (columns padded, ``=`` rules)."""
+    cells = [[str(c) for c in df.columns], *[[str(v) for v in row] for row in df.to_numpy()]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(df.columns))]
+    rule = "  ".join("=" * w for w in widths)
+    body = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
+            for r in cells]
+    return "\n".join([rule, body[0], rule, *body[1:], rule])
 
 
 def evidence_table(results: Sequence[ClaimResult]) -> pd.DataFrame:

@@ -396,7 +396,7 @@ def shard_metadata(*, dataset: str, cost_model: str, spec: AlgorithmSpec,
     seeded = "random_state" in _constructor_params(spec.estimator)
     return {
         "package": "budgetboost",
-        "version": _package_version(),
+        "version": package_version(),
         "dataset": dataset,
         "cost_model": cost_model,
         "algorithm": spec.name,
@@ -529,7 +529,8 @@ def _constructor_params(estimator: str) -> set[str]:
     return set(inspect.signature(cls.__init__).parameters) - {"self"}
 
 
-def _package_version() -> str:
+def package_version() -> str:
+    """The installed budgetboost version ("unknown" when not installed)."""
     try:
         return metadata.version("budgetboost")
     except metadata.PackageNotFoundError:

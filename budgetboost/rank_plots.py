@@ -385,7 +385,7 @@ def _labels(context: FigureContext) -> dict[str, str]:
 
 
 @figure("critical_difference", title="ranks across data sets (critical differences)",
-        category="Statistics", families=RANKED_FAMILIES, tables=("summary",), caption="""
+        category="Rank statistics", families=RANKED_FAMILIES, tables=("summary",), caption="""
 **Critical-difference diagrams** (Demšar, JMLR 2006) at small, medium and larger budgets (the
 lowest, middle and highest third of each data set's budget grid; a data set is one (dataset,
 cost model) pair, its error the mean test error over the band's budgets). Each budgeted

@@ -23,7 +23,7 @@ from synthetic_results import synthetic_shards
 
 from budgetboost import figures
 from budgetboost.costs import CostTable, write_costs
-from budgetboost.io import write_table
+from budgetboost.io import read_table, write_table
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: the images of every registered figure (budgetboost.figures), as the report holds them
@@ -134,6 +134,7 @@ from budgetboost.catalogue import Catalogue
 
 EXPERIMENTS = {experiments!r}
 CATALOGUE = Catalogue.default()
+PACKAGE_VERSION = "test"
 FIGURE_MODULES = []
 FIGURES = figures.load(FIGURE_MODULES)
 
@@ -249,6 +250,21 @@ def test_report_embeds_every_figure_and_table(report_repo):
     for path in FIGURES:
         assert entries[path]["caption"].strip(), f"{path} has no caption"
         assert embedded_bytes(entries[path]).startswith(PNG_SIGNATURE)
+
+
+@pytest.mark.slow
+def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_report):
+    """Issue 17: the report's first page (rule ``landing``) says what ran, gives the verdict
+    of every claim and names every registered figure."""
+    html = (pipeline_report / "results/report.html").read_text(encoding="utf-8")
+    landing = (pipeline_report / "results/report/landing.rst").read_text(encoding="utf-8")
+    claims = read_table(pipeline_report / "results/summary/claims.parquet")
+    for text in ("What ran", "Verdicts", "Where to look", "heart · uniform_0_2 (3 trials)"):
+        assert text in landing and text.replace("·", "\\u00b7") in html or text in html, text
+    for statement in claims["statement"]:
+        assert statement in landing
+    for name, spec in figures.load().items():
+        assert f"{spec.category}: {spec.title} (``{name}``)" in landing
 
 
 @pytest.mark.slow

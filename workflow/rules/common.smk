@@ -112,11 +112,16 @@ def local_datasets():
     return [d for d in DATASETS if registry_entry(d)["source"]["type"] == "local"]
 
 
+#: the package version, for the report's first page
+PACKAGE_VERSION = experiment.package_version()
+
+
 def results_outputs():
     """Targets of the results rules, for the default target."""
     return [
         "results/summary/summary.md",
         "results/summary/claims.md",
+        "results/report/landing.rst",
         *expand("results/figures/{figure}.{ext}", figure=FIGURES, ext=["png", "pdf"]),
     ]
 

@@ -10,6 +10,7 @@ localrules:
     aggregate,
     plot,
     claims,
+    landing,
 
 
 rule aggregate:
@@ -85,3 +86,22 @@ rule claims:
         catalogue=CATALOGUE.records(),
     script:
         "../scripts/claims.py"
+
+
+rule landing:
+    input:
+        claims="results/summary/claims.parquet",
+        summary="results/summary/summary.parquet",
+        code=code_files("budgetboost.claims"),
+    output:
+        "results/report/landing.rst",
+    log:
+        "logs/results/landing.log",
+    conda:
+        "../envs/budgetboost.yaml"
+    params:
+        catalogue=CATALOGUE.records(),
+        figures=[(name, spec.title, spec.category) for name, spec in FIGURES.items()],
+        version=PACKAGE_VERSION,
+    script:
+        "../scripts/landing.py"
