@@ -404,7 +404,7 @@ def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureConte
     return figure_cd(table, labels=_labels(FigureContext(catalogue)))
 
 
-@figure("win_tie_loss", title="wins and losses against Smoothed", category="Statistics",
+@figure("win_tie_loss", title="wins and losses against Smoothed", category="Rank statistics",
         families=RANKED_FAMILIES, tables=("comparisons",), caption="""
 **Wins and losses against Smoothed** (the paper's recommendation, Eq. 2): for each (dataset,
 cost model) row and each algorithm, the share of budgets where it is significantly better
