@@ -260,7 +260,9 @@ def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_re
     landing = (pipeline_report / "results/report/landing.rst").read_text(encoding="utf-8")
     claims = read_table(pipeline_report / "results/summary/claims.parquet")
     for text in ("What ran", "Verdicts", "Where to look", "heart · uniform_0_2 (3 trials)"):
-        assert text in landing and text.replace("·", "\\u00b7") in html or text in html, text
+        assert text in landing, text
+    for text in ("What ran", "Verdicts", "Where to look"):
+        assert text in html, text  # the report's own first page
     for statement in claims["statement"]:
         assert statement in landing
     for name, spec in figures.load().items():
