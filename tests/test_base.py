@@ -91,8 +91,8 @@ def test_check_params_rejects_an_unknown_name_listing_the_valid_ones():
         BudgetedBoost.check_params({"criterion": "greedy", "max_round": 5})
     assert err.value.parameter == "max_round"
     assert err.value.reason == (
-        "unknown parameter of BudgetedBoost; valid parameters are ['budget', 'criterion', "
-        "'feature_costs', 'feature_groups', 'max_rounds', 'switch', 'tau']"
+        "unknown parameter of BudgetedBoost; valid parameters are ['adaboost_path', 'budget', "
+        "'criterion', 'feature_costs', 'feature_groups', 'max_rounds', 'switch', 'tau']"
     )
 
 

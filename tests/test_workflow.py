@@ -36,7 +36,7 @@ from conftest import (
 from budgetboost import experiment
 from budgetboost.io import read_metadata, read_table
 
-RESULTS_RULES = {"aggregate", "plot", "claims"}  # downstream of every shard
+RESULTS_RULES = {"aggregate", "plot", "claims", "landing"}  # downstream of every shard
 HAS_RESULTS = (REPO / "workflow" / "rules" / "results.smk").exists()
 
 
