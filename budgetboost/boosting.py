@@ -169,13 +169,13 @@ def _select(score: np.ndarray, abs_gamma: np.ndarray, column: np.ndarray,
     Ties (within :data:`TIE_TOL`) go to the larger ``|gamma|``, then the lower column index,
     then the lower threshold. ``best`` is ``score.max()`` when the caller knows it already.
     """
-    best = score.max() if best is None else best
-    if best == -np.inf:
+    best = float(score.max() if best is None else best)
+    if best == -math.inf:
         return -1
-    if np.isinf(best):
-        tied = np.flatnonzero(score == best)
+    if best == math.inf:
+        tied = (score == best).nonzero()[0]
     else:
-        tied = np.flatnonzero(score >= best - TIE_TOL * (1.0 + abs(best)))
+        tied = (score >= best - TIE_TOL * (1.0 + abs(best))).nonzero()[0]
     if tied.size > 1:
         g = abs_gamma[tied]
         top = g.max()
@@ -345,6 +345,9 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
     cand_cost = group_cost[cand_group]
     paid = np.zeros(group_cost.shape[0], dtype=bool)
     weights = np.full(m, 1.0 / m)
+    wy = np.empty(m)
+    positive = y > 0
+    agrees: dict[int, np.ndarray] = {}  # per chosen candidate: 1 where y = h, polarity +1
     spent = 0.0
     phase = "greedy" if criterion == "hybrid" else criterion
     score_of = _CachedScores(cand_cost, tau)
@@ -354,9 +357,9 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
     if space.n_candidates == 0:
         stop_reason = "no_stumps"
     for _ in range(max_rounds if space.n_candidates else 0):
-        gamma = space.edges(weights * y)
+        gamma = space.edges(np.multiply(weights, y, out=wy))
         abs_gamma = np.abs(gamma)
-        top = abs_gamma.max()
+        top = float(abs_gamma.max())
         if top <= GAMMA_ZERO:
             stop_reason = "zero_edge"
             break
@@ -399,8 +402,13 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
         if edge >= 1.0 - GAMMA_CAP:
             stop_reason = "perfect_stump"
             break
-        h = np.where(X[:, j] >= v, polarity, -polarity)
-        weights = weights * np.exp(-alpha * y * h)
+        # D(i) exp(-alpha y_i h(x_i)): the exponent is -alpha s on the rows where y_i = +1
+        # exactly when x_ij >= v (the stump of polarity s = +1 is right there), +alpha s
+        # elsewhere; exp of these two values is the same float as elementwise
+        agree = agrees.get(k)
+        if agree is None:
+            agree = agrees[k] = ((X[:, j] >= v) == positive).view(np.uint8)
+        weights *= np.exp([alpha * polarity, -alpha * polarity]).take(agree)
         weights /= weights.sum()
     return BoostPath.from_rounds(rounds, stop_reason)
 
