@@ -59,6 +59,8 @@ VOTE_TIE = 1e-10
 #: upper bound must miss ``M`` for it to be left unscored: 1000 times :data:`TIE_TOL`, so the
 #: rounding of the bounds and of the exact scores never moves a candidate across a tie.
 PRUNE_MARGIN = 1e-9
+#: Fewer candidates than this are all scored exactly: bounding them would cost more.
+PRUNE_MIN_CANDIDATES = 1000
 
 
 def _log_loss_reduction(abs_gamma: np.ndarray) -> np.ndarray:
@@ -163,11 +165,14 @@ _ALL_CRITERIA = (*CRITERIA, "hybrid")
 
 
 def _select(score: np.ndarray, abs_gamma: np.ndarray, column: np.ndarray,
-            threshold: np.ndarray, best: float | None = None) -> int:
+            threshold: np.ndarray, best: float | None = None,
+            index: np.ndarray | None = None) -> int:
     """Index of the best candidate, or -1 when every score is ``-inf``.
 
     Ties (within :data:`TIE_TOL`) go to the larger ``|gamma|``, then the lower column index,
     then the lower threshold. ``best`` is ``score.max()`` when the caller knows it already.
+    ``index``: the candidates that ``score`` scores (default: all, in order); ``abs_gamma``,
+    ``column`` and ``threshold`` are over all candidates.
     """
     best = float(score.max() if best is None else best)
     if best == -math.inf:
@@ -176,6 +181,8 @@ def _select(score: np.ndarray, abs_gamma: np.ndarray, column: np.ndarray,
         tied = (score == best).nonzero()[0]
     else:
         tied = (score >= best - TIE_TOL * (1.0 + abs(best))).nonzero()[0]
+    if index is not None:
+        tied = index[tied]
     if tied.size > 1:
         g = abs_gamma[tied]
         top = g.max()
@@ -313,19 +320,20 @@ def _contenders(
     -------
     index : ndarray of int
         Sorted indices of the candidates kept (every one of ``among``, or all, when no bound
-        applies: no ``slope``, a zero denominator, or no positive edge).
+        applies: no ``slope``, a zero denominator, no positive edge, or fewer than
+        :data:`PRUNE_MIN_CANDIDATES` candidates).
     score : ndarray
         Their exact scores, equal to the full scoring's at the same indices.
     """
     index = np.arange(abs_gamma.size) if among is None else among
-    if den.root is not None and index.size:
+    if den.root is not None and index.size >= max(PRUNE_MIN_CANDIDATES, 1):
         v = abs_gamma * den.root if among is None else abs_gamma[among] * den.root[among]
         v_max = float(v.max())
         if v_max > 0.0:
             margin = PRUNE_MARGIN * (1.0 + abs(2.0 * math.log(v_max)))
             reach = (1.0 - margin) * (1.0 - ratio.slope * (top * top))
             if reach > 0.0:
-                index = index[np.flatnonzero(v >= v_max * math.sqrt(reach))]
+                index = index[(v >= v_max * math.sqrt(reach)).nonzero()[0]]
     return index, ratio.score(abs_gamma[index], den.log[index])
 
 
@@ -380,8 +388,7 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
             k = _select(abs_gamma, abs_gamma, space.column, space.threshold, top)
         else:  # only the candidates that can win are scored (_contenders)
             index, score = score_of.contenders(phase, abs_gamma, top, spent)
-            k = _select(score, abs_gamma[index], space.column[index], space.threshold[index])
-            k = index[k] if k >= 0 else k
+            k = _select(score, abs_gamma, space.column, space.threshold, index=index)
         if k < 0:
             stop_reason = "zero_edge"
             break
