@@ -81,10 +81,13 @@ class _SortedBlock:
         return cls(positions, np.ascontiguousarray(order.T), col * order.shape[0] + row)
 
     def edges(self, wy: np.ndarray, total: float, out: np.ndarray) -> None:
-        """Write ``sum(D*y) - 2 * (sum below the threshold)`` into ``out``."""
-        below = np.add.accumulate(wy.take(self.order), axis=1)
-        below.take(self.flat, out=out)
-        out *= 2.0
+        """Write ``sum(D*y) - 2 * (sum below the threshold)`` into ``out``.
+
+        The sums run over ``2 D*y`` (doubling is exact, so they are exactly twice the sums
+        of ``D*y``): one pass over the rows instead of one over the candidates.
+        """
+        twice_below = np.add.accumulate((wy + wy).take(self.order), axis=1)
+        twice_below.take(self.flat, out=out)
         np.subtract(total, out, out=out)
 
 
