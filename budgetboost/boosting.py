@@ -67,24 +67,24 @@ def _log_loss_reduction(abs_gamma: np.ndarray) -> np.ndarray:
     """``log(-ln(1 - gamma^2))``: log of the per-round drop of the training-error bound.
 
     Eq. 1 and 2 minimise ``(1 - gamma^2)^(1/c)``, i.e. maximise ``-ln(1 - gamma^2) / c``.
-    Computed in place on one new array (this runs over every stump, every round).
+    Computed in place on one new array; ``|gamma| = 1`` gives ``+inf``, ``gamma = 0`` gives
+    ``-inf`` (under :meth:`Ratio.score`'s error state).
     """
     out = np.square(abs_gamma)
     np.negative(out, out=out)
-    with np.errstate(divide="ignore"):  # |gamma| = 1 gives +inf, gamma = 0 gives -inf
-        np.log1p(out, out=out)
-        np.negative(out, out=out)
-        return np.log(out, out=out)
+    np.log1p(out, out=out)
+    np.negative(out, out=out)
+    return np.log(out, out=out)
 
 
 def _log_speed_gain(abs_gamma: np.ndarray) -> np.ndarray:
     """``log(1 - sqrt(1 - gamma^2))``, SpeedBoost's gain (Eq. 4).
 
-    ``1 - sqrt(1 - g^2) = g^2 / (1 + sqrt(1 - g^2))`` is used for accuracy at small edges.
+    ``1 - sqrt(1 - g^2) = g^2 / (1 + sqrt(1 - g^2))`` is used for accuracy at small edges;
+    ``gamma = 0`` gives ``-inf`` (under :meth:`Ratio.score`'s error state).
     """
     g2 = np.square(abs_gamma)
-    with np.errstate(divide="ignore"):
-        return np.log(g2) - np.log1p(np.sqrt(1.0 - g2))
+    return np.log(g2) - np.log1p(np.sqrt(1.0 - g2))
 
 
 def _log_cost(cost: np.ndarray) -> np.ndarray:
@@ -135,8 +135,8 @@ class Ratio:
 
     def score(self, abs_gamma: np.ndarray, log_den: np.ndarray) -> np.ndarray:
         """The scores given a precomputed ``log_denominator``."""
-        score = self.log_numerator(abs_gamma)
-        with np.errstate(invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):  # log 0; inf - inf is nan
+            score = self.log_numerator(abs_gamma)
             np.subtract(score, log_den, out=score)
         score[np.isnan(score)] = -np.inf
         return score
@@ -325,15 +325,19 @@ def _contenders(
     score : ndarray
         Their exact scores, equal to the full scoring's at the same indices.
     """
-    index = np.arange(abs_gamma.size) if among is None else among
-    if den.root is not None and index.size >= max(PRUNE_MIN_CANDIDATES, 1):
+    index = among
+    size = abs_gamma.size if among is None else among.size
+    if den.root is not None and size >= max(PRUNE_MIN_CANDIDATES, 1):
         v = abs_gamma * den.root if among is None else abs_gamma[among] * den.root[among]
         v_max = float(v.max())
         if v_max > 0.0:
             margin = PRUNE_MARGIN * (1.0 + abs(2.0 * math.log(v_max)))
             reach = (1.0 - margin) * (1.0 - ratio.slope * (top * top))
             if reach > 0.0:
-                index = index[(v >= v_max * math.sqrt(reach)).nonzero()[0]]
+                keep = (v >= v_max * math.sqrt(reach)).nonzero()[0]
+                index = keep if among is None else among[keep]
+    if index is None:  # no bound applies: every candidate
+        index = np.arange(abs_gamma.size)
     return index, ratio.score(abs_gamma[index], den.log[index])
 
 
