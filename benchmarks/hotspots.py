@@ -162,7 +162,7 @@ def main() -> None:
     if args.baseline:
         packages.append(load_baseline(args.baseline.resolve()))
         print(f"baseline: {Path(packages[1].__file__).parent}")
-XX{'baseline':>10}{'ratio':>11}  (baseline / this, paired)")
+        print(f"{'':48}{'this':>10}{'baseline':>10}{'ratio':>11}  (baseline / this, paired)")
     criterion_fits(packages, args.repeats)
     sampling_predictions(packages, args.repeats)
 
