@@ -4,18 +4,19 @@ Prints medians of repeated timings (one thread, as the pipeline's jobs) of:
 
 1. ``fit`` of Greedy (Eq. 1) and SpeedBoost (Eq. 4), 500 rounds at the grid's largest budget
    (40), on trial 0 of binarized sonar and ionosphere with costs U[0, 2] (the ``uniform_0_2``
-   cost model): Greedy never spends its budget there, so every round scores all 11,196 or
+   cost model): Greedy never spends its budget there, so every round looks at all 11,196 or
    8,114 candidates;
 2. the test-time sampling of AdaBoostRS_AC (``AdaBoostRS(cost_weighted=True)``, 500 rounds):
    ``evaluate_at_budgets`` on the test rows and on the training rows over the budget grid, as
    a train job does, on census and ocr17 (budgets every 2 up to 40) and heart with Turney's
    costs (every 10 up to 600).
 
-To compare with an earlier commit, export it and run this script against it from the same
-repository root, e.g. ``git archive OLD | tar -x -C /tmp/old`` then
-``PYTHONPATH=/tmp/old python benchmarks/hotspots.py``.
+``--baseline DIR`` also times the package of an earlier commit in the same session (``DIR``
+holds its ``budgetboost/``, e.g. from ``git archive OLD | tar -x -C DIR``): the two run in
+turn, the ratio is the median of the paired ratios, and the results of the two are compared
+(fitted paths, sampled votes and costs: ``same`` means identical bytes).
 
-Run from the repository root: ``python benchmarks/hotspots.py [--repeats 5]``.
+Run from the repository root: ``python benchmarks/hotspots.py [--repeats 5] [--baseline DIR]``.
 """
 
 from __future__ import annotations
@@ -27,12 +28,15 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import importlib.util  # noqa: E402
 import statistics  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+import numpy as np  # noqa: E402
+
 import budgetboost  # noqa: E402
-from budgetboost import AdaBoostRS, BudgetedBoost  # noqa: E402
 from budgetboost.costs import make_costs  # noqa: E402
 from budgetboost.datasets import build_binarized, load_registry  # noqa: E402
 from budgetboost.experiment import budget_grid  # noqa: E402
@@ -61,68 +65,106 @@ def trial_inputs(name: str, cost_model: tuple, trial: int = 0) -> dict:
     }
 
 
-def median_ms(fn, repeats: int) -> float:
-    """Median wall time of ``repeats`` calls of ``fn``, in milliseconds."""
-    times = []
+def load_baseline(path: Path):
+    """The package in ``path/budgetboost`` imported as ``budgetboost_baseline``."""
+    spec = importlib.util.spec_from_file_location(
+        "budgetboost_baseline",
+        path / "budgetboost" / "__init__.py",
+        submodule_search_locations=[str(path / "budgetboost")],
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def timed(fns: list, repeats: int) -> tuple[list[float], float | None]:
+    """Median milliseconds of each of ``fns`` (run in turn) and the median ratio last/first."""
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
+        for fn, spent in zip(fns, times, strict=True):
+            start = time.perf_counter()
+            fn()
+            spent.append(time.perf_counter() - start)
+    medians = [1e3 * statistics.median(t) for t in times]
+    ratio = None
+    if len(fns) > 1:
+        ratio = statistics.median(b / a for a, b in zip(times[0], times[-1], strict=True))
+    return medians, ratio
 
 
-def criterion_fits(repeats: int) -> None:
+def report(label: str, medians: list[float], ratio: float | None, same: bool | None) -> None:
+    line = f"  {label:<46}" + "".join(f"{ms:10.1f}" for ms in medians)
+    if ratio is not None:
+        line += f"{ratio:10.2f}x  {'same' if same else 'DIFFERENT'}"
+    print(line)
+
+
+def criterion_fits(packages: list, repeats: int) -> None:
     """Part 1: Greedy and SpeedBoost fits of 500 rounds on sonar and ionosphere."""
-    print("fit, 500 rounds at budget 40, trial 0, costs U[0, 2]")
+    print("fit, 500 rounds at budget 40, trial 0, costs U[0, 2] (ms)")
     for name in ("sonar", "ionosphere"):
         inputs = trial_inputs(name, UNIFORM)
         X, y = inputs["train"]
         for criterion in ("greedy", "speedboost"):
-            model = BudgetedBoost(
-                criterion=criterion, max_rounds=500, budget=40.0, feature_costs=inputs["costs"]
+            models = [
+                package.BudgetedBoost(
+                    criterion=criterion, max_rounds=500, budget=40.0, feature_costs=inputs["costs"]
+                )
+                for package in packages
+            ]
+            medians, ratio = timed([lambda m=m, X=X, y=y: m.fit(X, y) for m in models], repeats)
+            paths = [(m.feature_, m.threshold_, m.polarity_, m.alpha_, m.spent_) for m in models]
+            same = all(
+                all(np.array_equal(a, b) for a, b in zip(paths[0], p, strict=True)) for p in paths
             )
-            ms = median_ms(lambda model=model, X=X, y=y: model.fit(X, y), repeats)
-            print(
-                f"  {name:<11}{criterion:<11}{X.shape[0]:>4} x {X.shape[1]:<6}"
-                f"{ms:8.1f} ms  ({len(model.alpha_)} rounds, spent "
-                f"{model.spent_[-1]:.2f})"
-            )
+            rounds = len(models[0].alpha_)
+            label = f"{name} {criterion}, {X.shape[0]} x {X.shape[1]}, {rounds} rounds"
+            report(label, medians, ratio, same)
 
 
-def sampling_predictions(repeats: int) -> None:
+def sampling_predictions(packages: list, repeats: int) -> None:
     """Part 2: AdaBoostRS_AC's evaluation over the grid, test and training rows."""
-    print("AdaBoostRS_AC (500 rounds), evaluate_at_budgets on test + training rows, trial 0")
+    print("AdaBoostRS_AC (500 rounds), evaluate_at_budgets, test + training rows, trial 0 (ms)")
     for name, cost_model in (("census", UNIFORM), ("ocr17", UNIFORM), ("heart", TURNEY)):
         inputs = trial_inputs(name, cost_model)
-        model = AdaBoostRS(
-            n_rounds=500,
-            cost_weighted=True,
-            feature_costs=inputs["costs"],
-            feature_groups=inputs["groups"],
-            random_state=inputs["seed"],
-        )
-        model.fit(*inputs["train"])
+        models = [
+            package.AdaBoostRS(
+                n_rounds=500,
+                cost_weighted=True,
+                feature_costs=inputs["costs"],
+                feature_groups=inputs["groups"],
+                random_state=inputs["seed"],
+            ).fit(*inputs["train"])
+            for package in packages
+        ]
         budgets = inputs["budgets"]
 
-        def evaluate(model=model, inputs=inputs, budgets=budgets):
+        def evaluate(model, inputs=inputs, budgets=budgets):
             model.evaluate_at_budgets(*inputs["test"], budgets)
             model.evaluate_at_budgets(*inputs["train"], budgets)
 
-        ms = median_ms(evaluate, repeats)
+        medians, ratio = timed([lambda m=m: evaluate(m) for m in models], repeats)
+        samples = [m.sample_at_budgets(inputs["test"][0], budgets) for m in models]
+        same = all(np.array_equal(samples[0][k], s[k]) for s in samples for k in samples[0])
         rows = len(inputs["test"][1]) + len(inputs["train"][1])
-        print(
-            f"  {name + '/' + cost_model[0]:<18}{rows:>5} rows, {len(budgets):>2} budgets "
-            f"{ms:8.1f} ms"
-        )
+        label = f"{name}/{cost_model[0]}, {rows} rows, {len(budgets)} budgets"
+        report(label, medians, ratio, same)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, help="directory holding an older budgetboost/")
     args = parser.parse_args()
-    print(f"budgetboost from {Path(budgetboost.__file__).parent}")
-    criterion_fits(args.repeats)
-    sampling_predictions(args.repeats)
+    packages = [budgetboost]
+    print(f"this: budgetboost from {Path(budgetboost.__file__).parent}")
+    if args.baseline:
+        packages.append(load_baseline(args.baseline.resolve()))
+        print(f"baseline: {Path(packages[1].__file__).parent}")
+        print(f"{'':48}{'this':>10}{'baseline':>10}{'ratio':>11}  (baseline / this, paired)")
+    criterion_fits(packages, args.repeats)
+    sampling_predictions(packages, args.repeats)
 
 
 if __name__ == "__main__":

@@ -61,30 +61,32 @@ VOTE_TIE = 1e-10
 #: upper bound must miss ``M`` for it to be left unscored: 1000 times :data:`TIE_TOL`, so the
 #: rounding of the bounds and of the exact scores never moves a candidate across a tie.
 PRUNE_MARGIN = 1e-9
+#: Fewer candidates than this are all scored exactly: bounding them would cost more.
+PRUNE_MIN_CANDIDATES = 1000
 
 
 def _log_loss_reduction(abs_gamma: np.ndarray) -> np.ndarray:
     """``log(-ln(1 - gamma^2))``: log of the per-round drop of the training-error bound.
 
     Eq. 1 and 2 minimise ``(1 - gamma^2)^(1/c)``, i.e. maximise ``-ln(1 - gamma^2) / c``.
-    Computed in place on one new array (this runs over every stump, every round).
+    Computed in place on one new array; ``|gamma| = 1`` gives ``+inf``, ``gamma = 0`` gives
+    ``-inf`` (under :meth:`Ratio.score`'s error state).
     """
     out = np.square(abs_gamma)
     np.negative(out, out=out)
-    with np.errstate(divide="ignore"):  # |gamma| = 1 gives +inf, gamma = 0 gives -inf
-        np.log1p(out, out=out)
-        np.negative(out, out=out)
-        return np.log(out, out=out)
+    np.log1p(out, out=out)
+    np.negative(out, out=out)
+    return np.log(out, out=out)
 
 
 def _log_speed_gain(abs_gamma: np.ndarray) -> np.ndarray:
     """``log(1 - sqrt(1 - gamma^2))``, SpeedBoost's gain (Eq. 4).
 
-    ``1 - sqrt(1 - g^2) = g^2 / (1 + sqrt(1 - g^2))`` is used for accuracy at small edges.
+    ``1 - sqrt(1 - g^2) = g^2 / (1 + sqrt(1 - g^2))`` is used for accuracy at small edges;
+    ``gamma = 0`` gives ``-inf`` (under :meth:`Ratio.score`'s error state).
     """
     g2 = np.square(abs_gamma)
-    with np.errstate(divide="ignore"):
-        return np.log(g2) - np.log1p(np.sqrt(1.0 - g2))
+    return np.log(g2) - np.log1p(np.sqrt(1.0 - g2))
 
 
 def _log_cost(cost: np.ndarray) -> np.ndarray:
@@ -135,8 +137,8 @@ class Ratio:
 
     def score(self, abs_gamma: np.ndarray, log_den: np.ndarray) -> np.ndarray:
         """The scores given a precomputed ``log_denominator``."""
-        score = self.log_numerator(abs_gamma)
-        with np.errstate(invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):  # log 0; inf - inf is nan
+            score = self.log_numerator(abs_gamma)
             np.subtract(score, log_den, out=score)
         score[np.isnan(score)] = -np.inf
         return score
@@ -165,19 +167,24 @@ _ALL_CRITERIA = (*CRITERIA, "hybrid")
 
 
 def _select(score: np.ndarray, abs_gamma: np.ndarray, column: np.ndarray,
-            threshold: np.ndarray, best: float | None = None) -> int:
+            threshold: np.ndarray, best: float | None = None,
+            index: np.ndarray | None = None) -> int:
     """Index of the best candidate, or -1 when every score is ``-inf``.
 
     Ties (within :data:`TIE_TOL`) go to the larger ``|gamma|``, then the lower column index,
     then the lower threshold. ``best`` is ``score.max()`` when the caller knows it already.
+    ``index``: the candidates that ``score`` scores (default: all, in order); ``abs_gamma``,
+    ``column`` and ``threshold`` are over all candidates.
     """
-    best = score.max() if best is None else best
-    if best == -np.inf:
+    best = float(score.max() if best is None else best)
+    if best == -math.inf:
         return -1
-    if np.isinf(best):
-        tied = np.flatnonzero(score == best)
+    if best == math.inf:
+        tied = (score == best).nonzero()[0]
     else:
-        tied = np.flatnonzero(score >= best - TIE_TOL * (1.0 + abs(best)))
+        tied = (score >= best - TIE_TOL * (1.0 + abs(best))).nonzero()[0]
+    if index is not None:
+        tied = index[tied]
     if tied.size > 1:
         g = abs_gamma[tied]
         top = g.max()
@@ -390,19 +397,24 @@ def _contenders(
     -------
     index : ndarray of int
         Sorted indices of the candidates kept (every one of ``among``, or all, when no bound
-        applies: no ``slope``, a zero denominator, or no positive edge).
+        applies: no ``slope``, a zero denominator, no positive edge, or fewer than
+        :data:`PRUNE_MIN_CANDIDATES` candidates).
     score : ndarray
         Their exact scores, equal to the full scoring's at the same indices.
     """
-    index = np.arange(abs_gamma.size) if among is None else among
-    if den.root is not None and index.size:
+    index = among
+    size = abs_gamma.size if among is None else among.size
+    if den.root is not None and size >= max(PRUNE_MIN_CANDIDATES, 1):
         v = abs_gamma * den.root if among is None else abs_gamma[among] * den.root[among]
         v_max = float(v.max())
         if v_max > 0.0:
             margin = PRUNE_MARGIN * (1.0 + abs(2.0 * math.log(v_max)))
             reach = (1.0 - margin) * (1.0 - ratio.slope * (top * top))
             if reach > 0.0:
-                index = index[np.flatnonzero(v >= v_max * math.sqrt(reach))]
+                keep = (v >= v_max * math.sqrt(reach)).nonzero()[0]
+                index = keep if among is None else among[keep]
+    if index is None:  # no bound applies: every candidate
+        index = np.arange(abs_gamma.size)
     return index, ratio.score(abs_gamma[index], den.log[index])
 
 
@@ -422,6 +434,9 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
     cand_cost = group_cost[cand_group]
     paid = np.zeros(group_cost.shape[0], dtype=bool)
     weights = np.full(m, 1.0 / m)
+    wy = np.empty(m)
+    positive = y > 0
+    agrees: dict[int, np.ndarray] = {}  # per chosen candidate: 1 where y = h, polarity +1
     spent = 0.0
     phase = "greedy" if criterion == "hybrid" else criterion
     score_of = _CachedScores(cand_cost, tau)
@@ -431,9 +446,9 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
     if space.n_candidates == 0:
         stop_reason = "no_stumps"
     for _ in range(max_rounds if space.n_candidates else 0):
-        gamma = space.edges(weights * y)
+        gamma = space.edges(np.multiply(weights, y, out=wy))
         abs_gamma = np.abs(gamma)
-        top = abs_gamma.max()
+        top = float(abs_gamma.max())
         if top <= GAMMA_ZERO:
             stop_reason = "zero_edge"
             break
@@ -454,8 +469,7 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
             k = _select(abs_gamma, abs_gamma, space.column, space.threshold, top)
         else:  # only the candidates that can win are scored (_contenders)
             index, score = score_of.contenders(phase, abs_gamma, top, spent)
-            k = _select(score, abs_gamma[index], space.column[index], space.threshold[index])
-            k = index[k] if k >= 0 else k
+            k = _select(score, abs_gamma, space.column, space.threshold, index=index)
         if k < 0:
             stop_reason = "zero_edge"
             break
@@ -476,8 +490,13 @@ def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
         if edge >= 1.0 - GAMMA_CAP:
             stop_reason = "perfect_stump"
             break
-        h = np.where(X[:, j] >= v, polarity, -polarity)
-        weights = weights * np.exp(-alpha * y * h)
+        # D(i) exp(-alpha y_i h(x_i)): the exponent is -alpha s on the rows where y_i = +1
+        # exactly when x_ij >= v (the stump of polarity s = +1 is right there), +alpha s
+        # elsewhere; exp of these two values is the same float as elementwise
+        agree = agrees.get(k)
+        if agree is None:
+            agree = agrees[k] = ((X[:, j] >= v) == positive).view(np.uint8)
+        weights *= np.exp([alpha * polarity, -alpha * polarity]).take(agree)
         weights /= weights.sum()
     return BoostPath.from_rounds(rounds, stop_reason)
 

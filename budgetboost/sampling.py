@@ -68,9 +68,24 @@ def _alias_draws(
     """Indices drawn i.i.d. with Walker's alias method: O(1) per draw.
 
     One uniform per draw: its integer part picks a slot, its fractional part decides
-    between the slot and the slot's alias. ``rows`` maps only those rows of the ``shape``
-    uniforms drawn (the stream still advances by the whole ``shape``): the draws of a row do
-    not depend on which other rows are still sampling.
+    between the slot and the slot's alias.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The stream; it advances by ``shape`` uniforms (row by row), whatever ``rows``.
+    table : (ndarray, ndarray)
+        ``(probability, alias)`` of :func:`_alias_table`.
+    shape : (int, int)
+        Examples x draws of one step.
+    rows : ndarray of int, optional
+        Map only these rows' uniforms to draws (the examples still sampling): a row's draws
+        do not depend on which other rows are still sampling.
+
+    Returns
+    -------
+    ndarray of int, shape (len(rows), shape[1]) or ``shape``
+        Indices into the distribution of ``table``.
     """
     prob, alias = table
     uniform = rng.random(shape)
@@ -82,9 +97,22 @@ def _alias_draws(
 def _mark_new(seen: np.ndarray, rows: np.ndarray, group: np.ndarray) -> np.ndarray:
     """Which draws pay for their group: the first draw of a group not ``seen`` in its row.
 
-    ``seen`` (examples x groups) is updated in place; ``group`` holds the groups drawn by
-    ``rows``, draws in order along axis 1. One vectorised step per draw position, in the
-    order the examples draw (a chunk has at most ``_DRAW_CHUNK`` positions).
+    One vectorised step per draw position (a step has at most ``_DRAW_CHUNK``), in the order
+    the examples draw, so a group drawn twice in one step is paid once, the first time.
+
+    Parameters
+    ----------
+    seen : ndarray of bool, shape (examples, groups)
+        Groups each example has paid for; updated in place.
+    rows : ndarray of int
+        The examples that drew.
+    group : ndarray of int, shape (len(rows), draws)
+        The feature group of each draw, in draw order along axis 1.
+
+    Returns
+    -------
+    ndarray of bool, shape of ``group``
+        True where the draw pays for its group.
     """
     flat = seen.reshape(-1)
     cells = (rows * seen.shape[1])[:, None] + group
@@ -100,9 +128,23 @@ def _crossings(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (example, budget) pairs whose budget lies in ``(start, end]`` for that example.
 
-    ``start[i]`` and ``end[i]`` are what example ``i`` could reach (``spent + max_i c(h_i)``)
-    before the first and after the last draw of a chunk: its draws stop within the chunk
-    exactly at these budgets (indices into ``sorted_budgets``, ascending), and at no other.
+    With ``start[i]`` and ``end[i]`` what example ``i`` could reach (``spent + max_i
+    c(h_i)``) before the first and after the last draw of a step, these are the budgets at
+    which its draws stop within the step (the poster's loop draws while that sum is below
+    ``B``), and no others.
+
+    Parameters
+    ----------
+    start, end : ndarray of shape (examples,)
+        ``start <= end``.
+    sorted_budgets : ndarray
+        The budgets, ascending.
+
+    Returns
+    -------
+    row, budget : ndarray of int
+        One entry per pair: the example (index into ``start``) and the budget (index into
+        ``sorted_budgets``).
     """
     low = np.searchsorted(sorted_budgets, start, side="right")
     count = np.searchsorted(sorted_budgets, end, side="right") - low

@@ -19,6 +19,14 @@ from budgetboost import BudgetedBoost, boosting
 from budgetboost.boosting import CRITERIA, GAMMA_ZERO, _CachedScores, _select
 
 RATIOS = ["greedy", "smoothed", "speedboost"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def bound_every_candidate_set():
+    """Bound candidate sets of any size (the engine bounds only the large ones)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(boosting, "PRUNE_MIN_CANDIDATES", 0)
+        yield
 #: Edges at the edge cases: zero, around GAMMA_ZERO, tiny, ordinary, next to 1, exactly 1.
 EDGES = [
     0.0,
@@ -105,8 +113,7 @@ def test_bounded_selection_chooses_what_full_scoring_chooses(case, among_seed):
 
     index, score = _CachedScores(costs, tau).contenders(phase, abs_gamma, top, spent)
     np.testing.assert_array_equal(score, full[index])  # the same floats, not close ones
-    k = _select(score, abs_gamma[index], column[index], threshold[index])
-    assert (index[k] if k >= 0 else -1) == expected
+    assert _select(score, abs_gamma, column, threshold, index=index) == expected
 
     # hybrid's quality: the best score among a subset (the unpaid candidates)
     among = np.flatnonzero(np.random.default_rng(among_seed).random(gamma.size) < 0.5)
@@ -130,8 +137,7 @@ def test_a_near_tie_left_unscored_would_change_nothing(phase, scale, offset):
     full = CRITERIA[phase](abs_gamma, costs, 0.0, 1.0)
     expected = _select(full, abs_gamma, column, threshold)
     index, score = _CachedScores(costs, 1.0).contenders(phase, abs_gamma, top, 0.0)
-    k = _select(score, abs_gamma[index], column[index], threshold[index])
-    assert index[k] == expected
+    assert _select(score, abs_gamma, column, threshold, index=index) == expected
 
 
 def test_most_candidates_are_left_unscored():
