@@ -34,8 +34,15 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-FILES = ["Snakefile", "profiles", "workflow", "config", "resources", "budgetboost",
-         "pyproject.toml"]
+FILES = [
+    "Snakefile",
+    "profiles",
+    "workflow",
+    "config",
+    "resources",
+    "budgetboost",
+    "pyproject.toml",
+]
 
 
 def copy_repo(dest: Path) -> Path:
@@ -44,8 +51,12 @@ def copy_repo(dest: Path) -> Path:
         if source.is_symlink():
             (dest / name).symlink_to(source.readlink())
         elif source.is_dir():
-            shutil.copytree(source, dest / name, symlinks=True,
-                            ignore=shutil.ignore_patterns("__pycache__", "downloads", "local"))
+            shutil.copytree(
+                source,
+                dest / name,
+                symlinks=True,
+                ignore=shutil.ignore_patterns("__pycache__", "downloads", "local"),
+            )
         else:
             shutil.copy2(source, dest / name)
     return dest
@@ -87,11 +98,13 @@ def job_times(repo: Path) -> pd.DataFrame:
     for path in (repo / ".snakemake" / "metadata").iterdir():
         record = json.loads(path.read_text())
         if record.get("starttime") and record.get("endtime"):
-            rows.append((record["rule"], record["job_hash"], record["starttime"],
-                         record["endtime"]))
+            rows.append(
+                (record["rule"], record["job_hash"], record["starttime"], record["endtime"])
+            )
     frame = pd.DataFrame(rows, columns=["rule", "job", "start", "end"])
     frame = frame.groupby(["rule", "job"], as_index=False, sort=False).agg(
-        start=("start", "min"), end=("end", "max"))
+        start=("start", "min"), end=("end", "max")
+    )
     frame["seconds"] = frame["end"] - frame["start"]
     return frame
 
@@ -103,8 +116,9 @@ def estimator_seconds(repo: Path) -> pd.DataFrame:
     for f in repo.glob("results/timings/*/*/*/block-*.parquet"):
         dataset, cost_model, algorithm = f.parts[-4:-1]
         t = pd.read_parquet(f)
-        rows.append((dataset, cost_model, algorithm, t["fit_seconds"].sum(),
-                     t["predict_seconds"].sum()))
+        rows.append(
+            (dataset, cost_model, algorithm, t["fit_seconds"].sum(), t["predict_seconds"].sum())
+        )
     return pd.DataFrame(rows, columns=["dataset", "cost_model", "algorithm", "fit", "predict"])
 
 
@@ -119,37 +133,48 @@ def report_estimators(times: pd.DataFrame) -> None:
 
 def train_compute(repo: Path) -> float:
     """Seconds spent inside fit and evaluate of the train jobs, summed over their timings."""
-    files = [f for f in repo.glob("results/timings/*/*/*/block-*.parquet")
-             if f.parts[-3] != "_shared"]
-    return float(sum(pd.read_parquet(f)[["fit_seconds", "predict_seconds"]].to_numpy().sum()
-                     for f in files))
+    files = [
+        f for f in repo.glob("results/timings/*/*/*/block-*.parquet") if f.parts[-3] != "_shared"
+    ]
+    return float(
+        sum(pd.read_parquet(f)[["fit_seconds", "predict_seconds"]].to_numpy().sum() for f in files)
+    )
 
 
-def report_overhead(jobs: pd.DataFrame, compute: float, wall: float, cores: int,
-                    scale: float) -> None:
+def report_overhead(
+    jobs: pd.DataFrame, compute: float, wall: float, cores: int, scale: float
+) -> None:
     """Print where the core time went, and the same for the full run when scaled down."""
     other = float(jobs.loc[jobs.rule != "train", "seconds"].sum())
     trains = jobs[jobs.rule == "train"]
     per_job = (trains["seconds"].sum() - compute) / max(len(trains), 1)
     idle = wall * cores - float(jobs["seconds"].sum())
-    print(f"inside the estimators (fit + evaluate): {compute:.1f} s; data and results jobs: "
-          f"{other:.1f} s; per train job outside fit/evaluate (Python start-up, imports, "
-          f"reading inputs, writing the shard): {per_job:.2f} s; cores idle: {idle:.1f} s")
+    print(
+        f"inside the estimators (fit + evaluate): {compute:.1f} s; data and results jobs: "
+        f"{other:.1f} s; per train job outside fit/evaluate (Python start-up, imports, "
+        f"reading inputs, writing the shard): {per_job:.2f} s; cores idle: {idle:.1f} s"
+    )
     overhead = 1 - (compute + other) / (wall * cores)
     print(f"overhead of this run: {100 * overhead:.1f} % of {cores} cores x wall")
     if scale < 1:
         train_full = compute / scale
         overhead_s = per_job * len(trains) + max(idle, 0.0)
         full = (other + train_full + overhead_s) / cores
-        print(f"extrapolated full run: {full / 60:.0f} min on {cores} cores, Snakemake "
-              f"overhead {100 * overhead_s / (full * cores):.1f} % (target < 10 %): training "
-              f"x {1 / scale:.0f}, same jobs and data stages")
+        print(
+            f"extrapolated full run: {full / 60:.0f} min on {cores} cores, Snakemake "
+            f"overhead {100 * overhead_s / (full * cores):.1f} % (target < 10 %): training "
+            f"x {1 / scale:.0f}, same jobs and data stages"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=float, default=0.01,
-                        help="multiply trials and block size (1: the full experiment)")
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=0.01,
+        help="multiply trials and block size (1: the full experiment)",
+    )
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="run here and keep the results")
     args = parser.parse_args()
@@ -159,17 +184,21 @@ def main() -> None:
     repo = copy_repo(workdir)
     try:
         dag_seconds, out = snakemake(repo, "-n")
-        print(f"full config: DAG of {job_count(out)} jobs built in {dag_seconds:.1f} s "
-              "(snakemake -n; target < 10 s)")
+        print(
+            f"full config: DAG of {job_count(out)} jobs built in {dag_seconds:.1f} s "
+            "(snakemake -n; target < 10 s)"
+        )
 
         configfile, config = scaled_config(repo, args.scale)
         planned = job_count(snakemake(repo, "-n", "--configfile", configfile)[1])
         wall, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
         noop, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
         jobs = job_times(repo)
-        print(f"run at scale {args.scale} (block size {config['block_size']}): {len(jobs)} "
-              f"jobs ({planned} planned incl. `all`) in {wall:.1f} s wall on {args.cores} "
-              "cores")
+        print(
+            f"run at scale {args.scale} (block size {config['block_size']}): {len(jobs)} "
+            f"jobs ({planned} planned incl. `all`) in {wall:.1f} s wall on {args.cores} "
+            "cores"
+        )
         print(f"no-op second run: {noop:.1f} s (target < 5 s)")
 
         print("per stage: jobs, summed job seconds, mean seconds per job")

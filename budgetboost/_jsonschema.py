@@ -42,13 +42,17 @@ def _describe(error: Any) -> tuple[list[str], str]:
             return [*path, extra[0]], "unknown key"
     if "propertyNames" in error.schema_path:
         pattern = error.schema.get("pattern", "")
-        return path, (f"name {error.instance!r} does not match {pattern} (a letter, then "
-                      "letters, digits or _)")
+        return path, (
+            f"name {error.instance!r} does not match {pattern} (a letter, then "
+            "letters, digits or _)"
+        )
     return path, error.message
 
 
-def validate_with_defaults(instance: Mapping[str, Any], schema: Mapping[str, Any],
-                           ) -> tuple[dict[str, Any], tuple[list[str], str] | None]:
+def validate_with_defaults(
+    instance: Mapping[str, Any],
+    schema: Mapping[str, Any],
+) -> tuple[dict[str, Any], tuple[list[str], str] | None]:
     """Validate ``instance``; return a copy with the schema's defaults and the first error.
 
     Returns
@@ -61,6 +65,5 @@ def validate_with_defaults(instance: Mapping[str, Any], schema: Mapping[str, Any
     """
     filled = copy.deepcopy(dict(instance))
     validator = _validator_with_defaults(schema)(schema)
-    errors = sorted(validator.iter_errors(filled),
-                    key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(validator.iter_errors(filled), key=lambda e: [str(p) for p in e.absolute_path])
     return filled, (_describe(errors[0]) if errors else None)

@@ -49,11 +49,17 @@ def check_feature_names(estimator: Any, X: Any) -> None:
     given = feature_names(X)
     name = type(estimator).__name__
     if fitted is None and given is not None:
-        warnings.warn(f"X has feature names, but {name} was fitted without feature names",
-                      UserWarning, stacklevel=3)
+        warnings.warn(
+            f"X has feature names, but {name} was fitted without feature names",
+            UserWarning,
+            stacklevel=3,
+        )
     elif fitted is not None and given is None:
-        warnings.warn(f"X does not have valid feature names, but {name} was fitted with "
-                      "feature names", UserWarning, stacklevel=3)
+        warnings.warn(
+            f"X does not have valid feature names, but {name} was fitted with feature names",
+            UserWarning,
+            stacklevel=3,
+        )
     elif fitted is not None and (len(fitted) != len(given) or np.any(fitted != given)):
         raise ValueError(
             "The feature names should match those that were passed during fit.\n"
@@ -89,11 +95,15 @@ def check_X(X: Any, *, n_features: int | None = None, estimator: str = "estimato
             "or array.reshape(1, -1) if it contains a single sample."
         )
     if arr.shape[0] == 0:
-        raise ValueError(f"Found array with 0 sample(s) (shape={arr.shape}) while a minimum "
-                         "of 1 is required by X")
+        raise ValueError(
+            f"Found array with 0 sample(s) (shape={arr.shape}) while a minimum "
+            "of 1 is required by X"
+        )
     if arr.shape[1] == 0:
-        raise ValueError(f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum "
-                         "of 1 is required by X")
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum "
+            "of 1 is required by X"
+        )
     arr = np.asarray(arr, dtype=np.float64)
     if not np.isfinite(arr).all():
         missing = np.isnan(arr)
@@ -105,8 +115,10 @@ def check_X(X: Any, *, n_features: int | None = None, estimator: str = "estimato
             f"row {row}: {arr[row, col]}); budgetboost needs finite values"
         )
     if n_features is not None and arr.shape[1] != n_features:
-        raise ValueError(f"X has {arr.shape[1]} features, but {estimator} is expecting "
-                         f"{n_features} features as input")
+        raise ValueError(
+            f"X has {arr.shape[1]} features, but {estimator} is expecting "
+            f"{n_features} features as input"
+        )
     return arr
 
 
@@ -173,9 +185,12 @@ def check_y(
         raise ValueError(f"{estimator} requires y to be passed, but the target y is None")
     labels = np.asarray(y)
     if labels.ndim == 2 and labels.shape[1] == 1:
-        warnings.warn("A column-vector y was passed when a 1d array was expected. Please "
-                      "change the shape of y to (n_samples, ), for example using ravel().",
-                      DataConversionWarning, stacklevel=3)
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please "
+            "change the shape of y to (n_samples, ), for example using ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
         labels = labels.ravel()
     if labels.ndim != 1:
         raise ValueError(f"y must be 1-d; got an array of shape {labels.shape}")
@@ -214,15 +229,19 @@ def encode_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if not np.isfinite(y).all():
             raise ValueError("y contains NaN or inf")
         if np.any(y != np.round(y)):
-            raise ValueError("Unknown label type: continuous. y must hold two class labels, "
-                             f"got values such as {y[y != np.round(y)][:3].tolist()}")
+            raise ValueError(
+                "Unknown label type: continuous. y must hold two class labels, "
+                f"got values such as {y[y != np.round(y)][:3].tolist()}"
+            )
     classes, codes = np.unique(y, return_inverse=True)
     if classes.size != 2:
         shown = classes[:10].tolist()
         kind = "multiclass" if classes.size > 2 else "a single class"
-        raise ValueError(f"y must contain exactly two classes; got {classes.size} "
-                         f"class{'es' if classes.size != 1 else ''}: {shown}. Only binary "
-                         f"classification is supported. The type of the target is {kind}.")
+        raise ValueError(
+            f"y must contain exactly two classes; got {classes.size} "
+            f"class{'es' if classes.size != 1 else ''}: {shown}. Only binary "
+            f"classification is supported. The type of the target is {kind}."
+        )
     return classes, (2 * codes - 1).astype(np.float64)
 
 

@@ -130,8 +130,7 @@ def _numeric_thresholds(values: np.ndarray, method: Mapping[str, object]) -> np.
     return thresholds[thresholds > low]
 
 
-def fit_attribute(attribute: str, series: pd.Series,
-                  method: Mapping[str, object]) -> list[dict]:
+def fit_attribute(attribute: str, series: pd.Series, method: Mapping[str, object]) -> list[dict]:
     """Indicator descriptions for one raw attribute under one method spec.
 
     Parameters
@@ -150,15 +149,19 @@ def fit_attribute(attribute: str, series: pd.Series,
     """
     name = method.get("method")
     if name not in METHODS:
-        raise ValueError(f"attribute {attribute!r}: unknown binarization method {name!r}; "
-                         f"expected one of {METHODS}")
+        raise ValueError(
+            f"attribute {attribute!r}: unknown binarization method {name!r}; "
+            f"expected one of {METHODS}"
+        )
     if name == "onehot":
         categories = method.get("categories")
         if categories is None:
             categories = sorted({format_value(v) for v in series.dropna().unique()})
         labels = [format_value(c) for c in categories]
-        return [{"name": f"{attribute}={c}", "attribute": attribute,
-                 "kind": "category", "category": c} for c in labels]
+        return [
+            {"name": f"{attribute}={c}", "attribute": attribute, "kind": "category", "category": c}
+            for c in labels
+        ]
     if column_kind(series) != "numeric":
         first = _first_non_number(series)
         if first is None:  # text that all parses as numbers, e.g. an object column
@@ -175,12 +178,20 @@ def fit_attribute(attribute: str, series: pd.Series,
             row=row,
         )
     thresholds = _numeric_thresholds(series.to_numpy(dtype=float, na_value=np.nan), method)
-    return [{"name": f"{attribute}>={format_value(t)}", "attribute": attribute,
-             "kind": "threshold", "threshold": float(t)} for t in thresholds]
+    return [
+        {
+            "name": f"{attribute}>={format_value(t)}",
+            "attribute": attribute,
+            "kind": "threshold",
+            "threshold": float(t),
+        }
+        for t in thresholds
+    ]
 
 
-def method_for(attribute: str, series: pd.Series,
-               spec: Mapping[str, object]) -> Mapping[str, object]:
+def method_for(
+    attribute: str, series: pd.Series, spec: Mapping[str, object]
+) -> Mapping[str, object]:
     """The method spec of one attribute: ``spec["columns"][attribute]`` or its kind's."""
     overrides = spec.get("columns") or {}
     if attribute in overrides:
@@ -241,8 +252,9 @@ def transform(frame: pd.DataFrame, indicators: Sequence[Mapping[str, object]]) -
             with np.errstate(invalid="ignore"):
                 out[:, threshold_idx] = values[:, None] >= thresholds[None, :]
         if category_idx.size:
-            out[:, category_idx] = _category_codes(series, [
-                indicators[i]["category"] for i in category_idx])
+            out[:, category_idx] = _category_codes(
+                series, [indicators[i]["category"] for i in category_idx]
+            )
     return out
 
 
@@ -256,8 +268,9 @@ def _category_codes(series: pd.Series, categories: Sequence[str]) -> np.ndarray:
     return category[:, None] == np.arange(len(categories))[None, :]
 
 
-def binarize_frame(frame: pd.DataFrame, spec: Mapping[str, object],
-                   drop_constant: bool = True) -> tuple[np.ndarray, list[dict]]:
+def binarize_frame(
+    frame: pd.DataFrame, spec: Mapping[str, object], drop_constant: bool = True
+) -> tuple[np.ndarray, list[dict]]:
     """Binarize a raw feature table (no label column) as the paper did.
 
     Parameters
@@ -275,8 +288,9 @@ def binarize_frame(frame: pd.DataFrame, spec: Mapping[str, object],
     indicators : list of dict
         Description of each column of ``X``.
     """
-    clean = pd.DataFrame({col: normalise_missing(frame[col]) for col in frame.columns},
-                         index=frame.index)
+    clean = pd.DataFrame(
+        {col: normalise_missing(frame[col]) for col in frame.columns}, index=frame.index
+    )
     indicators = fit_indicators(clean, spec)
     X = transform(clean, indicators)
     if drop_constant and X.shape[0] > 0:

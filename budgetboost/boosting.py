@@ -123,8 +123,9 @@ class Ratio:
     slope: float | None = None
     smoothed: bool = False  # the denominator grows with what is spent (Eq. 2)
 
-    def __call__(self, abs_gamma: np.ndarray, cost: np.ndarray, spent: float,
-                 tau: float) -> np.ndarray:
+    def __call__(
+        self, abs_gamma: np.ndarray, cost: np.ndarray, spent: float, tau: float
+    ) -> np.ndarray:
         return self.score(abs_gamma, self.log_denominator(cost, spent, tau))
 
     def log_denominator(self, cost: np.ndarray, spent: float, tau: float) -> np.ndarray:
@@ -166,9 +167,14 @@ CRITERIA: dict[str, Criterion] = {
 _ALL_CRITERIA = (*CRITERIA, "hybrid")
 
 
-def _select(score: np.ndarray, abs_gamma: np.ndarray, column: np.ndarray,
-            threshold: np.ndarray, best: float | None = None,
-            index: np.ndarray | None = None) -> int:
+def _select(
+    score: np.ndarray,
+    abs_gamma: np.ndarray,
+    column: np.ndarray,
+    threshold: np.ndarray,
+    best: float | None = None,
+    index: np.ndarray | None = None,
+) -> int:
     """Index of the best candidate, or -1 when every score is ``-inf``.
 
     Ties (within :data:`TIE_TOL`) go to the larger ``|gamma|``, then the lower column index,
@@ -244,9 +250,14 @@ class BoostPath:
             stop_reason=stop_reason,
         )
 
-
-    def under_costs(self, group_of_column: np.ndarray, group_cost: np.ndarray, *,
-                    max_rounds: int, budget: float = np.inf) -> BoostPath:
+    def under_costs(
+        self,
+        group_of_column: np.ndarray,
+        group_cost: np.ndarray,
+        *,
+        max_rounds: int,
+        budget: float = np.inf,
+    ) -> BoostPath:
         """This plain-AdaBoost path as :func:`boost_path` gives it under other costs.
 
         AdaBoost's choices do not depend on the costs (Algorithm 1 with ``|gamma|`` as the
@@ -258,11 +269,15 @@ class BoostPath:
         returns, bit for bit (the running sum adds costs in the same order).
         """
         if np.any(self.criterion != "adaboost"):
-            raise ValueError("only a plain AdaBoost path (criterion 'adaboost') serves other "
-                             "costs: its choices do not depend on them")
+            raise ValueError(
+                "only a plain AdaBoost path (criterion 'adaboost') serves other "
+                "costs: its choices do not depend on them"
+            )
         if max_rounds > len(self.feature) and self.stop_reason == "max_rounds":
-            raise ValueError(f"the shared AdaBoost path has {len(self.feature)} rounds, "
-                             f"fewer than the {max_rounds} asked for")
+            raise ValueError(
+                f"the shared AdaBoost path has {len(self.feature)} rounds, "
+                f"fewer than the {max_rounds} asked for"
+            )
         n = min(int(max_rounds), len(self.feature))
         group = np.asarray(group_of_column)[self.feature[:n]]
         first = np.zeros(n, dtype=bool)
@@ -272,16 +287,26 @@ class BoostPath:
         stop = self.stop_reason if n == len(self.feature) else "max_rounds"
         if over.size:
             n, stop = int(over[0]), "budget"
-        return BoostPath(feature=self.feature[:n], threshold=self.threshold[:n],
-                         polarity=self.polarity[:n], alpha=self.alpha[:n], edge=self.edge[:n],
-                         group=group[:n], new_group=first[:n], spent=spent[:n],
-                         criterion=self.criterion[:n], stop_reason=stop,
-                         fingerprint=self.fingerprint)
+        return BoostPath(
+            feature=self.feature[:n],
+            threshold=self.threshold[:n],
+            polarity=self.polarity[:n],
+            alpha=self.alpha[:n],
+            edge=self.edge[:n],
+            group=group[:n],
+            new_group=first[:n],
+            spent=spent[:n],
+            criterion=self.criterion[:n],
+            stop_reason=stop,
+            fingerprint=self.fingerprint,
+        )
 
 
 #: Constraint of the ``adaboost_path`` parameter (set per trial by the pipeline).
-ADABOOST_PATH = [InstanceOf((BoostPath,), "a BoostPath of budgetboost.boosting.adaboost_path"),
-                 None]
+ADABOOST_PATH = [
+    InstanceOf((BoostPath,), "a BoostPath of budgetboost.boosting.adaboost_path"),
+    None,
+]
 
 
 def rows_fingerprint(X: np.ndarray, y: np.ndarray) -> str:
@@ -301,22 +326,32 @@ def adaboost_path(X: np.ndarray, y: np.ndarray, max_rounds: int) -> BoostPath:
     Xa, y_raw = check_X_y(X, y, estimator="adaboost_path")
     _, ypm = encode_labels(y_raw)
     n = Xa.shape[1]
-    path = boost_path(Xa, ypm, criterion="adaboost", max_rounds=int(max_rounds),
-                      group_of_column=np.arange(n), group_cost=np.zeros(n))
+    path = boost_path(
+        Xa,
+        ypm,
+        criterion="adaboost",
+        max_rounds=int(max_rounds),
+        group_of_column=np.arange(n),
+        group_cost=np.zeros(n),
+    )
     return dataclasses.replace(path, fingerprint=rows_fingerprint(Xa, ypm))
 
 
-def path_for(estimator: BudgetedEstimator, data: TrainingData, rounds: int,
-             budget: float = np.inf) -> BoostPath | None:
+def path_for(
+    estimator: BudgetedEstimator, data: TrainingData, rounds: int, budget: float = np.inf
+) -> BoostPath | None:
     """An estimator's ``adaboost_path`` under its costs, after checking it fits the rows."""
     shared = estimator.adaboost_path
     if shared is None:
         return None
     if shared.fingerprint != rows_fingerprint(data.X, data.y):
-        raise ValueError(f"{type(estimator).__name__}: adaboost_path was fitted on other "
-                         "training rows than the ones given to fit")
-    return shared.under_costs(data.group_of_column, data.group_cost, max_rounds=rounds,
-                              budget=budget)
+        raise ValueError(
+            f"{type(estimator).__name__}: adaboost_path was fitted on other "
+            "training rows than the ones given to fit"
+        )
+    return shared.under_costs(
+        data.group_of_column, data.group_cost, max_rounds=rounds, budget=budget
+    )
 
 
 class _Denominator(NamedTuple):
@@ -418,10 +453,19 @@ def _contenders(
     return index, ratio.score(abs_gamma[index], den.log[index])
 
 
-def boost_path(X: np.ndarray, y: np.ndarray, *, criterion: str, max_rounds: int,
-               group_of_column: np.ndarray, group_cost: np.ndarray, budget: float = np.inf,
-               tau: float = 1.0, switch: float = 0.5,
-               space: StumpSpace | None = None) -> BoostPath:
+def boost_path(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    criterion: str,
+    max_rounds: int,
+    group_of_column: np.ndarray,
+    group_cost: np.ndarray,
+    budget: float = np.inf,
+    tau: float = 1.0,
+    switch: float = 0.5,
+    space: StumpSpace | None = None,
+) -> BoostPath:
     """Run Algorithm 1 on validated inputs (``y`` in {-1, +1}) and return the path.
 
     ``hybrid`` runs ``greedy`` while the best UNPAID stump's greedy score
@@ -586,10 +630,17 @@ class BudgetedBoost(BudgetedEstimator):
         "adaboost_path": ADABOOST_PATH,
     }
 
-    def __init__(self, criterion: str = "smoothed", budget: float | None = None,
-                 max_rounds: int = 500, tau: float = 1.0, switch: float = 0.5,
-                 feature_costs=None, feature_groups=None,
-                 adaboost_path: BoostPath | None = None):
+    def __init__(
+        self,
+        criterion: str = "smoothed",
+        budget: float | None = None,
+        max_rounds: int = 500,
+        tau: float = 1.0,
+        switch: float = 0.5,
+        feature_costs=None,
+        feature_groups=None,
+        adaboost_path: BoostPath | None = None,
+    ):
         self.criterion = criterion
         self.budget = budget
         self.max_rounds = max_rounds
@@ -604,7 +655,8 @@ class BudgetedBoost(BudgetedEstimator):
         budget = np.inf if self.budget is None else float(self.budget)
         if self.adaboost_path is not None and self.criterion != "adaboost":
             raise InvalidParameterError(
-                "adaboost_path", f"serves criterion 'adaboost' only; got {self.criterion!r}")
+                "adaboost_path", f"serves criterion 'adaboost' only; got {self.criterion!r}"
+            )
         path = path_for(self, data, int(self.max_rounds), budget)
         if path is None:
             path = boost_path(
@@ -655,10 +707,12 @@ class BudgetedBoost(BudgetedEstimator):
         """
         n_rounds = self.rounds_at_budgets(budgets)
         last = n_rounds - 1
-        spent = np.where(n_rounds > 0, self.spent_[np.maximum(last, 0)] if self.spent_.size
-                         else 0.0, 0.0)
-        n_features = np.where(n_rounds > 0, self.n_features_used_[np.maximum(last, 0)]
-                              if self.spent_.size else 0, 0)
+        spent = np.where(
+            n_rounds > 0, self.spent_[np.maximum(last, 0)] if self.spent_.size else 0.0, 0.0
+        )
+        n_features = np.where(
+            n_rounds > 0, self.n_features_used_[np.maximum(last, 0)] if self.spent_.size else 0, 0
+        )
         costs = BudgetCosts(
             rounds=n_rounds,
             spent=spent,

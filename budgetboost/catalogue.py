@@ -27,25 +27,57 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["BUILTIN", "FAMILIES", "ROLES", "RIGHT_AXIS_FAMILIES", "Algorithm", "Catalogue",
-           "Style"]
+__all__ = ["BUILTIN", "FAMILIES", "ROLES", "RIGHT_AXIS_FAMILIES", "Algorithm", "Catalogue", "Style"]
 
 #: Families in display order: tables, legends and pairs list them in this order.
 FAMILIES = ("reference", "boosting", "sampling", "tree", "peer", "other")
 #: Families whose error is on another scale: drawn on a right-hand axis of budget curves.
 RIGHT_AXIS_FAMILIES = ("sampling",)
 #: The paper's algorithms, as the claims refer to them (at most one algorithm per role).
-ROLES = ("reference", "adaboost_bt", "greedy", "smoothed", "speedboost", "adaboost_rs",
-         "adaboost_rs_ac", "tree", "tree_cs")
+ROLES = (
+    "reference",
+    "adaboost_bt",
+    "greedy",
+    "smoothed",
+    "speedboost",
+    "adaboost_rs",
+    "adaboost_rs_ac",
+    "tree",
+    "tree_cs",
+)
 
 # seaborn's "colorblind" palette, as hex (no seaborn import when planning a workflow)
-_COLORBLIND = ("#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc", "#ca9161", "#fbafe4",
-               "#949494", "#ece133", "#56b4e9")
+_COLORBLIND = (
+    "#0173b2",
+    "#de8f05",
+    "#029e73",
+    "#d55e00",
+    "#cc78bc",
+    "#ca9161",
+    "#fbafe4",
+    "#949494",
+    "#ece133",
+    "#56b4e9",
+)
 # colours for algorithms without a style: the colorblind ones the built-ins leave free, then
 # Paul Tol's muted and dark qualitative palettes; past those, evenly spaced hues
-_EXTRA_COLOURS = ("#ca9161", "#fbafe4", "#332288", "#117733", "#882255", "#44aa99",
-                  "#999933", "#aa4499", "#88ccee", "#cc6677", "#ddcc77", "#661100",
-                  "#6699cc", "#997700", "#004488")
+_EXTRA_COLOURS = (
+    "#ca9161",
+    "#fbafe4",
+    "#332288",
+    "#117733",
+    "#882255",
+    "#44aa99",
+    "#999933",
+    "#aa4499",
+    "#88ccee",
+    "#cc6677",
+    "#ddcc77",
+    "#661100",
+    "#6699cc",
+    "#997700",
+    "#004488",
+)
 _MARKERS = ("o", "s", "^", "v", "P", "X", "D", "h", "p", "*", "<", ">", "d", "H", "8")
 
 
@@ -76,25 +108,61 @@ class Algorithm:
 
 #: Defaults of the built-in algorithm names, in the paper's order.
 BUILTIN: dict[str, dict[str, Any]] = {
-    "adaboost": {"label": "AdaBoost (unbudgeted)", "family": "reference", "role": "reference",
-                 "style": Style("black", "D", ":")},
-    "adaboost_bt": {"label": "AdaBoostBT", "family": "boosting", "role": "adaboost_bt",
-                    "style": Style(_COLORBLIND[0], "o")},
-    "greedy": {"label": "AdaBoostBT_Greedy", "family": "boosting", "role": "greedy",
-               "style": Style(_COLORBLIND[1], "s")},
-    "smoothed": {"label": "AdaBoostBT_Smoothed", "family": "boosting", "role": "smoothed",
-                 "style": Style(_COLORBLIND[2], "^")},
-    "speedboost": {"label": "SpeedBoost", "family": "boosting", "role": "speedboost",
-                   "style": Style(_COLORBLIND[4], "v", "--")},
+    "adaboost": {
+        "label": "AdaBoost (unbudgeted)",
+        "family": "reference",
+        "role": "reference",
+        "style": Style("black", "D", ":"),
+    },
+    "adaboost_bt": {
+        "label": "AdaBoostBT",
+        "family": "boosting",
+        "role": "adaboost_bt",
+        "style": Style(_COLORBLIND[0], "o"),
+    },
+    "greedy": {
+        "label": "AdaBoostBT_Greedy",
+        "family": "boosting",
+        "role": "greedy",
+        "style": Style(_COLORBLIND[1], "s"),
+    },
+    "smoothed": {
+        "label": "AdaBoostBT_Smoothed",
+        "family": "boosting",
+        "role": "smoothed",
+        "style": Style(_COLORBLIND[2], "^"),
+    },
+    "speedboost": {
+        "label": "SpeedBoost",
+        "family": "boosting",
+        "role": "speedboost",
+        "style": Style(_COLORBLIND[4], "v", "--"),
+    },
     "hybrid": {"label": "Hybrid", "family": "boosting", "style": Style(_COLORBLIND[9], "P")},
-    "adaboost_rs": {"label": "AdaBoostRS", "family": "sampling", "role": "adaboost_rs",
-                    "style": Style("#4d4d4d", "X", "-.")},
-    "adaboost_rs_ac": {"label": "AdaBoostRS_AC", "family": "sampling",
-                       "role": "adaboost_rs_ac", "style": Style(_COLORBLIND[7], "*", "-.")},
-    "tree": {"label": "Decision tree", "family": "tree", "role": "tree",
-             "style": Style(_COLORBLIND[3], "h")},
-    "tree_cs": {"label": "Cost-sensitive tree", "family": "tree", "role": "tree_cs",
-                "style": Style(_COLORBLIND[8], "p")},
+    "adaboost_rs": {
+        "label": "AdaBoostRS",
+        "family": "sampling",
+        "role": "adaboost_rs",
+        "style": Style("#4d4d4d", "X", "-."),
+    },
+    "adaboost_rs_ac": {
+        "label": "AdaBoostRS_AC",
+        "family": "sampling",
+        "role": "adaboost_rs_ac",
+        "style": Style(_COLORBLIND[7], "*", "-."),
+    },
+    "tree": {
+        "label": "Decision tree",
+        "family": "tree",
+        "role": "tree",
+        "style": Style(_COLORBLIND[3], "h"),
+    },
+    "tree_cs": {
+        "label": "Cost-sensitive tree",
+        "family": "tree",
+        "role": "tree_cs",
+        "style": Style(_COLORBLIND[8], "p"),
+    },
 }
 
 
@@ -115,19 +183,25 @@ class Catalogue(Mapping[str, Algorithm]):
     """
 
     def __init__(self, entries: Mapping[str, Mapping[str, Any]]):
-        partial = {name: {**BUILTIN.get(name, {}), **{k: v for k, v in dict(entry).items()
-                                                     if v is not None}}
-                   for name, entry in entries.items()}
+        partial = {
+            name: {
+                **BUILTIN.get(name, {}),
+                **{k: v for k, v in dict(entry).items() if v is not None},
+            }
+            for name, entry in entries.items()
+        }
         role_family = {e["role"]: e["family"] for e in BUILTIN.values() if "role" in e}
         for name, entry in partial.items():
             if "family" not in entry and entry.get("role") in role_family:
                 entry["family"] = role_family[entry["role"]]  # a Greedy is a booster
             if entry.get("family", "other") not in FAMILIES:
-                raise ValueError(f"algorithm {name!r}: family {entry['family']!r} is not one "
-                                 f"of {list(FAMILIES)}")
+                raise ValueError(
+                    f"algorithm {name!r}: family {entry['family']!r} is not one of {list(FAMILIES)}"
+                )
             if entry.get("role") is not None and entry["role"] not in ROLES:
-                raise ValueError(f"algorithm {name!r}: role {entry['role']!r} is not one of "
-                                 f"{list(ROLES)}")
+                raise ValueError(
+                    f"algorithm {name!r}: role {entry['role']!r} is not one of {list(ROLES)}"
+                )
         position = {name: i for i, name in enumerate(partial)}
         builtin = list(BUILTIN)
 
@@ -139,9 +213,13 @@ class Catalogue(Mapping[str, Algorithm]):
         order = sorted(partial, key=key)
         styles = _assign_styles(order, {n: partial[n].get("style") for n in order})
         self._algorithms = {
-            name: Algorithm(name=name, label=str(partial[name].get("label", name)),
-                            family=partial[name].get("family", "other"),
-                            style=styles[name], role=partial[name].get("role"))
+            name: Algorithm(
+                name=name,
+                label=str(partial[name].get("label", name)),
+                family=partial[name].get("family", "other"),
+                style=styles[name],
+                role=partial[name].get("role"),
+            )
             for name in order
         }
         roles: dict[str, str] = {}
@@ -149,8 +227,10 @@ class Catalogue(Mapping[str, Algorithm]):
             if algorithm.role is None:
                 continue
             if algorithm.role in roles:
-                raise ValueError(f"algorithms {roles[algorithm.role]!r} and {algorithm.name!r} "
-                                 f"both have the role {algorithm.role!r}")
+                raise ValueError(
+                    f"algorithms {roles[algorithm.role]!r} and {algorithm.name!r} "
+                    f"both have the role {algorithm.role!r}"
+                )
             roles[algorithm.role] = algorithm.name
         self._roles = roles
 
@@ -164,14 +244,21 @@ class Catalogue(Mapping[str, Algorithm]):
     @classmethod
     def from_config(cls, algorithms: Mapping[str, Mapping[str, Any]]) -> Catalogue:
         """The catalogue of a config's ``algorithms`` section (other keys are ignored)."""
-        return cls({name: {key: entry[key] for key in ("label", "family", "role", "style")
-                           if key in entry}
-                    for name, entry in algorithms.items()})
+        return cls(
+            {
+                name: {
+                    key: entry[key] for key in ("label", "family", "role", "style") if key in entry
+                }
+                for name, entry in algorithms.items()
+            }
+        )
 
     def records(self) -> dict[str, dict[str, Any]]:
         """A plain, JSON-able form (a rule param); ``Catalogue(records)`` rebuilds it."""
-        return {name: {"label": a.label, "family": a.family, "role": a.role,
-                       "style": asdict(a.style)} for name, a in self._algorithms.items()}
+        return {
+            name: {"label": a.label, "family": a.family, "role": a.role, "style": asdict(a.style)}
+            for name, a in self._algorithms.items()
+        }
 
     def including(self, names: Iterable[str]) -> Catalogue:
         """This catalogue plus any of ``names`` it lacks (family ``other``), for results
@@ -244,8 +331,11 @@ def _as_style(value: Any) -> Style:
     if isinstance(value, Style):
         return value
     fields = dict(value)
-    return Style(colour=str(fields["colour"]), marker=str(fields.get("marker", "o")),
-                 linestyle=str(fields.get("linestyle", "-")))
+    return Style(
+        colour=str(fields["colour"]),
+        marker=str(fields.get("marker", "o")),
+        linestyle=str(fields.get("linestyle", "-")),
+    )
 
 
 def _hue(i: int, n: int) -> str:

@@ -128,13 +128,12 @@ STATEMENTS = {
     "1": "AdaBoostBT beats AdaBoostRS at every budget, on every dataset.",
     "2": "With varied costs, Greedy and Smoothed beat AdaBoostBT at small budgets.",
     "3a": "Smoothed beats Greedy at larger budgets (varied costs).",
-    "3b": "Greedy leaves budget unspent on datasets with many cheap features "
-          "(sonar, ionosphere).",
+    "3b": "Greedy leaves budget unspent on datasets with many cheap features (sonar, ionosphere).",
     "4a": "SpeedBoost performs almost identically to Greedy: test error difference.",
     "4b": "SpeedBoost performs almost identically to Greedy: share of identical stump choices.",
     "5": "Budgeted boosting beats budgeted decision trees at larger budgets.",
     "6": "Smoothed reaches AdaBoost's error at a much smaller budget where AdaBoost overfits "
-         "(breast cancer, ecoli, heart).",
+    "(breast cancer, ecoli, heart).",
 }
 
 
@@ -156,8 +155,9 @@ class ClaimResult:
         return STATEMENTS[self.claim]
 
 
-def directional_verdict(diff: np.ndarray, p: np.ndarray,
-                        rule: DirectionalRule) -> tuple[str, float, float, float]:
+def directional_verdict(
+    diff: np.ndarray, p: np.ndarray, rule: DirectionalRule
+) -> tuple[str, float, float, float]:
     """Verdict of an "X beats Y" claim from per-cell mean differences X - Y and p-values.
 
     Returns ``(verdict, supported_share, contradicted_share, direction_share)``.
@@ -173,8 +173,9 @@ def directional_verdict(diff: np.ndarray, p: np.ndarray,
     return rule.verdict(supported, contradicted, direction), supported, contradicted, direction
 
 
-def oriented(comparisons: pd.DataFrame, better: Collection[str],
-             worse: Collection[str]) -> pd.DataFrame:
+def oriented(
+    comparisons: pd.DataFrame, better: Collection[str], worse: Collection[str]
+) -> pd.DataFrame:
     """Cells comparing an algorithm of ``better`` with one of ``worse``, as ``x`` vs ``y``.
 
     ``diff`` is x's mean error minus y's (negative: x better), whatever the stored pair order.
@@ -183,19 +184,45 @@ def oriented(comparisons: pd.DataFrame, better: Collection[str],
     forward = c[c["algorithm_a"].isin(better) & c["algorithm_b"].isin(worse)]
     backward = c[c["algorithm_b"].isin(better) & c["algorithm_a"].isin(worse)]
     keys = ["dataset", "cost_model", "budget", "n_pairs", "p_value", "p_holm"]
-    fwd = forward[keys].assign(x=forward["algorithm_a"], y=forward["algorithm_b"],
-                               error_x=forward["error_a"], error_y=forward["error_b"],
-                               diff=forward["mean_diff"], wins=forward["wins"],
-                               losses=forward["losses"])
-    bwd = backward[keys].assign(x=backward["algorithm_b"], y=backward["algorithm_a"],
-                                error_x=backward["error_b"], error_y=backward["error_a"],
-                                diff=-backward["mean_diff"], wins=backward["losses"],
-                                losses=backward["wins"])
+    fwd = forward[keys].assign(
+        x=forward["algorithm_a"],
+        y=forward["algorithm_b"],
+        error_x=forward["error_a"],
+        error_y=forward["error_b"],
+        diff=forward["mean_diff"],
+        wins=forward["wins"],
+        losses=forward["losses"],
+    )
+    bwd = backward[keys].assign(
+        x=backward["algorithm_b"],
+        y=backward["algorithm_a"],
+        error_x=backward["error_b"],
+        error_y=backward["error_a"],
+        diff=-backward["mean_diff"],
+        wins=backward["losses"],
+        losses=backward["wins"],
+    )
     out = pd.concat([fwd, bwd], ignore_index=True)
-    cols = ["dataset", "cost_model", "x", "y", "budget", "n_pairs", "error_x", "error_y",
-            "diff", "wins", "losses", "p_value", "p_holm"]
-    return out[cols].sort_values(["dataset", "cost_model", "x", "y", "budget"],
-                                 kind="stable").reset_index(drop=True)
+    cols = [
+        "dataset",
+        "cost_model",
+        "x",
+        "y",
+        "budget",
+        "n_pairs",
+        "error_x",
+        "error_y",
+        "diff",
+        "wins",
+        "losses",
+        "p_value",
+        "p_holm",
+    ]
+    return (
+        out[cols]
+        .sort_values(["dataset", "cost_model", "x", "y", "budget"], kind="stable")
+        .reset_index(drop=True)
+    )
 
 
 def budget_band(comparisons: pd.DataFrame, band: str) -> pd.DataFrame:
@@ -234,9 +261,11 @@ def _varied_mask(df: pd.DataFrame, varied: Collection[tuple[str, str]] | None) -
     if varied is None:
         return ~df["cost_model"].isin(CONSTANT_COST_MODELS)
     pairs = set(varied)
-    return pd.Series([(d, c) in pairs for d, c in zip(df["dataset"], df["cost_model"],
-                                                      strict=True)],
-                     index=df.index, dtype=bool)
+    return pd.Series(
+        [(d, c) in pairs for d, c in zip(df["dataset"], df["cost_model"], strict=True)],
+        index=df.index,
+        dtype=bool,
+    )
 
 
 def _matches_any(names: pd.Series, prefixes: Sequence[str]) -> pd.Series:
@@ -244,22 +273,26 @@ def _matches_any(names: pd.Series, prefixes: Sequence[str]) -> pd.Series:
 
 
 def _directional(claim: str, cells: pd.DataFrame, what: str) -> ClaimResult:
-    verdict, sup, con, direc = directional_verdict(cells["diff"], cells["p_holm"],
-                                                   DIRECTIONAL_RULES[claim])
+    verdict, sup, con, direc = directional_verdict(
+        cells["diff"], cells["p_holm"], DIRECTIONAL_RULES[claim]
+    )
     if cells.empty:
         return ClaimResult(claim, INCONCLUSIVE, f"no results for {what}")
-    evidence = (f"{len(cells)} cells ({cells['dataset'].nunique()} datasets): "
-                f"x better by mean in {direc:.0%}, significantly better in {sup:.0%}, "
-                f"significantly worse in {con:.0%}; median diff x−y "
-                f"{cells['diff'].median():+.3f}, smallest Holm p {cells['p_holm'].min():.3g}")
+    evidence = (
+        f"{len(cells)} cells ({cells['dataset'].nunique()} datasets): "
+        f"x better by mean in {direc:.0%}, significantly better in {sup:.0%}, "
+        f"significantly worse in {con:.0%}; median diff x−y "
+        f"{cells['diff'].median():+.3f}, smallest Holm p {cells['p_holm'].min():.3g}"
+    )
     return ClaimResult(claim, verdict, evidence, len(cells), sup, con, direc, cells)
 
 
 def claim1(comparisons: pd.DataFrame) -> ClaimResult:
     """AdaBoostBT vs AdaBoostRS (and RS_AC) at every finite budget of every dataset."""
     cells = oriented(comparisons, ["adaboost_bt"], RS_ALGORITHMS)
-    return _directional("1", cells[np.isfinite(cells["budget"])],
-                        "AdaBoostBT and AdaBoostRS at a shared budget")
+    return _directional(
+        "1", cells[np.isfinite(cells["budget"])], "AdaBoostBT and AdaBoostRS at a shared budget"
+    )
 
 
 def claim2(comparisons: pd.DataFrame, varied: Collection[tuple[str, str]] | None) -> ClaimResult:
@@ -278,36 +311,58 @@ def claim3a(comparisons: pd.DataFrame, varied: Collection[tuple[str, str]] | Non
 
 def claim3b(summary: pd.DataFrame) -> ClaimResult:
     """Greedy's spent fraction at the larger budgets, with Smoothed's for contrast."""
-    algos = summary[summary["algorithm"].isin(["greedy", "smoothed"])
-                    & np.isfinite(summary["budget"])]
-    detail = (budget_band(algos, "large")
-              .groupby(["dataset", "cost_model", "algorithm"], as_index=False)
-              .agg(spent_fraction=("spent_fraction", "mean"), budgets=("budget", "nunique"))
-              .pivot_table(index=["dataset", "cost_model"], columns="algorithm",
-                           values="spent_fraction")
-              .reset_index())
+    algos = summary[
+        summary["algorithm"].isin(["greedy", "smoothed"]) & np.isfinite(summary["budget"])
+    ]
+    detail = (
+        budget_band(algos, "large")
+        .groupby(["dataset", "cost_model", "algorithm"], as_index=False)
+        .agg(spent_fraction=("spent_fraction", "mean"), budgets=("budget", "nunique"))
+        .pivot_table(index=["dataset", "cost_model"], columns="algorithm", values="spent_fraction")
+        .reset_index()
+    )
     detail.columns.name = None
     if "greedy" not in detail.columns:
         return ClaimResult("3b", INCONCLUSIVE, "no Greedy results", detail=detail)
-    detail = detail.rename(columns={"greedy": "greedy_spent_fraction",
-                                    "smoothed": "smoothed_spent_fraction"})
+    detail = detail.rename(
+        columns={"greedy": "greedy_spent_fraction", "smoothed": "smoothed_spent_fraction"}
+    )
     cheap = detail[_matches_any(detail["dataset"], CHEAP_FEATURE_DATASETS)]
-    everywhere = ", ".join(f"{d}/{c} {f:.0%}" for d, c, f in
-                           detail[["dataset", "cost_model", "greedy_spent_fraction"]]
-                           .itertuples(index=False))
+    everywhere = ", ".join(
+        f"{d}/{c} {f:.0%}"
+        for d, c, f in detail[["dataset", "cost_model", "greedy_spent_fraction"]].itertuples(
+            index=False
+        )
+    )
     if cheap.empty:
-        return ClaimResult("3b", INCONCLUSIVE,
-                           "no sonar/ionosphere results; Greedy spent fraction at larger "
-                           f"budgets: {everywhere}", detail=detail)
+        return ClaimResult(
+            "3b",
+            INCONCLUSIVE,
+            f"no sonar/ionosphere results; Greedy spent fraction at larger budgets: {everywhere}",
+            detail=detail,
+        )
     unspent = cheap["greedy_spent_fraction"] < UNSPENT_FRACTION
     verdict = REPRODUCED if unspent.all() else NOT_REPRODUCED
-    evidence = ("Greedy spent fraction at larger budgets on cheap-feature datasets: "
-                + ", ".join(f"{d}/{c} {f:.0%}" for d, c, f in
-                            cheap[["dataset", "cost_model", "greedy_spent_fraction"]]
-                            .itertuples(index=False))
-                + f" (all datasets: {everywhere})")
-    return ClaimResult("3b", verdict, evidence, len(cheap), float(unspent.mean()),
-                       float((~unspent).mean()), float(unspent.mean()), detail)
+    evidence = (
+        "Greedy spent fraction at larger budgets on cheap-feature datasets: "
+        + ", ".join(
+            f"{d}/{c} {f:.0%}"
+            for d, c, f in cheap[["dataset", "cost_model", "greedy_spent_fraction"]].itertuples(
+                index=False
+            )
+        )
+        + f" (all datasets: {everywhere})"
+    )
+    return ClaimResult(
+        "3b",
+        verdict,
+        evidence,
+        len(cheap),
+        float(unspent.mean()),
+        float((~unspent).mean()),
+        float(unspent.mean()),
+        detail,
+    )
 
 
 def claim4a(comparisons: pd.DataFrame) -> ClaimResult:
@@ -324,9 +379,11 @@ def claim4a(comparisons: pd.DataFrame) -> ClaimResult:
         verdict = NOT_REPRODUCED
     else:
         verdict = INCONCLUSIVE
-    evidence = (f"{len(cells)} cells: abs(SpeedBoost − Greedy) <= {EQUIVALENCE_MARGIN} in "
-                f"{within:.0%}, largest abs(diff) {np.abs(cells['diff']).max():.3f}, "
-                f"Holm p < {ALPHA} in {significant:.0%}")
+    evidence = (
+        f"{len(cells)} cells: abs(SpeedBoost − Greedy) <= {EQUIVALENCE_MARGIN} in "
+        f"{within:.0%}, largest abs(diff) {np.abs(cells['diff']).max():.3f}, "
+        f"Holm p < {ALPHA} in {significant:.0%}"
+    )
     return ClaimResult("4a", verdict, evidence, len(cells), within, significant, within, cells)
 
 
@@ -351,39 +408,56 @@ def identical_stump_share(stumps: pd.DataFrame) -> pd.DataFrame:
     greedy = stumps[stumps["algorithm"] == "greedy"][keys + what]
     speed = stumps[stumps["algorithm"] == "speedboost"][keys + what]
     both = greedy.merge(speed, on=keys, suffixes=("_g", "_s")).sort_values(keys)
-    same = np.logical_and.reduce([both[f"{w}_g"].to_numpy() == both[f"{w}_s"].to_numpy()
-                                  for w in what])
+    same = np.logical_and.reduce(
+        [both[f"{w}_g"].to_numpy() == both[f"{w}_s"].to_numpy() for w in what]
+    )
     both = both.assign(same=same, step=both.groupby(keys[:3]).cumcount())
     # First differing step per trial; the number of shared rounds if they never differ.
     diverge = np.where(both["same"], np.iinfo(np.int64).max, both["step"])
-    trials = (both.assign(diverge=diverge).groupby(keys[:3], as_index=False)
-              .agg(first=("same", "first"), diverge=("diverge", "min"), n=("step", "size")))
+    trials = (
+        both.assign(diverge=diverge)
+        .groupby(keys[:3], as_index=False)
+        .agg(first=("same", "first"), diverge=("diverge", "min"), n=("step", "size"))
+    )
     trials["diverge"] = np.minimum(trials["diverge"], trials["n"])
     per_trial = trials.groupby(["dataset", "cost_model"], as_index=False).agg(
-        first_share=("first", "mean"), median_divergence=("diverge", "median"))
-    shares = (both.groupby(["dataset", "cost_model"], as_index=False)
-              .agg(rounds=("same", "size"), share=("same", "mean")))
+        first_share=("first", "mean"), median_divergence=("diverge", "median")
+    )
+    shares = both.groupby(["dataset", "cost_model"], as_index=False).agg(
+        rounds=("same", "size"), share=("same", "mean")
+    )
     return shares.merge(per_trial, on=["dataset", "cost_model"])
 
 
 def claim4b(stumps: pd.DataFrame | None) -> ClaimResult:
     """Share of identical stump choices, if a per-round stump table is available."""
     if stumps is None:
-        return ClaimResult("4b", INCONCLUSIVE,
-                           "needs the per-round stump choices of Greedy and SpeedBoost; the "
-                           "shards hold errors only")
+        return ClaimResult(
+            "4b",
+            INCONCLUSIVE,
+            "needs the per-round stump choices of Greedy and SpeedBoost; the "
+            "shards hold errors only",
+        )
     detail = identical_stump_share(stumps)
     if detail.empty:
         return ClaimResult("4b", INCONCLUSIVE, "no rounds shared by Greedy and SpeedBoost")
     share = float(np.average(detail["share"], weights=detail["rounds"]))
-    verdict = (REPRODUCED if share >= STUMP_SHARE_REPRODUCED
-               else NOT_REPRODUCED if share < STUMP_SHARE_REFUTED else INCONCLUSIVE)
-    divergence = ", ".join(f"{r.dataset}/{r.cost_model} {r.median_divergence:g}"
-                           for r in detail.itertuples())
-    evidence = (f"{share:.0%} of {int(detail['rounds'].sum())} rounds choose the same stump "
-                f"(rounds compared by index); the first round agrees in "
-                f"{detail['first_share'].mean():.0%} of trials (mean over datasets); median "
-                f"round at which the two paths first differ: {divergence}")
+    verdict = (
+        REPRODUCED
+        if share >= STUMP_SHARE_REPRODUCED
+        else NOT_REPRODUCED
+        if share < STUMP_SHARE_REFUTED
+        else INCONCLUSIVE
+    )
+    divergence = ", ".join(
+        f"{r.dataset}/{r.cost_model} {r.median_divergence:g}" for r in detail.itertuples()
+    )
+    evidence = (
+        f"{share:.0%} of {int(detail['rounds'].sum())} rounds choose the same stump "
+        f"(rounds compared by index); the first round agrees in "
+        f"{detail['first_share'].mean():.0%} of trials (mean over datasets); median "
+        f"round at which the two paths first differ: {divergence}"
+    )
     return ClaimResult("4b", verdict, evidence, len(detail), share, np.nan, share, detail)
 
 
@@ -400,21 +474,28 @@ def claim6(matches: pd.DataFrame, summary: pd.DataFrame) -> ClaimResult:
     m = matches[_matches_any(matches["dataset"], OVERFIT_DATASETS)]
     wide = m.pivot(index=["dataset", "cost_model"], columns="algorithm", values="match_budget")
     if wide.empty or not {"smoothed", "adaboost_bt"} <= set(wide.columns):
-        return ClaimResult("6", INCONCLUSIVE,
-                           "needs Smoothed, AdaBoostBT and the AdaBoost reference on "
-                           f"{', '.join(OVERFIT_DATASETS)}")
+        return ClaimResult(
+            "6",
+            INCONCLUSIVE,
+            "needs Smoothed, AdaBoostBT and the AdaBoost reference on "
+            f"{', '.join(OVERFIT_DATASETS)}",
+        )
     detail = wide[["smoothed", "adaboost_bt"]].rename(
-        columns={"smoothed": "smoothed_match_budget", "adaboost_bt": "bt_match_budget"})
+        columns={"smoothed": "smoothed_match_budget", "adaboost_bt": "bt_match_budget"}
+    )
     detail = detail.reset_index()
     detail.columns.name = None
     s = detail["smoothed_match_budget"].fillna(np.inf).to_numpy()
     b = detail["bt_match_budget"].fillna(np.inf).to_numpy()
     with np.errstate(invalid="ignore"):
-        ratio = np.where(np.isfinite(s) & np.isfinite(b), s / b,
-                         np.where(np.isfinite(s), 0.0, np.inf))
+        ratio = np.where(
+            np.isfinite(s) & np.isfinite(b), s / b, np.where(np.isfinite(s), 0.0, np.inf)
+        )
     detail["ratio"] = ratio
-    detail["bt_overfits"] = [_overfits(summary, d, c) for d, c in
-                             zip(detail["dataset"], detail["cost_model"], strict=True)]
+    detail["bt_overfits"] = [
+        _overfits(summary, d, c)
+        for d, c in zip(detail["dataset"], detail["cost_model"], strict=True)
+    ]
     supported = ratio <= MATCH_RATIO
     contradicted = ~np.isfinite(s) | (ratio > 1)
     direction = ratio < 1
@@ -424,14 +505,19 @@ def claim6(matches: pd.DataFrame, summary: pd.DataFrame) -> ClaimResult:
     verdict = rule.verdict(sup, con, direc)
     evidence = "; ".join(
         f"{d}/{c}: Smoothed {_budget(si)} vs AdaBoostBT {_budget(bi)}"
-        for d, c, si, bi in zip(detail["dataset"], detail["cost_model"], s, b, strict=True))
+        for d, c, si, bi in zip(detail["dataset"], detail["cost_model"], s, b, strict=True)
+    )
     return ClaimResult("6", verdict, evidence, n, float(sup), float(con), float(direc), detail)
 
 
 def _overfits(summary: pd.DataFrame, dataset: str, cost_model: str) -> bool:
     """AdaBoostBT's mean error at its largest budget is above its minimum over the grid."""
-    curve = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)
-                    & (summary["algorithm"] == "adaboost_bt") & np.isfinite(summary["budget"])]
+    curve = summary[
+        (summary["dataset"] == dataset)
+        & (summary["cost_model"] == cost_model)
+        & (summary["algorithm"] == "adaboost_bt")
+        & np.isfinite(summary["budget"])
+    ]
     if curve.empty:
         return False
     curve = curve.sort_values("budget")
@@ -442,10 +528,14 @@ def _budget(b: float) -> str:
     return "never" if not np.isfinite(b) else f"B={b:g}"
 
 
-def check_claims(summary: pd.DataFrame, comparisons: pd.DataFrame, matches: pd.DataFrame,
-                 varied: Collection[tuple[str, str]] | None = None,
-                 stumps: pd.DataFrame | None = None,
-                 catalogue: Catalogue | None = None) -> list[ClaimResult]:
+def check_claims(
+    summary: pd.DataFrame,
+    comparisons: pd.DataFrame,
+    matches: pd.DataFrame,
+    varied: Collection[tuple[str, str]] | None = None,
+    stumps: pd.DataFrame | None = None,
+    catalogue: Catalogue | None = None,
+) -> list[ClaimResult]:
     """Check the paper's six claims (eight verdicts: 3 and 4 have two parts).
 
     Parameters
@@ -462,12 +552,18 @@ def check_claims(summary: pd.DataFrame, comparisons: pd.DataFrame, matches: pd.D
         Which algorithm plays which of the paper's roles (default: the built-in names).
     """
     catalogue = catalogue if catalogue is not None else Catalogue.default()
-    summary, comparisons, matches = (by_role(t, catalogue)
-                                      for t in (summary, comparisons, matches))
+    summary, comparisons, matches = (by_role(t, catalogue) for t in (summary, comparisons, matches))
     stumps = by_role(stumps, catalogue) if stumps is not None else None
-    return [claim1(comparisons), claim2(comparisons, varied), claim3a(comparisons, varied),
-            claim3b(summary), claim4a(comparisons), claim4b(stumps), claim5(comparisons),
-            claim6(matches, summary)]
+    return [
+        claim1(comparisons),
+        claim2(comparisons, varied),
+        claim3a(comparisons, varied),
+        claim3b(summary),
+        claim4a(comparisons),
+        claim4b(stumps),
+        claim5(comparisons),
+        claim6(matches, summary),
+    ]
 
 
 def by_role(table: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
@@ -492,87 +588,136 @@ def roles_table(catalogue: Catalogue) -> pd.DataFrame:
 
 def claims_table(results: Sequence[ClaimResult]) -> pd.DataFrame:
     """One row per claim: id, statement, verdict, evidence and the shares behind it."""
-    return pd.DataFrame({
-        "claim": [r.claim for r in results],
-        "statement": [r.statement for r in results],
-        "verdict": [r.verdict for r in results],
-        "evidence": [r.evidence for r in results],
-        "n_cells": np.array([r.n_cells for r in results], dtype="int64"),
-        "supported_share": np.array([r.supported_share for r in results], dtype=float),
-        "contradicted_share": np.array([r.contradicted_share for r in results], dtype=float),
-        "direction_share": np.array([r.direction_share for r in results], dtype=float),
-    })
+    return pd.DataFrame(
+        {
+            "claim": [r.claim for r in results],
+            "statement": [r.statement for r in results],
+            "verdict": [r.verdict for r in results],
+            "evidence": [r.evidence for r in results],
+            "n_cells": np.array([r.n_cells for r in results], dtype="int64"),
+            "supported_share": np.array([r.supported_share for r in results], dtype=float),
+            "contradicted_share": np.array([r.contradicted_share for r in results], dtype=float),
+            "direction_share": np.array([r.direction_share for r in results], dtype=float),
+        }
+    )
 
 
 def thresholds_table() -> pd.DataFrame:
     """Every threshold a verdict depends on, with its meaning (printed in claims.md)."""
     rows = [
         ("ALPHA", ALPHA, "significance level of a cell's Holm-adjusted Wilcoxon p-value"),
-        ("SMALL_BUDGET_SHARE", SMALL_BUDGET_SHARE,
-         "small budgets = this lowest share of each finite budget grid (claim 2)"),
-        ("LARGE_BUDGET_SHARE", LARGE_BUDGET_SHARE,
-         "larger budgets = this highest share of each finite budget grid (claims 3, 5)"),
-        ("UNSPENT_FRACTION", UNSPENT_FRACTION,
-         "3b: Greedy leaves budget unspent if mean spent/B at larger budgets is below this"),
+        (
+            "SMALL_BUDGET_SHARE",
+            SMALL_BUDGET_SHARE,
+            "small budgets = this lowest share of each finite budget grid (claim 2)",
+        ),
+        (
+            "LARGE_BUDGET_SHARE",
+            LARGE_BUDGET_SHARE,
+            "larger budgets = this highest share of each finite budget grid (claims 3, 5)",
+        ),
+        (
+            "UNSPENT_FRACTION",
+            UNSPENT_FRACTION,
+            "3b: Greedy leaves budget unspent if mean spent/B at larger budgets is below this",
+        ),
         ("CHEAP_FEATURE_DATASETS", ", ".join(CHEAP_FEATURE_DATASETS), "3b: datasets checked"),
-        ("EQUIVALENCE_MARGIN", EQUIVALENCE_MARGIN,
-         "4a: abs(mean error SpeedBoost − Greedy) at most this counts as identical"),
-        ("EQUIVALENT_SHARE_REPRODUCED / _REFUTED",
-         f"{EQUIVALENT_SHARE_REPRODUCED} / {EQUIVALENT_SHARE_REFUTED}",
-         "4a: reproduced if the share of identical cells is >= the first; "
-         "not reproduced if below the second"),
-        ("STUMP_SHARE_REPRODUCED / _REFUTED",
-         f"{STUMP_SHARE_REPRODUCED} / {STUMP_SHARE_REFUTED}",
-         "4b: the same for the share of identical stump choices"),
+        (
+            "EQUIVALENCE_MARGIN",
+            EQUIVALENCE_MARGIN,
+            "4a: abs(mean error SpeedBoost − Greedy) at most this counts as identical",
+        ),
+        (
+            "EQUIVALENT_SHARE_REPRODUCED / _REFUTED",
+            f"{EQUIVALENT_SHARE_REPRODUCED} / {EQUIVALENT_SHARE_REFUTED}",
+            "4a: reproduced if the share of identical cells is >= the first; "
+            "not reproduced if below the second",
+        ),
+        (
+            "STUMP_SHARE_REPRODUCED / _REFUTED",
+            f"{STUMP_SHARE_REPRODUCED} / {STUMP_SHARE_REFUTED}",
+            "4b: the same for the share of identical stump choices",
+        ),
         ("OVERFIT_DATASETS", ", ".join(OVERFIT_DATASETS), "6: datasets checked"),
-        ("MATCH_RATIO", MATCH_RATIO,
-         "6: a dataset supports the claim if Smoothed's budget to match AdaBoost is at most "
-         "this times AdaBoostBT's; it contradicts it if Smoothed never matches or needs more"),
+        (
+            "MATCH_RATIO",
+            MATCH_RATIO,
+            "6: a dataset supports the claim if Smoothed's budget to match AdaBoost is at most "
+            "this times AdaBoostBT's; it contradicts it if Smoothed never matches or needs more",
+        ),
     ]
     for claim, rule in DIRECTIONAL_RULES.items():
-        rows.append((f"claim {claim}: min_supported / max_contradicted / min_direction",
-                     f"{rule.min_supported:.2f} / {rule.max_contradicted:.2f} / "
-                     f"{rule.min_direction:.2f}",
-                     "shares of cells (claim 6: of datasets) for reproduced / not reproduced"))
+        rows.append(
+            (
+                f"claim {claim}: min_supported / max_contradicted / min_direction",
+                f"{rule.min_supported:.2f} / {rule.max_contradicted:.2f} / "
+                f"{rule.min_direction:.2f}",
+                "shares of cells (claim 6: of datasets) for reproduced / not reproduced",
+            )
+        )
     return pd.DataFrame(rows, columns=["threshold", "value", "meaning"])
 
 
-def landing_page(claims_table: pd.DataFrame, summary: pd.DataFrame, *, catalogue: Catalogue,
-                 figures: Sequence[tuple[str, str, str]], version: str) -> str:
+def landing_page(
+    claims_table: pd.DataFrame,
+    summary: pd.DataFrame,
+    *,
+    catalogue: Catalogue,
+    figures: Sequence[tuple[str, str, str]],
+    version: str,
+) -> str:
     """The report's first page (reStructuredText): what ran, the verdicts, where to look.
 
     ``figures`` is ``(name, title, category)`` per registered figure; ``claims_table`` is
     :func:`claims_table`'s output, ``summary`` :func:`budgetboost.stats.summarize`'s.
     """
-    trials = (summary.groupby(["dataset", "cost_model"])["trials"].max().reset_index()
-              if not summary.empty else pd.DataFrame(columns=["dataset", "cost_model",
-                                                              "trials"]))
+    trials = (
+        summary.groupby(["dataset", "cost_model"])["trials"].max().reset_index()
+        if not summary.empty
+        else pd.DataFrame(columns=["dataset", "cost_model", "trials"])
+    )
     algorithms = catalogue.sort(summary["algorithm"]) if not summary.empty else []
     verdicts = claims_table[["claim", "verdict", "statement"]]
     counts = verdicts["verdict"].value_counts()
     lines = [
         "budgetboost: feature-budgeted boosting, reproduced and compared",
-        "=" * 63, "",
+        "=" * 63,
+        "",
         f"Package version {version}. Huang, Powers & Reyzin (IJCAI 2015) reproduced on "
         f"{trials['dataset'].nunique()} datasets: "
         f"{counts.get(REPRODUCED, 0)} of {len(verdicts)} claims reproduced, "
         f"{counts.get(NOT_REPRODUCED, 0)} not reproduced, "
-        f"{counts.get(INCONCLUSIVE, 0)} inconclusive.", "",
-        "Verdicts", "--------", "",
-        _rst_table(verdicts), "",
+        f"{counts.get(INCONCLUSIVE, 0)} inconclusive.",
+        "",
+        "Verdicts",
+        "--------",
+        "",
+        _rst_table(verdicts),
+        "",
         "The evidence of each verdict is in ``claims.md`` (Tables); every threshold is printed "
-        "there.", "",
-        "What ran", "--------", "",
-        "Datasets and cost models (trials):", "",
-        *[f"- {r.dataset} · {r.cost_model} ({int(r.trials)} trials)"
-          for r in trials.itertuples()], "",
-        "Algorithms (by family):", "",
-        *[f"- {catalogue.label(a)} (``{a}``, {catalogue.including([a])[a].family})"
-          for a in algorithms], "",
-        "Where to look", "-------------", "",
+        "there.",
+        "",
+        "What ran",
+        "--------",
+        "",
+        "Datasets and cost models (trials):",
+        "",
+        *[f"- {r.dataset} · {r.cost_model} ({int(r.trials)} trials)" for r in trials.itertuples()],
+        "",
+        "Algorithms (by family):",
+        "",
+        *[
+            f"- {catalogue.label(a)} (``{a}``, {catalogue.including([a])[a].family})"
+            for a in algorithms
+        ],
+        "",
+        "Where to look",
+        "-------------",
+        "",
         *[f"- {category}: {title} (``{name}``)" for name, title, category in figures],
         "- Tables: ``summary.md`` (mean error per budget, the best in bold) and "
-        "``claims.md`` (verdicts and their evidence)", "",
+        "``claims.md`` (verdicts and their evidence)",
+        "",
     ]
     return "\n".join(lines)
 
@@ -582,8 +727,7 @@ def _rst_table(df: pd.DataFrame) -> str:
     cells = [[str(c) for c in df.columns], *[[str(v) for v in row] for row in df.to_numpy()]]
     widths = [max(len(r[i]) for r in cells) for i in range(len(df.columns))]
     rule = "  ".join("=" * w for w in widths)
-    body = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
-            for r in cells]
+    body = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells]
     return "\n".join([rule, body[0], rule, *body[1:], rule])
 
 
@@ -615,18 +759,20 @@ def deciding_evidence(detail: pd.DataFrame) -> tuple[pd.DataFrame, str]:
         rest = detail.drop(contradicting.index)
         closest = rest.loc[(rest["p_holm"] - ALPHA).abs().sort_values(kind="stable").index]
         closest = closest.head(CLOSEST_CALLS)
-        shown = pd.concat([contradicting.assign(why="contradicts"),
-                           closest.assign(why="closest call")])
-        note = (f"{len(contradicting)} contradicting cells and the {len(closest)} closest calls "
-                f"of {len(detail)} cells; the other {len(detail) - len(shown)}: ")
+        shown = pd.concat(
+            [contradicting.assign(why="contradicts"), closest.assign(why="closest call")]
+        )
+        note = (
+            f"{len(contradicting)} contradicting cells and the {len(closest)} closest calls "
+            f"of {len(detail)} cells; the other {len(detail) - len(shown)}: "
+        )
     else:
         shown = detail.head(SHOWN_ROWS)
         note = f"{len(shown)} of {len(detail)} rows; all: "
     return shown, note + "`claims_evidence.parquet` (column `claim`)."
 
 
-def claims_markdown(results: Sequence[ClaimResult],
-                    catalogue: Catalogue | None = None) -> str:
+def claims_markdown(results: Sequence[ClaimResult], catalogue: Catalogue | None = None) -> str:
     """``claims.md``: the verdicts first, then the rules, then per claim the evidence that
     decides it (the full evidence is in ``claims_evidence.parquet``).
 
@@ -635,25 +781,38 @@ def claims_markdown(results: Sequence[ClaimResult],
     table = claims_table(results)
     catalogue = catalogue if catalogue is not None else Catalogue.default()
     lines = [
-        "# The paper's claims on this run", "",
+        "# The paper's claims on this run",
+        "",
         "Huang, Powers & Reyzin (IJCAI 2015), Sections 6–7: each claim checked on this run's "
-        "paired results, with a verdict and the evidence that decides it.", "",
-        "## Verdicts", "", markdown_table(table[["claim", "verdict", "statement"]]), "",
-        "## How a verdict is reached", "",
+        "paired results, with a verdict and the evidence that decides it.",
+        "",
+        "## Verdicts",
+        "",
+        markdown_table(table[["claim", "verdict", "statement"]]),
+        "",
+        "## How a verdict is reached",
+        "",
         "A *cell* is one paired comparison "
-        "(X vs Y) at one (dataset, cost model, budget); it *supports* \"X beats Y\" if X's "
+        '(X vs Y) at one (dataset, cost model, budget); it *supports* "X beats Y" if X\'s '
         f"mean error is lower and the Holm-adjusted Wilcoxon p < {ALPHA}, *contradicts* it if "
         "X's mean error is higher with p < ALPHA. Reproduced: supported share >= "
         "min_supported and contradicted share <= max_contradicted. Not reproduced: "
         "contradicted share > max_contradicted or the share of cells where X is better by mean "
-        "< min_direction. Otherwise inconclusive.", "",
-        "### Thresholds", "", markdown_table(thresholds_table()), "",
-        "### Roles", "", "The claims name the paper's algorithms by role; in this run:", "",
-        markdown_table(roles_table(catalogue)), "",
+        "< min_direction. Otherwise inconclusive.",
+        "",
+        "### Thresholds",
+        "",
+        markdown_table(thresholds_table()),
+        "",
+        "### Roles",
+        "",
+        "The claims name the paper's algorithms by role; in this run:",
+        "",
+        markdown_table(roles_table(catalogue)),
+        "",
     ]
     for r in results:
-        lines += [f"## Claim {r.claim}: {r.verdict}", "", f"*{r.statement}*", "",
-                  r.evidence, ""]
+        lines += [f"## Claim {r.claim}: {r.verdict}", "", f"*{r.statement}*", "", r.evidence, ""]
         if not r.detail.empty:
             shown, note = deciding_evidence(r.detail)
             shown = shown.drop(columns=[c for c in ("p_value",) if c in shown.columns])

@@ -75,13 +75,17 @@ def load_config_file(path: str | Path) -> dict[str, Any]:
         detail = f"{problem} ({context})" if context else problem
         raise ConfigError(f"config file {path}{place}: invalid YAML: {detail}") from None
     if not isinstance(loaded, dict):
-        raise ConfigError(f"config file {path}: expected a mapping of keys at the top level, "
-                          f"got {type(loaded).__name__}")
+        raise ConfigError(
+            f"config file {path}: expected a mapping of keys at the top level, "
+            f"got {type(loaded).__name__}"
+        )
     return loaded
 
 
-def validate_config(config: Mapping[str, Any], schema: str | Path = SCHEMA_PATH,
-                    ) -> dict[str, Any]:
+def validate_config(
+    config: Mapping[str, Any],
+    schema: str | Path = SCHEMA_PATH,
+) -> dict[str, Any]:
     """Check ``config`` against the schema; return a copy with the schema's defaults.
 
     Raises
@@ -100,8 +104,9 @@ def validate_config(config: Mapping[str, Any], schema: str | Path = SCHEMA_PATH,
     return filled
 
 
-def check_config(config: Mapping[str, Any], registry: Mapping[str, Mapping[str, Any]],
-                 root: str | Path = ".") -> None:
+def check_config(
+    config: Mapping[str, Any], registry: Mapping[str, Mapping[str, Any]], root: str | Path = "."
+) -> None:
     """Check what the schema cannot, on a config that passed :func:`validate_config`.
 
     Parameters
@@ -125,11 +130,15 @@ def check_config(config: Mapping[str, Any], registry: Mapping[str, Mapping[str, 
         try:
             check_spec(entry["spec"])
         except SpecError as exc:
-            raise ConfigError(f"{_where('cost_models', name, 'spec', exc.key)}: "
-                              f"{exc.reason}") from None
+            raise ConfigError(
+                f"{_where('cost_models', name, 'spec', exc.key)}: {exc.reason}"
+            ) from None
     for name, entry in config["algorithms"].items():
-        datasets = [d for d, e in config["datasets"].items()
-                    if name in e.get("algorithms", config["algorithms"])]
+        datasets = [
+            d
+            for d, e in config["datasets"].items()
+            if name in e.get("algorithms", config["algorithms"])
+        ]
         rounds = [registry[d].get("adaboost_rounds") for d in datasets]
         _check_algorithm(name, entry, rounds)
         if entry.get("adaboost_path"):
@@ -141,8 +150,10 @@ def check_config(config: Mapping[str, Any], registry: Mapping[str, Mapping[str, 
     _check_figures(config)
 
 
-def check_all(config: Mapping[str, Any], root: str | Path = ".",
-              ) -> tuple[dict[str, Any], dict[str, dict]]:
+def check_all(
+    config: Mapping[str, Any],
+    root: str | Path = ".",
+) -> tuple[dict[str, Any], dict[str, dict]]:
     """Every check the pipeline makes when it is planned, in order.
 
     Returns the config with its defaults filled in and the dataset registry it names.
@@ -172,29 +183,45 @@ def _dataset_cost_models(config: Mapping[str, Any]) -> Iterator[tuple[str, str]]
 
 def _check_dataset(config, registry, name, entry, root: Path) -> None:
     if name not in registry:
-        raise ConfigError(f"{_where('datasets', name)}: no such dataset in the registry "
-                          f"{config['registry']} (known: {', '.join(sorted(registry))})")
-    for key, defined in (("cost_models", config["cost_models"]),
-                         ("algorithms", config["algorithms"])):
+        raise ConfigError(
+            f"{_where('datasets', name)}: no such dataset in the registry "
+            f"{config['registry']} (known: {', '.join(sorted(registry))})"
+        )
+    for key, defined in (
+        ("cost_models", config["cost_models"]),
+        ("algorithms", config["algorithms"]),
+    ):
         for item in entry.get(key, []):
             if item not in defined:
-                raise ConfigError(f"{_where('datasets', name, key)}: {item!r} is not defined "
-                                  f"under {key} (defined: {', '.join(defined)})")
+                raise ConfigError(
+                    f"{_where('datasets', name, key)}: {item!r} is not defined "
+                    f"under {key} (defined: {', '.join(defined)})"
+                )
     for cost_model in entry.get("budgets", {}):
         if cost_model not in entry["cost_models"]:
-            raise ConfigError(f"{_where('datasets', name, 'budgets', cost_model)}: not one "
-                              f"of this dataset's cost models {entry['cost_models']}")
+            raise ConfigError(
+                f"{_where('datasets', name, 'budgets', cost_model)}: not one "
+                f"of this dataset's cost models {entry['cost_models']}"
+            )
     registry_entry = registry[name]
     if registry_entry["source"]["type"] != "local":
         return
-    missing = [_shown(f.path, root) for f in source_files(name, registry_entry, root)
-               if not f.path.exists()]
+    missing = [
+        _shown(f.path, root)
+        for f in source_files(name, registry_entry, root)
+        if not f.path.exists()
+    ]
     if missing:
-        disabled = (" (the registry marks it enabled: false)"
-                    if not registry_entry.get("enabled", True) else "")
+        disabled = (
+            " (the registry marks it enabled: false)"
+            if not registry_entry.get("enabled", True)
+            else ""
+        )
         instructions = registry_entry["source"].get("instructions", "").strip()
-        raise ConfigError(f"{_where('datasets', name)}: its local file {missing[0]} is not "
-                          f"there{disabled}. {instructions}".rstrip())
+        raise ConfigError(
+            f"{_where('datasets', name)}: its local file {missing[0]} is not "
+            f"there{disabled}. {instructions}".rstrip()
+        )
 
 
 def _shown(path: Path, root: Path) -> Path:
@@ -211,8 +238,10 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
     params = dict(entry.get("params") or {})
     for key in PIPELINE_PARAMS:
         if key in params:
-            raise ConfigError(f"{_where('algorithms', name, 'params', key)}: set per trial by "
-                              "the pipeline; remove it from the config")
+            raise ConfigError(
+                f"{_where('algorithms', name, 'params', key)}: set per trial by "
+                "the pipeline; remove it from the config"
+            )
     try:
         cls = experiment.estimator_class(entry["estimator"])
     except ValueError as exc:
@@ -220,15 +249,18 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
     accepted = _constructor_params(cls)
     rounds_param = entry.get("rounds_from_registry")
     if rounds_param and rounds_param not in accepted:
-        raise ConfigError(f"{_where('algorithms', name, 'rounds_from_registry')}: "
-                          f"{entry['estimator']} has no parameter {rounds_param!r}")
+        raise ConfigError(
+            f"{_where('algorithms', name, 'rounds_from_registry')}: "
+            f"{entry['estimator']} has no parameter {rounds_param!r}"
+        )
     for value in sorted({r for r in rounds if r is not None}) or [None]:
         resolved = {**params, rounds_param: value} if rounds_param and value else params
         _check_params(name, cls, resolved, accepted)
 
 
-def _check_shared_path(name: str, entry: Mapping[str, Any], rounds: list[Any],
-                       path_rounds: int) -> None:
+def _check_shared_path(
+    name: str, entry: Mapping[str, Any], rounds: list[Any], path_rounds: int
+) -> None:
     """An algorithm fitting from the shared AdaBoost path boosts plainly, and no longer."""
     import inspect
 
@@ -237,22 +269,28 @@ def _check_shared_path(name: str, entry: Mapping[str, Any], rounds: list[Any],
     cls = experiment.estimator_class(entry["estimator"])
     signature = inspect.signature(cls.__init__).parameters
     if "adaboost_path" not in signature:
-        raise ConfigError(f"{_where('algorithms', name, 'adaboost_path')}: "
-                          f"{entry['estimator']} cannot fit from a shared AdaBoost path")
+        raise ConfigError(
+            f"{_where('algorithms', name, 'adaboost_path')}: "
+            f"{entry['estimator']} cannot fit from a shared AdaBoost path"
+        )
     params = dict(entry.get("params") or {})
     criterion = params.get("criterion", getattr(signature.get("criterion"), "default", None))
     if "criterion" in signature and criterion != "adaboost":
-        raise ConfigError(f"{_where('algorithms', name, 'adaboost_path')}: serves criterion "
-                          f"'adaboost' only; this entry boosts with {criterion!r}")
+        raise ConfigError(
+            f"{_where('algorithms', name, 'adaboost_path')}: serves criterion "
+            f"'adaboost' only; this entry boosts with {criterion!r}"
+        )
     for key in ROUNDS_PARAMS:
         if key not in signature or key == entry.get("rounds_from_registry"):
             continue  # the path has at least the registry's rounds
         wanted = params.get(key, signature[key].default)
         shortest = min([max(path_rounds, int(r or 0)) for r in rounds] or [path_rounds])
         if wanted > shortest:
-            raise ConfigError(f"{_where('algorithms', name, 'params', key)}: {wanted} rounds, "
-                              f"more than the shared AdaBoost path's {shortest} "
-                              "(adaboost_path.max_rounds)")
+            raise ConfigError(
+                f"{_where('algorithms', name, 'params', key)}: {wanted} rounds, "
+                f"more than the shared AdaBoost path's {shortest} "
+                "(adaboost_path.max_rounds)"
+            )
 
 
 def _constructor_params(cls: type) -> set[str]:
@@ -265,16 +303,19 @@ def _check_params(name: str, cls: type, params: Mapping[str, Any], accepted: set
     """The estimator's own declarative check, else at least the parameter names."""
     unknown = sorted(set(params) - accepted)
     if unknown:
-        raise ConfigError(f"{_where('algorithms', name, 'params', unknown[0])}: unknown "
-                          f"parameter of {cls.__name__} (valid: {sorted(accepted)})")
+        raise ConfigError(
+            f"{_where('algorithms', name, 'params', unknown[0])}: unknown "
+            f"parameter of {cls.__name__} (valid: {sorted(accepted)})"
+        )
     checker = getattr(cls, "check_params", None)  # BudgetedEstimator's declared checks
     if checker is None:
         return
     try:
         checker(params)
     except InvalidParameterError as exc:
-        raise ConfigError(f"{_where('algorithms', name, 'params', exc.parameter)}: "
-                          f"{exc.reason}") from None
+        raise ConfigError(
+            f"{_where('algorithms', name, 'params', exc.parameter)}: {exc.reason}"
+        ) from None
 
 
 def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> None:
@@ -284,8 +325,10 @@ def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> Non
     if cost_model in override:
         grid, path = override[cost_model], ("datasets", dataset, "budgets", cost_model)
     else:
-        grid, path = config["cost_models"][cost_model]["budgets"], ("cost_models", cost_model,
-                                                                    "budgets")
+        grid, path = (
+            config["cost_models"][cost_model]["budgets"],
+            ("cost_models", cost_model, "budgets"),
+        )
     try:
         budget_grid(grid["step"], grid["stop"], grid.get("start"))
     except ValueError as exc:
@@ -298,15 +341,19 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
         return
     file = spec.get("file") or registry[dataset].get("cost_file")
     if not file:
-        raise ConfigError(f"{_where('cost_models', cost_model, 'spec', 'file')}: model 'real' "
-                          f"needs a cost file, and dataset {dataset!r} has no cost_file in the "
-                          "registry")
+        raise ConfigError(
+            f"{_where('cost_models', cost_model, 'spec', 'file')}: model 'real' "
+            f"needs a cost file, and dataset {dataset!r} has no cost_file in the "
+            "registry"
+        )
     path = Path(file) if Path(file).is_absolute() else root / file
     if not path.is_file():
-        where = (_where("cost_models", cost_model, "spec", "file") if spec.get("file")
-                 else _where("datasets", dataset, "cost_models"))
-        raise ConfigError(f"{where}: cost file {file} (used by {dataset}/{cost_model}) "
-                          "not found")
+        where = (
+            _where("cost_models", cost_model, "spec", "file")
+            if spec.get("file")
+            else _where("datasets", dataset, "cost_models")
+        )
+        raise ConfigError(f"{where}: cost file {file} (used by {dataset}/{cost_model}) not found")
 
 
 def _check_catalogue(config: Mapping[str, Any]) -> None:
@@ -327,8 +374,10 @@ def _check_catalogue(config: Mapping[str, Any]) -> None:
         try:
             to_rgba(colour)
         except ValueError:
-            raise ConfigError(f"{_where('algorithms', name, 'style', 'colour')}: not a "
-                              f"matplotlib colour: {colour!r}") from None
+            raise ConfigError(
+                f"{_where('algorithms', name, 'style', 'colour')}: not a "
+                f"matplotlib colour: {colour!r}"
+            ) from None
 
 
 def _check_figures(config: Mapping[str, Any]) -> None:
@@ -338,8 +387,9 @@ def _check_figures(config: Mapping[str, Any]) -> None:
         try:
             figures.load([module])
         except ImportError as exc:
-            raise ConfigError(f"{_where('figure_modules')}: cannot import {module!r} "
-                              f"({exc})") from None
+            raise ConfigError(
+                f"{_where('figure_modules')}: cannot import {module!r} ({exc})"
+            ) from None
         except ValueError as exc:
             raise ConfigError(f"{_where('figure_modules')}: {module!r}: {exc}") from None
 

@@ -49,8 +49,16 @@ from budgetboost.seeds import rng_from_key
 if TYPE_CHECKING:  # no runtime import: costs.py stays independent of the dataset readers
     from budgetboost.datasets import BinarizedData
 
-__all__ = ["CostTable", "MODELS", "SpecError", "check_spec", "make_costs", "write_costs",
-           "read_costs", "read_attribute_costs"]
+__all__ = [
+    "CostTable",
+    "MODELS",
+    "SpecError",
+    "check_spec",
+    "make_costs",
+    "write_costs",
+    "read_costs",
+    "read_attribute_costs",
+]
 
 COMMON_KEYS = {"model", "description"}
 MODEL_KEYS = {
@@ -86,8 +94,10 @@ class CostTable:
         """The cost vector of one trial."""
         hit = np.flatnonzero(self.trials == trial)
         if hit.size == 0:
-            raise KeyError(f"trial {trial} not in the cost table (trials "
-                           f"{self.trials.min()}..{self.trials.max()})")
+            raise KeyError(
+                f"trial {trial} not in the cost table (trials "
+                f"{self.trials.min()}..{self.trials.max()})"
+            )
         return self.costs[hit[0]]
 
 
@@ -106,15 +116,20 @@ class SpecError(ValueError):
         super().__init__(f"{where}: {key + ': ' if key else ''}{reason}")
 
 
-def _number(where: str, spec: Mapping[str, object], key: str,
-            default: float | None = None) -> float:
+def _number(
+    where: str, spec: Mapping[str, object], key: str, default: float | None = None
+) -> float:
     if key not in spec:
         if default is None:
             raise SpecError(where, key, "missing")
         return default
     value = spec[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not math.isfinite(value) or value < 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value < 0
+    ):
         raise SpecError(where, key, f"must be a finite number >= 0; got {value!r}")
     return float(value)
 
@@ -132,17 +147,24 @@ def _finite_set(where: str, spec: Mapping[str, object]) -> tuple[np.ndarray, np.
         values = np.asarray(spec.get("values", []), dtype=float).reshape(-1)
         probs = np.asarray(spec.get("probabilities", []), dtype=float).reshape(-1)
     except (TypeError, ValueError):
-        raise SpecError(where, "values", "values and probabilities must be lists of "
-                        f"numbers; got {spec.get('values')!r}, "
-                        f"{spec.get('probabilities')!r}") from None
+        raise SpecError(
+            where,
+            "values",
+            "values and probabilities must be lists of "
+            f"numbers; got {spec.get('values')!r}, "
+            f"{spec.get('probabilities')!r}",
+        ) from None
     if values.size == 0 or values.shape != probs.shape:
-        raise SpecError(where, "values", "values and probabilities must be non-empty lists "
-                        f"of equal length; got {values.size} and {probs.size}")
+        raise SpecError(
+            where,
+            "values",
+            "values and probabilities must be non-empty lists "
+            f"of equal length; got {values.size} and {probs.size}",
+        )
     if (~np.isfinite(values)).any() or (values < 0).any():
         raise SpecError(where, "values", f"must be finite and >= 0; got {values.tolist()}")
     if (~np.isfinite(probs)).any() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-9:
-        raise SpecError(where, "probabilities", "must be >= 0 and sum to 1; got "
-                        f"{probs.tolist()}")
+        raise SpecError(where, "probabilities", f"must be >= 0 and sum to 1; got {probs.tolist()}")
     return values, probs
 
 
@@ -166,8 +188,11 @@ def check_spec(spec: Mapping[str, object], where: str = "cost model") -> str:
         raise SpecError(where, "model", f"must be one of {list(MODELS)}; got {model!r}")
     unknown = sorted(set(spec) - COMMON_KEYS - MODEL_KEYS[model])
     if unknown:
-        raise SpecError(where, unknown[0], f"unknown parameter of model {model!r} (allowed: "
-                        f"{sorted(MODEL_KEYS[model])})")
+        raise SpecError(
+            where,
+            unknown[0],
+            f"unknown parameter of model {model!r} (allowed: {sorted(MODEL_KEYS[model])})",
+        )
     if "grouped" in spec and not isinstance(spec["grouped"], bool):
         raise SpecError(where, "grouped", f"must be true or false; got {spec['grouped']!r}")
     if model in ("uniform_random", "per_attribute", "correlated"):
@@ -193,8 +218,9 @@ def _n_groups(data: BinarizedData) -> int:
     return int(np.max(data.groups)) + 1 if len(data.groups) else 0
 
 
-def _draw(rng: np.random.Generator, where: str, spec: Mapping[str, object], model: str,
-          size: int) -> np.ndarray:
+def _draw(
+    rng: np.random.Generator, where: str, spec: Mapping[str, object], model: str, size: int
+) -> np.ndarray:
     if model in ("uniform_random", "per_attribute"):
         low, high = _interval(where, spec)
         return rng.uniform(low, high, size=size)
@@ -231,8 +257,9 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
         return {f"f{i}": c for i, c in enumerate(costs, start=1)}
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     if not {"feature", "cost"} <= set(frame.columns):
-        raise ValueError(f"cost file {path}: needs columns 'feature' and 'cost', got "
-                         f"{list(frame.columns)}")
+        raise ValueError(
+            f"cost file {path}: needs columns 'feature' and 'cost', got {list(frame.columns)}"
+        )
     costs = pd.to_numeric(frame["cost"], errors="coerce")
     if costs.isna().any():
         bad = frame.loc[costs.isna(), ["feature", "cost"]].iloc[0].tolist()
@@ -249,12 +276,15 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
     return dict(zip(frame["feature"].astype(str), costs.astype(float), strict=True))
 
 
-def _real_costs(where: str, spec: Mapping[str, object], data: BinarizedData,
-                root: Path) -> np.ndarray:
+def _real_costs(
+    where: str, spec: Mapping[str, object], data: BinarizedData, root: Path
+) -> np.ndarray:
     file = spec.get("file") or data.meta.get("cost_file")
     if not file:
-        raise ValueError(f"{where}: model 'real' needs a cost `file` (or a cost_file in the "
-                         "dataset's registry entry)")
+        raise ValueError(
+            f"{where}: model 'real' needs a cost `file` (or a cost_file in the "
+            "dataset's registry entry)"
+        )
     path = Path(file) if Path(file).is_absolute() else root / file
     scale = _number(where, spec, "scale", float(data.meta.get("cost_scale") or 1))
     try:
@@ -264,8 +294,7 @@ def _real_costs(where: str, spec: Mapping[str, object], data: BinarizedData,
     attributes = data.meta["attributes"]
     missing = [a for a in attributes if a not in table]
     if missing:
-        raise ValueError(f"{where}: cost file {path} has no cost for attribute(s) "
-                         f"{missing[:5]}")
+        raise ValueError(f"{where}: cost file {path} has no cost for attribute(s) {missing[:5]}")
     return scale * np.array([table[a] for a in attributes], dtype=float)
 
 
@@ -276,8 +305,13 @@ def _edges(data: BinarizedData, train: np.ndarray) -> np.ndarray:
     return np.abs((2.0 * (y @ X) - y.sum()) / len(y))
 
 
-def _correlated(rng: np.random.Generator, where: str, spec: Mapping[str, object],
-                data: BinarizedData, train: np.ndarray) -> np.ndarray:
+def _correlated(
+    rng: np.random.Generator,
+    where: str,
+    spec: Mapping[str, object],
+    data: BinarizedData,
+    train: np.ndarray,
+) -> np.ndarray:
     low, high = _interval(where, spec)
     noise = _number(where, spec, "noise")
     from scipy.stats import rankdata  # imported here: it costs ~1 s per pipeline job
@@ -289,9 +323,17 @@ def _correlated(rng: np.random.Generator, where: str, spec: Mapping[str, object]
     return low + (high - low) * mix
 
 
-def _trial_costs(dataset: str, cost_model: str, model: str, spec: Mapping[str, object],
-                 data: BinarizedData, splits: Mapping[int, tuple], trial: int, root: Path,
-                 grouped: bool) -> np.ndarray:
+def _trial_costs(
+    dataset: str,
+    cost_model: str,
+    model: str,
+    spec: Mapping[str, object],
+    data: BinarizedData,
+    splits: Mapping[int, tuple],
+    trial: int,
+    root: Path,
+    grouped: bool,
+) -> np.ndarray:
     where = f"dataset {dataset!r}, cost model {cost_model!r}"
     rng = rng_from_key("costs", dataset, cost_model, int(trial))
     n_columns = data.X.shape[1]
@@ -299,17 +341,24 @@ def _trial_costs(dataset: str, cost_model: str, model: str, spec: Mapping[str, o
         return _real_costs(where, spec, data, root)[data.groups]
     if model == "correlated":
         if trial not in splits:
-            raise ValueError(f"{where}: no split for trial {trial} (correlated costs use "
-                             "the training rows)")
+            raise ValueError(
+                f"{where}: no split for trial {trial} (correlated costs use the training rows)"
+            )
         return _correlated(rng, where, spec, data, np.asarray(splits[trial][0]))
     if grouped:
         return _draw(rng, where, spec, model, _n_groups(data))[data.groups]
     return _draw(rng, where, spec, model, n_columns)
 
 
-def make_costs(dataset: str, cost_model: str, spec: Mapping[str, object],
-               data: BinarizedData, splits: Mapping[int, tuple] | None, trials: Iterable[int],
-               root: str | os.PathLike = ".") -> CostTable:
+def make_costs(
+    dataset: str,
+    cost_model: str,
+    spec: Mapping[str, object],
+    data: BinarizedData,
+    splits: Mapping[int, tuple] | None,
+    trials: Iterable[int],
+    root: str | os.PathLike = ".",
+) -> CostTable:
     """Cost vectors of ``trials`` for one dataset under one cost model.
 
     Parameters
@@ -336,24 +385,30 @@ def make_costs(dataset: str, cost_model: str, spec: Mapping[str, object],
     model = check_spec(spec, where)
     grouped = model in GROUPED_MODELS or bool(spec.get("grouped", False))
     trials = np.asarray(list(trials), dtype=np.int64)
-    rows = [_trial_costs(dataset, cost_model, model, spec, data, splits or {}, t,
-                         Path(root), grouped) for t in trials]
+    rows = [
+        _trial_costs(dataset, cost_model, model, spec, data, splits or {}, t, Path(root), grouped)
+        for t in trials
+    ]
     costs = np.vstack(rows) if rows else np.empty((0, data.X.shape[1]))
     bad = ~np.isfinite(costs) | (costs < 0)
     if bad.any():
         t, j = np.argwhere(bad)[0]
-        source = f", file {spec.get('file') or data.meta.get('cost_file')}" \
-            if model == "real" else ""
-        raise ValueError(f"{where}{source}: cost {costs[t, j]!r} of column "
-                         f"{data.columns[j]!r} (trial {trials[t]}) is negative or not finite")
+        source = (
+            f", file {spec.get('file') or data.meta.get('cost_file')}" if model == "real" else ""
+        )
+        raise ValueError(
+            f"{where}{source}: cost {costs[t, j]!r} of column "
+            f"{data.columns[j]!r} (trial {trials[t]}) is negative or not finite"
+        )
     return CostTable(trials=trials, costs=costs.astype(np.float64), grouped=grouped)
 
 
 # --------------------------------------------------------------------------- on disk
 
 
-def write_costs(table: CostTable, path: str | os.PathLike,
-                metadata: Mapping[str, object] | None = None) -> None:
+def write_costs(
+    table: CostTable, path: str | os.PathLike, metadata: Mapping[str, object] | None = None
+) -> None:
     """Write ``results/costs/{dataset}/{cost_model}.parquet`` atomically.
 
     One row per trial: ``trial`` (int32) and ``costs`` (list<float64>); ``metadata`` is
@@ -361,12 +416,15 @@ def write_costs(table: CostTable, path: str | os.PathLike,
     """
     n_trials, n_columns = table.costs.shape
     offsets = np.arange(n_trials + 1, dtype=np.int32) * n_columns
-    lists = pa.ListArray.from_arrays(pa.array(offsets),
-                                     pa.array(table.costs.reshape(-1), pa.float64()))
-    frame = pd.DataFrame({
-        "trial": np.asarray(table.trials, dtype=np.int32),
-        "costs": pd.arrays.ArrowExtensionArray(lists),
-    })
+    lists = pa.ListArray.from_arrays(
+        pa.array(offsets), pa.array(table.costs.reshape(-1), pa.float64())
+    )
+    frame = pd.DataFrame(
+        {
+            "trial": np.asarray(table.trials, dtype=np.int32),
+            "costs": pd.arrays.ArrowExtensionArray(lists),
+        }
+    )
     meta = {**dict(metadata or {}), "grouped": bool(table.grouped), "n_columns": n_columns}
     write_table(frame, path, metadata=meta)
 
@@ -376,14 +434,17 @@ def read_costs(path: str | os.PathLike) -> CostTable:
     table = pq.read_table(path)
     meta = read_metadata(path)
     if {"trial", "costs"} - set(table.column_names) or "grouped" not in meta:
-        raise ValueError(f"{path}: not a cost table (columns trial, costs and metadata "
-                         "'grouped' expected)")
+        raise ValueError(
+            f"{path}: not a cost table (columns trial, costs and metadata 'grouped' expected)"
+        )
     lists = table.column("costs").combine_chunks()
     lengths = np.diff(lists.offsets.to_numpy())
     if lengths.size and (lengths != lengths[0]).any():
         raise ValueError(f"{path}: trials have different numbers of costs")
     values = lists.flatten().to_numpy()
     n_columns = int(lengths[0]) if lengths.size else int(meta.get("n_columns", 0))
-    return CostTable(trials=table.column("trial").to_numpy().astype(np.int64),
-                     costs=values.reshape(len(lengths), n_columns).astype(np.float64),
-                     grouped=bool(meta["grouped"]))
+    return CostTable(
+        trials=table.column("trial").to_numpy().astype(np.int64),
+        costs=values.reshape(len(lengths), n_columns).astype(np.float64),
+        grouped=bool(meta["grouped"]),
+    )

@@ -49,11 +49,11 @@ __all__ = [
     "main",
 ]
 
-SCHEMA_PATH = (Path(__file__).resolve().parent.parent / "workflow" / "schemas"
-               / "datasets.schema.yaml")
+SCHEMA_PATH = (
+    Path(__file__).resolve().parent.parent / "workflow" / "schemas" / "datasets.schema.yaml"
+)
 DOWNLOADS = Path("resources") / "downloads"
-CSV_OPTIONS = {"sep", "header", "names", "comment", "skiprows", "skipinitialspace",
-               "na_values"}
+CSV_OPTIONS = {"sep", "header", "names", "comment", "skiprows", "skipinitialspace", "na_values"}
 #: What a csv source's fields read as missing unless ``read_options.na_values`` says otherwise.
 CSV_NA_VALUES = ["?", ""]
 
@@ -110,8 +110,9 @@ class SourceFile:
 # --------------------------------------------------------------------------- registry
 
 
-def validate_registry(registry: Mapping[str, object],
-                      schema: str | os.PathLike | None = None) -> dict[str, dict]:
+def validate_registry(
+    registry: Mapping[str, object], schema: str | os.PathLike | None = None
+) -> dict[str, dict]:
     """Validate a registry mapping against the JSON Schema; return a copy with defaults.
 
     Raises
@@ -129,8 +130,9 @@ def validate_registry(registry: Mapping[str, object],
     return filled
 
 
-def load_registry(path: str | os.PathLike = "config/datasets.yaml",
-                  schema: str | os.PathLike | None = None) -> dict[str, dict]:
+def load_registry(
+    path: str | os.PathLike = "config/datasets.yaml", schema: str | os.PathLike | None = None
+) -> dict[str, dict]:
     """Read ``config/datasets.yaml``, validate it and fill the schema defaults.
 
     Parameters
@@ -144,8 +146,10 @@ def load_registry(path: str | os.PathLike = "config/datasets.yaml",
     with open(path) as handle:
         registry = yaml.safe_load(handle)
     if not isinstance(registry, dict):
-        raise ValueError(f"dataset registry {path}: expected a mapping of dataset entries, "
-                         f"got {type(registry).__name__}")
+        raise ValueError(
+            f"dataset registry {path}: expected a mapping of dataset entries, "
+            f"got {type(registry).__name__}"
+        )
     try:
         return validate_registry(registry, schema)
     except ValueError as err:
@@ -169,13 +173,16 @@ def _url_filename(url: str, filename: str | None) -> str:
     if not name:
         raise ValueError(f"url {url!r} has no file name; set `filename` in its source")
     if not _FILENAME.match(name):
-        raise ValueError(f"url {url!r}: file name {name!r} is not a plain file name (letters, "
-                         "digits, '_', '.', '-'); set `filename` in its source")
+        raise ValueError(
+            f"url {url!r}: file name {name!r} is not a plain file name (letters, "
+            "digits, '_', '.', '-'); set `filename` in its source"
+        )
     return name
 
 
-def source_files(name: str, entry: Mapping[str, object],
-                 root: str | os.PathLike = ".") -> list[SourceFile]:
+def source_files(
+    name: str, entry: Mapping[str, object], root: str | os.PathLike = "."
+) -> list[SourceFile]:
     """The raw file(s) of a dataset, in pooling order, resolved against ``root``.
 
     ``url`` sources resolve to their download location
@@ -193,8 +200,9 @@ def source_files(name: str, entry: Mapping[str, object],
     return files
 
 
-def download_targets(name: str, entry: Mapping[str, object],
-                     root: str | os.PathLike = ".") -> list[tuple[str, str, Path]]:
+def download_targets(
+    name: str, entry: Mapping[str, object], root: str | os.PathLike = "."
+) -> list[tuple[str, str, Path]]:
     """``(url, sha256, destination)`` of every file a ``url`` source needs (else empty)."""
     if entry["source"]["type"] != "url":
         return []
@@ -207,9 +215,11 @@ def verify_sha256(dataset: str, path: Path, expected: str | None) -> None:
         return
     actual = sha256_file(path)
     if actual != expected.lower():
-        raise DatasetError(f"dataset {dataset!r}: checksum mismatch for {path}: expected "
-                           f"sha256 {expected}, got {actual} (truncated, modified or a "
-                           f"different version of the file)")
+        raise DatasetError(
+            f"dataset {dataset!r}: checksum mismatch for {path}: expected "
+            f"sha256 {expected}, got {actual} (truncated, modified or a "
+            f"different version of the file)"
+        )
 
 
 def _check_present(dataset: str, entry: Mapping[str, object], file: SourceFile) -> None:
@@ -217,15 +227,21 @@ def _check_present(dataset: str, entry: Mapping[str, object], file: SourceFile) 
         return
     kind = entry["source"]["type"]
     if kind == "vendored":
-        hint = ("the vendored copy is missing from the repository; restore it (it is "
-                "rebuilt by resources/make_resources.py)")
+        hint = (
+            "the vendored copy is missing from the repository; restore it (it is "
+            "rebuilt by resources/make_resources.py)"
+        )
     elif kind == "url":
-        hint = (f"it is downloaded from {file.url} by the `download` rule "
-                "(budgetboost.download.fetch); run that first")
+        hint = (
+            f"it is downloaded from {file.url} by the `download` rule "
+            "(budgetboost.download.fetch); run that first"
+        )
     else:
         extra = entry["source"].get("instructions", "")
-        hint = (f"this is a user-supplied local file: put it at {file.path.resolve()} or "
-                f"change source.path in the registry. {extra}").strip()
+        hint = (
+            f"this is a user-supplied local file: put it at {file.path.resolve()} or "
+            f"change source.path in the registry. {extra}"
+        ).strip()
     raise FileNotFoundError(f"dataset {dataset!r}: file {file.path} not found; {hint}")
 
 
@@ -241,12 +257,17 @@ def _read_parquet(path: Path, options: Mapping[str, object]) -> pd.DataFrame:
     shape = tuple(int(s) for s in pixels["shape"])
     width = int(np.prod(shape))
     images = table.column(column).combine_chunks()
-    if images.null_count or not pa.types.is_fixed_size_binary(images.type) \
-            or images.type.byte_width != width:
-        raise ValueError(f"column {column!r} must be non-null fixed_size_binary[{width}], "
-                         f"got {images.type} with {images.null_count} nulls")
+    if (
+        images.null_count
+        or not pa.types.is_fixed_size_binary(images.type)
+        or images.type.byte_width != width
+    ):
+        raise ValueError(
+            f"column {column!r} must be non-null fixed_size_binary[{width}], "
+            f"got {images.type} with {images.null_count} nulls"
+        )
     data = np.frombuffer(images.buffers()[1], dtype=np.uint8)
-    data = data[images.offset * width:(images.offset + len(images)) * width]
+    data = data[images.offset * width : (images.offset + len(images)) * width]
     grid = np.indices(shape).reshape(len(shape), -1).T
     names = ["px" + "_".join(f"{i:02d}" for i in idx) for idx in grid]
     frame = table.drop_columns([column]).to_pandas()
@@ -257,8 +278,9 @@ def _read_parquet(path: Path, options: Mapping[str, object]) -> pd.DataFrame:
 def _read_csv(path: Path, options: Mapping[str, object]) -> pd.DataFrame:
     unknown = set(options) - CSV_OPTIONS
     if unknown:
-        raise ValueError(f"unknown csv read_options {sorted(unknown)}; allowed: "
-                         f"{sorted(CSV_OPTIONS)}")
+        raise ValueError(
+            f"unknown csv read_options {sorted(unknown)}; allowed: {sorted(CSV_OPTIONS)}"
+        )
     kwargs = dict(options)
     kwargs.setdefault("na_values", CSV_NA_VALUES)
     if "names" in kwargs:
@@ -266,8 +288,9 @@ def _read_csv(path: Path, options: Mapping[str, object]) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=False, **kwargs)
 
 
-def read_svmlight(path: str | os.PathLike, n_features: int | None = None,
-                  label_column: str = "relevance") -> pd.DataFrame:
+def read_svmlight(
+    path: str | os.PathLike, n_features: int | None = None, label_column: str = "relevance"
+) -> pd.DataFrame:
     """Read an SVMlight / LETOR file (``label [qid:q] index:value ... [# comment]``).
 
     Vectorised over the whole file's tokens (no per-line Python loop). Features absent from
@@ -339,10 +362,14 @@ def read_source(name: str, entry: Mapping[str, object], file: SourceFile) -> pd.
             return _read_csv(file.path, options)
         if fmt == "svmlight":
             return read_svmlight(file.path, options.get("n_features"))
-    except (ValueError, KeyError, pa.ArrowException, pd.errors.ParserError,
-            UnicodeDecodeError) as err:
-        raise DatasetError(f"dataset {name!r}: cannot read {file.path} as {fmt}: "
-                           f"{err}") from err
+    except (
+        ValueError,
+        KeyError,
+        pa.ArrowException,
+        pd.errors.ParserError,
+        UnicodeDecodeError,
+    ) as err:
+        raise DatasetError(f"dataset {name!r}: cannot read {file.path} as {fmt}: {err}") from err
     raise DatasetError(f"dataset {name!r}: unknown format {fmt!r}")
 
 
@@ -354,14 +381,16 @@ def _matches(values: pd.Series, wanted: list, what: str) -> np.ndarray:
         try:
             targets = np.array(wanted, dtype=float)
         except (TypeError, ValueError):
-            raise ValueError(f"{what} values {wanted} are not numbers but the column is "
-                             "numeric") from None
+            raise ValueError(
+                f"{what} values {wanted} are not numbers but the column is numeric"
+            ) from None
         return np.isin(values.to_numpy(dtype=float, na_value=np.nan), targets)
     return values.astype(object).isin([str(v) for v in wanted]).to_numpy()
 
 
-def label_vector(dataset: str, frame: pd.DataFrame, rule: Mapping[str, object],
-                 file: object = "") -> np.ndarray:
+def label_vector(
+    dataset: str, frame: pd.DataFrame, rule: Mapping[str, object], file: object = ""
+) -> np.ndarray:
     """Collapse the label column to int8 +1/-1 with a one-line rule.
 
     ``rule = {"column": c, "positive": [...], "negative": [...]}``; a value in neither list
@@ -369,8 +398,10 @@ def label_vector(dataset: str, frame: pd.DataFrame, rule: Mapping[str, object],
     """
     column = rule["column"]
     if column not in frame.columns:
-        raise DatasetError(f"dataset {dataset!r}: label column {column!r} not in {file} "
-                           f"(columns: {list(frame.columns)[:10]}...)")
+        raise DatasetError(
+            f"dataset {dataset!r}: label column {column!r} not in {file} "
+            f"(columns: {list(frame.columns)[:10]}...)"
+        )
     values = frame[column]
     where = f"dataset {dataset!r}, file {file}, label column {column!r}"
     try:
@@ -383,14 +414,17 @@ def label_vector(dataset: str, frame: pd.DataFrame, rule: Mapping[str, object],
     other = ~(pos | neg)
     if other.any():
         bad = values[other]
-        raise DatasetError(f"{where}: {int(other.sum())} rows have a label outside the rule "
-                           f"(positive {list(rule['positive'])}, negative "
-                           f"{list(rule['negative'])}), e.g. {bad.iloc[0]!r}")
+        raise DatasetError(
+            f"{where}: {int(other.sum())} rows have a label outside the rule "
+            f"(positive {list(rule['positive'])}, negative "
+            f"{list(rule['negative'])}), e.g. {bad.iloc[0]!r}"
+        )
     return np.where(pos, 1, -1).astype(np.int8)
 
 
-def _select_rows(dataset: str, frame: pd.DataFrame, select: Mapping[str, object] | None,
-                 file: object) -> pd.DataFrame:
+def _select_rows(
+    dataset: str, frame: pd.DataFrame, select: Mapping[str, object] | None, file: object
+) -> pd.DataFrame:
     if not select:
         return frame
     column = select["column"]
@@ -403,8 +437,9 @@ def _select_rows(dataset: str, frame: pd.DataFrame, select: Mapping[str, object]
 # --------------------------------------------------------------------------- build
 
 
-def build_binarized(name: str, entry: Mapping[str, object],
-                    root: str | os.PathLike = ".") -> BinarizedData:
+def build_binarized(
+    name: str, entry: Mapping[str, object], root: str | os.PathLike = "."
+) -> BinarizedData:
     """Read a dataset's raw table(s), collapse its labels and binarize its attributes.
 
     Parameters
@@ -441,8 +476,9 @@ def build_binarized(name: str, entry: Mapping[str, object],
         raise DatasetError(f"dataset {name!r}: excluded columns {missing} not in {where}")
     features = frame[[c for c in frame.columns if c not in exclude]]
     try:
-        X, indicators = binarize_frame(features, entry["binarize"],
-                                       drop_constant=entry.get("drop_constant", True))
+        X, indicators = binarize_frame(
+            features, entry["binarize"], drop_constant=entry.get("drop_constant", True)
+        )
     except NotNumericError as err:
         raise DatasetError(
             f"dataset {name!r} ({where}): {err}. {_missing_value_hint(entry, err.value)}"
@@ -450,8 +486,9 @@ def build_binarized(name: str, entry: Mapping[str, object],
     except ValueError as err:
         raise DatasetError(f"dataset {name!r} ({where}): {err}") from err
     if X.shape[1] == 0:
-        raise DatasetError(f"dataset {name!r}: every attribute of {where} is constant; no "
-                           "indicator is left")
+        raise DatasetError(
+            f"dataset {name!r}: every attribute of {where} is constant; no indicator is left"
+        )
     if np.unique(y).size < 2:
         raise DatasetError(f"dataset {name!r}: constant label {int(y[0])} in {where}")
     return _assemble(name, entry, files, X, y, indicators, list(features.columns))
@@ -473,8 +510,15 @@ def _missing_value_hint(entry: Mapping[str, object], value: object) -> str:
     )
 
 
-def _assemble(name: str, entry: Mapping[str, object], files: list[SourceFile], X: np.ndarray,
-              y: np.ndarray, indicators: list[dict], raw_attributes: list[str]) -> BinarizedData:
+def _assemble(
+    name: str,
+    entry: Mapping[str, object],
+    files: list[SourceFile],
+    X: np.ndarray,
+    y: np.ndarray,
+    indicators: list[dict],
+    raw_attributes: list[str],
+) -> BinarizedData:
     attributes = np.array([ind["attribute"] for ind in indicators], dtype=str)
     used = list(pd.unique(attributes))
     position = {a: i for i, a in enumerate(used)}
@@ -493,8 +537,14 @@ def _assemble(name: str, entry: Mapping[str, object], files: list[SourceFile], X
         "cost_file": entry.get("cost_file"),
         "cost_scale": entry.get("cost_scale", 1),
     }
-    return BinarizedData(X=X, y=y, columns=[ind["name"] for ind in indicators],
-                         attributes=attributes, groups=groups, meta=meta)
+    return BinarizedData(
+        X=X,
+        y=y,
+        columns=[ind["name"] for ind in indicators],
+        attributes=attributes,
+        groups=groups,
+        meta=meta,
+    )
 
 
 # --------------------------------------------------------------------------- on disk
@@ -505,8 +555,9 @@ def write_binarized(data: BinarizedData, path: str | os.PathLike) -> None:
     if "y" in data.columns:
         raise ValueError("an indicator may not be named 'y' (reserved for the label)")
     if data.X.shape != (len(data.y), len(data.columns)):
-        raise ValueError(f"X has shape {data.X.shape}, expected ({len(data.y)}, "
-                         f"{len(data.columns)})")
+        raise ValueError(
+            f"X has shape {data.X.shape}, expected ({len(data.y)}, {len(data.columns)})"
+        )
     frame = pd.DataFrame(np.asarray(data.X, dtype=np.uint8), columns=data.columns, copy=False)
     frame.insert(0, "y", np.asarray(data.y, dtype=np.int8))
     write_table(frame, path, metadata=data.meta)
@@ -518,8 +569,9 @@ def read_binarized(path: str | os.PathLike) -> BinarizedData:
     table = pq.read_table(path)
     names = table.column_names
     if not names or names[0] != "y" or "columns" not in meta:
-        raise ValueError(f"{path} is not a binarized dataset (column y and metadata "
-                         "'columns' expected)")
+        raise ValueError(
+            f"{path} is not a binarized dataset (column y and metadata 'columns' expected)"
+        )
     columns = names[1:]
     if [c["name"] for c in meta["columns"]] != columns:
         raise ValueError(f"{path}: column names disagree with the stored indicator metadata")
@@ -530,8 +582,7 @@ def read_binarized(path: str | os.PathLike) -> BinarizedData:
     attributes = np.array([c["attribute"] for c in meta["columns"]], dtype=str)
     position = {a: i for i, a in enumerate(meta["attributes"])}
     groups = np.array([position[a] for a in attributes], dtype=np.int64)
-    return BinarizedData(X=X, y=y, columns=columns, attributes=attributes, groups=groups,
-                         meta=meta)
+    return BinarizedData(X=X, y=y, columns=columns, attributes=attributes, groups=groups, meta=meta)
 
 
 # --------------------------------------------------------------------------- check
@@ -552,15 +603,19 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     registry = load_registry(args.registry)
     names = args.names or [n for n, e in registry.items() if e["enabled"]]
-    print(f"{'dataset':14s} {'rows':>6s} {'features':>8s} {'paper':>6s} {'positive':>8s} "
-          f"{'seconds':>7s}")
+    print(
+        f"{'dataset':14s} {'rows':>6s} {'features':>8s} {'paper':>6s} {'positive':>8s} "
+        f"{'seconds':>7s}"
+    )
     for name in names:
         start = time.perf_counter()
         data = build_binarized(name, registry[name], args.root)
         seconds = time.perf_counter() - start
-        print(f"{name:14s} {data.X.shape[0]:6d} {data.X.shape[1]:8d} "
-              f"{registry[name].get('paper_features', ''):>6} "
-              f"{data.meta['positive_rate']:8.3f} {seconds:7.2f}")
+        print(
+            f"{name:14s} {data.X.shape[0]:6d} {data.X.shape[1]:8d} "
+            f"{registry[name].get('paper_features', ''):>6} "
+            f"{data.meta['positive_rate']:8.3f} {seconds:7.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -50,8 +50,14 @@ class _Progress:
         self.stream.flush()
 
 
-def fetch(url: str, sha256: str, dest: str | os.PathLike, retries: int = 2,
-          timeout: float = 60.0, progressbar: bool = True) -> Path:
+def fetch(
+    url: str,
+    sha256: str,
+    dest: str | os.PathLike,
+    retries: int = 2,
+    timeout: float = 60.0,
+    progressbar: bool = True,
+) -> Path:
     """Download ``url`` to ``dest`` if it is not already there with the right sha256.
 
     Parameters
@@ -80,8 +86,11 @@ def fetch(url: str, sha256: str, dest: str | os.PathLike, retries: int = 2,
         After the last attempt; names the URL and the expected (and, when a file arrived,
         the actual) sha256. ``dest`` is left as it was (absent, or the previous file).
     """
-    if not isinstance(sha256, str) or len(sha256) != 64 \
-            or any(c not in "0123456789abcdefABCDEF" for c in sha256):
+    if (
+        not isinstance(sha256, str)
+        or len(sha256) != 64
+        or any(c not in "0123456789abcdefABCDEF" for c in sha256)
+    ):
         raise ValueError(f"{url}: expected a 64-digit hex sha256, got {sha256!r}")
     sha256 = sha256.lower()
     dest = Path(dest)
@@ -89,24 +98,36 @@ def fetch(url: str, sha256: str, dest: str | os.PathLike, retries: int = 2,
     if dest.is_file() and sha256_file(dest) == sha256:
         return dest
     progress = _Progress(dest.name) if progressbar else False
-    downloader = pooch.HTTPDownloader(progressbar=progress, timeout=timeout) \
-        if url.startswith(("http://", "https://")) else None
+    downloader = (
+        pooch.HTTPDownloader(progressbar=progress, timeout=timeout)
+        if url.startswith(("http://", "https://"))
+        else None
+    )
     try:
-        pooch.create(path=dest.parent, base_url="", registry={dest.name: f"sha256:{sha256}"},
-                     urls={dest.name: url}, retry_if_failed=retries,
-                     ).fetch(dest.name, downloader=downloader)
+        pooch.create(
+            path=dest.parent,
+            base_url="",
+            registry={dest.name: f"sha256:{sha256}"},
+            urls={dest.name: url},
+            retry_if_failed=retries,
+        ).fetch(dest.name, downloader=downloader)
     except Exception as err:
         actual = _actual_hash(str(err))
         if actual is not None:
-            raise DownloadError(f"download of {url} failed the checksum: expected sha256 "
-                                f"{sha256}, got {actual}; {dest} was left unchanged") from err
-        raise DownloadError(f"download of {url} failed ({type(err).__name__}: {err}); "
-                            f"expected sha256 {sha256}; {dest} was left unchanged") from err
+            raise DownloadError(
+                f"download of {url} failed the checksum: expected sha256 "
+                f"{sha256}, got {actual}; {dest} was left unchanged"
+            ) from err
+        raise DownloadError(
+            f"download of {url} failed ({type(err).__name__}: {err}); "
+            f"expected sha256 {sha256}; {dest} was left unchanged"
+        ) from err
     return dest
 
 
 def _actual_hash(message: str) -> str | None:
     """The actual hash in pooch's checksum-mismatch message, else ``None``."""
-    found = re.search(r"does not match the known hash: expected \S+ but got ([0-9a-fA-F]+)",
-                      message)
+    found = re.search(
+        r"does not match the known hash: expected \S+ but got ([0-9a-fA-F]+)", message
+    )
     return found.group(1) if found else None

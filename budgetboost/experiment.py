@@ -117,8 +117,9 @@ class AlgorithmSpec:
     adaboost_path: bool = False
 
 
-def algorithm_spec(name: str, entry: Mapping[str, Any],
-                   registry_rounds: int | None = None) -> AlgorithmSpec:
+def algorithm_spec(
+    name: str, entry: Mapping[str, Any], registry_rounds: int | None = None
+) -> AlgorithmSpec:
     """Resolve a config entry into an :class:`AlgorithmSpec`.
 
     ``rounds_from_registry: <param>`` copies the dataset's Table 1 rounds into that parameter,
@@ -130,13 +131,19 @@ def algorithm_spec(name: str, entry: Mapping[str, Any],
     rounds_param = entry.get("rounds_from_registry")
     if rounds_param:
         if registry_rounds is None:
-            raise ValueError(f"algorithm {name!r}: rounds_from_registry={rounds_param!r} "
-                             "but the dataset's registry entry has no 'adaboost_rounds'")
+            raise ValueError(
+                f"algorithm {name!r}: rounds_from_registry={rounds_param!r} "
+                "but the dataset's registry entry has no 'adaboost_rounds'"
+            )
         params[str(rounds_param)] = int(registry_rounds)
-    return AlgorithmSpec(name=name, estimator=str(entry["estimator"]), params=params,
-                         unbudgeted=bool(entry.get("unbudgeted", False)),
-                         refit_per_budget=bool(entry.get("refit_per_budget", False)),
-                         adaboost_path=bool(entry.get("adaboost_path", False)))
+    return AlgorithmSpec(
+        name=name,
+        estimator=str(entry["estimator"]),
+        params=params,
+        unbudgeted=bool(entry.get("unbudgeted", False)),
+        refit_per_budget=bool(entry.get("refit_per_budget", False)),
+        adaboost_path=bool(entry.get("adaboost_path", False)),
+    )
 
 
 def estimator_class(estimator: str) -> type:
@@ -144,18 +151,22 @@ def estimator_class(estimator: str) -> type:
     target = ESTIMATORS.get(estimator, estimator)
     module_name, sep, class_name = target.partition(":")
     if not sep or not module_name or not class_name:
-        raise ValueError(f"estimator {estimator!r} is neither one of {sorted(ESTIMATORS)} "
-                         "nor a 'module:Class' path")
+        raise ValueError(
+            f"estimator {estimator!r} is neither one of {sorted(ESTIMATORS)} "
+            "nor a 'module:Class' path"
+        )
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"estimator {estimator!r}: cannot import module {module_name!r} "
-                         f"({exc})") from exc
+        raise ValueError(
+            f"estimator {estimator!r}: cannot import module {module_name!r} ({exc})"
+        ) from exc
     try:
         return getattr(module, class_name)
     except AttributeError:
-        raise ValueError(f"estimator {estimator!r}: module {module_name!r} has no "
-                         f"{class_name!r}") from None
+        raise ValueError(
+            f"estimator {estimator!r}: module {module_name!r} has no {class_name!r}"
+        ) from None
 
 
 def check_algorithm(spec: AlgorithmSpec) -> None:
@@ -168,13 +179,22 @@ def check_algorithm(spec: AlgorithmSpec) -> None:
     try:
         cls(**spec.params)
     except TypeError as exc:
-        raise ValueError(f"algorithm {spec.name!r}: bad params for {spec.estimator!r}: "
-                         f"{exc}") from None
+        raise ValueError(
+            f"algorithm {spec.name!r}: bad params for {spec.estimator!r}: {exc}"
+        ) from None
 
 
-def make_estimator(spec: AlgorithmSpec, *, dataset: str, cost_model: str, trial: int,
-                   feature_costs: np.ndarray, feature_groups: np.ndarray | None,
-                   budget: float | None = None, adaboost_path: Any = None) -> Any:
+def make_estimator(
+    spec: AlgorithmSpec,
+    *,
+    dataset: str,
+    cost_model: str,
+    trial: int,
+    feature_costs: np.ndarray,
+    feature_groups: np.ndarray | None,
+    budget: float | None = None,
+    adaboost_path: Any = None,
+) -> Any:
     """Construct the estimator of one trial.
 
     ``feature_costs`` (and ``feature_groups`` when the cost model pays a raw attribute's
@@ -186,8 +206,9 @@ def make_estimator(spec: AlgorithmSpec, *, dataset: str, cost_model: str, trial:
     try:
         estimator = cls(**spec.params)
     except TypeError as exc:  # an unknown keyword: name the algorithm and the parameter
-        raise ValueError(f"algorithm {spec.name!r}: bad params for {spec.estimator!r}: "
-                         f"{exc}") from None
+        raise ValueError(
+            f"algorithm {spec.name!r}: bad params for {spec.estimator!r}: {exc}"
+        ) from None
     accepted = estimator.get_params(deep=False)
     extra: dict[str, Any] = {"feature_costs": np.asarray(feature_costs, dtype=np.float64)}
     if feature_groups is not None:
@@ -196,19 +217,24 @@ def make_estimator(spec: AlgorithmSpec, *, dataset: str, cost_model: str, trial:
         extra["random_state"] = seed_from_key("sampling", dataset, cost_model, spec.name, trial)
     if spec.adaboost_path:
         if adaboost_path is None:
-            raise ValueError(f"algorithm {spec.name!r} fits from the shared AdaBoost path, "
-                             f"but trial {trial} has none")
+            raise ValueError(
+                f"algorithm {spec.name!r} fits from the shared AdaBoost path, "
+                f"but trial {trial} has none"
+            )
         extra["adaboost_path"] = adaboost_path
     if budget is not None and "budget" not in spec.params:
         if "budget" not in accepted and spec.refit_per_budget:
-            raise ValueError(f"algorithm {spec.name!r}: refit_per_budget needs a 'budget' "
-                             f"parameter, which {spec.estimator!r} does not have")
+            raise ValueError(
+                f"algorithm {spec.name!r}: refit_per_budget needs a 'budget' "
+                f"parameter, which {spec.estimator!r} does not have"
+            )
         if "budget" in accepted:
             extra["budget"] = float(budget)
     missing = sorted(key for key in extra if key not in accepted)
     if missing:
-        raise ValueError(f"algorithm {spec.name!r}: estimator {spec.estimator!r} has no "
-                         f"parameter(s) {missing}")
+        raise ValueError(
+            f"algorithm {spec.name!r}: estimator {spec.estimator!r} has no parameter(s) {missing}"
+        )
     return estimator.set_params(**extra)
 
 
@@ -218,8 +244,9 @@ def block_trials(block: int, block_size: int, n_trials: int) -> list[int]:
         raise ValueError(f"block_size must be >= 1, got {block_size}")
     start = block * block_size
     if block < 0 or start >= n_trials:
-        raise ValueError(f"block {block} is out of range for {n_trials} trials in blocks "
-                         f"of {block_size}")
+        raise ValueError(
+            f"block {block} is out of range for {n_trials} trials in blocks of {block_size}"
+        )
     return list(range(start, min(start + block_size, n_trials)))
 
 
@@ -242,9 +269,17 @@ class BlockInputs:
     grouped: bool
 
 
-def block_inputs(data: Any, *, dataset: str, cost_model: str, cost_spec: Mapping[str, Any],
-                 train_size: int, test_size: int, trials: Sequence[int],
-                 root: str | Path = ".") -> BlockInputs:
+def block_inputs(
+    data: Any,
+    *,
+    dataset: str,
+    cost_model: str,
+    cost_spec: Mapping[str, Any],
+    train_size: int,
+    test_size: int,
+    trials: Sequence[int],
+    root: str | Path = ".",
+) -> BlockInputs:
     """The splits and feature costs of a block's trials, drawn from their stable seeds.
 
     Each trial's split (``("split", dataset, trial)``) and costs (``("costs", dataset,
@@ -271,8 +306,7 @@ def block_inputs(data: Any, *, dataset: str, cost_model: str, cost_spec: Mapping
         Repository root, for a ``real`` cost model's relative cost file.
     """
     n_rows = len(data.y)
-    splits = {int(t): split_indices(dataset, int(t), n_rows, train_size, test_size)
-              for t in trials}
+    splits = {int(t): split_indices(dataset, int(t), n_rows, train_size, test_size) for t in trials}
     table = make_costs(dataset, cost_model, cost_spec, data, splits, list(splits), root)
     return BlockInputs(splits=splits, costs=cost_rows(table), grouped=table.grouped)
 
@@ -287,19 +321,26 @@ def budget_grid(step: float, stop: float, start: float | None = None) -> list[fl
         raise ValueError(f"budget step must be > 0, got {step}")
     first = step if start is None else start
     if not 0 < first <= stop:
-        raise ValueError(f"budget grid needs 0 < start <= stop, got start={first}, "
-                         f"stop={stop}")
+        raise ValueError(f"budget grid needs 0 < start <= stop, got start={first}, stop={stop}")
     count = math.floor((stop - first) / step + 1e-9) + 1
     return [round(first + i * step, 10) for i in range(count)]
 
 
-def run_block(*, X: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
-              splits: Mapping[int, tuple[np.ndarray, np.ndarray]],
-              costs: Mapping[int, np.ndarray], grouped: bool,
-              dataset: str, cost_model: str, spec: AlgorithmSpec,
-              budgets: Sequence[float], trials: Sequence[int],
-              paths: Mapping[int, Any] | None = None,
-              ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def run_block(
+    *,
+    X: np.ndarray,
+    y: np.ndarray,
+    groups: np.ndarray | None,
+    splits: Mapping[int, tuple[np.ndarray, np.ndarray]],
+    costs: Mapping[int, np.ndarray],
+    grouped: bool,
+    dataset: str,
+    cost_model: str,
+    spec: AlgorithmSpec,
+    budgets: Sequence[float],
+    trials: Sequence[int],
+    paths: Mapping[int, Any] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Fit and evaluate ``spec`` on each trial of a block.
 
     Parameters
@@ -342,41 +383,68 @@ def run_block(*, X: np.ndarray, y: np.ndarray, groups: np.ndarray | None,
         raise ValueError(f"{dataset}/{cost_model}/{spec.name}: the block has no trials")
     feature_groups = np.asarray(groups) if grouped else None
     if grouped and groups is None:
-        raise ValueError(f"{dataset}/{cost_model}: the cost model is grouped but the data "
-                         "has no feature groups")
+        raise ValueError(
+            f"{dataset}/{cost_model}: the cost model is grouped but the data has no feature groups"
+        )
     parts, timing_rows, stump_parts = [], [], []
     for trial in trials:
         if trial not in splits:
-            raise ValueError(f"{dataset}: trial {trial} is not in the splits "
-                             f"(trials {min(splits)}..{max(splits)})")
+            raise ValueError(
+                f"{dataset}: trial {trial} is not in the splits "
+                f"(trials {min(splits)}..{max(splits)})"
+            )
         if trial not in costs:
             raise ValueError(f"{dataset}/{cost_model}: trial {trial} is not in the costs")
         train_idx, test_idx = splits[trial]
         columns, fit_seconds, predict_seconds, estimator = _run_trial(
-            X, y, train_idx, test_idx, costs[trial], feature_groups, grid,
-            dataset=dataset, cost_model=cost_model, spec=spec, trial=trial,
-            adaboost_path=(paths or {}).get(trial))
+            X,
+            y,
+            train_idx,
+            test_idx,
+            costs[trial],
+            feature_groups,
+            grid,
+            dataset=dataset,
+            cost_model=cost_model,
+            spec=spec,
+            trial=trial,
+            adaboost_path=(paths or {}).get(trial),
+        )
         parts.append(pd.DataFrame(columns))
         stump_parts.append(_stump_rows(estimator, trial))
         timing_rows.append((trial, fit_seconds, predict_seconds))
-    shard = _typed(pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
-                   SHARD_COLUMNS, dataset=dataset, cost_model=cost_model,
-                   algorithm=spec.name)
+    shard = _typed(
+        pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
+        SHARD_COLUMNS,
+        dataset=dataset,
+        cost_model=cost_model,
+        algorithm=spec.name,
+    )
     timings = _typed(pd.DataFrame(timing_rows, columns=list(TIMING_COLUMNS)), TIMING_COLUMNS)
-    stumps = _typed(pd.concat(stump_parts, ignore_index=True), STUMP_COLUMNS,
-                    dataset=dataset, cost_model=cost_model, algorithm=spec.name)
+    stumps = _typed(
+        pd.concat(stump_parts, ignore_index=True),
+        STUMP_COLUMNS,
+        dataset=dataset,
+        cost_model=cost_model,
+        algorithm=spec.name,
+    )
     return shard, timings, stumps
 
 
 def _stump_rows(estimator: Any, trial: int) -> pd.DataFrame:
     """Round-by-round stumps of a fitted BudgetedBoost (none for other estimators)."""
     if not hasattr(estimator, "spent_"):
-        return pd.DataFrame({c: [] for c in ("trial", "round", "feature", "threshold",
-                                             "polarity")})
+        return pd.DataFrame({c: [] for c in ("trial", "round", "feature", "threshold", "polarity")})
     n = len(estimator.feature_)
-    return pd.DataFrame({"trial": np.full(n, trial), "round": np.arange(n),
-                         "feature": estimator.feature_, "threshold": estimator.threshold_,
-                         "polarity": estimator.polarity_})
+    return pd.DataFrame(
+        {
+            "trial": np.full(n, trial),
+            "round": np.arange(n),
+            "feature": estimator.feature_,
+            "threshold": estimator.threshold_,
+            "polarity": estimator.polarity_,
+        }
+    )
 
 
 def cost_rows(table: Any, source: str | Path = "costs") -> dict[int, np.ndarray]:
@@ -384,14 +452,22 @@ def cost_rows(table: Any, source: str | Path = "costs") -> dict[int, np.ndarray]
     trials = np.asarray(table.trials).reshape(-1)
     matrix = np.asarray(table.costs, dtype=np.float64)
     if matrix.ndim != 2 or matrix.shape[0] != trials.size:
-        raise ValueError(f"{source}: expected one cost vector per trial, got costs of shape "
-                         f"{matrix.shape} for {trials.size} trials")
+        raise ValueError(
+            f"{source}: expected one cost vector per trial, got costs of shape "
+            f"{matrix.shape} for {trials.size} trials"
+        )
     return {int(t): matrix[i] for i, t in enumerate(trials)}
 
 
-def shard_metadata(*, dataset: str, cost_model: str, spec: AlgorithmSpec,
-                   trials: Sequence[int], budgets: Sequence[float],
-                   extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def shard_metadata(
+    *,
+    dataset: str,
+    cost_model: str,
+    spec: AlgorithmSpec,
+    trials: Sequence[int],
+    budgets: Sequence[float],
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """The run metadata stored in a shard's Parquet schema (package version, params, seeds)."""
     seeded = "random_state" in _constructor_params(spec.estimator)
     return {
@@ -409,9 +485,14 @@ def shard_metadata(*, dataset: str, cost_model: str, spec: AlgorithmSpec,
         "seeds": {
             "split": "seed_from_key('split', dataset, trial)",
             "costs": "seed_from_key('costs', dataset, cost_model, trial)",
-            "random_state": ({str(t): str(seed_from_key("sampling", dataset, cost_model,
-                                                        spec.name, t)) for t in trials}
-                             if seeded else None),
+            "random_state": (
+                {
+                    str(t): str(seed_from_key("sampling", dataset, cost_model, spec.name, t))
+                    for t in trials
+                }
+                if seeded
+                else None
+            ),
         },
         **dict(extra or {}),
     }
@@ -456,8 +537,21 @@ def source_files(module: str, root: str | Path = ".") -> list[str]:
 # --------------------------------------------------------------------------- helpers
 
 
-def _run_trial(X, y, train_idx, test_idx, feature_costs, feature_groups, grid, *,
-               dataset, cost_model, spec, trial, adaboost_path=None):
+def _run_trial(
+    X,
+    y,
+    train_idx,
+    test_idx,
+    feature_costs,
+    feature_groups,
+    grid,
+    *,
+    dataset,
+    cost_model,
+    spec,
+    trial,
+    adaboost_path=None,
+):
     X_train, y_train = X[train_idx], y[train_idx]
     X_test, y_test = X[test_idx], y[test_idx]
     if spec.unbudgeted:
@@ -469,9 +563,16 @@ def _run_trial(X, y, train_idx, test_idx, feature_costs, feature_groups, grid, *
     fit_seconds = predict_seconds = 0.0
     test_parts, train_parts = [], []
     for fit_budget, budgets in fits:
-        estimator = make_estimator(spec, dataset=dataset, cost_model=cost_model, trial=trial,
-                                   feature_costs=feature_costs, feature_groups=feature_groups,
-                                   budget=fit_budget, adaboost_path=adaboost_path)
+        estimator = make_estimator(
+            spec,
+            dataset=dataset,
+            cost_model=cost_model,
+            trial=trial,
+            feature_costs=feature_costs,
+            feature_groups=feature_groups,
+            budget=fit_budget,
+            adaboost_path=adaboost_path,
+        )
         start = time.perf_counter()
         estimator.fit(X_train, y_train)
         fit_seconds += time.perf_counter() - start
@@ -553,11 +654,11 @@ def _runtime_nodes(tree: ast.AST):
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
-def _absolute_from(node: ast.ImportFrom, current: str, package: str,
-                   is_init: bool) -> str | None:
+def _absolute_from(node: ast.ImportFrom, current: str, package: str, is_init: bool) -> str | None:
     """The absolute module named by a ``from ... import`` inside the package, else None."""
     if node.level == 0:
         return node.module if node.module and node.module.split(".")[0] == package else None

@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["DEFAULT_MODULES", "TABLES", "FigureContext", "FigureSpec", "figure", "load",
-           "registry"]
+__all__ = ["DEFAULT_MODULES", "TABLES", "FigureContext", "FigureSpec", "figure", "load", "registry"]
 
 #: Modules whose figures every run draws (the paper's figures first).
 DEFAULT_MODULES = ("budgetboost.plots", "budgetboost.rank_plots")
@@ -91,12 +90,18 @@ class FigureSpec:
 _REGISTRY: dict[str, FigureSpec] = {}
 
 
-def figure(name: str, *, title: str, caption: str, category: str,
-           families: Iterable[str], tables: Iterable[str] = ("summary",)):
+def figure(
+    name: str,
+    *,
+    title: str,
+    caption: str,
+    category: str,
+    families: Iterable[str],
+    tables: Iterable[str] = ("summary",),
+):
     """Register the decorated function as figure ``name`` (see the module docstring)."""
     families, tables = tuple(families), tuple(tables)
-    unknown = [f for f in families if f not in FAMILIES] + [t for t in tables
-                                                           if t not in TABLES]
+    unknown = [f for f in families if f not in FAMILIES] + [t for t in tables if t not in TABLES]
     if unknown:
         raise ValueError(f"figure {name!r}: unknown families or tables {unknown}")
     if not name.isidentifier():
@@ -105,11 +110,18 @@ def figure(name: str, *, title: str, caption: str, category: str,
     def register(draw):
         previous = _REGISTRY.get(name)
         if previous is not None and previous.draw.__qualname__ != draw.__qualname__:
-            raise ValueError(f"figure {name!r} is registered twice ({previous.module} and "
-                             f"{draw.__module__})")
-        _REGISTRY[name] = FigureSpec(name=name, title=title, caption=caption.strip(),
-                                     category=category, families=families, tables=tables,
-                                     draw=draw)
+            raise ValueError(
+                f"figure {name!r} is registered twice ({previous.module} and {draw.__module__})"
+            )
+        _REGISTRY[name] = FigureSpec(
+            name=name,
+            title=title,
+            caption=caption.strip(),
+            category=category,
+            families=families,
+            tables=tables,
+            draw=draw,
+        )
         return draw
 
     return register

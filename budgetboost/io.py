@@ -22,8 +22,15 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["atomic_path", "write_table", "write_text", "read_table", "read_metadata", "job_log",
-           "sha256_file"]
+__all__ = [
+    "atomic_path",
+    "write_table",
+    "write_text",
+    "read_table",
+    "read_metadata",
+    "job_log",
+    "sha256_file",
+]
 
 METADATA_KEY = b"budgetboost"
 
@@ -36,8 +43,9 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or ".tmp",
-                               dir=target.parent)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=suffix or ".tmp", dir=target.parent
+    )
     os.close(fd)
     tmp_path = Path(tmp)
     try:
@@ -50,8 +58,9 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
         raise
 
 
-def write_table(df: pd.DataFrame, path: str | os.PathLike,
-                metadata: Mapping[str, object] | None = None) -> None:
+def write_table(
+    df: pd.DataFrame, path: str | os.PathLike, metadata: Mapping[str, object] | None = None
+) -> None:
     """Write ``df`` to Parquet atomically, with ``metadata`` (JSON) in the schema metadata.
 
     The file is byte-identical for identical inputs: no timestamps, a fixed writer
@@ -106,8 +115,12 @@ def job_log(path: str | os.PathLike, name: str) -> logging.Logger:
     that job's run, with timestamps, and ends with the process's peak memory (so the job that
     needs the most is found in the logs, against the ``mem_mb`` its rule declares).
     """
-    logging.basicConfig(filename=os.fspath(path), filemode="w", level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        filename=os.fspath(path),
+        filemode="w",
+        level=logging.INFO,
+        format="%(asctime)s %(levelname)s %(message)s",
+    )
     log = logging.getLogger(name)
     atexit.register(_log_peak_memory, log)
     return log

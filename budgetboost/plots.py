@@ -45,8 +45,18 @@ __all__ = [
 ]
 
 #: Panel order: the paper's Table 1 (other datasets follow alphabetically).
-DATASET_ORDER = ("ocr17", "ocr49", "splice", "census", "breast_cancer", "ecoli", "sonar",
-                 "heart", "ionosphere", "webscope")
+DATASET_ORDER = (
+    "ocr17",
+    "ocr49",
+    "splice",
+    "census",
+    "breast_cancer",
+    "ecoli",
+    "sonar",
+    "heart",
+    "ionosphere",
+    "webscope",
+)
 #: Cost models of the real-cost experiment (Figure 2).
 REAL_COST_MODELS = ("turney",)
 #: Families drawn as budget curves (Figures 1 and 2).
@@ -67,33 +77,40 @@ def _label(catalogue: Catalogue, algorithm: str) -> str:
     return f"{entry.label} (right axis)" if entry.right_axis else entry.label
 
 
-def figure2_panels(summary: pd.DataFrame,
-                   local_datasets: Collection[str] = ()) -> list[tuple[str, str]]:
+def figure2_panels(
+    summary: pd.DataFrame, local_datasets: Collection[str] = ()
+) -> list[tuple[str, str]]:
     """(dataset, cost_model) panels of Figure 2: real costs or a local dataset."""
     pairs = _pairs(summary)
     return [(d, c) for d, c in pairs if c in REAL_COST_MODELS or d in set(local_datasets)]
 
 
-def figure1_panels(summary: pd.DataFrame,
-                   local_datasets: Collection[str] = ()) -> list[tuple[str, str]]:
+def figure1_panels(
+    summary: pd.DataFrame, local_datasets: Collection[str] = ()
+) -> list[tuple[str, str]]:
     """(dataset, cost_model) panels of Figure 1: every experiment not in Figure 2."""
     fig2 = set(figure2_panels(summary, local_datasets))
     return [p for p in _pairs(summary) if p not in fig2]
 
 
-def _pairs(summary: pd.DataFrame, algorithms: Collection[str] | None = None
-           ) -> list[tuple[str, str]]:
+def _pairs(
+    summary: pd.DataFrame, algorithms: Collection[str] | None = None
+) -> list[tuple[str, str]]:
     """(dataset, cost_model) pairs with finite-budget rows, in :data:`DATASET_ORDER`.
 
     Rows of ``algorithms`` only if given, else of the budget-curve families.
     """
     if algorithms is None:
-        algorithms = Catalogue.default().including(summary["algorithm"]).of_family(
-            *CURVE_FAMILIES)
+        algorithms = Catalogue.default().including(summary["algorithm"]).of_family(*CURVE_FAMILIES)
     curves = summary[summary["algorithm"].isin(algorithms) & np.isfinite(summary["budget"])]
     pairs = {(d, c) for d, c in zip(curves["dataset"], curves["cost_model"], strict=True)}
-    return sorted(pairs, key=lambda p: (DATASET_ORDER.index(p[0]) if p[0] in DATASET_ORDER
-                                        else len(DATASET_ORDER), p))
+    return sorted(
+        pairs,
+        key=lambda p: (
+            DATASET_ORDER.index(p[0]) if p[0] in DATASET_ORDER else len(DATASET_ORDER),
+            p,
+        ),
+    )
 
 
 def _grid(n_panels: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, list[Axes]]:
@@ -102,15 +119,19 @@ def _grid(n_panels: int, width: float = 4.6, height: float = 3.4) -> tuple[Figur
     width = max(width * ncols, 7.0)
     fig = Figure(figsize=(width, height * nrows + 0.9), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).ravel())
-    for ax in axes[max(1, n_panels):]:
+    for ax in axes[max(1, n_panels) :]:
         fig.delaxes(ax)
-    return fig, axes[:max(1, n_panels)]
+    return fig, axes[: max(1, n_panels)]
 
 
-def _reference(summary: pd.DataFrame, dataset: str, cost_model: str,
-               catalogue: Catalogue) -> pd.Series | None:
-    ref = summary[(summary["algorithm"] == catalogue.with_role("reference"))
-                  & np.isinf(summary["budget"]) & (summary["dataset"] == dataset)]
+def _reference(
+    summary: pd.DataFrame, dataset: str, cost_model: str, catalogue: Catalogue
+) -> pd.Series | None:
+    ref = summary[
+        (summary["algorithm"] == catalogue.with_role("reference"))
+        & np.isinf(summary["budget"])
+        & (summary["dataset"] == dataset)
+    ]
     if ref.empty:
         return None
     same = ref[ref["cost_model"] == cost_model]
@@ -121,33 +142,54 @@ def _draw_reference(ax: Axes, ref: pd.Series | None, catalogue: Catalogue) -> No
     if ref is None:
         return
     s = catalogue[ref["algorithm"]].style
-    ax.axhline(ref["error_mean"], color=s.colour, linestyle=s.linestyle, linewidth=1.2,
-               label=_label(catalogue, ref["algorithm"]))
+    ax.axhline(
+        ref["error_mean"],
+        color=s.colour,
+        linestyle=s.linestyle,
+        linewidth=1.2,
+        label=_label(catalogue, ref["algorithm"]),
+    )
     if np.isfinite(ref["ci_half"]):
         ax.axhspan(ref["ci_low"], ref["ci_high"], color="0.6", alpha=0.18, linewidth=0)
 
 
-def _draw_curve(ax: Axes, curve: pd.DataFrame, algorithm: str, catalogue: Catalogue,
-                x: str = "budget") -> None:
+def _draw_curve(
+    ax: Axes, curve: pd.DataFrame, algorithm: str, catalogue: Catalogue, x: str = "budget"
+) -> None:
     s = catalogue[algorithm].style
     curve = curve.sort_values(x)
-    ax.errorbar(curve[x], curve["error_mean"], yerr=curve["ci_half"].fillna(0.0),
-                color=s.colour, marker=s.marker, linestyle=s.linestyle, markersize=4,
-                linewidth=1.4, capsize=2, elinewidth=0.8, label=_label(catalogue, algorithm))
+    ax.errorbar(
+        curve[x],
+        curve["error_mean"],
+        yerr=curve["ci_half"].fillna(0.0),
+        color=s.colour,
+        marker=s.marker,
+        linestyle=s.linestyle,
+        markersize=4,
+        linewidth=1.4,
+        capsize=2,
+        elinewidth=0.8,
+        label=_label(catalogue, algorithm),
+    )
 
 
-def _budget_panel(ax: Axes, summary: pd.DataFrame, dataset: str, cost_model: str,
-                  context: FigureContext) -> None:
+def _budget_panel(
+    ax: Axes, summary: pd.DataFrame, dataset: str, cost_model: str, context: FigureContext
+) -> None:
     catalogue = context.catalogue
-    part = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)
-                   & np.isfinite(summary["budget"])]
+    part = summary[
+        (summary["dataset"] == dataset)
+        & (summary["cost_model"] == cost_model)
+        & np.isfinite(summary["budget"])
+    ]
     ax.set_title(f"{dataset} · {cost_model}")
     ax.set_xlabel("budget B")
     ax.set_ylabel("test error")
     if "reference" in context.families:
         _draw_reference(ax, _reference(summary, dataset, cost_model, catalogue), catalogue)
-    algorithms = [a for a in context.algorithms(part["algorithm"])
-                  if catalogue[a].family != "reference"]
+    algorithms = [
+        a for a in context.algorithms(part["algorithm"]) if catalogue[a].family != "reference"
+    ]
     for algorithm in algorithms:
         if not catalogue[algorithm].right_axis:
             _draw_curve(ax, part[part["algorithm"] == algorithm], algorithm, catalogue)
@@ -165,8 +207,9 @@ def _budget_panel(ax: Axes, summary: pd.DataFrame, dataset: str, cost_model: str
 def _placeholder(ax: Axes, message: str) -> None:
     ax.set_axis_off()
     ax.set_title("no results")
-    ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes,
-            fontsize=12, wrap=True)
+    ax.text(
+        0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes, fontsize=12, wrap=True
+    )
 
 
 def _legend(fig: Figure, ncols: int, catalogue: Catalogue) -> None:
@@ -179,13 +222,22 @@ def _legend(fig: Figure, ncols: int, catalogue: Catalogue) -> None:
         return
     order = [label for label in (_label(catalogue, a) for a in catalogue) if label in by_label]
     order += [label for label in by_label if label not in order]
-    fig.legend([by_label[label] for label in order], order, loc="outside lower center",
-               ncols=min(len(order), {1: 3, 2: 4}.get(ncols, 7)), frameon=False)
+    fig.legend(
+        [by_label[label] for label in order],
+        order,
+        loc="outside lower center",
+        ncols=min(len(order), {1: 3, 2: 4}.get(ncols, 7)),
+        frameon=False,
+    )
 
 
-def figure_budget_curves(summary: pd.DataFrame, panels: Sequence[tuple[str, str]],
-                         title: str, context: FigureContext,
-                         empty_message: str = "no results") -> Figure:
+def figure_budget_curves(
+    summary: pd.DataFrame,
+    panels: Sequence[tuple[str, str]],
+    title: str,
+    context: FigureContext,
+    empty_message: str = "no results",
+) -> Figure:
     """Test error against budget, one panel per (dataset, cost_model) in ``panels``.
 
     Lines: one per algorithm of the context's families with its 95 % CI as error bars;
@@ -226,15 +278,21 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
         for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
             part = trees[(trees["dataset"] == dataset) & (trees["cost_model"] == cost_model)]
             for algorithm in catalogue.sort(part["algorithm"]):
-                _draw_curve(ax, part[part["algorithm"] == algorithm], algorithm, catalogue,
-                            x="nodes_mean")
+                _draw_curve(
+                    ax, part[part["algorithm"] == algorithm], algorithm, catalogue, x="nodes_mean"
+                )
             ref = _reference(summary, dataset, cost_model, catalogue)
             if ref is not None:
                 s = catalogue[ref["algorithm"]].style
                 _draw_reference(ax, ref, catalogue)
-                ax.plot([part["nodes_mean"].min(), part["nodes_mean"].max()],
-                        [ref["error_mean"]] * 2, linestyle="none", marker=s.marker,
-                        color=s.colour, markersize=6)
+                ax.plot(
+                    [part["nodes_mean"].min(), part["nodes_mean"].max()],
+                    [ref["error_mean"]] * 2,
+                    linestyle="none",
+                    marker=s.marker,
+                    color=s.colour,
+                    markersize=6,
+                )
             ax.set_xscale("log")
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # 10, not 10^1
             ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlapped
@@ -249,45 +307,65 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
 # --------------------------------------------------------------------- registered figures
 
 
-@figure("figure1", title="1: uniform random costs", category="Reproduction",
-        families=CURVE_FAMILIES, caption="""
+@figure(
+    "figure1",
+    title="1: uniform random costs",
+    category="Reproduction",
+    families=CURVE_FAMILIES,
+    caption="""
 Figure 1 of the paper: test error (y) against the feature budget B (x), one panel per dataset
 and cost model, one line per algorithm with 95 % confidence-interval error bars. The dotted
 black line is AdaBoost run unbudgeted for its Table 1 rounds (grey band: its 95 % CI).
 Test-time sampling (AdaBoostRS, RS_AC) is read on the right-hand axis, as in the paper,
 because its error is much higher.
-""")
+""",
+)
 def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 1: budget curves of every experiment without real costs."""
     summary = tables["summary"]
     return figure_budget_curves(
-        summary, figure1_panels(summary, context.local_datasets),
+        summary,
+        figure1_panels(summary, context.local_datasets),
         "Figure 1: test error against budget (95 % CI; test-time sampling on the right axis)",
-        context)
+        context,
+    )
 
 
-@figure("figure2", title="2: real costs", category="Reproduction", families=CURVE_FAMILIES,
-        caption="""
+@figure(
+    "figure2",
+    title="2: real costs",
+    category="Reproduction",
+    families=CURVE_FAMILIES,
+    caption="""
 Figure 2 of the paper: the same curves as Figure 1 for real feature costs, heart with
 Turney's test costs (cost model ``turney``) and any local dataset enabled in the config
 (Yahoo! Webscope). A single "no results" panel means this run had none of these experiments.
-""")
+""",
+)
 def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 2: budget curves of the real-cost experiments."""
     summary = tables["summary"]
     return figure_budget_curves(
-        summary, figure2_panels(summary, context.local_datasets),
-        "Figure 2: real feature costs (heart with Turney's costs, local datasets)", context,
-        empty_message="no real-cost results\n(cost model turney or a local dataset)")
+        summary,
+        figure2_panels(summary, context.local_datasets),
+        "Figure 2: real feature costs (heart with Turney's costs, local datasets)",
+        context,
+        empty_message="no real-cost results\n(cost model turney or a local dataset)",
+    )
 
 
-@figure("figure3", title="3: decision trees", category="Reproduction",
-        families=("reference", "tree"), caption="""
+@figure(
+    "figure3",
+    title="3: decision trees",
+    category="Reproduction",
+    families=("reference", "tree"),
+    caption="""
 Figure 3 of the paper: test error of budgeted decision trees (y) against the number of tree
 nodes (x, log scale), one point per budget; the diamonds on the dotted line mark the
 unbudgeted AdaBoost error for comparison. A single "no tree results" panel means no
 algorithm of the tree family was part of this run.
-""")
+""",
+)
 def figure3(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 3: trees against AdaBoost."""
     return figure_trees(tables["summary"], context)
@@ -301,7 +379,9 @@ def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:
     """
     for path in paths:
         fmt = os.fspath(path).rsplit(".", 1)[-1].lower()
-        metadata = {"pdf": {"CreationDate": None, "Producer": None, "Creator": None},
-                    "png": {"Software": None}}.get(fmt)
+        metadata = {
+            "pdf": {"CreationDate": None, "Producer": None, "Creator": None},
+            "png": {"Software": None},
+        }.get(fmt)
         with atomic_path(path, suffix=f".{fmt}") as tmp:
             fig.savefig(tmp, format=fmt, dpi=150, metadata=metadata)

@@ -278,8 +278,9 @@ def figure_cd(
     return fig
 
 
-def figure_win_tie_loss(table: pd.DataFrame, labels: Mapping[str, str] | None = None,
-                        catalogue: Catalogue | None = None) -> Figure:
+def figure_win_tie_loss(
+    table: pd.DataFrame, labels: Mapping[str, str] | None = None, catalogue: Catalogue | None = None
+) -> Figure:
     """Grid of wins and losses against the reference, per (dataset, cost model) and algorithm.
 
     Each cell is coloured by ``net`` = share of budgets significantly better minus share
@@ -309,8 +310,7 @@ def figure_win_tie_loss(table: pd.DataFrame, labels: Mapping[str, str] | None = 
     keys = ["dataset", "cost_model"]
     rows = table[keys].drop_duplicates().sort_values(keys, kind="stable")
     index = pd.MultiIndex.from_frame(rows)
-    columns = (catalogue if catalogue is not None else Catalogue.default()).sort(
-        table["algorithm"])
+    columns = (catalogue if catalogue is not None else Catalogue.default()).sort(table["algorithm"])
 
     def grid(value: str) -> np.ndarray:
         wide = table.pivot(index=keys, columns="algorithm", values=value)
@@ -384,8 +384,13 @@ def _labels(context: FigureContext) -> dict[str, str]:
     return {name: context.catalogue.label(name) for name in context.catalogue}
 
 
-@figure("critical_difference", title="ranks across data sets (critical differences)",
-        category="Rank statistics", families=RANKED_FAMILIES, tables=("summary",), caption="""
+@figure(
+    "critical_difference",
+    title="ranks across data sets (critical differences)",
+    category="Rank statistics",
+    families=RANKED_FAMILIES,
+    tables=("summary",),
+    caption="""
 **Critical-difference diagrams** (Demšar, JMLR 2006) at small, medium and larger budgets (the
 lowest, middle and highest third of each data set's budget grid; a data set is one (dataset,
 cost model) pair, its error the mean test error over the band's budgets). Each budgeted
@@ -394,7 +399,8 @@ algorithms whose ranks differ by less than the Nemenyi critical difference (CD, 
 bar), i.e. that the test cannot tell apart at α = 0.05. The Friedman test's p-value
 (Iman-Davenport) is in each title. Algorithms missing a budget of the band on some data set
 are left out of that band.
-""")
+""",
+)
 def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """CD diagrams of the run's budgeted algorithms, one per budget band."""
     summary = tables["summary"]
@@ -404,14 +410,20 @@ def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureConte
     return figure_cd(table, labels=_labels(FigureContext(catalogue)))
 
 
-@figure("win_tie_loss", title="wins and losses against Smoothed", category="Rank statistics",
-        families=RANKED_FAMILIES, tables=("comparisons",), caption="""
+@figure(
+    "win_tie_loss",
+    title="wins and losses against Smoothed",
+    category="Rank statistics",
+    families=RANKED_FAMILIES,
+    tables=("comparisons",),
+    caption="""
 **Wins and losses against Smoothed** (the paper's recommendation, Eq. 2): for each (dataset,
 cost model) row and each algorithm, the share of budgets where it is significantly better
 (its mean test error lower, Holm-adjusted Wilcoxon p < 0.05 over the paired trials) and
 significantly worse than Smoothed; the colour is the difference (blue: wins more often,
 red: loses more often).
-""")
+""",
+)
 def win_tie_loss(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """The win/tie/loss grid of the run's budgeted algorithms against Smoothed."""
     comparisons = tables["comparisons"]
@@ -419,8 +431,8 @@ def win_tie_loss(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> 
     catalogue = context.catalogue.including(names)
     reference = catalogue.with_role("smoothed") or "smoothed"
     keep = set(context.algorithms(names)) | {reference}
-    cells = comparisons[comparisons["algorithm_a"].isin(keep)
-                        & comparisons["algorithm_b"].isin(keep)]
+    cells = comparisons[
+        comparisons["algorithm_a"].isin(keep) & comparisons["algorithm_b"].isin(keep)
+    ]
     table = rank_stats.win_tie_loss(cells, reference=reference, catalogue=catalogue)
-    return figure_win_tie_loss(table, labels=_labels(FigureContext(catalogue)),
-                               catalogue=catalogue)
+    return figure_win_tie_loss(table, labels=_labels(FigureContext(catalogue)), catalogue=catalogue)

@@ -138,8 +138,9 @@ def _sorted(names, catalogue: Catalogue | None) -> list[str]:
     return (catalogue if catalogue is not None else Catalogue.default()).sort(names)
 
 
-def band_errors(summary: pd.DataFrame, band: str,
-                catalogue: Catalogue | None = None) -> pd.DataFrame:
+def band_errors(
+    summary: pd.DataFrame, band: str, catalogue: Catalogue | None = None
+) -> pd.DataFrame:
     """Mean test error of each budgeted algorithm over the budgets of ``band``, per data set.
 
     Parameters
@@ -352,8 +353,9 @@ def cd_groups(ranks: pd.Series | ArrayLike, cd: float) -> list[tuple[int, int]]:
     return [(int(i), int(hi[i])) for i in lo]
 
 
-def cd_analysis(summary: pd.DataFrame, alpha: float = ALPHA,
-                catalogue: Catalogue | None = None) -> pd.DataFrame:
+def cd_analysis(
+    summary: pd.DataFrame, alpha: float = ALPHA, catalogue: Catalogue | None = None
+) -> pd.DataFrame:
     """Average ranks, Friedman test and Nemenyi CD of the budgeted algorithms, per band.
 
     For each band of :data:`BANDS`, :func:`band_errors` gives the (data set x algorithm)

@@ -204,10 +204,17 @@ class AdaBoostRS(BudgetedEstimator):
         "adaboost_path": ADABOOST_PATH,
     }
 
-    def __init__(self, n_rounds: int = 500, budget: float | None = None,
-                 cost_weighted: bool = False, feature_costs=None, feature_groups=None,
-                 random_state: int | None = None, max_draws: int = 2000,
-                 adaboost_path: BoostPath | None = None):
+    def __init__(
+        self,
+        n_rounds: int = 500,
+        budget: float | None = None,
+        cost_weighted: bool = False,
+        feature_costs=None,
+        feature_groups=None,
+        random_state: int | None = None,
+        max_draws: int = 2000,
+        adaboost_path: BoostPath | None = None,
+    ):
         self.n_rounds = n_rounds
         self.budget = budget
         self.cost_weighted = cost_weighted
@@ -266,8 +273,9 @@ class AdaBoostRS(BudgetedEstimator):
 
     def _sample(self, Xa: np.ndarray, budget_arr: np.ndarray) -> dict[str, np.ndarray]:
         m = Xa.shape[0]
-        out = {key: np.zeros((budget_arr.size, m)) for key in ("vote", "cost", "draws",
-                                                               "n_features")}
+        out = {
+            key: np.zeros((budget_arr.size, m)) for key in ("vote", "cost", "draws", "n_features")
+        }
         if self.alpha_.size:
             rng = np.random.default_rng(self.random_state)
             table = _alias_table(self.sampling_probability_)

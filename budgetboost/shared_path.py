@@ -27,9 +27,13 @@ from budgetboost.schema import TIMING_COLUMNS
 __all__ = ["fit_adaboost_paths", "read_adaboost_paths", "write_adaboost_paths"]
 
 
-def fit_adaboost_paths(X: np.ndarray, y: np.ndarray,
-                       splits: Mapping[int, tuple[np.ndarray, np.ndarray]], trials: Sequence[int],
-                       max_rounds: int) -> tuple[dict[int, BoostPath], pd.DataFrame]:
+def fit_adaboost_paths(
+    X: np.ndarray,
+    y: np.ndarray,
+    splits: Mapping[int, tuple[np.ndarray, np.ndarray]],
+    trials: Sequence[int],
+    max_rounds: int,
+) -> tuple[dict[int, BoostPath], pd.DataFrame]:
     """The shared plain AdaBoost path of each trial's training rows, and the fit times.
 
     AdaBoost's choices do not depend on feature costs, so one path per (dataset, trial)
@@ -47,24 +51,35 @@ def fit_adaboost_paths(X: np.ndarray, y: np.ndarray,
     return paths, timings
 
 
-def write_adaboost_paths(paths: Mapping[int, BoostPath], path: str | Path,
-                         metadata: Mapping[str, Any] | None = None) -> None:
+def write_adaboost_paths(
+    paths: Mapping[int, BoostPath], path: str | Path, metadata: Mapping[str, Any] | None = None
+) -> None:
     """``results/paths/{dataset}/block-{k}.parquet``: one row per (trial, round).
 
     Columns ``trial``, ``round``, ``feature``, ``threshold``, ``polarity``, ``alpha``,
     ``edge``; each trial's stop reason and training-rows fingerprint in the metadata.
     """
     trials = sorted(paths)
-    frame = pd.DataFrame({
-        "trial": np.concatenate([np.full(len(paths[t].feature), t) for t in trials]
-                                or [np.empty(0)]).astype(np.int32),
-        "round": np.concatenate([np.arange(len(paths[t].feature)) for t in trials]
-                                or [np.empty(0)]).astype(np.int32),
-        **{name: np.concatenate([getattr(paths[t], name) for t in trials] or [np.empty(0)])
-           .astype(dtype) for name, dtype in _PATH_COLUMNS.items()},
-    })
-    about = {str(t): {"stop_reason": paths[t].stop_reason,
-                      "fingerprint": paths[t].fingerprint} for t in trials}
+    frame = pd.DataFrame(
+        {
+            "trial": np.concatenate(
+                [np.full(len(paths[t].feature), t) for t in trials] or [np.empty(0)]
+            ).astype(np.int32),
+            "round": np.concatenate(
+                [np.arange(len(paths[t].feature)) for t in trials] or [np.empty(0)]
+            ).astype(np.int32),
+            **{
+                name: np.concatenate(
+                    [getattr(paths[t], name) for t in trials] or [np.empty(0)]
+                ).astype(dtype)
+                for name, dtype in _PATH_COLUMNS.items()
+            },
+        }
+    )
+    about = {
+        str(t): {"stop_reason": paths[t].stop_reason, "fingerprint": paths[t].fingerprint}
+        for t in trials
+    }
     write_table(frame, path, {**dict(metadata or {}), "paths": about})
 
 
@@ -77,9 +92,13 @@ def read_adaboost_paths(path: str | Path) -> dict[int, BoostPath]:
         n = len(rows)
         paths[int(key)] = BoostPath(
             **{name: rows[name].to_numpy(dtype=dtype) for name, dtype in _PATH_COLUMNS.items()},
-            group=rows["feature"].to_numpy(dtype=np.intp), new_group=_first_uses(rows["feature"]),
-            spent=np.zeros(n), criterion=np.full(n, "adaboost", dtype=object),
-            stop_reason=info["stop_reason"], fingerprint=info["fingerprint"])
+            group=rows["feature"].to_numpy(dtype=np.intp),
+            new_group=_first_uses(rows["feature"]),
+            spent=np.zeros(n),
+            criterion=np.full(n, "adaboost", dtype=object),
+            stop_reason=info["stop_reason"],
+            fingerprint=info["fingerprint"],
+        )
     return paths
 
 
@@ -89,5 +108,10 @@ def _first_uses(feature: pd.Series) -> np.ndarray:
     return first
 
 
-_PATH_COLUMNS = {"feature": np.intp, "threshold": np.float64, "polarity": np.float64,
-                 "alpha": np.float64, "edge": np.float64}
+_PATH_COLUMNS = {
+    "feature": np.intp,
+    "threshold": np.float64,
+    "polarity": np.float64,
+    "alpha": np.float64,
+    "edge": np.float64,
+}

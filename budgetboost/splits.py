@@ -24,29 +24,33 @@ __all__ = ["split_indices", "make_splits", "write_splits", "read_splits"]
 
 
 def _check_sizes(dataset: str, n_rows: int, train_size: int, test_size: int) -> None:
-    for name, value in (("n_rows", n_rows), ("train_size", train_size),
-                        ("test_size", test_size)):
+    for name, value in (("n_rows", n_rows), ("train_size", train_size), ("test_size", test_size)):
         if int(value) != value or value < 1:
-            raise ValueError(f"dataset {dataset!r}: {name} must be a positive integer, "
-                             f"got {value!r}")
+            raise ValueError(
+                f"dataset {dataset!r}: {name} must be a positive integer, got {value!r}"
+            )
     if train_size + test_size > n_rows:
-        raise ValueError(f"dataset {dataset!r}: train_size {train_size} + test_size "
-                         f"{test_size} = {train_size + test_size} is larger than its "
-                         f"{n_rows} rows")
+        raise ValueError(
+            f"dataset {dataset!r}: train_size {train_size} + test_size "
+            f"{test_size} = {train_size + test_size} is larger than its "
+            f"{n_rows} rows"
+        )
 
 
-def split_indices(dataset: str, trial: int, n_rows: int, train_size: int,
-                  test_size: int) -> tuple[np.ndarray, np.ndarray]:
+def split_indices(
+    dataset: str, trial: int, n_rows: int, train_size: int, test_size: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Sorted int32 (train, test) row indices of one trial (disjoint)."""
     _check_sizes(dataset, n_rows, train_size, test_size)
     order = rng_from_key("split", dataset, int(trial)).permutation(n_rows)
     train = np.sort(order[:train_size]).astype(np.int32)
-    test = np.sort(order[train_size:train_size + test_size]).astype(np.int32)
+    test = np.sort(order[train_size : train_size + test_size]).astype(np.int32)
     return train, test
 
 
-def make_splits(dataset: str, n_rows: int, train_size: int, test_size: int,
-                trials: int) -> pd.DataFrame:
+def make_splits(
+    dataset: str, n_rows: int, train_size: int, test_size: int, trials: int
+) -> pd.DataFrame:
     """Splits of trials ``0 .. trials-1``: one row each (``trial``, ``train``, ``test``).
 
     Parameters
@@ -68,17 +72,25 @@ def make_splits(dataset: str, n_rows: int, train_size: int, test_size: int,
     """
     _check_sizes(dataset, n_rows, train_size, test_size)
     if int(trials) != trials or trials < 1:
-        raise ValueError(f"dataset {dataset!r}: trials must be a positive integer, "
-                         f"got {trials!r}")
+        raise ValueError(f"dataset {dataset!r}: trials must be a positive integer, got {trials!r}")
     pairs = [split_indices(dataset, t, n_rows, train_size, test_size) for t in range(trials)]
-    frame = pd.DataFrame({
-        "trial": np.arange(trials, dtype=np.int32),
-        "train": [p[0] for p in pairs],
-        "test": [p[1] for p in pairs],
-    })
-    frame.attrs.update({"dataset": dataset, "n_rows": int(n_rows),
-                        "train_size": int(train_size), "test_size": int(test_size),
-                        "trials": int(trials), "seed_key": ["split", dataset, "<trial>"]})
+    frame = pd.DataFrame(
+        {
+            "trial": np.arange(trials, dtype=np.int32),
+            "train": [p[0] for p in pairs],
+            "test": [p[1] for p in pairs],
+        }
+    )
+    frame.attrs.update(
+        {
+            "dataset": dataset,
+            "n_rows": int(n_rows),
+            "train_size": int(train_size),
+            "test_size": int(test_size),
+            "trials": int(trials),
+            "seed_key": ["split", dataset, "<trial>"],
+        }
+    )
     return frame
 
 
@@ -89,17 +101,18 @@ def _list_column(arrays: list[np.ndarray]) -> pa.ListArray:
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values))
 
 
-def write_splits(df: pd.DataFrame, path: str | os.PathLike,
-                 metadata: dict | None = None) -> None:
+def write_splits(df: pd.DataFrame, path: str | os.PathLike, metadata: dict | None = None) -> None:
     """Write ``results/splits/{dataset}.parquet`` atomically (list<int32> columns).
 
     ``metadata`` defaults to ``df.attrs`` (dataset, sizes, trials, seed key).
     """
-    frame = pd.DataFrame({
-        "trial": df["trial"].to_numpy(dtype=np.int32),
-        "train": pd.arrays.ArrowExtensionArray(_list_column(list(df["train"]))),
-        "test": pd.arrays.ArrowExtensionArray(_list_column(list(df["test"]))),
-    })
+    frame = pd.DataFrame(
+        {
+            "trial": df["trial"].to_numpy(dtype=np.int32),
+            "train": pd.arrays.ArrowExtensionArray(_list_column(list(df["train"]))),
+            "test": pd.arrays.ArrowExtensionArray(_list_column(list(df["test"]))),
+        }
+    )
     write_table(frame, path, metadata=dict(df.attrs) if metadata is None else metadata)
 
 
@@ -120,4 +133,3 @@ def read_splits(path: str | os.PathLike) -> dict[int, tuple[np.ndarray, np.ndarr
     trials = table.column("trial").to_numpy()
     trains, tests = _unpack(table.column("train")), _unpack(table.column("test"))
     return {int(t): (tr, te) for t, tr, te in zip(trials, trains, tests, strict=True)}
-

@@ -67,8 +67,7 @@ def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:
     """
     missing = [col for col in SHARD_COLUMNS if col not in df.columns]
     if missing:
-        raise ValueError(f"{source}: missing shard column(s) {missing}; "
-                         f"have {list(df.columns)}")
+        raise ValueError(f"{source}: missing shard column(s) {missing}; have {list(df.columns)}")
     out = df.loc[:, list(SHARD_COLUMNS)].copy()
     for col, kind in SHARD_COLUMNS.items():
         if kind == "string":
@@ -81,18 +80,22 @@ def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:
             out[col] = values.astype("int64" if kind.startswith("int") else "float64")
     bad = out["test_error"].isna() | ~out["test_error"].between(0.0, 1.0)
     if bad.any():
-        raise ValueError(f"{source}: test_error must lie in [0, 1]; "
-                         f"got {out.loc[bad, 'test_error'].iloc[0]!r}")
+        raise ValueError(
+            f"{source}: test_error must lie in [0, 1]; got {out.loc[bad, 'test_error'].iloc[0]!r}"
+        )
     bad = out["budget"].isna() | (out["budget"] < 0)
     if bad.any():
-        raise ValueError(f"{source}: budget must be >= 0 or inf; "
-                         f"got {out.loc[bad, 'budget'].iloc[0]!r}")
+        raise ValueError(
+            f"{source}: budget must be >= 0 or inf; got {out.loc[bad, 'budget'].iloc[0]!r}"
+        )
     dup = out.duplicated(subset=[*GROUP_KEYS, "trial"])
     if dup.any():
         row = out.loc[dup].iloc[0]
-        raise ValueError(f"{source}: duplicate row for dataset={row.dataset!r}, "
-                         f"cost_model={row.cost_model!r}, algorithm={row.algorithm!r}, "
-                         f"trial={row.trial}, budget={row.budget}")
+        raise ValueError(
+            f"{source}: duplicate row for dataset={row.dataset!r}, "
+            f"cost_model={row.cost_model!r}, algorithm={row.algorithm!r}, "
+            f"trial={row.trial}, budget={row.budget}"
+        )
     return out
 
 
@@ -104,8 +107,9 @@ def read_shards(paths: Sequence[str | os.PathLike]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def t_interval(values: Sequence[float] | np.ndarray,
-               confidence: float = CONFIDENCE) -> tuple[float, float, float, float]:
+def t_interval(
+    values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> tuple[float, float, float, float]:
     """Mean, sample standard deviation and Student-t confidence interval of ``values``.
 
     ``mean ± t_{(1+confidence)/2, n-1} * sd / sqrt(n)``; with a single value the standard
@@ -122,8 +126,9 @@ def t_interval(values: Sequence[float] | np.ndarray,
     return mean, sd, mean - half, mean + half
 
 
-def summarize(shards: pd.DataFrame, confidence: float = CONFIDENCE,
-              catalogue: Catalogue | None = None) -> pd.DataFrame:
+def summarize(
+    shards: pd.DataFrame, confidence: float = CONFIDENCE, catalogue: Catalogue | None = None
+) -> pd.DataFrame:
     """One row per (dataset, cost_model, algorithm, budget) with error statistics.
 
     Columns: the keys, ``trials``, ``error_mean``, ``error_sd``, ``ci_low``, ``ci_high``,
@@ -151,14 +156,29 @@ def summarize(shards: pd.DataFrame, confidence: float = CONFIDENCE,
         tcrit = np.where(n > 1, sps.t.ppf(0.5 + confidence / 2, np.maximum(n - 1, 1)), np.nan)
         half = tcrit * out["error_sd"].to_numpy() / np.sqrt(n)
         budget = out["budget"].to_numpy()
-        out["spent_fraction"] = np.where(np.isfinite(budget) & (budget > 0),
-                                         out["spent_mean"].to_numpy() / budget, np.nan)
+        out["spent_fraction"] = np.where(
+            np.isfinite(budget) & (budget > 0), out["spent_mean"].to_numpy() / budget, np.nan
+        )
     out["ci_half"] = half
     out["ci_low"] = out["error_mean"] - half
     out["ci_high"] = out["error_mean"] + half
-    columns = [*GROUP_KEYS, "trials", "error_mean", "error_sd", "ci_low", "ci_high", "ci_half",
-               "train_error_mean", "rounds_mean", "spent_mean", "spent_fraction",
-               "n_features_mean", "nodes_mean", "example_cost_mean", "example_cost_max"]
+    columns = [
+        *GROUP_KEYS,
+        "trials",
+        "error_mean",
+        "error_sd",
+        "ci_low",
+        "ci_high",
+        "ci_half",
+        "train_error_mean",
+        "rounds_mean",
+        "spent_mean",
+        "spent_fraction",
+        "n_features_mean",
+        "nodes_mean",
+        "example_cost_mean",
+        "example_cost_max",
+    ]
     return _sort(out[columns], ["dataset", "cost_model", "algorithm", "budget"], catalogue)
 
 
@@ -203,8 +223,7 @@ def wilcoxon_p(differences: Sequence[float] | np.ndarray) -> float:
     return float(sps.wilcoxon(d, zero_method="wilcox", correction=False, method=method).pvalue)
 
 
-def paired_comparisons(shards: pd.DataFrame,
-                       catalogue: Catalogue | None = None) -> pd.DataFrame:
+def paired_comparisons(shards: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
     """Paired comparison of every pair of algorithms at every shared budget.
 
     Rows are matched on (dataset, cost_model, budget, trial). For a pair (``algorithm_a``,
@@ -215,10 +234,25 @@ def paired_comparisons(shards: pd.DataFrame,
     the same (dataset, cost_model, pair).
     """
     df = validate_shards(shards)
-    columns = ["dataset", "cost_model", "budget", "algorithm_a", "algorithm_b", "n_pairs",
-               "error_a", "error_b", "mean_diff", "wins", "ties", "losses", "p_value", "p_holm"]
-    wide = df.pivot_table(index=[*CELL_KEYS, "trial"], columns="algorithm",
-                          values="test_error", aggfunc="first")
+    columns = [
+        "dataset",
+        "cost_model",
+        "budget",
+        "algorithm_a",
+        "algorithm_b",
+        "n_pairs",
+        "error_a",
+        "error_b",
+        "mean_diff",
+        "wins",
+        "ties",
+        "losses",
+        "p_value",
+        "p_holm",
+    ]
+    wide = df.pivot_table(
+        index=[*CELL_KEYS, "trial"], columns="algorithm", values="test_error", aggfunc="first"
+    )
     catalogue = _catalogue(catalogue, wide.columns)
     frames = []
     for a, b in itertools.combinations(catalogue.sort(wide.columns), 2):
@@ -226,12 +260,26 @@ def paired_comparisons(shards: pd.DataFrame,
         if both.empty:
             continue
         diff = (both[a] - both[b]).round(12).rename("diff")  # as in wilcoxon_p
-        cells = pd.DataFrame({"a": both[a], "b": both[b], "diff": diff,
-                              "win": diff < 0, "tie": diff == 0, "loss": diff > 0})
+        cells = pd.DataFrame(
+            {
+                "a": both[a],
+                "b": both[b],
+                "diff": diff,
+                "win": diff < 0,
+                "tie": diff == 0,
+                "loss": diff > 0,
+            }
+        )
         grouped = cells.groupby(level=CELL_KEYS, sort=False)
-        part = grouped.agg(n_pairs=("diff", "size"), error_a=("a", "mean"),
-                           error_b=("b", "mean"), mean_diff=("diff", "mean"),
-                           wins=("win", "sum"), ties=("tie", "sum"), losses=("loss", "sum"))
+        part = grouped.agg(
+            n_pairs=("diff", "size"),
+            error_a=("a", "mean"),
+            error_b=("b", "mean"),
+            mean_diff=("diff", "mean"),
+            wins=("win", "sum"),
+            ties=("tie", "sum"),
+            losses=("loss", "sum"),
+        )
         part["p_value"] = grouped["diff"].apply(wilcoxon_p)
         part = part.reset_index()
         part.insert(3, "algorithm_a", a)
@@ -240,16 +288,17 @@ def paired_comparisons(shards: pd.DataFrame,
     if not frames:
         return pd.DataFrame({col: pd.Series(dtype=_dtype(col)) for col in columns})
     out = pd.concat(frames, ignore_index=True)
-    out["p_holm"] = out.groupby(["dataset", "cost_model", "algorithm_a", "algorithm_b"],
-                                sort=False)["p_value"].transform(lambda p: holm(p.to_numpy()))
+    out["p_holm"] = out.groupby(
+        ["dataset", "cost_model", "algorithm_a", "algorithm_b"], sort=False
+    )["p_value"].transform(lambda p: holm(p.to_numpy()))
     for col in ("n_pairs", "wins", "ties", "losses"):
         out[col] = out[col].astype("int64")
-    return _sort(out[columns], ["dataset", "cost_model", "algorithm_a", "algorithm_b", "budget"],
-                 catalogue)
+    return _sort(
+        out[columns], ["dataset", "cost_model", "algorithm_a", "algorithm_b", "budget"], catalogue
+    )
 
 
-def budget_to_match(summary: pd.DataFrame,
-                    catalogue: Catalogue | None = None) -> pd.DataFrame:
+def budget_to_match(summary: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
     """Smallest budget at which each algorithm's mean error reaches the AdaBoost reference.
 
     "Reaches" means ``error_mean <= ci_high`` of the unbudgeted reference (the catalogue's
@@ -259,15 +308,25 @@ def budget_to_match(summary: pd.DataFrame,
     algorithm never reaches it on the budget grid. With one trial the interval is undefined
     and the reference mean itself is the bar.
     """
-    columns = ["dataset", "cost_model", "algorithm", "reference_cost_model", "reference_error",
-               "reference_ci_high", "match_budget", "error_at_match", "largest_budget"]
+    columns = [
+        "dataset",
+        "cost_model",
+        "algorithm",
+        "reference_cost_model",
+        "reference_error",
+        "reference_ci_high",
+        "match_budget",
+        "error_at_match",
+        "largest_budget",
+    ]
     catalogue = _catalogue(catalogue, summary["algorithm"])
     reference = catalogue.with_role("reference")
     ref = summary[(summary["algorithm"] == reference) & np.isinf(summary["budget"])]
     curves = summary[(summary["algorithm"] != reference) & np.isfinite(summary["budget"])]
     rows = []
     for (dataset, cost_model, algorithm), curve in curves.groupby(
-            ["dataset", "cost_model", "algorithm"], sort=True):
+        ["dataset", "cost_model", "algorithm"], sort=True
+    ):
         ref_rows = ref[ref["dataset"] == dataset]
         if ref_rows.empty:
             continue
@@ -276,38 +335,59 @@ def budget_to_match(summary: pd.DataFrame,
         bar = ref_row["ci_high"] if np.isfinite(ref_row["ci_high"]) else ref_row["error_mean"]
         curve = curve.sort_values("budget")
         reached = curve[curve["error_mean"] <= bar]
-        rows.append({
-            "dataset": dataset, "cost_model": cost_model, "algorithm": algorithm,
-            "reference_cost_model": ref_row["cost_model"],
-            "reference_error": float(ref_row["error_mean"]), "reference_ci_high": float(bar),
-            "match_budget": float(reached["budget"].iloc[0]) if not reached.empty else np.nan,
-            "error_at_match": (float(reached["error_mean"].iloc[0]) if not reached.empty
-                               else np.nan),
-            "largest_budget": float(curve["budget"].max()),
-        })
+        rows.append(
+            {
+                "dataset": dataset,
+                "cost_model": cost_model,
+                "algorithm": algorithm,
+                "reference_cost_model": ref_row["cost_model"],
+                "reference_error": float(ref_row["error_mean"]),
+                "reference_ci_high": float(bar),
+                "match_budget": float(reached["budget"].iloc[0]) if not reached.empty else np.nan,
+                "error_at_match": (
+                    float(reached["error_mean"].iloc[0]) if not reached.empty else np.nan
+                ),
+                "largest_budget": float(curve["budget"].max()),
+            }
+        )
     if not rows:
         return pd.DataFrame({col: pd.Series(dtype=_dtype(col)) for col in columns})
-    return _sort(pd.DataFrame(rows, columns=columns), ["dataset", "cost_model", "algorithm"],
-                 catalogue)
+    return _sort(
+        pd.DataFrame(rows, columns=columns), ["dataset", "cost_model", "algorithm"], catalogue
+    )
 
 
-def _sort(df: pd.DataFrame, keys: list[str], catalogue: Catalogue | None = None,
-          ) -> pd.DataFrame:
+def _sort(
+    df: pd.DataFrame,
+    keys: list[str],
+    catalogue: Catalogue | None = None,
+) -> pd.DataFrame:
     """Sort rows by ``keys``, algorithm columns in catalogue order, and reset the index."""
-    names = [n for col in ("algorithm", "algorithm_a", "algorithm_b") if col in df
-             for n in df[col].unique()]
+    names = [
+        n
+        for col in ("algorithm", "algorithm_a", "algorithm_b")
+        if col in df
+        for n in df[col].unique()
+    ]
     catalogue = _catalogue(catalogue, names)
 
     def key(col: pd.Series) -> pd.Series:
         if col.name in ("algorithm", "algorithm_a", "algorithm_b"):
             return col.map(catalogue.rank)
         return col
+
     return df.sort_values(keys, key=key, kind="stable").reset_index(drop=True)
 
 
 def _dtype(col: str) -> str:
-    if col in ("dataset", "cost_model", "algorithm", "algorithm_a", "algorithm_b",
-               "reference_cost_model"):
+    if col in (
+        "dataset",
+        "cost_model",
+        "algorithm",
+        "algorithm_a",
+        "algorithm_b",
+        "reference_cost_model",
+    ):
         return "object"
     if col in ("n_pairs", "wins", "ties", "losses", "trials"):
         return "int64"
@@ -320,6 +400,7 @@ def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
     Numeric columns are right-aligned, text left-aligned; ``|`` inside a cell is escaped.
     Budgets (columns named ``budget`` or ``*_budget``) print in their shortest form.
     """
+
     def fmt(value: object, spec: str) -> str:
         if isinstance(value, (float, np.floating)):
             if np.isnan(value):
@@ -328,25 +409,41 @@ def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
                 return "inf"
             return format(value, spec)
         return str(value).replace("|", "\\|")
+
     header = [str(col) for col in df.columns]
     specs = ["g" if col == "budget" or col.endswith("_budget") else floatfmt for col in header]
     numeric = [pd.api.types.is_numeric_dtype(df[col]) for col in df.columns]
-    body = [[fmt(v, spec) for v, spec in zip(row, specs, strict=True)]
-            for row in df.itertuples(index=False, name=None)]
+    body = [
+        [fmt(v, spec) for v, spec in zip(row, specs, strict=True)]
+        for row in df.itertuples(index=False, name=None)
+    ]
     widths = [max(len(cell) for cell in col) for col in zip(header, *body, strict=True)]
 
     def line(cells: list[str]) -> str:
-        padded = (c.rjust(w) if num else c.ljust(w)
-                  for c, w, num in zip(cells, widths, numeric, strict=True))
+        padded = (
+            c.rjust(w) if num else c.ljust(w)
+            for c, w, num in zip(cells, widths, numeric, strict=True)
+        )
         return "| " + " | ".join(padded) + " |"
-    rule = "|" + "|".join(("-" * (w + 1) + ":") if num else ("-" * (w + 2))
-                          for w, num in zip(widths, numeric, strict=True)) + "|"
+
+    rule = (
+        "|"
+        + "|".join(
+            ("-" * (w + 1) + ":") if num else ("-" * (w + 2))
+            for w, num in zip(widths, numeric, strict=True)
+        )
+        + "|"
+    )
     return "\n".join([line(header), rule, *(line(row) for row in body)])
 
 
-def error_table(summary: pd.DataFrame, dataset: str, cost_model: str,
-                catalogue: Catalogue | None = None,
-                comparisons: pd.DataFrame | None = None) -> pd.DataFrame:
+def error_table(
+    summary: pd.DataFrame,
+    dataset: str,
+    cost_model: str,
+    catalogue: Catalogue | None = None,
+    comparisons: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Budget × algorithm table of ``mean ± CI half-width`` for one dataset and cost model.
 
     Columns are the algorithms' labels, in catalogue order. With ``comparisons``
@@ -357,13 +454,16 @@ def error_table(summary: pd.DataFrame, dataset: str, cost_model: str,
     part = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)]
     catalogue = _catalogue(catalogue, part["algorithm"])
     cell = part["error_mean"].map("{:.3f}".format) + np.where(
-        part["ci_half"].notna(), " ± " + part["ci_half"].map("{:.3f}".format), "")
+        part["ci_half"].notna(), " ± " + part["ci_half"].map("{:.3f}".format), ""
+    )
     if comparisons is not None:
         cell = _marked(part, cell, comparisons)
-    wide = (part.assign(cell=cell)
-            .pivot(index="budget", columns="algorithm", values="cell")
-            .reindex(columns=catalogue.sort(part["algorithm"]))
-            .fillna(""))
+    wide = (
+        part.assign(cell=cell)
+        .pivot(index="budget", columns="algorithm", values="cell")
+        .reindex(columns=catalogue.sort(part["algorithm"]))
+        .fillna("")
+    )
     wide.index = [("inf" if np.isinf(b) else f"{b:g}") for b in wide.index]
     wide.columns = [catalogue.label(name) for name in wide.columns]
     return wide.rename_axis("budget").reset_index()
@@ -380,34 +480,52 @@ def _marked(part: pd.DataFrame, cell: pd.Series, comparisons: pd.DataFrame) -> p
         return cell
     best = finite.loc[finite.groupby("budget")["error_mean"].idxmin(), ["budget", "algorithm"]]
     best = best.rename(columns={"algorithm": "best"})
-    c = comparisons[(comparisons["dataset"] == part["dataset"].iloc[0])
-                    & (comparisons["cost_model"] == part["cost_model"].iloc[0])]
-    pairs = pd.concat([c.rename(columns={"algorithm_a": "best", "algorithm_b": "algorithm"}),
-                       c.rename(columns={"algorithm_b": "best", "algorithm_a": "algorithm"})])
+    c = comparisons[
+        (comparisons["dataset"] == part["dataset"].iloc[0])
+        & (comparisons["cost_model"] == part["cost_model"].iloc[0])
+    ]
+    pairs = pd.concat(
+        [
+            c.rename(columns={"algorithm_a": "best", "algorithm_b": "algorithm"}),
+            c.rename(columns={"algorithm_b": "best", "algorithm_a": "algorithm"}),
+        ]
+    )
     ties = pairs.merge(best, on=["budget", "best"])
     ties = ties[ties["p_holm"] >= ALPHA][["budget", "algorithm"]].assign(tied=True)
-    flags = part[["budget", "algorithm"]].merge(best, on="budget", how="left").merge(
-        ties, on=["budget", "algorithm"], how="left")
+    flags = (
+        part[["budget", "algorithm"]]
+        .merge(best, on="budget", how="left")
+        .merge(ties, on=["budget", "algorithm"], how="left")
+    )
     is_best = (flags["algorithm"] == flags["best"]).to_numpy()
     is_tied = flags["tied"].eq(True).to_numpy()
     values = cell.to_numpy(dtype=object)
-    out = np.where(is_best, BEST_MARK + values + BEST_MARK,
-                   np.where(is_tied, values + TIED_MARK, values))
+    out = np.where(
+        is_best, BEST_MARK + values + BEST_MARK, np.where(is_tied, values + TIED_MARK, values)
+    )
     return pd.Series(out, index=cell.index)
 
 
-def summary_markdown(summary: pd.DataFrame, matches: pd.DataFrame,
-                     comparisons: pd.DataFrame, catalogue: Catalogue | None = None) -> str:
+def summary_markdown(
+    summary: pd.DataFrame,
+    matches: pd.DataFrame,
+    comparisons: pd.DataFrame,
+    catalogue: Catalogue | None = None,
+) -> str:
     """The terminal-readable ``summary.md``: error tables, budget to match, RS costs.
 
     Algorithms appear under their catalogue labels, in catalogue order.
     """
     catalogue = _catalogue(catalogue, summary["algorithm"] if not summary.empty else [])
-    lines = ["# Results summary", "",
-             f"Test error: mean ± half-width of the {CONFIDENCE:.0%} Student-t confidence "
-             "interval over trials. Budget `inf` is the unbudgeted AdaBoost reference. "
-             "**Bold**: the lowest mean at that budget; †: not significantly worse than it "
-             f"(paired trials, Holm-adjusted Wilcoxon p >= {ALPHA}).", ""]
+    lines = [
+        "# Results summary",
+        "",
+        f"Test error: mean ± half-width of the {CONFIDENCE:.0%} Student-t confidence "
+        "interval over trials. Budget `inf` is the unbudgeted AdaBoost reference. "
+        "**Bold**: the lowest mean at that budget; †: not significantly worse than it "
+        f"(paired trials, Holm-adjusted Wilcoxon p >= {ALPHA}).",
+        "",
+    ]
     if summary.empty:
         return "\n".join([*lines, "No result shards.", ""])
 
@@ -417,25 +535,61 @@ def summary_markdown(summary: pd.DataFrame, matches: pd.DataFrame,
     trials = summary.groupby(["dataset", "cost_model"])["trials"].agg(["min", "max"])
     for (dataset, cost_model), (tmin, tmax) in trials.iterrows():
         count = f"{tmin}" if tmin == tmax else f"{tmin}–{tmax}"
-        lines += [f"## {dataset} · {cost_model} ({count} trials)", "",
-                  markdown_table(error_table(summary, dataset, cost_model, catalogue,
-                                             comparisons)), ""]
+        lines += [
+            f"## {dataset} · {cost_model} ({count} trials)",
+            "",
+            markdown_table(error_table(summary, dataset, cost_model, catalogue, comparisons)),
+            "",
+        ]
     if not matches.empty:
-        lines += ["## Budget to match AdaBoost", "",
-                  "Smallest budget at which the mean error is at or below the upper end of "
-                  "the unbudgeted AdaBoost reference's confidence interval (– never).", "",
-                  markdown_table(labelled(matches)[["dataset", "cost_model", "algorithm",
-                                                    "reference_error", "reference_ci_high",
-                                                    "match_budget", "error_at_match"]]), ""]
+        lines += [
+            "## Budget to match AdaBoost",
+            "",
+            "Smallest budget at which the mean error is at or below the upper end of "
+            "the unbudgeted AdaBoost reference's confidence interval (– never).",
+            "",
+            markdown_table(
+                labelled(matches)[
+                    [
+                        "dataset",
+                        "cost_model",
+                        "algorithm",
+                        "reference_error",
+                        "reference_ci_high",
+                        "match_budget",
+                        "error_at_match",
+                    ]
+                ]
+            ),
+            "",
+        ]
     rs = summary[summary["algorithm"].isin(catalogue.of_family("sampling"))]
     if not rs.empty:
-        lines += ["## AdaBoostRS: cost paid per test example", "",
-                  markdown_table(labelled(rs)[["dataset", "cost_model", "algorithm", "budget",
-                                               "example_cost_mean", "example_cost_max",
-                                               "n_features_mean"]]), ""]
+        lines += [
+            "## AdaBoostRS: cost paid per test example",
+            "",
+            markdown_table(
+                labelled(rs)[
+                    [
+                        "dataset",
+                        "cost_model",
+                        "algorithm",
+                        "budget",
+                        "example_cost_mean",
+                        "example_cost_max",
+                        "n_features_mean",
+                    ]
+                ]
+            ),
+            "",
+        ]
     if not comparisons.empty:
         sig = comparisons[comparisons["p_holm"] < ALPHA]
-        lines += ["## Paired comparisons", "",
-                  f"{len(comparisons)} (budget, pair) cells; {len(sig)} with Holm-adjusted "
-                  "Wilcoxon p < 0.05. Full table: `comparisons.parquet`.", ""]
+        lines += [
+            "## Paired comparisons",
+            "",
+            f"{len(comparisons)} (budget, pair) cells; {len(sig)} with Holm-adjusted "
+            "Wilcoxon p < 0.05. Full table: `comparisons.parquet`.",
+            "",
+        ]
     return "\n".join(lines)

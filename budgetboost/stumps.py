@@ -48,8 +48,7 @@ class _SignBlock:
         _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         if first.size == B.shape[1]:  # all distinct: keep the columns in their own order
             return cls(positions, np.ascontiguousarray(2.0 * B.T - 1.0), None)
-        return cls(positions, np.ascontiguousarray(2.0 * B[:, first].T - 1.0),
-                   inverse.ravel())
+        return cls(positions, np.ascontiguousarray(2.0 * B[:, first].T - 1.0), inverse.ravel())
 
     def edges(self, wy: np.ndarray, total: float, out: np.ndarray) -> None:
         """Write the block's edges into ``out`` (its slice of the candidates)."""
@@ -196,8 +195,9 @@ class StumpSpace:
         return out
 
 
-def stump_outputs(X: np.ndarray, feature: np.ndarray, threshold: np.ndarray,
-                  polarity: np.ndarray) -> np.ndarray:
+def stump_outputs(
+    X: np.ndarray, feature: np.ndarray, threshold: np.ndarray, polarity: np.ndarray
+) -> np.ndarray:
     """Outputs ``h_t(x_i)`` in {-1, +1} of stumps ``t`` on rows ``i``: shape (m, T)."""
     above = X[:, feature] >= threshold
     return np.where(above, 1.0, -1.0) * polarity

@@ -65,8 +65,9 @@ def impurity(p: np.ndarray, criterion: str) -> np.ndarray:
         return -(np.where(p > 0, p * np.log2(p), 0.0) + np.where(q > 0, q * np.log2(q), 0.0))
 
 
-def split_gains(n_right: np.ndarray, n1_right: np.ndarray, n: float, n1: float,
-                criterion: str) -> np.ndarray:
+def split_gains(
+    n_right: np.ndarray, n1_right: np.ndarray, n: float, n1: float, criterion: str
+) -> np.ndarray:
     """Impurity decrease per example of splits of a node with ``n`` examples, ``n1`` positive.
 
     ``gain = I(n1/n) - (n_L/n) I(n1_L/n_L) - (n_R/n) I(n1_R/n_R)`` (weighted children), where
@@ -77,8 +78,10 @@ def split_gains(n_right: np.ndarray, n1_right: np.ndarray, n: float, n1: float,
     n_left = n - n_right
     n1_left = n1 - n1_right
     with np.errstate(divide="ignore", invalid="ignore"):
-        children = (n_left * impurity(n1_left / n_left, criterion)
-                    + n_right * impurity(n1_right / n_right, criterion)) / n
+        children = (
+            n_left * impurity(n1_left / n_left, criterion)
+            + n_right * impurity(n1_right / n_right, criterion)
+        ) / n
     gain = impurity(n1 / n, criterion) - children
     return np.where((n_left > 0) & (n_right > 0), gain, -np.inf)
 
@@ -128,8 +131,14 @@ class _Split:
     goes_right: np.ndarray  # over the node's examples: x_j >= threshold
 
 
-def _best_split_binary(Xf: np.ndarray, idx: np.ndarray, y1: np.ndarray, unpaid: np.ndarray,
-                       criterion: str, cost_sensitive: bool) -> _Split | None:
+def _best_split_binary(
+    Xf: np.ndarray,
+    idx: np.ndarray,
+    y1: np.ndarray,
+    unpaid: np.ndarray,
+    criterion: str,
+    cost_sensitive: bool,
+) -> _Split | None:
     """Best split of a node of an all-0/1 matrix: one (2 x k) @ (k x n) product."""
     rows = Xf[idx]
     yk = y1[idx]
@@ -176,9 +185,15 @@ class _Thresholds:
         return float(u[np.searchsorted(u, value, side="right")])
 
 
-def _best_split_sorted(X: np.ndarray, idx: np.ndarray, y1: np.ndarray, unpaid: np.ndarray,
-                       criterion: str, cost_sensitive: bool,
-                       thresholds: _Thresholds) -> _Split | None:
+def _best_split_sorted(
+    X: np.ndarray,
+    idx: np.ndarray,
+    y1: np.ndarray,
+    unpaid: np.ndarray,
+    criterion: str,
+    cost_sensitive: bool,
+    thresholds: _Thresholds,
+) -> _Split | None:
     """Best split of a node of a numeric matrix: cumulative sums over sorted columns.
 
     Candidates are ordered by column, then threshold. Each column's best gain is found in
@@ -223,8 +238,14 @@ class _GrownTree:
     depth: np.ndarray
 
 
-def _grow(X: np.ndarray, y1: np.ndarray, group_of_column: np.ndarray, group_cost: np.ndarray,
-          criterion: str, cost_sensitive: bool) -> _GrownTree:
+def _grow(
+    X: np.ndarray,
+    y1: np.ndarray,
+    group_of_column: np.ndarray,
+    group_cost: np.ndarray,
+    criterion: str,
+    cost_sensitive: bool,
+) -> _GrownTree:
     """Grow a CART tree until every leaf is pure or no split improves (gain > GAIN_TOL).
 
     Depth-first, left child first, so node ids are in preorder. A column's unpaid cost at a
@@ -235,12 +256,24 @@ def _grow(X: np.ndarray, y1: np.ndarray, group_of_column: np.ndarray, group_cost
     Xf = X.astype(np.float32) if binary else None
     thresholds = _Thresholds(X)
     column_cost = group_cost[group_of_column]
-    rows: dict[str, list] = {k: [] for k in
-                             ("feature", "threshold", "left", "right", "parent", "value",
-                              "path_cost", "path_groups", "depth")}
+    rows: dict[str, list] = {
+        k: []
+        for k in (
+            "feature",
+            "threshold",
+            "left",
+            "right",
+            "parent",
+            "value",
+            "path_cost",
+            "path_groups",
+            "depth",
+        )
+    }
     # stack entries: (examples, parent id, is right child, paid groups (sorted tuple), depth)
     stack: list[tuple[np.ndarray, int, bool, tuple[int, ...], int]] = [
-        (np.arange(X.shape[0]), -1, False, (), 0)]
+        (np.arange(X.shape[0]), -1, False, (), 0)
+    ]
     while stack:
         idx, parent, is_right, paid, depth = stack.pop()
         node = len(rows["feature"])
@@ -261,8 +294,9 @@ def _grow(X: np.ndarray, y1: np.ndarray, group_of_column: np.ndarray, group_cost
             if binary:
                 split = _best_split_binary(Xf, idx, y1, unpaid, criterion, cost_sensitive)
             else:
-                split = _best_split_sorted(X, idx, y1, unpaid, criterion, cost_sensitive,
-                                           thresholds)
+                split = _best_split_sorted(
+                    X, idx, y1, unpaid, criterion, cost_sensitive, thresholds
+                )
         if split is None:
             rows["feature"].append(-1)
             rows["threshold"].append(np.nan)
@@ -494,9 +528,15 @@ class BudgetedTree(BudgetedEstimator):
         "feature_groups": FEATURE_GROUPS,
     }
 
-    def __init__(self, budget: float | None = None, max_nodes: int | None = None,
-                 criterion: str = "gini", cost_sensitive: bool = False,
-                 feature_costs=None, feature_groups=None):
+    def __init__(
+        self,
+        budget: float | None = None,
+        max_nodes: int | None = None,
+        criterion: str = "gini",
+        cost_sensitive: bool = False,
+        feature_costs=None,
+        feature_groups=None,
+    ):
         self.budget = budget
         self.max_nodes = max_nodes
         self.criterion = criterion
@@ -556,8 +596,9 @@ class BudgetedTree(BudgetedEstimator):
             columns.append(node)
         return np.stack(columns, axis=1)
 
-    def _leaves(self, paths: np.ndarray, budget_steps: np.ndarray,
-                size_steps: np.ndarray) -> np.ndarray:
+    def _leaves(
+        self, paths: np.ndarray, budget_steps: np.ndarray, size_steps: np.ndarray
+    ) -> np.ndarray:
         """Leaf reached by each example in each pruned tree: (len(steps), n_samples).
 
         On a path, the pruned leaf is the first node already cut at the step; the prefix
@@ -661,11 +702,15 @@ class BudgetedTree(BudgetedEstimator):
     def _pruned_structure(self, budget_step: int, size_step: int) -> tuple[int, int, float]:
         """(internal nodes, nodes, most expensive path) of the tree at both steps."""
         present, leaf = self._masks(budget_step, size_step)
-        return (int(present.sum() - leaf.sum()), int(present.sum()),
-                float(self.path_cost_[leaf].max()))
+        return (
+            int(present.sum() - leaf.sum()),
+            int(present.sum()),
+            float(self.path_cost_[leaf].max()),
+        )
 
-    def pruned_tree(self, budget: float | None = None,
-                    max_nodes: int | None = None) -> dict[str, np.ndarray]:
+    def pruned_tree(
+        self, budget: float | None = None, max_nodes: int | None = None
+    ) -> dict[str, np.ndarray]:
         """The pruned tree as arrays over the grown tree's nodes: ``present`` and ``leaf``.
 
         ``budget`` / ``max_nodes`` are capped by the fitted ones, as in the predict methods.
@@ -675,4 +720,3 @@ class BudgetedTree(BudgetedEstimator):
         sn = self.size_step_ if max_nodes is None else int(self._size_steps([max_nodes])[0])
         present, leaf = self._masks(sb, sn)
         return {"present": present, "leaf": leaf}
-

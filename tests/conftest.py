@@ -20,8 +20,15 @@ from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parent.parent
 #: what a run needs; results, logs and .snakemake are left behind
-WORKFLOW_FILES = ["Snakefile", "profiles", "workflow", "config", "resources", "budgetboost",
-                  "pyproject.toml"]
+WORKFLOW_FILES = [
+    "Snakefile",
+    "profiles",
+    "workflow",
+    "config",
+    "resources",
+    "budgetboost",
+    "pyproject.toml",
+]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 TEST_CONFIG = "config/test.yaml"
 
@@ -85,8 +92,11 @@ def runtime_modules() -> frozenset[str]:
             pending += _requirements(name)
         except metadata.PackageNotFoundError:
             continue
-    return frozenset(module for module, dists in metadata.packages_distributions().items()
-                     if any(canonicalize_name(d) in seen for d in dists))
+    return frozenset(
+        module
+        for module, dists in metadata.packages_distributions().items()
+        if any(canonicalize_name(d) in seen for d in dists)
+    )
 
 
 def runtime_env() -> dict[str, str]:
@@ -99,18 +109,22 @@ def runtime_env() -> dict[str, str]:
     return env
 
 
-def snakemake(repo: Path, *args: str, check: bool = True,
-              timeout: float = 600) -> subprocess.CompletedProcess:
+def snakemake(
+    repo: Path, *args: str, check: bool = True, timeout: float = 600
+) -> subprocess.CompletedProcess:
     """Run the real ``snakemake`` CLI in ``repo`` (the test config unless told otherwise),
     with only the declared runtime dependencies importable (:func:`runtime_env`)."""
     cmd = [SNAKEMAKE, *args]
     if "--configfile" not in args:
         cmd += ["--configfile", TEST_CONFIG]
-    proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=timeout,
-                          env=runtime_env())
+    proc = subprocess.run(
+        cmd, cwd=repo, capture_output=True, text=True, timeout=timeout, env=runtime_env()
+    )
     if check and proc.returncode != 0:
-        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}) in {repo}:\n"
-                             f"{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}")
+        raise AssertionError(
+            f"{' '.join(cmd)} failed ({proc.returncode}) in {repo}:\n"
+            f"{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}"
+        )
     return proc
 
 

@@ -50,8 +50,7 @@ def _close(a, b):
     return abs(a - b) <= REL_TIE * max(abs(a), abs(b), 1e-300)
 
 
-def reference_fit(X, y, costs, groups, criterion, max_rounds, budget=math.inf, tau=1.0,
-                  switch=0.5):
+def reference_fit(X, y, costs, groups, criterion, max_rounds, budget=math.inf, tau=1.0, switch=0.5):
     """Return the list of rounds ``(column, threshold, polarity, alpha)``."""
     m = len(y)
     D = [1.0 / m] * m
@@ -75,8 +74,11 @@ def reference_fit(X, y, costs, groups, criterion, max_rounds, budget=math.inf, t
         if not cands:
             break
         if criterion == "hybrid" and phase == "greedy":
-            unpaid = [-math.log(1 - g**2) / c if c > 0 else math.inf
-                      for j, v, s, g, c in cands if groups[j] not in paid]
+            unpaid = [
+                -math.log(1 - g**2) / c if c > 0 and g < 1 else math.inf  # g = 1: no loss left
+                for j, v, s, g, c in cands
+                if groups[j] not in paid
+            ]
             q = max(unpaid) if unpaid else -math.inf
             q1 = q if q1 is None else q1
             if not (q >= switch * q1 if not math.isinf(q1) else q == q1):

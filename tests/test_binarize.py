@@ -43,10 +43,10 @@ def test_distinct_indicators_encode_the_order_exactly(values):
 
 
 def test_missing_values_zero_every_indicator_of_their_attribute():
-    frame = pd.DataFrame({"num": [1.0, np.nan, 3.0, 2.0],
-                          "cat": ["x", "?", "", "y"]})
-    X, ind = binarize_frame(frame, {"numeric": {"method": "distinct"},
-                                    "categorical": {"method": "onehot"}})
+    frame = pd.DataFrame({"num": [1.0, np.nan, 3.0, 2.0], "cat": ["x", "?", "", "y"]})
+    X, ind = binarize_frame(
+        frame, {"numeric": {"method": "distinct"}, "categorical": {"method": "onehot"}}
+    )
     assert [i["name"] for i in ind] == ["num>=2", "num>=3", "cat=x", "cat=y"]
     np.testing.assert_array_equal(X[1], [0, 0, 0, 0])  # num NaN, cat '?'
     np.testing.assert_array_equal(X[2], [1, 1, 0, 0])  # cat '' is missing too
@@ -54,8 +54,9 @@ def test_missing_values_zero_every_indicator_of_their_attribute():
 
 def test_onehot_with_fixed_categories_skips_ambiguity_codes():
     frame = pd.DataFrame({"pos1": ["A", "C", "N", "G", "T", "D"]})
-    X, ind = binarize_frame(frame, {"categorical": {"method": "onehot",
-                                                    "categories": ["A", "C", "G", "T"]}})
+    X, ind = binarize_frame(
+        frame, {"categorical": {"method": "onehot", "categories": ["A", "C", "G", "T"]}}
+    )
     assert [i["name"] for i in ind] == ["pos1=A", "pos1=C", "pos1=G", "pos1=T"]
     np.testing.assert_array_equal(X.sum(axis=1), [1, 1, 0, 1, 1, 0])
 
@@ -75,15 +76,21 @@ def test_fixed_threshold_and_constant_columns_dropped():
     X, ind = binarize_frame(frame, {"numeric": {"method": "threshold", "value": 128}})
     assert [i["name"] for i in ind] == ["p1>=128"]
     np.testing.assert_array_equal(X[:, 0], [0, 1, 0, 1])
-    _, kept = binarize_frame(frame, {"numeric": {"method": "threshold", "value": 128}},
-                             drop_constant=False)
+    _, kept = binarize_frame(
+        frame, {"numeric": {"method": "threshold", "value": 128}}, drop_constant=False
+    )
     assert len(kept) == 2  # p0 >= 128 (all 0) and p2 >= 128 (all 1): constant
 
 
 def test_per_column_override_beats_the_kind_default():
     frame = pd.DataFrame({"a": [0, 1, 2, 3], "gain": [0, 0, 5, 900]})
-    _, ind = binarize_frame(frame, {"numeric": {"method": "distinct"},
-                                    "columns": {"gain": {"method": "threshold", "value": 1}}})
+    _, ind = binarize_frame(
+        frame,
+        {
+            "numeric": {"method": "distinct"},
+            "columns": {"gain": {"method": "threshold", "value": 1}},
+        },
+    )
     assert [i["name"] for i in ind] == ["a>=1", "a>=2", "a>=3", "gain>=1"]
 
 
@@ -102,10 +109,13 @@ def test_numeric_onehot_categories_match_by_formatted_value():
     np.testing.assert_array_equal(X, [[1, 0], [0, 1], [0, 1], [0, 0]])
 
 
-@pytest.mark.parametrize("spec, message", [
-    ({"numeric": {"method": "median"}}, "unknown binarization method 'median'"),
-    ({"categorical": {"method": "onehot"}}, "no 'numeric' method"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ({"numeric": {"method": "median"}}, "unknown binarization method 'median'"),
+        ({"categorical": {"method": "onehot"}}, "no 'numeric' method"),
+    ],
+)
 def test_bad_specs_name_the_attribute(spec, message):
     with pytest.raises(ValueError, match=message):
         binarize_frame(pd.DataFrame({"a": [1, 2]}), spec)

@@ -23,13 +23,20 @@ def problems(draw):
     m = draw(st.integers(4, 12))
     n = draw(st.integers(1, 4))
     levels = draw(st.sampled_from([2, 3, 5]))
-    X = np.array(draw(st.lists(st.lists(st.integers(0, levels - 1), min_size=n, max_size=n),
-                               min_size=m, max_size=m)), dtype=float)
+    X = np.array(
+        draw(
+            st.lists(
+                st.lists(st.integers(0, levels - 1), min_size=n, max_size=n), min_size=m, max_size=m
+            )
+        ),
+        dtype=float,
+    )
     y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=m, max_size=m)))
     if abs(y.sum()) == m:
         y[0] = -y[0]
-    costs = np.array(draw(st.lists(st.sampled_from([0.0, 0.05, 0.3, 1.0, 1.7]),
-                                   min_size=n, max_size=n)))
+    costs = np.array(
+        draw(st.lists(st.sampled_from([0.0, 0.05, 0.3, 1.0, 1.7]), min_size=n, max_size=n))
+    )
     if draw(st.booleans()) and n > 1:  # pair up columns in groups sharing one cost
         groups = np.arange(n) // 2
         costs = costs[groups * 2]
@@ -39,21 +46,31 @@ def problems(draw):
 
 
 def _engine(X, y, costs, groups, criterion, max_rounds, budget=None, tau=1.0):
-    model = BudgetedBoost(criterion=criterion, max_rounds=max_rounds, budget=budget, tau=tau,
-                          feature_costs=costs, feature_groups=groups).fit(X, y)
+    model = BudgetedBoost(
+        criterion=criterion,
+        max_rounds=max_rounds,
+        budget=budget,
+        tau=tau,
+        feature_costs=costs,
+        feature_groups=groups,
+    ).fit(X, y)
     return model
 
 
-@settings(max_examples=250, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(problem=problems(), criterion=st.sampled_from(CRITERIA),
-       tau=st.sampled_from([1.0, 0.4]), max_rounds=st.integers(1, 8))
+@settings(
+    max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    problem=problems(),
+    criterion=st.sampled_from(CRITERIA),
+    tau=st.sampled_from([1.0, 0.4]),
+    max_rounds=st.integers(1, 8),
+)
 def test_engine_matches_reference(problem, criterion, tau, max_rounds):
     X, y, costs, groups = problem
     model = _engine(X, y, costs, groups, criterion, max_rounds, tau=tau)
     g = list(range(X.shape[1])) if groups is None else list(groups)
-    ref = reference_fit(X.tolist(), y.tolist(), costs.tolist(), g, criterion, max_rounds,
-                        tau=tau)
+    ref = reference_fit(X.tolist(), y.tolist(), costs.tolist(), g, criterion, max_rounds, tau=tau)
     assert len(model.alpha_) == len(ref)
     if ref:
         j, v, s, a = (np.array(c) for c in zip(*ref, strict=True))
@@ -64,8 +81,9 @@ def test_engine_matches_reference(problem, criterion, tau, max_rounds):
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(problem=problems(), criterion=st.sampled_from(CRITERIA),
-       budget=st.floats(0, 4, allow_nan=False))
+@given(
+    problem=problems(), criterion=st.sampled_from(CRITERIA), budget=st.floats(0, 4, allow_nan=False)
+)
 def test_budgeted_fit_is_a_prefix_of_the_unbudgeted_path(problem, criterion, budget):
     X, y, costs, groups = problem
     full = _engine(X, y, costs, groups, criterion, 10)
@@ -99,8 +117,10 @@ def test_equal_costs_make_greedy_speedboost_adaboost_agree():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 6, size=(80, 7)).astype(float)
     y = np.where(X[:, 0] + X[:, 1] - X[:, 2] + rng.normal(size=80) > 2, 1, -1)
-    paths = {c: _engine(X, y, np.full(7, 0.7), None, c, 40) for c in
-             ("adaboost", "greedy", "speedboost", "smoothed")}
+    paths = {
+        c: _engine(X, y, np.full(7, 0.7), None, c, 40)
+        for c in ("adaboost", "greedy", "speedboost", "smoothed")
+    }
     for c in ("greedy", "speedboost", "smoothed"):
         np.testing.assert_array_equal(paths[c].feature_, paths["adaboost"].feature_)
         np.testing.assert_array_equal(paths[c].threshold_, paths["adaboost"].threshold_)
@@ -167,8 +187,7 @@ def test_zero_budget_gives_empty_ensemble_predicting_majority():
     assert len(model.alpha_) == 0 and model.stop_reason_ == "budget"
     np.testing.assert_array_equal(model.predict(X), np.ones(30))
     # a free feature is affordable at budget 0
-    free = BudgetedBoost(budget=0.0, criterion="adaboost",
-                         feature_costs=[0.0, 0.0, 0.0]).fit(X, y)
+    free = BudgetedBoost(budget=0.0, criterion="adaboost", feature_costs=[0.0, 0.0, 0.0]).fit(X, y)
     assert len(free.alpha_) > 0 and free.spent_[-1] == 0.0
 
 
@@ -187,9 +206,12 @@ def test_feature_paid_once_and_groups_paid_together():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(100, 4))
     y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1, -1)
-    model = BudgetedBoost(criterion="adaboost", max_rounds=40,
-                          feature_costs=[1.0, 1.0, 3.0, 3.0],
-                          feature_groups=["a", "a", "b", "b"]).fit(X, y)
+    model = BudgetedBoost(
+        criterion="adaboost",
+        max_rounds=40,
+        feature_costs=[1.0, 1.0, 3.0, 3.0],
+        feature_groups=["a", "a", "b", "b"],
+    ).fit(X, y)
     groups_used = {int(f) // 2 for f in model.feature_}
     assert model.spent_[-1] == sum({0: 1.0, 1: 3.0}[g] for g in groups_used)
     assert model.n_features_used_[-1] == len(groups_used)
@@ -199,8 +221,9 @@ def test_hybrid_switches_from_greedy_to_smoothed_for_good():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(200, 20))
     y = np.where(X[:, :5].sum(axis=1) + rng.normal(size=200) > 0, 1, -1)
-    model = BudgetedBoost(criterion="hybrid", max_rounds=80, switch=0.5,
-                          feature_costs=rng.uniform(0.1, 2, 20)).fit(X, y)
+    model = BudgetedBoost(
+        criterion="hybrid", max_rounds=80, switch=0.5, feature_costs=rng.uniform(0.1, 2, 20)
+    ).fit(X, y)
     phases = list(model.criterion_used_)
     assert phases[0] == "greedy" and "smoothed" in phases
     k = phases.index("smoothed")
@@ -309,8 +332,9 @@ def test_engine_matches_reference_on_binarized_chains():
     assert blocks == ["_SortedBlock"]  # all-0/1 X: only chains make a sorted block
     for criterion in CRITERIA:
         model = _engine(X, y, costs, None, criterion, 12)
-        ref = reference_fit(X.tolist(), y.tolist(), costs.tolist(), list(range(X.shape[1])),
-                            criterion, 12)
+        ref = reference_fit(
+            X.tolist(), y.tolist(), costs.tolist(), list(range(X.shape[1])), criterion, 12
+        )
         j, v, s, a = (np.array(c) for c in zip(*ref, strict=True))
         np.testing.assert_array_equal(model.feature_, j)
         np.testing.assert_allclose(model.alpha_, a, rtol=1e-12, atol=1e-12)
@@ -387,8 +411,12 @@ def test_a_path_without_rounds_has_typed_empty_arrays():
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), max_rounds=st.integers(1, 40),
-       budget=st.one_of(st.just(np.inf), st.floats(0.0, 6.0)), grouped=st.booleans())
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    max_rounds=st.integers(1, 40),
+    budget=st.one_of(st.just(np.inf), st.floats(0.0, 6.0)),
+    grouped=st.booleans(),
+)
 def test_a_shared_adaboost_path_is_the_fit_under_any_costs(seed, max_rounds, budget, grouped):
     """One cost-free AdaBoost path, cut under a cost vector and a budget, is bit for bit the
     path boosting under those costs gives (issue 14: one path per trial serves all)."""
@@ -398,17 +426,38 @@ def test_a_shared_adaboost_path_is_the_fit_under_any_costs(seed, max_rounds, bud
     groups = np.repeat(np.arange(4), 2) if grouped else np.arange(8)
     costs = rng.choice([0.0, 0.5, 1.0, 2.0], size=groups.max() + 1)[groups]
     shared = adaboost_path(X, y, max_rounds=40)
-    kwargs = dict(criterion="adaboost", max_rounds=max_rounds, feature_costs=costs,
-                  feature_groups=groups, budget=None if np.isinf(budget) else budget)
+    kwargs = dict(
+        criterion="adaboost",
+        max_rounds=max_rounds,
+        feature_costs=costs,
+        feature_groups=groups,
+        budget=None if np.isinf(budget) else budget,
+    )
     direct = BudgetedBoost(**kwargs).fit(X, y)
     reused = BudgetedBoost(**kwargs, adaboost_path=shared).fit(X, y)
-    for name in ("feature_", "threshold_", "polarity_", "alpha_", "edge_", "group_",
-                 "spent_", "n_features_used_", "stop_reason_"):
+    for name in (
+        "feature_",
+        "threshold_",
+        "polarity_",
+        "alpha_",
+        "edge_",
+        "group_",
+        "spent_",
+        "n_features_used_",
+        "stop_reason_",
+    ):
         np.testing.assert_array_equal(getattr(reused, name), getattr(direct, name), name)
-    rs = AdaBoostRS(n_rounds=max_rounds, cost_weighted=True, feature_costs=costs,
-                    feature_groups=groups, random_state=1)
-    assert (rs.fit(X, y).sampling_probability_.tobytes() ==
-            rs.set_params(adaboost_path=shared).fit(X, y).sampling_probability_.tobytes())
+    rs = AdaBoostRS(
+        n_rounds=max_rounds,
+        cost_weighted=True,
+        feature_costs=costs,
+        feature_groups=groups,
+        random_state=1,
+    )
+    assert (
+        rs.fit(X, y).sampling_probability_.tobytes()
+        == rs.set_params(adaboost_path=shared).fit(X, y).sampling_probability_.tobytes()
+    )
 
 
 def test_a_shared_path_is_refused_on_other_rows_or_criteria():

@@ -10,33 +10,55 @@ from hypothesis import strategies as st
 from budgetboost.catalogue import BUILTIN, FAMILIES, ROLES, Catalogue, Style
 
 #: the order of tables, legends and pairs before the catalogue existed (stats.ALGORITHM_ORDER)
-PAPER_ORDER = ["adaboost", "adaboost_bt", "greedy", "smoothed", "speedboost", "hybrid",
-               "adaboost_rs", "adaboost_rs_ac", "tree", "tree_cs"]
+PAPER_ORDER = [
+    "adaboost",
+    "adaboost_bt",
+    "greedy",
+    "smoothed",
+    "speedboost",
+    "hybrid",
+    "adaboost_rs",
+    "adaboost_rs_ac",
+    "tree",
+    "tree_cs",
+]
 
 
 def test_the_builtin_order_is_the_papers():
     assert list(Catalogue.default()) == PAPER_ORDER
-    assert Catalogue.from_config({name: {} for name in reversed(PAPER_ORDER)}).sort(
-        PAPER_ORDER[::-1]) == PAPER_ORDER
+    assert (
+        Catalogue.from_config({name: {} for name in reversed(PAPER_ORDER)}).sort(PAPER_ORDER[::-1])
+        == PAPER_ORDER
+    )
 
 
 def test_builtin_roles_and_families():
     catalogue = Catalogue.default()
     assert [catalogue.with_role(r) for r in ROLES] == [
-        "adaboost", "adaboost_bt", "greedy", "smoothed", "speedboost", "adaboost_rs",
-        "adaboost_rs_ac", "tree", "tree_cs"]
+        "adaboost",
+        "adaboost_bt",
+        "greedy",
+        "smoothed",
+        "speedboost",
+        "adaboost_rs",
+        "adaboost_rs_ac",
+        "tree",
+        "tree_cs",
+    ]
     assert catalogue.of_family("sampling") == ["adaboost_rs", "adaboost_rs_ac"]
     assert catalogue["adaboost_rs"].right_axis and not catalogue["greedy"].right_axis
     assert catalogue["hybrid"].role is None
 
 
 def test_config_entries_override_and_extend_the_defaults():
-    catalogue = Catalogue.from_config({
-        "greedy_eq1": {"estimator": "BudgetedBoost", "role": "greedy", "label": "Greedy"},
-        "smoothed": {"label": "Smoothed (Eq. 2)", "style": {"colour": "tab:red"}},
-        "lgbm": {"family": "peer"},
-        "mystery": {},
-    })
+    catalogue = Catalogue.from_config(
+        {
+            "greedy_eq1": {"estimator": "BudgetedBoost", "role": "greedy", "label": "Greedy"},
+            "smoothed": {"label": "Smoothed (Eq. 2)", "style": {"colour": "tab:red"}},
+            "lgbm": {"family": "peer"},
+            "mystery": {},
+        }
+    )
     assert list(catalogue) == ["smoothed", "greedy_eq1", "lgbm", "mystery"]
     assert catalogue.with_role("greedy") == "greedy_eq1"
     assert catalogue.with_role("smoothed") == "smoothed"  # built-in role kept
@@ -53,19 +75,23 @@ def test_records_rebuild_the_same_catalogue():
     assert all(again[n] == catalogue[n] for n in catalogue)
 
 
-@pytest.mark.parametrize("entries, message", [
-    ({"a": {"family": "boostin"}}, "family 'boostin'"),
-    ({"a": {"role": "greedy"}}, "both have the role 'greedy'"),
-    ({"a": {"role": "gredy"}}, "role 'gredy'"),
-])
+@pytest.mark.parametrize(
+    "entries, message",
+    [
+        ({"a": {"family": "boostin"}}, "family 'boostin'"),
+        ({"a": {"role": "greedy"}}, "both have the role 'greedy'"),
+        ({"a": {"role": "gredy"}}, "role 'gredy'"),
+    ],
+)
 def test_bad_entries_are_named(entries, message):
     with pytest.raises(ValueError, match=message):
         Catalogue({**{name: {} for name in BUILTIN}, **entries})
 
 
-@given(st.lists(st.text("abcdefgh_", min_size=1, max_size=8), min_size=1, max_size=40,
-                unique=True),
-       st.sampled_from(FAMILIES))
+@given(
+    st.lists(st.text("abcdefgh_", min_size=1, max_size=8), min_size=1, max_size=40, unique=True),
+    st.sampled_from(FAMILIES),
+)
 def test_new_algorithms_get_distinct_colours_never_grey(names, family):
     entries = {name: {} for name in BUILTIN}
     entries.update({f"new_{n}": {"family": family} for n in names})
@@ -79,5 +105,9 @@ def test_new_algorithms_get_distinct_colours_never_grey(names, family):
 def test_unknown_names_sort_last_alphabetically():
     catalogue = Catalogue.default()
     assert catalogue.sort(["zeta", "alpha", "greedy", "adaboost"]) == [
-        "adaboost", "greedy", "alpha", "zeta"]
+        "adaboost",
+        "greedy",
+        "alpha",
+        "zeta",
+    ]
     assert list(catalogue.including(["zeta", "alpha"]))[-2:] == ["alpha", "zeta"]

@@ -17,9 +17,14 @@ BUDGETS = (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)
 Curve = Callable[[float], float]
 
 
-def build(curves: dict[str, Curve], datasets=("ecoli",), cost_model="uniform_0_2",
-          trials=12, spent: dict[str, float] | None = None,
-          reference: float | None = 0.1) -> pd.DataFrame:
+def build(
+    curves: dict[str, Curve],
+    datasets=("ecoli",),
+    cost_model="uniform_0_2",
+    trials=12,
+    spent: dict[str, float] | None = None,
+    reference: float | None = 0.1,
+) -> pd.DataFrame:
     """Shards where each algorithm's error at budget b is ``curves[alg](b)`` plus small
     independent noise per (algorithm, trial); ``spent`` gives a spent fraction per algorithm.
     """
@@ -29,19 +34,28 @@ def build(curves: dict[str, Curve], datasets=("ecoli",), cost_model="uniform_0_2
             if reference is not None:
                 rows.append(row(dataset, cost_model, "adaboost", t, np.inf, reference))
             for alg, curve in curves.items():
-                noise = rng_from_key("claims-test", dataset, alg, t).normal(0, 0.002,
-                                                                            len(BUDGETS))
+                noise = rng_from_key("claims-test", dataset, alg, t).normal(0, 0.002, len(BUDGETS))
                 for b, eps in zip(BUDGETS, noise, strict=True):
                     frac = (spent or {}).get(alg, 0.97)
-                    rows.append(row(dataset, cost_model, alg, t, b,
-                                    float(np.clip(curve(b) + eps, 0, 1)), b * frac))
+                    rows.append(
+                        row(
+                            dataset,
+                            cost_model,
+                            alg,
+                            t,
+                            b,
+                            float(np.clip(curve(b) + eps, 0, 1)),
+                            b * frac,
+                        )
+                    )
     return shard_frame(rows)
 
 
 def check(df: pd.DataFrame, **kwargs) -> dict[str, claims.ClaimResult]:
     s = stats.summarize(df)
-    results = claims.check_claims(s, stats.paired_comparisons(df), stats.budget_to_match(s),
-                                  **kwargs)
+    results = claims.check_claims(
+        s, stats.paired_comparisons(df), stats.budget_to_match(s), **kwargs
+    )
     return {r.claim: r for r in results}
 
 
@@ -74,9 +88,11 @@ def test_claim1_reproduced_refuted_and_inconclusive():
 
 def test_claim2_small_budgets_with_varied_costs_only():
     # Greedy/Smoothed better only at the small budgets (2, 4), worse at large ones
-    curves = {"adaboost_bt": const(0.3),
-              "greedy": lambda b: 0.2 if b <= 4 else 0.4,
-              "smoothed": lambda b: 0.2 if b <= 4 else 0.4}
+    curves = {
+        "adaboost_bt": const(0.3),
+        "greedy": lambda b: 0.2 if b <= 4 else 0.4,
+        "smoothed": lambda b: 0.2 if b <= 4 else 0.4,
+    }
     df = build(curves)
     assert check(df)["2"].verdict == claims.REPRODUCED
     assert check(df)["2"].n_cells == 4  # two small budgets x two algorithms
@@ -98,8 +114,9 @@ def test_claim3a_smoothed_beats_greedy_at_large_budgets():
 
 def test_claim3b_spent_fraction():
     curves = {"greedy": const(0.2), "smoothed": const(0.2)}
-    trap = check(build(curves, datasets=("sonar", "ecoli"),
-                       spent={"greedy": 0.5, "smoothed": 0.98}))["3b"]
+    trap = check(
+        build(curves, datasets=("sonar", "ecoli"), spent={"greedy": 0.5, "smoothed": 0.98})
+    )["3b"]
     assert trap.verdict == claims.REPRODUCED
     assert "sonar/uniform_0_2 50%" in trap.evidence
     detail = trap.detail.set_index("dataset")
@@ -121,16 +138,28 @@ def test_claim4a_speedboost_tracks_greedy():
 def test_claim4b_needs_stump_choices():
     r = check(build({"greedy": const(0.2)}))["4b"]
     assert r.verdict == claims.INCONCLUSIVE and "per-round stump choices" in r.evidence
-    base = pd.DataFrame({"dataset": "ecoli", "cost_model": "c", "trial": 0,
-                         "round": np.arange(10), "feature": np.arange(10), "threshold": 1.0})
+    base = pd.DataFrame(
+        {
+            "dataset": "ecoli",
+            "cost_model": "c",
+            "trial": 0,
+            "round": np.arange(10),
+            "feature": np.arange(10),
+            "threshold": 1.0,
+        }
+    )
     speed = base.assign(algorithm="speedboost")
     same = pd.concat([base.assign(algorithm="greedy"), speed])
     assert check(build({"greedy": const(0.2)}), stumps=same)["4b"].verdict == claims.REPRODUCED
     other = pd.concat([base.assign(algorithm="greedy", feature=base["feature"] + 1), speed])
     r = check(build({"greedy": const(0.2)}), stumps=other)["4b"]
     assert r.verdict == claims.NOT_REPRODUCED and r.supported_share == 0.0
-    flipped = pd.concat([base.assign(algorithm="greedy", polarity=1),
-                         speed.assign(polarity=np.where(base["round"] < 5, 1, -1))])
+    flipped = pd.concat(
+        [
+            base.assign(algorithm="greedy", polarity=1),
+            speed.assign(polarity=np.where(base["round"] < 5, 1, -1)),
+        ]
+    )
     share = claims.identical_stump_share(flipped)
     assert share.loc[0, "share"] == 0.5 and share.loc[0, "rounds"] == 10
     # Paths agree up to round 5 and differ from then on; the first round agrees.
@@ -139,10 +168,13 @@ def test_claim4b_needs_stump_choices():
     assert never.loc[0, "median_divergence"] == 10 and never.loc[0, "share"] == 1.0
     assert claims.identical_stump_share(other).loc[0, "first_share"] == 0.0
     # Two trials diverging at rounds 2 and 6: the median is 4, whatever the row order.
-    two = pd.concat([base.assign(algorithm="greedy", trial=t) for t in (0, 1)]
-                    + [speed.assign(trial=t,
-                                    feature=np.where(base["round"] < d, base["feature"], -1))
-                       for t, d in ((0, 2), (1, 6))]).sample(frac=1.0, random_state=0)
+    two = pd.concat(
+        [base.assign(algorithm="greedy", trial=t) for t in (0, 1)]
+        + [
+            speed.assign(trial=t, feature=np.where(base["round"] < d, base["feature"], -1))
+            for t, d in ((0, 2), (1, 6))
+        ]
+    ).sample(frac=1.0, random_state=0)
     assert claims.identical_stump_share(two).loc[0, "median_divergence"] == 4
     with pytest.raises(ValueError, match="missing column"):
         claims.identical_stump_share(same.drop(columns="threshold"))
@@ -151,8 +183,13 @@ def test_claim4b_needs_stump_choices():
 def test_claim5_trees():
     none = check(build({"adaboost_bt": const(0.2)}))["5"]
     assert none.verdict == claims.INCONCLUSIVE and none.evidence == "no tree results"
-    boosting_wins = build({"adaboost_bt": lambda b: 0.4 - b / 100, "smoothed": const(0.2),
-                           "tree": lambda b: 0.2 + b / 100})
+    boosting_wins = build(
+        {
+            "adaboost_bt": lambda b: 0.4 - b / 100,
+            "smoothed": const(0.2),
+            "tree": lambda b: 0.2 + b / 100,
+        }
+    )
     assert check(boosting_wins)["5"].verdict == claims.REPRODUCED
     trees_win = build({"adaboost_bt": const(0.3), "tree": const(0.1)})
     assert check(trees_win)["5"].verdict == claims.NOT_REPRODUCED
@@ -160,23 +197,38 @@ def test_claim5_trees():
 
 def test_claim6_budget_to_match_on_overfitting_datasets():
     # reference 0.1; Smoothed reaches it at B=4, AdaBoostBT only at B=12
-    good = build({"smoothed": lambda b: 0.05 if b >= 4 else 0.3,
-                  "adaboost_bt": lambda b: 0.05 if b >= 12 else 0.3},
-                 datasets=("ecoli", "heart", "breast_cancer"))
+    good = build(
+        {
+            "smoothed": lambda b: 0.05 if b >= 4 else 0.3,
+            "adaboost_bt": lambda b: 0.05 if b >= 12 else 0.3,
+        },
+        datasets=("ecoli", "heart", "breast_cancer"),
+    )
     r = check(good)["6"]
     assert r.verdict == claims.REPRODUCED and r.n_cells == 3
     assert "ecoli/uniform_0_2: Smoothed B=4 vs AdaBoostBT B=12" in r.evidence
-    never = build({"smoothed": const(0.3), "adaboost_bt": lambda b: 0.05 if b >= 6 else 0.3},
-                  datasets=("ecoli", "heart"))
+    never = build(
+        {"smoothed": const(0.3), "adaboost_bt": lambda b: 0.05 if b >= 6 else 0.3},
+        datasets=("ecoli", "heart"),
+    )
     assert check(never)["6"].verdict == claims.NOT_REPRODUCED
     # only the (dataset, cost model) pairs that were run, never their cross product
-    both = pd.concat([build({"smoothed": const(0.05), "adaboost_bt": const(0.3)},
-                            datasets=("ecoli",), cost_model="a"),
-                      build({"smoothed": const(0.05), "adaboost_bt": const(0.3)},
-                            datasets=("heart",), cost_model="b")])
+    both = pd.concat(
+        [
+            build(
+                {"smoothed": const(0.05), "adaboost_bt": const(0.3)},
+                datasets=("ecoli",),
+                cost_model="a",
+            ),
+            build(
+                {"smoothed": const(0.05), "adaboost_bt": const(0.3)},
+                datasets=("heart",),
+                cost_model="b",
+            ),
+        ]
+    )
     assert check(both)["6"].n_cells == 2
-    elsewhere = build({"smoothed": const(0.05), "adaboost_bt": const(0.3)},
-                      datasets=("sonar",))
+    elsewhere = build({"smoothed": const(0.05), "adaboost_bt": const(0.3)}, datasets=("sonar",))
     assert check(elsewhere)["6"].verdict == claims.INCONCLUSIVE
 
 
@@ -194,8 +246,13 @@ def test_outputs_state_thresholds_and_every_claim():
     assert list(table["claim"]) == ["1", "2", "3a", "3b", "4a", "4b", "5", "6"]
     assert set(table["verdict"]) == {claims.INCONCLUSIVE}
     text = claims.claims_markdown(results)
-    for name in ("ALPHA", "EQUIVALENCE_MARGIN", "MATCH_RATIO", "UNSPENT_FRACTION",
-                 "claim 1: min_supported"):
+    for name in (
+        "ALPHA",
+        "EQUIVALENCE_MARGIN",
+        "MATCH_RATIO",
+        "UNSPENT_FRACTION",
+        "claim 1: min_supported",
+    ):
         assert name in text
     assert "| ALPHA " in text and "0.050" in text
 
@@ -209,15 +266,22 @@ def _empty_tables():
 def test_claims_md_shows_the_deciding_evidence_and_counts_the_rest():
     """Issue 17: every contradicting cell, the closest calls, a count of the rest; the
     verdicts come first and the full evidence is one table."""
-    detail = pd.DataFrame({"dataset": ["d"] * 30, "diff": [-0.1] * 27 + [0.2, 0.2, -0.01],
-                           "p_holm": [0.001] * 25 + [0.04, 0.07, 0.01, 0.02, 0.5]})
+    detail = pd.DataFrame(
+        {
+            "dataset": ["d"] * 30,
+            "diff": [-0.1] * 27 + [0.2, 0.2, -0.01],
+            "p_holm": [0.001] * 25 + [0.04, 0.07, 0.01, 0.02, 0.5],
+        }
+    )
     shown, note = claims.deciding_evidence(detail)
     assert list(shown["why"]).count("contradicts") == 2
     closest = shown[shown["why"] == "closest call"]
     assert len(closest) == claims.CLOSEST_CALLS
     assert set(closest["p_holm"].head(2)) == {0.04, 0.07}
-    assert note.startswith("2 contradicting cells and the 5 closest calls of 30 cells; the "
-                           "other 23: `claims_evidence.parquet`")
+    assert note.startswith(
+        "2 contradicting cells and the 5 closest calls of 30 cells; the "
+        "other 23: `claims_evidence.parquet`"
+    )
     results = [claims.ClaimResult("1", claims.NOT_REPRODUCED, "e", detail=detail)]
     text = claims.claims_markdown(results)
     assert text.index("## Verdicts") < text.index("### Thresholds") < text.index("## Claim 1")

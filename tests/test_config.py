@@ -51,8 +51,9 @@ def test_the_shipped_configs_pass(name):
 
 def test_a_yaml_error_names_file_line_and_column(tmp_path):
     path = tmp_path / "bad.yaml"
-    path.write_text("registry: config/datasets.yaml\ndatasets:\n  heart: {cost_models: [u]\n"
-                    "  ecoli: 1\n")
+    path.write_text(
+        "registry: config/datasets.yaml\ndatasets:\n  heart: {cost_models: [u]\n  ecoli: 1\n"
+    )
     with pytest.raises(ConfigError) as err:
         load_config_file(path)
     message = str(err.value)
@@ -60,10 +61,13 @@ def test_a_yaml_error_names_file_line_and_column(tmp_path):
     assert "invalid YAML" in message and "\n" not in message
 
 
-@pytest.mark.parametrize("text, message", [
-    ("- a\n- b\n", "expected a mapping of keys at the top level, got list"),
-    ("", "got NoneType"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("- a\n- b\n", "expected a mapping of keys at the top level, got list"),
+        ("", "got NoneType"),
+    ],
+)
 def test_a_config_that_is_not_a_mapping(tmp_path, text, message):
     path = tmp_path / "c.yaml"
     path.write_text(text)
@@ -72,17 +76,25 @@ def test_a_config_that_is_not_a_mapping(tmp_path, text, message):
 
 
 SCHEMA_ERRORS = [
-    (lambda c: c.update(block_sise=2),
-     "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_size, "
-     "cost_models, datasets, figure_modules, registry)"),
+    (
+        lambda c: c.update(block_sise=2),
+        "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_size, "
+        "cost_models, datasets, figure_modules, registry)",
+    ),
     (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum of 1"),
     (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails: unknown"),
-    (lambda c: c["algorithms"].update({"../../../../x": {"estimator": "BudgetedBoost"}}),
-     "config algorithms: name '../../../../x' does not match ^[A-Za-z][A-Za-z0-9_]*$"),
-    (lambda c: c["cost_models"].update({"a/b": c["cost_models"]["uniform_0_2"]}),
-     "config cost_models: name 'a/b' does not match"),
-    (lambda c: c["datasets"]["heart"].update(cost_models=["../x"]),
-     "config datasets.heart.cost_models.0: '../x' does not match"),
+    (
+        lambda c: c["algorithms"].update({"../../../../x": {"estimator": "BudgetedBoost"}}),
+        "config algorithms: name '../../../../x' does not match ^[A-Za-z][A-Za-z0-9_]*$",
+    ),
+    (
+        lambda c: c["cost_models"].update({"a/b": c["cost_models"]["uniform_0_2"]}),
+        "config cost_models: name 'a/b' does not match",
+    ),
+    (
+        lambda c: c["datasets"]["heart"].update(cost_models=["../x"]),
+        "config datasets.heart.cost_models.0: '../x' does not match",
+    ),
     (lambda c: c.pop("algorithms"), "config (top level): 'algorithms' is a required property"),
 ]
 
@@ -105,59 +117,105 @@ def test_validation_fills_defaults_without_touching_the_input(test_config):
 
 CHECK_ERRORS = [
     # estimator parameters, by the estimator's own declared constraints
-    (lambda c: c["algorithms"]["greedy"]["params"].update(criterion="gredy"),
-     "config algorithms.greedy.params.criterion: must be one of"),
-    (lambda c: c["algorithms"]["smoothed"]["params"].update(tau=2),
-     "config algorithms.smoothed.params.tau: "),
-    (lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=-1),
-     "config algorithms.greedy.params.max_rounds: "),
-    (lambda c: c["algorithms"]["adaboost_rs"]["params"].update(n_rounds=0),
-     "config algorithms.adaboost_rs.params.n_rounds: "),
-    (lambda c: c["algorithms"]["tree"]["params"].update(criterion="gni"),
-     "config algorithms.tree.params.criterion: "),
-    (lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5),
-     "config algorithms.greedy.params.max_round: unknown parameter of BudgetedBoost"),
-    (lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]),
-     "config algorithms.greedy.params.feature_costs: set per trial by the pipeline"),
-    (lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"),
-     "config algorithms.greedy.estimator: estimator 'Greedy' is neither"),
-    (lambda c: c["algorithms"]["greedy"].update(estimator="nowhere.module:Cls"),
-     "config algorithms.greedy.estimator: estimator 'nowhere.module:Cls': cannot import"),
-    (lambda c: c["algorithms"]["adaboost"].update(rounds_from_registry="rounds"),
-     "config algorithms.adaboost.rounds_from_registry: BudgetedBoost has no parameter "
-     "'rounds'"),
+    (
+        lambda c: c["algorithms"]["greedy"]["params"].update(criterion="gredy"),
+        "config algorithms.greedy.params.criterion: must be one of",
+    ),
+    (
+        lambda c: c["algorithms"]["smoothed"]["params"].update(tau=2),
+        "config algorithms.smoothed.params.tau: ",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=-1),
+        "config algorithms.greedy.params.max_rounds: ",
+    ),
+    (
+        lambda c: c["algorithms"]["adaboost_rs"]["params"].update(n_rounds=0),
+        "config algorithms.adaboost_rs.params.n_rounds: ",
+    ),
+    (
+        lambda c: c["algorithms"]["tree"]["params"].update(criterion="gni"),
+        "config algorithms.tree.params.criterion: ",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5),
+        "config algorithms.greedy.params.max_round: unknown parameter of BudgetedBoost",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]),
+        "config algorithms.greedy.params.feature_costs: set per trial by the pipeline",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"),
+        "config algorithms.greedy.estimator: estimator 'Greedy' is neither",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(estimator="nowhere.module:Cls"),
+        "config algorithms.greedy.estimator: estimator 'nowhere.module:Cls': cannot import",
+    ),
+    (
+        lambda c: c["algorithms"]["adaboost"].update(rounds_from_registry="rounds"),
+        "config algorithms.adaboost.rounds_from_registry: BudgetedBoost has no parameter 'rounds'",
+    ),
     # cost-model specs
-    (lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(model="uniform_randm"),
-     "config cost_models.uniform_0_2.spec.model: must be one of ['uniform_random', "),
-    (lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2.0),
-     "config cost_models.uniform_0_2.spec.hgh: unknown parameter of model 'uniform_random'"),
-    (lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(low=3),
-     "config cost_models.uniform_0_2.spec.low: 3.0 is larger than high 2.0"),
-    (lambda c: c["cost_models"]["turney"]["spec"].update(file="resources/nowhere.csv"),
-     None),  # not used by any dataset: not checked
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(model="uniform_randm"),
+        "config cost_models.uniform_0_2.spec.model: must be one of ['uniform_random', ",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2.0),
+        "config cost_models.uniform_0_2.spec.hgh: unknown parameter of model 'uniform_random'",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(low=3),
+        "config cost_models.uniform_0_2.spec.low: 3.0 is larger than high 2.0",
+    ),
+    (
+        lambda c: c["cost_models"]["turney"]["spec"].update(file="resources/nowhere.csv"),
+        None,
+    ),  # not used by any dataset: not checked
     # references between entries
-    (lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}),
-     "config datasets.hearts: no such dataset in the registry"),
-    (lambda c: c["datasets"]["heart"].update(cost_models=["uniform_2"]),
-     "config datasets.heart.cost_models: 'uniform_2' is not defined under cost_models"),
-    (lambda c: c["datasets"]["heart"].update(algorithms=["gredy"]),
-     "config datasets.heart.algorithms: 'gredy' is not defined under algorithms"),
-    (lambda c: c["datasets"]["heart"].update(budgets={"turney": {"step": 1, "stop": 2}}),
-     "config datasets.heart.budgets.turney: not one of this dataset's cost models"),
+    (
+        lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}),
+        "config datasets.hearts: no such dataset in the registry",
+    ),
+    (
+        lambda c: c["datasets"]["heart"].update(cost_models=["uniform_2"]),
+        "config datasets.heart.cost_models: 'uniform_2' is not defined under cost_models",
+    ),
+    (
+        lambda c: c["datasets"]["heart"].update(algorithms=["gredy"]),
+        "config datasets.heart.algorithms: 'gredy' is not defined under algorithms",
+    ),
+    (
+        lambda c: c["datasets"]["heart"].update(budgets={"turney": {"step": 1, "stop": 2}}),
+        "config datasets.heart.budgets.turney: not one of this dataset's cost models",
+    ),
     # budget grids
-    (lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(start=20),
-     "config cost_models.uniform_0_2.budgets: budget grid needs 0 < start <= stop"),
-    (lambda c: c["datasets"]["heart"].update(
-        budgets={"uniform_0_2": {"step": 1, "stop": 2, "start": 3}}),
-     "config datasets.heart.budgets.uniform_0_2: budget grid needs"),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(start=20),
+        "config cost_models.uniform_0_2.budgets: budget grid needs 0 < start <= stop",
+    ),
+    (
+        lambda c: c["datasets"]["heart"].update(
+            budgets={"uniform_0_2": {"step": 1, "stop": 2, "start": 3}}
+        ),
+        "config datasets.heart.budgets.uniform_0_2: budget grid needs",
+    ),
     # source files and cost files
-    (lambda c: c["datasets"].update(webscope={"cost_models": ["uniform_0_2"]}),
-     "config datasets.webscope: its local file resources/local/webscope/set2.train.txt is "
-     "not there (the registry marks it enabled: false). Request \"Yahoo! Learning to Rank"),
-    (lambda c: (c["datasets"]["heart"]["cost_models"].append("turney"),
-                c["cost_models"]["turney"]["spec"].update(file="resources/nowhere.csv")),
-     "config cost_models.turney.spec.file: cost file resources/nowhere.csv (used by "
-     "heart/turney) not found"),
+    (
+        lambda c: c["datasets"].update(webscope={"cost_models": ["uniform_0_2"]}),
+        "config datasets.webscope: its local file resources/local/webscope/set2.train.txt is "
+        'not there (the registry marks it enabled: false). Request "Yahoo! Learning to Rank',
+    ),
+    (
+        lambda c: (
+            c["datasets"]["heart"]["cost_models"].append("turney"),
+            c["cost_models"]["turney"]["spec"].update(file="resources/nowhere.csv"),
+        ),
+        "config cost_models.turney.spec.file: cost file resources/nowhere.csv (used by "
+        "heart/turney) not found",
+    ),
 ]
 
 
@@ -180,8 +238,11 @@ def test_an_unreadable_registry_is_named(test_config):
 
 def test_the_command_line_checks_files(tmp_path, capsys, test_config):
     bad = tmp_path / "bad.yaml"
-    bad.write_text(yaml.safe_dump(_edited(
-        test_config, lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2))))
+    bad.write_text(
+        yaml.safe_dump(
+            _edited(test_config, lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2))
+        )
+    )
     assert main([str(REPO / "config/test.yaml"), str(bad), "--root", str(REPO)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("config/test.yaml: ok")

@@ -35,9 +35,13 @@ def _toy(n_rows: int = 60, groups: tuple[int, ...] = (3, 1, 2)) -> BinarizedData
     X = rng.integers(0, 2, size=(n_rows, len(attributes)), dtype=np.uint8)
     y = np.where(rng.random(n_rows) < 0.5, 1, -1).astype(np.int8)
     return BinarizedData(
-        X=X, y=y, columns=[f"c{j}" for j in range(len(attributes))], attributes=attributes,
+        X=X,
+        y=y,
+        columns=[f"c{j}" for j in range(len(attributes))],
+        attributes=attributes,
         groups=np.repeat(np.arange(len(groups)), groups),
-        meta={"dataset": "toy", "attributes": [f"a{i}" for i in range(len(groups))]})
+        meta={"dataset": "toy", "attributes": [f"a{i}" for i in range(len(groups))]},
+    )
 
 
 def _splits(data: BinarizedData, trials: range) -> dict:
@@ -116,22 +120,21 @@ def test_real_costs_scale_and_plain_format(tmp_path):
 def test_missing_attribute_in_real_cost_file(tmp_path):
     (tmp_path / "c.csv").write_text("feature,cost\na0,1\na1,2\n")
     with pytest.raises(ValueError, match=r"'toy'.*c\.csv has no cost for attribute.*'a2'"):
-        make_costs("toy", "real", {"model": "real", "file": "c.csv"}, _toy(), None, [0],
-                   tmp_path)
+        make_costs("toy", "real", {"model": "real", "file": "c.csv"}, _toy(), None, [0], tmp_path)
 
 
 @pytest.mark.parametrize("value", ["-3", "nan"])
 def test_negative_or_nan_real_costs(tmp_path, value):
     (tmp_path / "c.csv").write_text(f"feature,cost\na0,1\na1,{value}\na2,2\n")
     with pytest.raises(ValueError, match=rf"'toy'.*c\.csv.*{value}"):
-        make_costs("toy", "real", {"model": "real", "file": "c.csv"}, _toy(), None, [0],
-                   tmp_path)
+        make_costs("toy", "real", {"model": "real", "file": "c.csv"}, _toy(), None, [0], tmp_path)
 
 
 def test_missing_cost_file_names_dataset_and_path(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"'toy'.*nowhere\.csv not found"):
-        make_costs("toy", "real", {"model": "real", "file": "nowhere.csv"}, _toy(), None, [0],
-                   tmp_path)
+        make_costs(
+            "toy", "real", {"model": "real", "file": "nowhere.csv"}, _toy(), None, [0], tmp_path
+        )
 
 
 def test_non_numeric_cost_in_file(tmp_path):
@@ -147,15 +150,20 @@ BAD_SPECS = [
     ({"model": "uniform_random", "low": 0}, "high", "missing"),
     ({"model": "uniform_random", "low": 3, "high": 2}, "low", "3.0 is larger than high 2.0"),
     ({"model": "uniform_random", "low": -1, "high": 2}, "low", "must be a finite number >= 0"),
-    ({"model": "uniform_random", "low": 0, "high": 2, "grouped": "yes"}, "grouped",
-     "true or false"),
+    (
+        {"model": "uniform_random", "low": 0, "high": 2, "grouped": "yes"},
+        "grouped",
+        "true or false",
+    ),
     ({"model": "constant", "value": float("nan")}, "value", "must be a finite number"),
-    ({"model": "discrete", "values": [1, 2], "probabilities": [0.3, 0.3]}, "probabilities",
-     "sum to 1"),
+    (
+        {"model": "discrete", "values": [1, 2], "probabilities": [0.3, 0.3]},
+        "probabilities",
+        "sum to 1",
+    ),
     ({"model": "discrete", "values": [-1, 2], "probabilities": [0.5, 0.5]}, "values", ">= 0"),
     ({"model": "discrete", "values": ["a"], "probabilities": [1]}, "values", "numbers"),
-    ({"model": "correlated", "low": 0, "high": 2, "noise": 1.5}, "noise",
-     r"must lie in \[0, 1\]"),
+    ({"model": "correlated", "low": 0, "high": 2, "noise": 1.5}, "noise", r"must lie in \[0, 1\]"),
     ({"model": "real", "file": 3}, "file", "must be a file path"),
 ]
 
@@ -182,20 +190,23 @@ def test_real_costs_without_a_file_name_the_dataset_and_cost_model():
     assert "'toy'" in str(err.value) and "'m1'" in str(err.value)
 
 
-@pytest.mark.parametrize("spec", [
-    {"model": "uniform_random", "low": 0, "high": 2, "description": "U[0, 2]"},
-    {"model": "discrete", "values": [0.1, 1], "probabilities": [0.5, 0.5], "grouped": True},
-    {"model": "correlated", "low": 0, "high": 2, "noise": 0.2},
-    {"model": "real", "file": "resources/heart_turney_costs.csv", "scale": 2},
-    {"model": "real"},
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"model": "uniform_random", "low": 0, "high": 2, "description": "U[0, 2]"},
+        {"model": "discrete", "values": [0.1, 1], "probabilities": [0.5, 0.5], "grouped": True},
+        {"model": "correlated", "low": 0, "high": 2, "noise": 0.2},
+        {"model": "real", "file": "resources/heart_turney_costs.csv", "scale": 2},
+        {"model": "real"},
+    ],
+)
 def test_check_spec_accepts_good_specs(spec):
     assert check_spec(spec) == spec["model"]
 
 
 def test_correlated_costs_rank_columns_by_their_edge():
     data = _toy(n_rows=200, groups=(8,))
-    data.X[:, 0] = (data.y == 1)  # a perfect column
+    data.X[:, 0] = data.y == 1  # a perfect column
     data.X[:, 1] = (data.y == 1) ^ (np.arange(200) % 4 == 0)  # a good one
     splits = _splits(data, range(3))
     spec = {"model": "correlated", "low": 0, "high": 2, "noise": 0.0}
@@ -218,8 +229,9 @@ def test_correlated_needs_the_trial_split():
 
 
 def test_write_read_round_trip(tmp_path):
-    table = make_costs("toy", "attr", {"model": "per_attribute", "low": 0, "high": 2},
-                       _toy(), None, range(3, 7))
+    table = make_costs(
+        "toy", "attr", {"model": "per_attribute", "low": 0, "high": 2}, _toy(), None, range(3, 7)
+    )
     path = tmp_path / "costs" / "toy" / "attr.parquet"
     write_costs(table, path, {"dataset": "toy", "cost_model": "attr"})
     back = read_costs(path)

@@ -56,7 +56,10 @@ def _entry(**overrides) -> dict:
         "format": "csv",
         "label": {"column": "cls", "positive": ["yes"], "negative": ["no"]},
         "binarize": {"numeric": {"method": "distinct"}, "categorical": {"method": "onehot"}},
-        "train_size": 2, "test_size": 1, "trials": 1, "adaboost_rounds": 1,
+        "train_size": 2,
+        "test_size": 1,
+        "trials": 1,
+        "adaboost_rounds": 1,
     }
     entry.update(overrides)
     return validate_registry({"toy": entry})["toy"]
@@ -67,8 +70,19 @@ def _entry(**overrides) -> dict:
 
 def test_registry_has_the_nine_datasets_with_table1_sizes(registry):
     enabled = [name for name, e in registry.items() if e["enabled"]]
-    assert sorted(enabled) == sorted(["ocr17", "ocr49", "splice", "census", "breast_cancer",
-                                      "ecoli", "sonar", "heart", "ionosphere"])
+    assert sorted(enabled) == sorted(
+        [
+            "ocr17",
+            "ocr49",
+            "splice",
+            "census",
+            "breast_cancer",
+            "ecoli",
+            "sonar",
+            "heart",
+            "ionosphere",
+        ]
+    )
     assert registry["ocr17"]["adaboost_rounds"] == 400
     assert (registry["sonar"]["train_size"], registry["sonar"]["test_size"]) == (100, 108)
     assert registry["breast_cancer"]["trials"] == 400
@@ -96,15 +110,18 @@ def test_vendored_checksums_match_the_shipped_files(registry):
                 assert hashlib.sha256(file.path.read_bytes()).hexdigest() == file.sha256
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda e: e.pop("train_size"), "'train_size' is a required property"),
-    (lambda e: e["source"].update(type="ftp"), "source/type"),
-    (lambda e: e["source"].pop("sha256"), "source"),
-    (lambda e: e["binarize"].update(numeric={"method": "quantiles"}), "binarize/numeric"),
-    (lambda e: e["label"].pop("negative"), "'negative' is a required property"),
-    (lambda e: e.update(trials=0), "trials"),
-    (lambda e: e.update(colour="red"), "sonar/colour: unknown key"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda e: e.pop("train_size"), "'train_size' is a required property"),
+        (lambda e: e["source"].update(type="ftp"), "source/type"),
+        (lambda e: e["source"].pop("sha256"), "source"),
+        (lambda e: e["binarize"].update(numeric={"method": "quantiles"}), "binarize/numeric"),
+        (lambda e: e["label"].pop("negative"), "'negative' is a required property"),
+        (lambda e: e.update(trials=0), "trials"),
+        (lambda e: e.update(colour="red"), "sonar/colour: unknown key"),
+    ],
+)
 def test_invalid_entries_are_rejected_naming_dataset_and_field(registry, mutate, message):
     entry = copy.deepcopy(registry["sonar"])
     mutate(entry)
@@ -124,7 +141,8 @@ def test_url_sources_download_to_resources_downloads(registry):
     targets = download_targets("census_uci", registry["census_uci"], ROOT)
     assert [t[2] for t in targets] == [
         ROOT / "resources" / "downloads" / "census_uci" / "adult.data",
-        ROOT / "resources" / "downloads" / "census_uci" / "adult.test"]
+        ROOT / "resources" / "downloads" / "census_uci" / "adult.test",
+    ]
     assert all(len(t[1]) == 64 and t[0].startswith("https://") for t in targets)
 
 
@@ -144,11 +162,20 @@ def test_breast_cancer_count_and_missing_bare_nuclei(built):
     assert bare.sum() == 9 and (data.X[:, bare].sum(axis=1) == 0).sum() == 16 + 402
 
 
-@pytest.mark.parametrize("name, rows, positives", [
-    ("sonar", 208, 111), ("ionosphere", 351, 225), ("heart", 270, 120),
-    ("breast_cancer", 699, 241), ("ecoli", 336, 143), ("splice", 3190, 1535),
-    ("census", 48842, 11687), ("ocr17", 15170, 7293), ("ocr49", 13782, 6958),
-])
+@pytest.mark.parametrize(
+    "name, rows, positives",
+    [
+        ("sonar", 208, 111),
+        ("ionosphere", 351, 225),
+        ("heart", 270, 120),
+        ("breast_cancer", 699, 241),
+        ("ecoli", 336, 143),
+        ("splice", 3190, 1535),
+        ("census", 48842, 11687),
+        ("ocr17", 15170, 7293),
+        ("ocr49", 13782, 6958),
+    ],
+)
 def test_label_rules(built, name, rows, positives):
     data = built(name)
     assert data.y.dtype == np.int8 and set(np.unique(data.y)) == {-1, 1}
@@ -183,8 +210,12 @@ def test_columns_explain_a_stump(built):
     j = data.columns.index("V11>=0.197")
     assert data.describe(j) == "sonar V11 >= 0.197"
     assert data.attributes[j] == "V11" and data.meta["attributes"][data.groups[j]] == "V11"
-    assert data.meta["columns"][j] == {"name": "V11>=0.197", "attribute": "V11",
-                                       "kind": "threshold", "threshold": 0.197}
+    assert data.meta["columns"][j] == {
+        "name": "V11>=0.197",
+        "attribute": "V11",
+        "kind": "threshold",
+        "threshold": 0.197,
+    }
 
 
 def test_failed_write_keeps_the_earlier_output(built, tmp_path):
@@ -196,7 +227,8 @@ def test_failed_write_keeps_the_earlier_output(built, tmp_path):
     with pytest.raises(ValueError, match="X has shape"):
         write_binarized(bad, path)
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == [
-        "heart.parquet"]
+        "heart.parquet"
+    ]
 
 
 def test_read_binarized_rejects_other_tables(tmp_path):
@@ -280,16 +312,16 @@ def test_csv_missing_values_and_excluded_columns(tmp_path):
     (tmp_path / "toy.csv").write_text("id,a,b,cls\n7,1,x,yes\n8,?,y,no\n9,3,,no\n10,2,x,yes\n")
     data = build_binarized("toy", _entry(exclude=["id"]), tmp_path)
     assert data.columns == ["a>=2", "a>=3", "b=x", "b=y"]
-    np.testing.assert_array_equal(data.X, [[0, 0, 1, 0], [0, 0, 0, 1], [1, 1, 0, 0],
-                                           [1, 0, 1, 0]])
+    np.testing.assert_array_equal(data.X, [[0, 0, 1, 0], [0, 0, 0, 1], [1, 1, 0, 0], [1, 0, 1, 0]])
     np.testing.assert_array_equal(data.y, [1, -1, -1, 1])
 
 
-ADULT_TRAIN = ("39, State-gov, 77516, Bachelors, <=50K\n"
-               "50, ?, 83311, Bachelors, >50K\n\n")
-ADULT_TEST = ("|1x3 Cross validator\n"
-              "25, Private, 226802, 11th, <=50K.\n"
-              "44, Private, 160323, Some-college, >50K.\n")
+ADULT_TRAIN = "39, State-gov, 77516, Bachelors, <=50K\n50, ?, 83311, Bachelors, >50K\n\n"
+ADULT_TEST = (
+    "|1x3 Cross validator\n"
+    "25, Private, 226802, 11th, <=50K.\n"
+    "44, Private, 160323, Some-college, >50K.\n"
+)
 
 
 def test_adult_format_pools_parts_and_strips_the_trailing_dot(tmp_path):
@@ -297,10 +329,12 @@ def test_adult_format_pools_parts_and_strips_the_trailing_dot(tmp_path):
     (tmp_path / "adult.test").write_text(ADULT_TEST)
     entry = _entry(
         source={"type": "local", "parts": [{"path": "adult.data"}, {"path": "adult.test"}]},
-        read_options={"names": ["age", "workclass", "fnlwgt", "education", "income"],
-                      "comment": "|", "skipinitialspace": True},
-        label={"column": "income", "positive": [">50K", ">50K."],
-               "negative": ["<=50K", "<=50K."]},
+        read_options={
+            "names": ["age", "workclass", "fnlwgt", "education", "income"],
+            "comment": "|",
+            "skipinitialspace": True,
+        },
+        label={"column": "income", "positive": [">50K", ">50K."], "negative": ["<=50K", "<=50K."]},
     )
     data = build_binarized("adult", entry, tmp_path)
     np.testing.assert_array_equal(data.y, [-1, 1, -1, 1])
@@ -356,11 +390,14 @@ def test_missing_webscope_file_says_where_to_put_it(registry, tmp_path):
     assert str(expected) in message and "webscope.sandbox.yahoo.com" in message
 
 
-@pytest.mark.parametrize("text, message", [
-    ("1 qid:1 1:0.5\n0 5:1\n", "feature index 5 outside 1..4"),
-    ("1 1:abc\n", "feature value 'abc' is not a number"),
-    ("1:0.5 2:1\n", "must start with a label"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("1 qid:1 1:0.5\n0 5:1\n", "feature index 5 outside 1..4"),
+        ("1 1:abc\n", "feature value 'abc' is not a number"),
+        ("1:0.5 2:1\n", "must start with a label"),
+    ],
+)
 def test_malformed_svmlight(registry, tmp_path, text, message):
     entry = _webscope(registry, tmp_path)
     target = tmp_path / entry["source"]["path"]

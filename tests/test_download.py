@@ -26,8 +26,9 @@ def _free_port() -> int:
 
 
 def _serve(args: list[str], port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         try:
@@ -45,8 +46,9 @@ def file_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("served")
     (folder / "data.csv").write_bytes(CONTENT)
     port = _free_port()
-    proc = _serve(["-m", "http.server", str(port), "--bind", "127.0.0.1",
-                   "--directory", str(folder)], port)
+    proc = _serve(
+        ["-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)], port
+    )
     yield f"http://127.0.0.1:{port}"
     proc.kill()
     proc.wait()

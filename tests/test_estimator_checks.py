@@ -10,8 +10,11 @@ from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
 from budgetboost import AdaBoostRS, BudgetedBoost  # noqa: E402
 
-ESTIMATORS = [BudgetedBoost(max_rounds=50), BudgetedBoost(criterion="greedy", budget=5.0),
-              AdaBoostRS(n_rounds=50, random_state=0)]
+ESTIMATORS = [
+    BudgetedBoost(max_rounds=50),
+    BudgetedBoost(criterion="greedy", budget=5.0),
+    AdaBoostRS(n_rounds=50, random_state=0),
+]
 
 
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)

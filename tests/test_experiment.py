@@ -42,12 +42,27 @@ def spec(name="smoothed", **entry):
     return experiment.algorithm_spec(name, entry, registry_rounds=7)
 
 
-def run(problem, algorithm, trials=range(N_TRIALS), budgets=(1.0, 2.0, 4.0, 8.0),
-        grouped=False, costs=None):
+def run(
+    problem,
+    algorithm,
+    trials=range(N_TRIALS),
+    budgets=(1.0, 2.0, 4.0, 8.0),
+    grouped=False,
+    costs=None,
+):
     return experiment.run_block(
-        X=problem.X, y=problem.y, groups=problem.groups, splits=problem.splits,
-        costs=problem.costs if costs is None else costs, grouped=grouped, dataset="toy",
-        cost_model="u02", spec=algorithm, budgets=list(budgets), trials=list(trials))
+        X=problem.X,
+        y=problem.y,
+        groups=problem.groups,
+        splits=problem.splits,
+        costs=problem.costs if costs is None else costs,
+        grouped=grouped,
+        dataset="toy",
+        cost_model="u02",
+        spec=algorithm,
+        budgets=list(budgets),
+        trials=list(trials),
+    )
 
 
 # ------------------------------------------------------------------ grids and blocks
@@ -84,8 +99,12 @@ def test_block_trials_out_of_range(block, size, trials):
 
 
 def test_algorithm_spec_copies_registry_rounds_into_the_named_parameter():
-    entry = {"estimator": "BudgetedBoost", "params": {"criterion": "adaboost"},
-             "rounds_from_registry": "max_rounds", "unbudgeted": True}
+    entry = {
+        "estimator": "BudgetedBoost",
+        "params": {"criterion": "adaboost"},
+        "rounds_from_registry": "max_rounds",
+        "unbudgeted": True,
+    }
     resolved = experiment.algorithm_spec("adaboost", entry, registry_rounds=15)
     assert resolved.params == {"criterion": "adaboost", "max_rounds": 15}
     assert resolved.unbudgeted and not resolved.refit_per_budget
@@ -96,8 +115,9 @@ def test_algorithm_spec_errors_name_the_algorithm():
     with pytest.raises(ValueError, match="'broken'.*estimator"):
         experiment.algorithm_spec("broken", {"params": {}})
     with pytest.raises(ValueError, match="'ref'.*adaboost_rounds"):
-        experiment.algorithm_spec("ref", {"estimator": "BudgetedBoost",
-                                          "rounds_from_registry": "max_rounds"})
+        experiment.algorithm_spec(
+            "ref", {"estimator": "BudgetedBoost", "rounds_from_registry": "max_rounds"}
+        )
 
 
 def test_estimator_class_short_name_and_module_path():
@@ -105,11 +125,14 @@ def test_estimator_class_short_name_and_module_path():
     assert experiment.estimator_class("budgetboost.sampling:AdaBoostRS") is AdaBoostRS
 
 
-@pytest.mark.parametrize("name,message", [
-    ("Boost", "neither"),
-    ("budgetboost.nowhere:X", "cannot import"),
-    ("budgetboost.boosting:Nothing", "has no 'Nothing'"),
-])
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("Boost", "neither"),
+        ("budgetboost.nowhere:X", "cannot import"),
+        ("budgetboost.boosting:Nothing", "has no 'Nothing'"),
+    ],
+)
 def test_estimator_class_errors(name, message):
     with pytest.raises(ValueError, match=message):
         experiment.estimator_class(name)
@@ -117,9 +140,14 @@ def test_estimator_class_errors(name, message):
 
 def test_make_estimator_sets_costs_groups_and_a_stable_seed(problem):
     rs = spec("adaboost_rs", estimator="AdaBoostRS", params={"n_rounds": 10})
-    est = experiment.make_estimator(rs, dataset="toy", cost_model="u02", trial=3,
-                                    feature_costs=problem.costs[3],
-                                    feature_groups=problem.groups)
+    est = experiment.make_estimator(
+        rs,
+        dataset="toy",
+        cost_model="u02",
+        trial=3,
+        feature_costs=problem.costs[3],
+        feature_groups=problem.groups,
+    )
     assert est.random_state == seed_from_key("sampling", "toy", "u02", "adaboost_rs", 3)
     np.testing.assert_array_equal(est.feature_costs, problem.costs[3])
     np.testing.assert_array_equal(est.feature_groups, problem.groups)
@@ -129,8 +157,14 @@ def test_make_estimator_sets_costs_groups_and_a_stable_seed(problem):
 def test_make_estimator_rejects_a_parameter_the_class_lacks(problem):
     bad = spec(params={"criterion": "smoothed", "not_a_param": 1})
     with pytest.raises(ValueError, match="smoothed.*not_a_param"):
-        experiment.make_estimator(bad, dataset="toy", cost_model="u02", trial=0,
-                                  feature_costs=problem.costs[0], feature_groups=None)
+        experiment.make_estimator(
+            bad,
+            dataset="toy",
+            cost_model="u02",
+            trial=0,
+            feature_costs=problem.costs[0],
+            feature_groups=None,
+        )
 
 
 # ------------------------------------------------------------------ run_block
@@ -139,9 +173,11 @@ def test_make_estimator_rejects_a_parameter_the_class_lacks(problem):
 def test_run_block_rows_columns_and_dtypes(problem):
     shard, timings, stumps = run(problem, spec())
     assert list(shard.columns) == list(experiment.SHARD_COLUMNS)
-    assert {c: str(t) for c, t in shard.dtypes.items() if c not in
-            ("dataset", "cost_model", "algorithm")} == {
-        c: t for c, t in experiment.SHARD_COLUMNS.items() if t != "string"}
+    assert {
+        c: str(t)
+        for c, t in shard.dtypes.items()
+        if c not in ("dataset", "cost_model", "algorithm")
+    } == {c: t for c, t in experiment.SHARD_COLUMNS.items() if t != "string"}
     assert len(shard) == N_TRIALS * 4
     assert shard["trial"].tolist() == [t for t in range(N_TRIALS) for _ in range(4)]
     assert set(shard["dataset"]) == {"toy"} and set(shard["algorithm"]) == {"smoothed"}
@@ -151,8 +187,10 @@ def test_run_block_rows_columns_and_dtypes(problem):
     assert (timings[["fit_seconds", "predict_seconds"]] >= 0).all().all()
     # the stumps of each trial's path, up to the rounds the largest budget affords
     last = shard[shard["budget"] == shard["budget"].max()].set_index("trial")["rounds"]
-    assert stumps.groupby("trial").size().reindex(last.index, fill_value=0).tolist() == \
-        last.astype(int).tolist()
+    assert (
+        stumps.groupby("trial").size().reindex(last.index, fill_value=0).tolist()
+        == last.astype(int).tolist()
+    )
     assert (stumps.groupby("trial")["round"].min() == 0).all()
 
 
@@ -169,8 +207,7 @@ def test_run_block_matches_a_direct_fit(problem):
     np.testing.assert_allclose(shard["train_error"], train_err.error)
 
 
-@pytest.mark.parametrize("criterion", ["adaboost", "greedy", "smoothed", "speedboost",
-                                       "hybrid"])
+@pytest.mark.parametrize("criterion", ["adaboost", "greedy", "smoothed", "speedboost", "hybrid"])
 def test_one_anytime_fit_equals_one_fit_per_budget(problem, criterion):
     params = {"criterion": criterion, "max_rounds": 30}
     once, *_ = run(problem, spec(criterion, params=params))
@@ -178,19 +215,28 @@ def test_one_anytime_fit_equals_one_fit_per_budget(problem, criterion):
     pd.testing.assert_frame_equal(once, refit)
 
 
-@pytest.mark.parametrize("estimator,params", [
-    ("BudgetedBoost", {"criterion": "greedy", "max_rounds": 30}),
-    ("AdaBoostRS", {"n_rounds": 20, "cost_weighted": True}),
-    ("BudgetedTree", {"cost_sensitive": False}),
-    ("BudgetedTree", {"cost_sensitive": True}),
-])
+@pytest.mark.parametrize(
+    "estimator,params",
+    [
+        ("BudgetedBoost", {"criterion": "greedy", "max_rounds": 30}),
+        ("AdaBoostRS", {"n_rounds": 20, "cost_weighted": True}),
+        ("BudgetedTree", {"cost_sensitive": False}),
+        ("BudgetedTree", {"cost_sensitive": True}),
+    ],
+)
 def test_fitting_to_the_largest_budget_changes_no_result(problem, estimator, params):
     """run_block fits with budget = max(grid); an unlimited fit gives the same grid values."""
     budgets = [1.0, 2.0, 4.0, 8.0]
     entry = spec("algo", estimator=estimator, params=params)
     shard, *_ = run(problem, entry, trials=[1], budgets=budgets)
-    est = experiment.make_estimator(entry, dataset="toy", cost_model="u02", trial=1,
-                                    feature_costs=problem.costs[1], feature_groups=None)
+    est = experiment.make_estimator(
+        entry,
+        dataset="toy",
+        cost_model="u02",
+        trial=1,
+        feature_costs=problem.costs[1],
+        feature_groups=None,
+    )
     assert est.get_params()["budget"] is None
     train, test = problem.splits[1]
     est.fit(problem.X[train], problem.y[train])
@@ -201,8 +247,12 @@ def test_fitting_to_the_largest_budget_changes_no_result(problem, estimator, par
 
 
 def test_unbudgeted_reference_has_one_row_per_trial_at_inf(problem):
-    ref = spec("adaboost", params={"criterion": "adaboost"},
-               rounds_from_registry="max_rounds", unbudgeted=True)
+    ref = spec(
+        "adaboost",
+        params={"criterion": "adaboost"},
+        rounds_from_registry="max_rounds",
+        unbudgeted=True,
+    )
     shard, *_ = run(problem, ref)
     assert len(shard) == N_TRIALS and np.isinf(shard["budget"]).all()
     assert (shard["rounds"] <= 7).all()  # the registry's rounds (7 in `spec`)
@@ -218,16 +268,23 @@ def test_grouped_costs_pay_an_attribute_once(problem):
 
 
 @settings(max_examples=15, deadline=None)
-@given(cuts=st.sets(st.integers(1, N_TRIALS - 1)),
-       algorithm=st.sampled_from(["smoothed", "adaboost_rs"]))
+@given(
+    cuts=st.sets(st.integers(1, N_TRIALS - 1)),
+    algorithm=st.sampled_from(["smoothed", "adaboost_rs"]),
+)
 def test_any_blocking_of_the_trials_gives_the_same_rows(problem, cuts, algorithm):
     """Seeds come from (dataset, cost model, algorithm, trial): block size is irrelevant."""
-    entry = (spec() if algorithm == "smoothed" else
-             spec("adaboost_rs", estimator="AdaBoostRS", params={"n_rounds": 20}))
+    entry = (
+        spec()
+        if algorithm == "smoothed"
+        else spec("adaboost_rs", estimator="AdaBoostRS", params={"n_rounds": 20})
+    )
     whole, *_ = run(problem, entry)
     bounds = [0, *sorted(cuts), N_TRIALS]
-    parts = [run(problem, entry, trials=range(a, b))[0]
-             for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    parts = [
+        run(problem, entry, trials=range(a, b))[0]
+        for a, b in zip(bounds[:-1], bounds[1:], strict=True)
+    ]
     pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True), whole)
 
 
@@ -262,9 +319,19 @@ def test_run_block_returns_three_tables_as_annotated(problem):
 
 def test_run_block_grouped_without_groups(problem):
     with pytest.raises(ValueError, match="grouped"):
-        experiment.run_block(X=problem.X, y=problem.y, groups=None, splits=problem.splits,
-                             costs=problem.costs, grouped=True, dataset="toy",
-                             cost_model="u02", spec=spec(), budgets=[1.0], trials=[0])
+        experiment.run_block(
+            X=problem.X,
+            y=problem.y,
+            groups=None,
+            splits=problem.splits,
+            costs=problem.costs,
+            grouped=True,
+            dataset="toy",
+            cost_model="u02",
+            spec=spec(),
+            budgets=[1.0],
+            trials=[0],
+        )
 
 
 # ------------------------------------------------------------------ metadata and costs
@@ -272,15 +339,26 @@ def test_run_block_grouped_without_groups(problem):
 
 def test_shard_metadata_is_json_and_records_seeds():
     rs = spec("adaboost_rs", estimator="AdaBoostRS", params={"n_rounds": 20})
-    meta = experiment.shard_metadata(dataset="toy", cost_model="u02", spec=rs, trials=[0, 1],
-                                     budgets=[1.0, 2.0], extra={"split": {"train_size": 50}})
+    meta = experiment.shard_metadata(
+        dataset="toy",
+        cost_model="u02",
+        spec=rs,
+        trials=[0, 1],
+        budgets=[1.0, 2.0],
+        extra={"split": {"train_size": 50}},
+    )
     json.dumps(meta)
     assert meta["params"] == {"n_rounds": 20} and meta["trials"] == [0, 1]
     assert meta["seeds"]["random_state"]["1"] == str(
-        seed_from_key("sampling", "toy", "u02", "adaboost_rs", 1))
+        seed_from_key("sampling", "toy", "u02", "adaboost_rs", 1)
+    )
     assert meta["split"] == {"train_size": 50}
-    assert experiment.shard_metadata(dataset="toy", cost_model="u02", spec=spec(),
-                                     trials=[0], budgets=[1.0])["seeds"]["random_state"] is None
+    assert (
+        experiment.shard_metadata(
+            dataset="toy", cost_model="u02", spec=spec(), trials=[0], budgets=[1.0]
+        )["seeds"]["random_state"]
+        is None
+    )
 
 
 def test_cost_rows_by_trial_and_shape_check():
@@ -288,8 +366,9 @@ def test_cost_rows_by_trial_and_shape_check():
     rows = experiment.cost_rows(table)
     np.testing.assert_array_equal(rows[1], [3.0, 4.0, 5.0])
     with pytest.raises(ValueError, match="x.parquet.*one cost vector per trial"):
-        experiment.cost_rows(SimpleNamespace(trials=np.array([0, 1, 2]),
-                                             costs=np.zeros((2, 3))), "x.parquet")
+        experiment.cost_rows(
+            SimpleNamespace(trials=np.array([0, 1, 2]), costs=np.zeros((2, 3))), "x.parquet"
+        )
 
 
 # ------------------------------------------------------------------ source files
@@ -307,8 +386,13 @@ def test_source_files_follow_package_imports(tmp_path):
     (pkg / "unused.py").write_text("")
     files = experiment.source_files("pkg.a", tmp_path)
     assert sorted(Path(f).relative_to(tmp_path).as_posix() for f in files) == [
-        "pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/__init__.py", "pkg/sub/c.py",
-        "pkg/sub/d.py"]
+        "pkg/__init__.py",
+        "pkg/a.py",
+        "pkg/b.py",
+        "pkg/sub/__init__.py",
+        "pkg/sub/c.py",
+        "pkg/sub/d.py",
+    ]
 
 
 def test_source_files_of_the_experiment_module():
@@ -344,28 +428,42 @@ def test_shared_adaboost_paths_round_trip_and_serve_run_block(tmp_path):
     for t in (0, 1):
         for name in ("feature", "threshold", "polarity", "alpha", "edge", "new_group"):
             np.testing.assert_array_equal(getattr(back[t], name), getattr(paths[t], name))
-        assert (back[t].stop_reason, back[t].fingerprint) == (paths[t].stop_reason,
-                                                              paths[t].fingerprint)
+        assert (back[t].stop_reason, back[t].fingerprint) == (
+            paths[t].stop_reason,
+            paths[t].fingerprint,
+        )
     entries = {
-        "reference": {"estimator": "BudgetedBoost", "params": {"criterion": "adaboost",
-                                                               "max_rounds": 20},
-                      "unbudgeted": True},
-        "bt": {"estimator": "BudgetedBoost", "params": {"criterion": "adaboost",
-                                                        "max_rounds": 30}},
-        "rs_ac": {"estimator": "AdaBoostRS", "params": {"n_rounds": 30,
-                                                        "cost_weighted": True}},
+        "reference": {
+            "estimator": "BudgetedBoost",
+            "params": {"criterion": "adaboost", "max_rounds": 20},
+            "unbudgeted": True,
+        },
+        "bt": {"estimator": "BudgetedBoost", "params": {"criterion": "adaboost", "max_rounds": 30}},
+        "rs_ac": {"estimator": "AdaBoostRS", "params": {"n_rounds": 30, "cost_weighted": True}},
     }
     for name, entry in entries.items():
-        common = dict(X=X, y=y, groups=None, splits=splits, costs=costs, grouped=False,
-                      dataset="toy", cost_model="u", budgets=[1.0, 3.0, 6.0], trials=[0, 1])
+        common = dict(
+            X=X,
+            y=y,
+            groups=None,
+            splits=splits,
+            costs=costs,
+            grouped=False,
+            dataset="toy",
+            cost_model="u",
+            budgets=[1.0, 3.0, 6.0],
+            trials=[0, 1],
+        )
         anew = experiment.run_block(spec=experiment.algorithm_spec(name, entry), **common)
         shared = experiment.run_block(
             spec=experiment.algorithm_spec(name, {**entry, "adaboost_path": True}),
-            paths=back, **common)
+            paths=back,
+            **common,
+        )
         for a, b in zip(anew, shared, strict=True):
             if "fit_seconds" not in a:
                 pd.testing.assert_frame_equal(a, b)
     with pytest.raises(ValueError, match="fits from the shared AdaBoost path"):
-        experiment.run_block(spec=experiment.algorithm_spec("bt", {**entries["bt"],
-                                                                   "adaboost_path": True}),
-                             **common)
+        experiment.run_block(
+            spec=experiment.algorithm_spec("bt", {**entries["bt"], "adaboost_path": True}), **common
+        )

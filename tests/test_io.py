@@ -59,9 +59,11 @@ def test_one_sha256_helper_for_datasets_and_downloads(tmp_path):
 def test_a_job_log_ends_with_the_peak_memory(tmp_path):
     """Every rule script's log names its process's peak memory (issue 14: which job peaks)."""
     log = tmp_path / "job.log"
-    code = ("import numpy as np\nfrom budgetboost.io import job_log\n"
-            f"job_log({str(log)!r}, 'test').info('started')\n"
-            "a = np.ones(50 * 2**20 // 8)  # 50 MiB\n")
+    code = (
+        "import numpy as np\nfrom budgetboost.io import job_log\n"
+        f"job_log({str(log)!r}, 'test').info('started')\n"
+        "a = np.ones(50 * 2**20 // 8)  # 50 MiB\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
     lines = log.read_text().splitlines()
     assert "started" in lines[0] and "peak memory:" in lines[-1]

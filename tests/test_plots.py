@@ -12,14 +12,27 @@ from synthetic_results import synthetic_shards
 from budgetboost import figures, plots, stats
 from budgetboost.catalogue import Catalogue
 
-PAPER_DATASETS = ("ocr17", "ocr49", "splice", "census", "breast_cancer", "ecoli", "sonar",
-                  "heart", "ionosphere")
+PAPER_DATASETS = (
+    "ocr17",
+    "ocr49",
+    "splice",
+    "census",
+    "breast_cancer",
+    "ecoli",
+    "sonar",
+    "heart",
+    "ionosphere",
+)
 
 
 @pytest.fixture(scope="module")
 def shards():
-    return synthetic_shards(datasets=PAPER_DATASETS, trials=4, budgets=(2, 10, 20, 30),
-                            extra=(("heart", "turney"), ("webscope", "webscope_costs")))
+    return synthetic_shards(
+        datasets=PAPER_DATASETS,
+        trials=4,
+        budgets=(2, 10, 20, 30),
+        extra=(("heart", "turney"), ("webscope", "webscope_costs")),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +43,11 @@ def summary(shards):
 def results_tables(shards, catalogue=None) -> dict:
     """Every results table a registered figure may read (figures.TABLES)."""
     summary = stats.summarize(shards, catalogue=catalogue)
-    return {"summary": summary, "comparisons": stats.paired_comparisons(shards, catalogue),
-            "budget_to_match": stats.budget_to_match(summary, catalogue)}
+    return {
+        "summary": summary,
+        "comparisons": stats.paired_comparisons(shards, catalogue),
+        "budget_to_match": stats.budget_to_match(summary, catalogue),
+    }
 
 
 def texts(fig) -> set[str]:
@@ -76,12 +92,10 @@ def test_figure1_panels_lines_and_axes(summary):
     for ax in axes:
         assert ax.get_xlabel() == "budget B" and ax.get_ylabel() == "test error"
         drawn = curves(ax)
-        assert set(drawn) == {label(a) for a in
-                              ("adaboost_bt", "greedy", "smoothed", "speedboost")}
+        assert set(drawn) == {label(a) for a in ("adaboost_bt", "greedy", "smoothed", "speedboost")}
         x = drawn["AdaBoostBT"].lines[0].get_xdata()
         np.testing.assert_array_equal(x, [2, 10, 20, 30])
-        reference = [line for line in ax.get_lines()
-                     if line.get_label() == label("adaboost")]
+        reference = [line for line in ax.get_lines() if line.get_label() == label("adaboost")]
         assert len(reference) == 1 and len(set(reference[0].get_ydata())) == 1
     twins = [ax for ax in fig.axes if not ax.get_title()]
     for twin in twins:
@@ -95,8 +109,11 @@ def test_figure1_panels_lines_and_axes(summary):
 def test_reference_line_is_the_adaboost_mean(summary):
     fig = plots.figure_budget_curves(summary, [("ecoli", "uniform_0_2")], "one panel", CONTEXT)
     (ax,) = main_axes(fig)
-    ref = summary[(summary["algorithm"] == "adaboost") & (summary["dataset"] == "ecoli")
-                  & (summary["cost_model"] == "uniform_0_2")].iloc[0]
+    ref = summary[
+        (summary["algorithm"] == "adaboost")
+        & (summary["dataset"] == "ecoli")
+        & (summary["cost_model"] == "uniform_0_2")
+    ].iloc[0]
     line = next(ln for ln in ax.get_lines() if ln.get_label() == label("adaboost"))
     assert line.get_ydata()[0] == pytest.approx(ref["error_mean"])
 
@@ -118,8 +135,13 @@ def test_styles_are_consistent_across_figures(summary):
 
 def test_figure2_placeholder_without_real_costs(summary):
     plain = summary[summary["cost_model"] == "uniform_0_2"]
-    fig = plots.figure_budget_curves(plain, plots.figure2_panels(plain), "Figure 2", CONTEXT,
-                                     empty_message="no real-cost results")
+    fig = plots.figure_budget_curves(
+        plain,
+        plots.figure2_panels(plain),
+        "Figure 2",
+        CONTEXT,
+        empty_message="no real-cost results",
+    )
     assert len(fig.axes) == 1
     assert [t.get_text() for t in fig.axes[0].texts] == ["no real-cost results"]
 
@@ -145,8 +167,7 @@ def test_figure3_placeholder_without_trees(summary, drop):
 
 
 def test_save_figure_png_and_pdf_reproducible(summary, tmp_path):
-    fig = plots.figure_budget_curves(summary, plots.figure2_panels(summary), "Figure 2",
-                                     CONTEXT)
+    fig = plots.figure_budget_curves(summary, plots.figure2_panels(summary), "Figure 2", CONTEXT)
     png, pdf = tmp_path / "f.png", tmp_path / "f.pdf"
     plots.save_figure(fig, png, pdf)
     first = png.read_bytes(), pdf.read_bytes()
@@ -177,22 +198,26 @@ def test_every_registered_figure_draws_from_its_tables(shards):
 
 
 def test_registering_a_figure_twice_under_one_name_is_an_error():
-    @figures.figure("test_twice", title="t", caption="c", category="Tests",
-                    families=("boosting",))
+    @figures.figure("test_twice", title="t", caption="c", category="Tests", families=("boosting",))
     def first(tables, context):  # pragma: no cover - never drawn
         raise AssertionError
 
     with pytest.raises(ValueError, match="registered twice"):
-        @figures.figure("test_twice", title="t", caption="c", category="Tests",
-                        families=("boosting",))
+
+        @figures.figure(
+            "test_twice", title="t", caption="c", category="Tests", families=("boosting",)
+        )
         def second(tables, context):  # pragma: no cover - never drawn
             raise AssertionError
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"families": ("boostin",)}, "unknown families"),
-    ({"families": ("boosting",), "tables": ("summry",)}, "unknown families or tables"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"families": ("boostin",)}, "unknown families"),
+        ({"families": ("boosting",), "tables": ("summry",)}, "unknown families or tables"),
+    ],
+)
 def test_a_registry_entry_is_checked(kwargs, message):
     with pytest.raises(ValueError, match=message):
         figures.figure("bad", title="t", caption="c", category="Tests", **kwargs)
@@ -203,16 +228,23 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
     with its label and a colour no other algorithm has (never grey dots)."""
     shards = synthetic_shards(datasets=("ecoli", "heart"), trials=4, budgets=(2, 10), extra=())
     smoothed = shards[shards["algorithm"] == "smoothed"]
-    shards = pd.concat([shards, smoothed.assign(algorithm="smoothed_tau_half",
-                                                test_error=smoothed["test_error"] + 0.01)],
-                       ignore_index=True)
+    shards = pd.concat(
+        [
+            shards,
+            smoothed.assign(
+                algorithm="smoothed_tau_half", test_error=smoothed["test_error"] + 0.01
+            ),
+        ],
+        ignore_index=True,
+    )
     config = {name: {} for name in shards["algorithm"].unique()}
     config["smoothed_tau_half"] = {"label": "Smoothed τ=0.5", "family": "boosting"}
     catalogue = Catalogue.from_config(config)
     table = stats.summarize(shards, catalogue=catalogue)
     new = catalogue["smoothed_tau_half"]
-    assert new.style.colour not in {catalogue[a].style.colour for a in catalogue
-                                    if a != "smoothed_tau_half"}
+    assert new.style.colour not in {
+        catalogue[a].style.colour for a in catalogue if a != "smoothed_tau_half"
+    }
     assert new.style.colour != "grey"
     tables = results_tables(shards, catalogue)
     for name, spec in figures.load().items():
@@ -228,10 +260,22 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
             assert line.get_marker() == new.style.marker
         else:  # rank diagrams and grids: named by its label
             assert "Smoothed τ=0.5" in shown, name
-    text = stats.summary_markdown(table, stats.budget_to_match(table, catalogue),
-                                  stats.paired_comparisons(shards, catalogue), catalogue)
+    text = stats.summary_markdown(
+        table,
+        stats.budget_to_match(table, catalogue),
+        stats.paired_comparisons(shards, catalogue),
+        catalogue,
+    )
     header = next(line for line in text.splitlines() if line.startswith("| budget"))
     cells = [c.strip() for c in header.strip("|").split("|")]
-    assert cells == ["budget", "AdaBoost (unbudgeted)", "AdaBoostBT", "AdaBoostBT_Greedy",
-                     "AdaBoostBT_Smoothed", "SpeedBoost", "Smoothed τ=0.5", "AdaBoostRS",
-                     "Decision tree"]
+    assert cells == [
+        "budget",
+        "AdaBoost (unbudgeted)",
+        "AdaBoostBT",
+        "AdaBoostBT_Greedy",
+        "AdaBoostBT_Smoothed",
+        "SpeedBoost",
+        "Smoothed τ=0.5",
+        "AdaBoostRS",
+        "Decision tree",
+    ]

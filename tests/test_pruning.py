@@ -27,6 +27,8 @@ def bound_every_candidate_set():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(boosting, "PRUNE_MIN_CANDIDATES", 0)
         yield
+
+
 #: Edges at the edge cases: zero, around GAMMA_ZERO, tiny, ordinary, next to 1, exactly 1.
 EDGES = [
     0.0,

@@ -75,10 +75,21 @@ def missing_images(html: str, repo: Path, images: list[str]) -> list[str]:
 
 def screenshot(html: Path, png: Path, profile: Path) -> None:
     """Render ``html`` in headless chromium and save a 1400×1000 screenshot to ``png``."""
-    cmd = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           "--no-first-run", f"--user-data-dir={profile}", "--virtual-time-budget=10000",
-           f"--screenshot={png}", "--window-size=1400,1000", html.resolve().as_uri()]
+    cmd = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--virtual-time-budget=10000",
+        f"--screenshot={png}",
+        "--window-size=1400,1000",
+        html.resolve().as_uri(),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     if proc.returncode != 0 or not png.is_file():
         raise AssertionError(f"chromium failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -96,6 +107,7 @@ def is_blank(png: Path) -> bool:
 
 def _png(tmp_path: Path, name: str) -> Path:
     import matplotlib.figure
+
     fig = matplotlib.figure.Figure(figsize=(1, 1))
     fig.add_subplot().plot([0, 1], [1, 0])
     path = tmp_path / name
@@ -107,13 +119,19 @@ def test_helpers_detect_missing_and_altered_images(tmp_path):
     (tmp_path / "results/figures").mkdir(parents=True)
     fig1 = _png(tmp_path / "results/figures", "figure1.png")
     data = base64.b64encode(fig1.read_bytes()).decode()
-    entry = {"name": "figure1.png", "mime_type": "image/png",
-             "data_uri": f"data:image/png;charset=utf8;filename=figure1.png;base64,{data}"}
-    html = f"<script>var results = {{{json.dumps('results/figures/figure1.png')}: " \
-           f"{json.dumps(entry)}}};</script>"
+    entry = {
+        "name": "figure1.png",
+        "mime_type": "image/png",
+        "data_uri": f"data:image/png;charset=utf8;filename=figure1.png;base64,{data}",
+    }
+    html = (
+        f"<script>var results = {{{json.dumps('results/figures/figure1.png')}: "
+        f"{json.dumps(entry)}}};</script>"
+    )
     assert missing_images(html, tmp_path, ["results/figures/figure1.png"]) == []
     assert missing_images(html, tmp_path, ["results/figures/figure2.png"]) == [
-        "results/figures/figure2.png: no entry in the report"]
+        "results/figures/figure2.png: no entry in the report"
+    ]
     fig1.write_bytes(fig1.read_bytes() + b"\0")
     assert "differ" in missing_images(html, tmp_path, ["results/figures/figure1.png"])[0]
     assert not is_blank(_png(tmp_path, "plot.png"))
@@ -185,29 +203,40 @@ rule all:
 
 
 def _mini_workflow(root: Path) -> Path:
-    shards = synthetic_shards(datasets=("breast_cancer", "ecoli", "sonar", "ionosphere"),
-                              trials=5, budgets=(2, 6, 10, 14, 18))
+    shards = synthetic_shards(
+        datasets=("breast_cancer", "ecoli", "sonar", "ionosphere"),
+        trials=5,
+        budgets=(2, 6, 10, 14, 18),
+    )
     experiments = []
     for (d, c, a), part in shards.groupby(["dataset", "cost_model", "algorithm"]):
-        write_table(part.reset_index(drop=True),
-                    root / f"results/shards/{d}/{c}/{a}/block-0.parquet")
+        write_table(
+            part.reset_index(drop=True), root / f"results/shards/{d}/{c}/{a}/block-0.parquet"
+        )
         experiments.append((d, c, a))
     for d, c in {(d, c) for d, c, _ in experiments}:
         costs = np.full((5, 4), 1.0) if c == "turney" else np.linspace(0.1, 2, 20).reshape(5, 4)
-        write_costs(CostTable(trials=np.arange(5), costs=costs, grouped=False),
-                    root / f"results/costs/{d}/{c}.parquet")
-    (root / "Snakefile").write_text(textwrap.dedent(MINI_SNAKEFILE).format(
-        experiments=sorted(experiments),
-        rules=str(REPO / "workflow/rules/results.smk")))
+        write_costs(
+            CostTable(trials=np.arange(5), costs=costs, grouped=False),
+            root / f"results/costs/{d}/{c}.parquet",
+        )
+    (root / "Snakefile").write_text(
+        textwrap.dedent(MINI_SNAKEFILE).format(
+            experiments=sorted(experiments), rules=str(REPO / "workflow/rules/results.smk")
+        )
+    )
     return root
 
 
 def _run(repo: Path, *args: str) -> None:
-    proc = subprocess.run([SNAKEMAKE, *args], cwd=repo, capture_output=True, text=True,
-                          timeout=900, env=runtime_env())
+    proc = subprocess.run(
+        [SNAKEMAKE, *args], cwd=repo, capture_output=True, text=True, timeout=900, env=runtime_env()
+    )
     if proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed in {repo}:\n"
-                             f"{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}")
+        raise AssertionError(
+            f"snakemake {' '.join(args)} failed in {repo}:\n"
+            f"{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
+        )
 
 
 @pytest.fixture(scope="module")
@@ -294,8 +323,10 @@ def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
     entries = report_entries((report_repo / "results/report.html").read_text(encoding="utf-8"))
     for i, path in enumerate(FIGURES):
         page = tmp_path / f"figure{i}.html"
-        page.write_text("<html><body style='margin:0'><img style='width:1400px' "
-                        f"src='{entries[path]['data_uri']}'></body></html>")
+        page.write_text(
+            "<html><body style='margin:0'><img style='width:1400px' "
+            f"src='{entries[path]['data_uri']}'></body></html>"
+        )
         png = tmp_path / f"figure{i}.png"
         screenshot(page, png, tmp_path / "profile")
         assert not is_blank(png), f"{path}: blank when displayed from the report's data URI"
@@ -307,9 +338,11 @@ def _plug_ins(config: dict) -> None:
     keep = ("adaboost", "smoothed", "adaboost_rs", "tree")
     config["algorithms"] = {name: config["algorithms"][name] for name in keep}
     config["algorithms"]["smoothed_tau_half"] = {
-        "estimator": "BudgetedBoost", "params": {"criterion": "smoothed", "tau": 0.5,
-                                                 "max_rounds": 40},
-        "label": "Smoothed τ=0.5", "family": "boosting"}
+        "estimator": "BudgetedBoost",
+        "params": {"criterion": "smoothed", "tau": 0.5, "max_rounds": 40},
+        "label": "Smoothed τ=0.5",
+        "family": "boosting",
+    }
     config["figure_modules"] = ["extra_figures"]
 
 
@@ -333,7 +366,13 @@ def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
     # editing the test module re-runs its figure only
     module = repo / "extra_figures.py"
     module.write_text(module.read_text() + "\n# an edit\n")
-    proc = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/test.yaml"], cwd=repo,
-                          capture_output=True, text=True, env=runtime_env(), timeout=300)
+    proc = subprocess.run(
+        [SNAKEMAKE, "-n", "--configfile", "config/test.yaml"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=runtime_env(),
+        timeout=300,
+    )
     planned = re.findall(r"^(?:local)?rule (\w+):", proc.stdout, flags=re.M)
     assert [rule for rule in planned if rule != "all"] == ["plot"], proc.stdout[-3000:]

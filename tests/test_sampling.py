@@ -25,8 +25,13 @@ def toy():
 @pytest.mark.parametrize("cost_weighted", [False, True])
 def test_sampling_frequencies_match_p(toy, cost_weighted):
     X, y, costs = toy
-    model = AdaBoostRS(n_rounds=40, cost_weighted=cost_weighted, feature_costs=costs,
-                       random_state=123, max_draws=500).fit(X[:200], y[:200])
+    model = AdaBoostRS(
+        n_rounds=40,
+        cost_weighted=cost_weighted,
+        feature_costs=costs,
+        random_state=123,
+        max_draws=500,
+    ).fit(X[:200], y[:200])
     expected = model.alpha_ / (model.hypothesis_cost_ if cost_weighted else 1.0)
     np.testing.assert_allclose(model.sampling_probability_, expected / expected.sum())
     table = _alias_table(model.sampling_probability_)
@@ -37,12 +42,20 @@ def test_sampling_frequencies_match_p(toy, cost_weighted):
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
-@given(budgets=st.lists(st.floats(0, 30, allow_nan=False), min_size=1, max_size=6),
-       cost_weighted=st.booleans(), seed=st.integers(0, 2**32 - 1))
+@given(
+    budgets=st.lists(st.floats(0, 30, allow_nan=False), min_size=1, max_size=6),
+    cost_weighted=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_per_example_cost_never_reaches_the_budget(toy, budgets, cost_weighted, seed):
     X, y, costs = toy
-    model = AdaBoostRS(n_rounds=30, cost_weighted=cost_weighted, feature_costs=costs,
-                       random_state=seed, max_draws=300).fit(X[:150], y[:150])
+    model = AdaBoostRS(
+        n_rounds=30,
+        cost_weighted=cost_weighted,
+        feature_costs=costs,
+        random_state=seed,
+        max_draws=300,
+    ).fit(X[:150], y[:150])
     sample = model.sample_at_budgets(X[150:250], budgets)
     b = np.asarray(budgets)[:, None]
     assert np.all((sample["cost"] < b) | (sample["cost"] == 0))
@@ -57,7 +70,8 @@ def test_more_budget_does_not_increase_vote_error(toy):
     errors = []
     for seed in range(5):
         model = AdaBoostRS(n_rounds=100, feature_costs=costs, random_state=seed).fit(
-            X[:200], y[:200])
+            X[:200], y[:200]
+        )
         errors.append(model.evaluate_at_budgets(X[200:], y[200:], budgets).error)
     mean = np.mean(errors, axis=0)
     assert np.all(np.diff(mean) <= 0.02), mean  # non-increasing up to sampling noise
@@ -68,8 +82,9 @@ def test_same_seed_same_predictions_and_full_budget_is_adaboost(toy):
     X, y, costs = toy
     a = AdaBoostRS(n_rounds=50, feature_costs=costs, random_state=5).fit(X[:200], y[:200])
     b = AdaBoostRS(n_rounds=50, feature_costs=costs, random_state=5).fit(X[:200], y[:200])
-    np.testing.assert_array_equal(a.predict_at_budgets(X[200:], [4, 9]),
-                                  b.predict_at_budgets(X[200:], [4, 9]))
+    np.testing.assert_array_equal(
+        a.predict_at_budgets(X[200:], [4, 9]), b.predict_at_budgets(X[200:], [4, 9])
+    )
     ada = BudgetedBoost(criterion="adaboost", max_rounds=50).fit(X[:200], y[:200])
     np.testing.assert_array_equal(a.feature_, ada.feature_)
     np.testing.assert_array_equal(a.predict(X[200:]), ada.predict(X[200:]))

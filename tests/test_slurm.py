@@ -58,8 +58,10 @@ def _unavailable(reason: str) -> None:
 def slurm(tmp_path_factory):
     """A running one-node SLURM cluster; its daemons are stopped at the end of the session."""
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
-        _unavailable("snakemake-executor-plugin-slurm is not installed (a dependency in "
-                     "pyproject.toml: pip install -e .)")
+        _unavailable(
+            "snakemake-executor-plugin-slurm is not installed (a dependency in "
+            "pyproject.toml: pip install -e .)"
+        )
     if os.geteuid() != 0:
         _unavailable("needs root to install and start slurmctld/slurmd/munged")
     if localslurm.missing_binaries() and shutil.which("apt-get") is None:
@@ -82,7 +84,10 @@ def slurm_jobs() -> dict[str, dict[str, str]]:
     """Every job slurmctld still knows about: id -> name, state, comment."""
     out = subprocess.run(
         ["squeue", "--states=all", "-h", "-o", "%i|%j|%T|%k"],
-        capture_output=True, text=True, check=True, timeout=30,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
     ).stdout
     jobs = {}
     for line in out.splitlines():
@@ -93,10 +98,19 @@ def slurm_jobs() -> dict[str, dict[str, str]]:
 
 def run_snakemake(workdir: Path, *args: str | Path) -> subprocess.CompletedProcess:
     """Run snakemake in ``workdir``, bounded by :data:`RUN_TIMEOUT`; fail with its log."""
-    cmd = ["timeout", "-k", "10", str(RUN_TIMEOUT), sys.executable, "-m", "snakemake",
-           *map(str, args)]
-    proc = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT + 30)
+    cmd = [
+        "timeout",
+        "-k",
+        "10",
+        str(RUN_TIMEOUT),
+        sys.executable,
+        "-m",
+        "snakemake",
+        *map(str, args),
+    ]
+    proc = subprocess.run(
+        cmd, cwd=workdir, capture_output=True, text=True, timeout=RUN_TIMEOUT + 30
+    )
     assert proc.returncode == 0, (
         f"{' '.join(cmd)} exited with {proc.returncode} in {workdir}\n"
         f"{proc.stdout[-3000:]}\n{proc.stderr[-8000:]}"
@@ -108,8 +122,18 @@ def slurm_run(cluster, workdir: Path, *args: str | Path) -> dict[str, dict[str, 
     """Run snakemake through the SLURM profile as a user would (plus the test machine's
     overrides); return the SLURM jobs the run submitted."""
     before = set(slurm_jobs())
-    run_snakemake(workdir, "--profile", PROFILE, "--profile", TEST_PROFILE,
-                  "--workflow-profile", "none", "--cores", str(min(2, cluster.cpus)), *args)
+    run_snakemake(
+        workdir,
+        "--profile",
+        PROFILE,
+        "--profile",
+        TEST_PROFILE,
+        "--workflow-profile",
+        "none",
+        "--cores",
+        str(min(2, cluster.cpus)),
+        *args,
+    )
     return {job_id: job for job_id, job in slurm_jobs().items() if job_id not in before}
 
 

@@ -41,15 +41,22 @@ def test_trials_and_datasets_get_different_splits():
 
 
 def test_sizes_larger_than_the_data_name_dataset_and_values():
-    with pytest.raises(ValueError, match=r"'ionosphere': train_size 300 \+ test_size 60 = 360 "
-                                         r"is larger than its 351 rows"):
+    with pytest.raises(
+        ValueError,
+        match=r"'ionosphere': train_size 300 \+ test_size 60 = 360 "
+        r"is larger than its 351 rows",
+    ):
         make_splits("ionosphere", 351, 300, 60, 5)
 
 
-@pytest.mark.parametrize("kwargs, field", [
-    ({"trials": 0}, "trials"), ({"train_size": 0}, "train_size"),
-    ({"test_size": 2.5}, "test_size"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"trials": 0}, "trials"),
+        ({"train_size": 0}, "train_size"),
+        ({"test_size": 2.5}, "test_size"),
+    ],
+)
 def test_non_positive_sizes_are_rejected(kwargs, field):
     args = {"dataset": "toy", "n_rows": 10, "train_size": 3, "test_size": 3, "trials": 2}
     args.update(kwargs)

@@ -76,16 +76,19 @@ def test_wilcoxon_degenerate_inputs():
     assert np.isnan(stats.wilcoxon_p([]))
 
 
-def _table(errors: dict[tuple[str, float], list[float]], dataset="ecoli",
-           cost_model="uniform_0_2") -> pd.DataFrame:
-    rows = [row(dataset, cost_model, alg, t, budget, e)
-            for (alg, budget), values in errors.items() for t, e in enumerate(values)]
+def _table(
+    errors: dict[tuple[str, float], list[float]], dataset="ecoli", cost_model="uniform_0_2"
+) -> pd.DataFrame:
+    rows = [
+        row(dataset, cost_model, alg, t, budget, e)
+        for (alg, budget), values in errors.items()
+        for t, e in enumerate(values)
+    ]
     return shard_frame(rows)
 
 
 def test_summarize_hand_computed():
-    df = _table({("adaboost", np.inf): [0.1, 0.2, 0.3],
-                 ("adaboost_bt", 2.0): [0.3, 0.3, 0.3, 0.5]})
+    df = _table({("adaboost", np.inf): [0.1, 0.2, 0.3], ("adaboost_bt", 2.0): [0.3, 0.3, 0.3, 0.5]})
     df.loc[df["algorithm"] == "adaboost_bt", "spent"] = [1.0, 2.0, 1.0, 2.0]
     df.loc[df["algorithm"] == "adaboost_bt", "max_example_cost"] = [1.0, 2.0, 3.5, 2.0]
     s = stats.summarize(df)
@@ -105,8 +108,9 @@ def test_summarize_hand_computed():
 def test_paired_comparisons_hand_computed():
     a = [0.10, 0.20, 0.30, 0.40, 0.50]
     b = [0.20, 0.30, 0.40, 0.50, 0.50]  # a wins 4, ties 1
-    df = _table({("greedy", 2.0): a, ("smoothed", 2.0): b,
-                 ("greedy", 4.0): b, ("smoothed", 4.0): a})
+    df = _table(
+        {("greedy", 2.0): a, ("smoothed", 2.0): b, ("greedy", 4.0): b, ("smoothed", 4.0): a}
+    )
     df = df.sample(frac=1.0, random_state=0)  # pairing must follow trial, not row order
     c = stats.paired_comparisons(df)
     assert set(zip(c["algorithm_a"], c["algorithm_b"], strict=True)) == {("greedy", "smoothed")}
@@ -122,17 +126,28 @@ def test_paired_comparisons_hand_computed():
 
 
 def test_paired_comparisons_only_shared_budgets_and_trials():
-    df = _table({("greedy", 2.0): [0.1, 0.2, 0.3], ("smoothed", 2.0): [0.2, 0.2],
-                 ("adaboost", np.inf): [0.1, 0.1]})
+    df = _table(
+        {
+            ("greedy", 2.0): [0.1, 0.2, 0.3],
+            ("smoothed", 2.0): [0.2, 0.2],
+            ("adaboost", np.inf): [0.1, 0.1],
+        }
+    )
     c = stats.paired_comparisons(df)
     assert len(c) == 1 and c.iloc[0]["n_pairs"] == 2
 
 
 def test_budget_to_match():
-    df = _table({("adaboost", np.inf): [0.1] * 4,
-                 ("smoothed", 2.0): [0.3] * 4, ("smoothed", 4.0): [0.1] * 4,
-                 ("smoothed", 6.0): [0.05] * 4,
-                 ("greedy", 2.0): [0.3] * 4, ("greedy", 6.0): [0.2] * 4})
+    df = _table(
+        {
+            ("adaboost", np.inf): [0.1] * 4,
+            ("smoothed", 2.0): [0.3] * 4,
+            ("smoothed", 4.0): [0.1] * 4,
+            ("smoothed", 6.0): [0.05] * 4,
+            ("greedy", 2.0): [0.3] * 4,
+            ("greedy", 6.0): [0.2] * 4,
+        }
+    )
     m = stats.budget_to_match(stats.summarize(df)).set_index("algorithm")
     assert m.loc["smoothed", "match_budget"] == 4.0
     assert m.loc["smoothed", "error_at_match"] == pytest.approx(0.1)
@@ -173,8 +188,13 @@ def test_read_shards_roundtrip_and_errors(tmp_path):
 
 
 def test_summary_markdown_is_a_readable_table():
-    df = _table({("adaboost", np.inf): [0.1, 0.2], ("greedy", 2.0): [0.3, 0.4],
-                 ("adaboost_rs", 2.0): [0.4, 0.5]})
+    df = _table(
+        {
+            ("adaboost", np.inf): [0.1, 0.2],
+            ("greedy", 2.0): [0.3, 0.4],
+            ("adaboost_rs", 2.0): [0.4, 0.5],
+        }
+    )
     s = stats.summarize(df)
     text = stats.summary_markdown(s, stats.budget_to_match(s), stats.paired_comparisons(df))
     assert "## ecoli · uniform_0_2 (2 trials)" in text
@@ -201,8 +221,10 @@ def test_wilcoxon_properties(counts):
 
 @given(st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=1, max_size=20))
 def test_paired_counts_add_up(pairs):
-    errors = {("greedy", 2.0): [a / 10 for a, _ in pairs],
-              ("smoothed", 2.0): [b / 10 for _, b in pairs]}
+    errors = {
+        ("greedy", 2.0): [a / 10 for a, _ in pairs],
+        ("smoothed", 2.0): [b / 10 for _, b in pairs],
+    }
     c = stats.paired_comparisons(_table(errors)).iloc[0]
     assert c["wins"] + c["ties"] + c["losses"] == c["n_pairs"] == len(pairs)
     assert c["wins"] == sum(a < b for a, b in pairs)
@@ -214,14 +236,20 @@ def test_error_table_marks_the_best_mean_and_its_ties():
     (Holm-adjusted p >= 0.05) gets a dagger; one significantly worse gets nothing."""
     rng = np.random.default_rng(0)
     base = rng.normal(0.3, 0.02, 12)
-    cells = {("smoothed", 2.0): base, ("greedy", 2.0): base + rng.normal(0, 0.001, 12),
-             ("adaboost_bt", 2.0): base + 0.1}
+    cells = {
+        ("smoothed", 2.0): base,
+        ("greedy", 2.0): base + rng.normal(0, 0.001, 12),
+        ("adaboost_bt", 2.0): base + 0.1,
+    }
     df = _table(cells)
-    table = stats.error_table(stats.summarize(df), "ecoli", "uniform_0_2",
-                              comparisons=stats.paired_comparisons(df))
+    table = stats.error_table(
+        stats.summarize(df), "ecoli", "uniform_0_2", comparisons=stats.paired_comparisons(df)
+    )
     row = table.iloc[0]
-    best = min(("AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"),
-               key=lambda c: float(row[c].strip("*").split()[0]))
+    best = min(
+        ("AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"),
+        key=lambda c: float(row[c].strip("*").split()[0]),
+    )
     other = ({"AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"} - {best}).pop()
     assert row[best].startswith("**") and row[best].endswith("**")
     assert row[other].endswith(" †")

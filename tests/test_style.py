@@ -16,6 +16,5 @@ RUFF = Path(sys.executable).with_name("ruff")
 def test_ruff(args):
     if not RUFF.exists():
         pytest.fail(f"ruff is not installed beside {sys.executable} (the [test] extra has it)")
-    proc = subprocess.run([str(RUFF), *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run([str(RUFF), *args], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

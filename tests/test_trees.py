@@ -50,11 +50,11 @@ def ref_grow(X, y, group, group_cost, criterion, cost_sensitive):
                 left = [r for r in rows if X[r][j] < v]
                 if not right or not left:
                     continue
-                gain = (parent
-                        - len(left) / n * ref_impurity(sum(y[r] for r in left), len(left),
-                                                       criterion)
-                        - len(right) / n * ref_impurity(sum(y[r] for r in right), len(right),
-                                                        criterion))
+                gain = (
+                    parent
+                    - len(left) / n * ref_impurity(sum(y[r] for r in left), len(left), criterion)
+                    - len(right) / n * ref_impurity(sum(y[r] for r in right), len(right), criterion)
+                )
                 if gain <= TOL:
                     continue
                 cost = 0.0 if group[j] in paid else group_cost[group[j]]
@@ -160,13 +160,20 @@ def problems(draw, max_m=10):
     m = draw(st.integers(2, max_m))
     n = draw(st.integers(1, 4))
     levels = draw(st.sampled_from([2, 3, 5]))
-    X = np.array(draw(st.lists(st.lists(st.integers(0, levels - 1), min_size=n, max_size=n),
-                               min_size=m, max_size=m)), dtype=float)
+    X = np.array(
+        draw(
+            st.lists(
+                st.lists(st.integers(0, levels - 1), min_size=n, max_size=n), min_size=m, max_size=m
+            )
+        ),
+        dtype=float,
+    )
     y = np.array(draw(st.lists(st.sampled_from([0, 1]), min_size=m, max_size=m)))
     if y.min() == y.max():
         y[0] = 1 - y[0]
-    costs = np.array(draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0]),
-                                   min_size=n, max_size=n)))
+    costs = np.array(
+        draw(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0]), min_size=n, max_size=n))
+    )
     if n > 1 and draw(st.booleans()):  # pair up columns in groups sharing one cost
         groups = np.arange(n) // 2
         costs = costs[groups * 2]
@@ -186,14 +193,16 @@ def _fit(problem, **kwargs):
     return BudgetedTree(feature_costs=costs, feature_groups=groups, **kwargs).fit(X, y)
 
 
-SETTINGS = settings(max_examples=120, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 # ---------------------------------------------------------------------------- growth
 @SETTINGS
-@given(problem=problems(), criterion=st.sampled_from(["gini", "entropy"]),
-       cost_sensitive=st.booleans())
+@given(
+    problem=problems(), criterion=st.sampled_from(["gini", "entropy"]), cost_sensitive=st.booleans()
+)
 def test_grown_tree_matches_brute_force(problem, criterion, cost_sensitive):
     X, y, costs, groups = problem
     model = _fit(problem, criterion=criterion, cost_sensitive=cost_sensitive)
@@ -213,13 +222,15 @@ def test_grown_tree_matches_brute_force(problem, criterion, cost_sensitive):
 def test_blocked_split_search_is_identical(problem, cost_sensitive):
     X, y, costs, groups = problem
     X = X + 0.5 * (X > 0)  # not 0/1: the sorted search
-    whole = BudgetedTree(cost_sensitive=cost_sensitive, feature_costs=costs,
-                         feature_groups=groups).fit(X, y)
+    whole = BudgetedTree(
+        cost_sensitive=cost_sensitive, feature_costs=costs, feature_groups=groups
+    ).fit(X, y)
     saved = trees._BLOCK
     trees._BLOCK = 1  # one column per block
     try:
-        blocked = BudgetedTree(cost_sensitive=cost_sensitive, feature_costs=costs,
-                               feature_groups=groups).fit(X, y)
+        blocked = BudgetedTree(
+            cost_sensitive=cost_sensitive, feature_costs=costs, feature_groups=groups
+        ).fit(X, y)
     finally:
         trees._BLOCK = saved
     np.testing.assert_array_equal(whole.feature_, blocked.feature_)
@@ -377,13 +388,18 @@ def test_cost_sensitive_trades_gain_for_cost():
     weak = np.where(rng.random(200) < 0.7, strong, 1 - strong)
     X = np.column_stack([strong, weak]).astype(float)
     y = strong
-    gains = [trees.split_gains(X[:, j].sum(), (X[:, j] * y).sum(), 200, y.sum(), "gini")
-             for j in (0, 1)]
+    gains = [
+        trees.split_gains(X[:, j].sum(), (X[:, j] * y).sum(), 200, y.sum(), "gini") for j in (0, 1)
+    ]
     ratio = gains[0] / gains[1]  # > 1
-    assert BudgetedTree(cost_sensitive=True,
-                        feature_costs=[ratio * 1.1, 1.0]).fit(X, y).feature_[0] == 1
-    assert BudgetedTree(cost_sensitive=True,
-                        feature_costs=[ratio * 0.9, 1.0]).fit(X, y).feature_[0] == 0
+    assert (
+        BudgetedTree(cost_sensitive=True, feature_costs=[ratio * 1.1, 1.0]).fit(X, y).feature_[0]
+        == 1
+    )
+    assert (
+        BudgetedTree(cost_sensitive=True, feature_costs=[ratio * 0.9, 1.0]).fit(X, y).feature_[0]
+        == 0
+    )
 
 
 def test_cost_sensitive_free_features_win_whatever_their_gain():
@@ -396,8 +412,16 @@ def test_cost_sensitive_free_features_win_whatever_their_gain():
     assert model.feature_[0] == 1
     # already paid on the path: a second threshold of the root's feature is free
     # cells (x0, x1): examples, positives; x0 < 2 all negative, on x0 >= 2 x1 gains more
-    cells = {(0, 0): (5, 0), (0, 1): (5, 0), (1, 0): (5, 0), (1, 1): (5, 0),
-             (2, 0): (5, 0), (2, 1): (5, 4), (3, 0): (5, 1), (3, 1): (5, 5)}
+    cells = {
+        (0, 0): (5, 0),
+        (0, 1): (5, 0),
+        (1, 0): (5, 0),
+        (1, 1): (5, 0),
+        (2, 0): (5, 0),
+        (2, 1): (5, 4),
+        (3, 0): (5, 1),
+        (3, 1): (5, 5),
+    }
     rows = [(a, b, int(i < pos)) for (a, b), (n, pos) in cells.items() for i in range(n)]
     x0, x1, y = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
     X = np.column_stack([x0, x1])
@@ -466,19 +490,22 @@ def test_evaluate_keys_and_shapes():
     assert report.nodes[0] == 1 and report.spent[0] == 0.0
 
 
-@pytest.mark.parametrize("params, match", [
-    ({"criterion": "mse"}, "criterion"),
-    ({"cost_sensitive": "yes"}, "cost_sensitive"),
-    ({"budget": -1.0}, "budget"),
-    ({"budget": float("nan")}, "budget"),
-    ({"max_nodes": 0}, "max_nodes"),
-    ({"max_nodes": 2.5}, "max_nodes"),
-    ({"feature_costs": [1.0, 2.0]}, "feature_costs"),
-    ({"feature_costs": [1.0, -2.0, 1.0]}, "feature_costs"),
-    ({"feature_costs": [1.0, float("nan"), 1.0]}, "feature_costs"),
-    ({"feature_groups": [0, 1]}, "feature_groups"),
-    ({"feature_costs": [1.0, 2.0, 3.0], "feature_groups": [0, 0, 1]}, "feature_groups"),
-])
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"criterion": "mse"}, "criterion"),
+        ({"cost_sensitive": "yes"}, "cost_sensitive"),
+        ({"budget": -1.0}, "budget"),
+        ({"budget": float("nan")}, "budget"),
+        ({"max_nodes": 0}, "max_nodes"),
+        ({"max_nodes": 2.5}, "max_nodes"),
+        ({"feature_costs": [1.0, 2.0]}, "feature_costs"),
+        ({"feature_costs": [1.0, -2.0, 1.0]}, "feature_costs"),
+        ({"feature_costs": [1.0, float("nan"), 1.0]}, "feature_costs"),
+        ({"feature_groups": [0, 1]}, "feature_groups"),
+        ({"feature_costs": [1.0, 2.0, 3.0], "feature_groups": [0, 0, 1]}, "feature_groups"),
+    ],
+)
 def test_bad_parameters_name_the_argument(params, match):
     X = np.arange(12.0).reshape(4, 3)
     with pytest.raises(ValueError, match=match):
@@ -507,9 +534,15 @@ def test_bad_data_names_the_argument():
         BudgetedTree().predict_at_budgets(X, [1.0])
 
 
-@pytest.mark.parametrize("params", [
-    {}, {"budget": 2.0, "criterion": "entropy"}, {"max_nodes": 5, "cost_sensitive": True},
-], ids=repr)
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"budget": 2.0, "criterion": "entropy"},
+        {"max_nodes": 5, "cost_sensitive": True},
+    ],
+    ids=repr,
+)
 @pytest.mark.filterwarnings("ignore:Estimator .* does not inherit")
 def test_check_estimator(params):
     estimator_checks = pytest.importorskip("sklearn.utils.estimator_checks")
@@ -528,8 +561,10 @@ def test_speed_report_binary_1000x400():
     start = time.perf_counter()
     report = model.evaluate_at_budgets(X, y, budgets)
     eval_seconds = time.perf_counter() - start
-    print(f"\nBudgetedTree 1000x400 0/1: fit {seconds:.3f} s, {model.feature_.size} nodes, "
-          f"depth {model.max_depth_}; evaluate 41 budgets {eval_seconds:.3f} s")
+    print(
+        f"\nBudgetedTree 1000x400 0/1: fit {seconds:.3f} s, {model.feature_.size} nodes, "
+        f"depth {model.max_depth_}; evaluate 41 budgets {eval_seconds:.3f} s"
+    )
     assert report.error[-1] == model.size_path_.train_errors[0] / 1000
     assert np.all(report.max_example_cost <= budgets)
 

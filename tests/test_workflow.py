@@ -51,8 +51,9 @@ def shard_paths(repo: Path, dataset: str | None = None, algorithm: str | None = 
 
 def all_rows(repo: Path, **filters) -> pd.DataFrame:
     frame = pd.concat([read_table(p) for p in shard_paths(repo, **filters)], ignore_index=True)
-    return frame.sort_values(["dataset", "cost_model", "algorithm", "trial", "budget"],
-                             ignore_index=True)
+    return frame.sort_values(
+        ["dataset", "cost_model", "algorithm", "trial", "budget"], ignore_index=True
+    )
 
 
 # --------------------------------------------------------------------- static checks
@@ -72,11 +73,12 @@ def test_lint_reports_nothing(fresh_repo, config):
 
 
 def test_snakefiles_are_formatted():
-    files = ["Snakefile", *sorted(str(p.relative_to(REPO)) for p in
-                                  (REPO / "workflow" / "rules").glob("*.smk"))]
+    files = [
+        "Snakefile",
+        *sorted(str(p.relative_to(REPO)) for p in (REPO / "workflow" / "rules").glob("*.smk")),
+    ]
     snakefmt = str(Path(SNAKEMAKE).with_name("snakefmt"))
-    proc = subprocess.run([snakefmt, "--check", *files], cwd=REPO, capture_output=True,
-                          text=True)
+    proc = subprocess.run([snakefmt, "--check", *files], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -85,8 +87,10 @@ def test_full_config_dry_run_plans_every_shard(fresh_repo):
     config = load_config("config/config.yaml")
     registry = yaml.safe_load((REPO / config["registry"]).read_text())
     pairs = sum(len(e["cost_models"]) for e in config["datasets"].values())
-    blocks = sum(len(e["cost_models"]) * -(-registry[d]["trials"] // config["block_size"])
-                 for d, e in config["datasets"].items())
+    blocks = sum(
+        len(e["cost_models"]) * -(-registry[d]["trials"] // config["block_size"])
+        for d, e in config["datasets"].items()
+    )
     rules = [rule for rule, _ in jobs]
     assert rules.count("train") == blocks * len(config["algorithms"])
     assert rules.count("binarize") == len(config["datasets"]) == 9
@@ -102,11 +106,13 @@ def test_environment_yml_lists_the_pyproject_dependencies():
     def normalise(spec: str) -> str:
         return spec.replace(" ", "").lower().replace("_", "-")
 
-    pins = [normalise(s) for s in project["dependencies"] + project["optional-dependencies"][
-        "test"]]
+    pins = [
+        normalise(s) for s in project["dependencies"] + project["optional-dependencies"]["test"]
+    ]
     conda = [normalise(s) for s in env["dependencies"] if isinstance(s, str)]
-    pip = [normalise(s) for d in env["dependencies"] if isinstance(d, dict)
-           for s in d.get("pip", [])]
+    pip = [
+        normalise(s) for d in env["dependencies"] if isinstance(d, dict) for s in d.get("pip", [])
+    ]
     listed = {s for s in conda + pip if s.partition(">")[0] not in ("python", "pip")}
     assert set(pins) == listed - {"-e."}, "environment.yml and pyproject.toml disagree"
 
@@ -114,41 +120,70 @@ def test_environment_yml_lists_the_pyproject_dependencies():
 # --------------------------------------------------------------------- bad config
 
 
-@pytest.mark.parametrize("edit,message", [
-    (lambda c: c.update(block_sise=2), "config block_sise: unknown key"),
-    (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum"),
-    (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails"),
-    (lambda c: c["datasets"]["heart"].update(cost_models=["uniform_2"]), "uniform_2"),
-    (lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}),
-     "config datasets.hearts: no such dataset"),
-    (lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"),
-     "config algorithms.greedy.estimator"),
-    (lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5),
-     "config algorithms.greedy.params.max_round: unknown parameter"),
-    (lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]),
-     "config algorithms.greedy.params.feature_costs"),
-    (lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=-2),
-     "config cost_models.uniform_0_2.budgets.step"),
-    # issue 12, item 4: values the estimators and cost models read, checked when planned
-    (lambda c: c["algorithms"]["greedy"]["params"].update(criterion="gredy"),
-     "config algorithms.greedy.params.criterion: must be one of"),
-    (lambda c: c["algorithms"]["smoothed"]["params"].update(tau=2),
-     "config algorithms.smoothed.params.tau: "),
-    (lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=-1),
-     "config algorithms.greedy.params.max_rounds: "),
-    (lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(model="uniform_randm"),
-     "config cost_models.uniform_0_2.spec.model: must be one of"),
-    (lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2.0),
-     "config cost_models.uniform_0_2.spec.hgh: unknown parameter"),
-    # item 3: names become paths
-    (lambda c: c["algorithms"].update({"../../../../x": c["algorithms"]["greedy"]}),
-     "config algorithms: name '../../../../x' does not match"),
-    (lambda c: c["cost_models"].update({"../c": c["cost_models"]["uniform_0_2"]}),
-     "config cost_models: name '../c' does not match"),
-    # item 9: a disabled registry entry whose local file is missing
-    (lambda c: c["datasets"].update(webscope={"cost_models": ["uniform_0_2"]}),
-     "config datasets.webscope: its local file resources/local/webscope/set2.train.txt"),
-])
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (lambda c: c.update(block_sise=2), "config block_sise: unknown key"),
+        (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum"),
+        (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails"),
+        (lambda c: c["datasets"]["heart"].update(cost_models=["uniform_2"]), "uniform_2"),
+        (
+            lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}),
+            "config datasets.hearts: no such dataset",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"),
+            "config algorithms.greedy.estimator",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5),
+            "config algorithms.greedy.params.max_round: unknown parameter",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]),
+            "config algorithms.greedy.params.feature_costs",
+        ),
+        (
+            lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=-2),
+            "config cost_models.uniform_0_2.budgets.step",
+        ),
+        # issue 12, item 4: values the estimators and cost models read, checked when planned
+        (
+            lambda c: c["algorithms"]["greedy"]["params"].update(criterion="gredy"),
+            "config algorithms.greedy.params.criterion: must be one of",
+        ),
+        (
+            lambda c: c["algorithms"]["smoothed"]["params"].update(tau=2),
+            "config algorithms.smoothed.params.tau: ",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=-1),
+            "config algorithms.greedy.params.max_rounds: ",
+        ),
+        (
+            lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(model="uniform_randm"),
+            "config cost_models.uniform_0_2.spec.model: must be one of",
+        ),
+        (
+            lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2.0),
+            "config cost_models.uniform_0_2.spec.hgh: unknown parameter",
+        ),
+        # item 3: names become paths
+        (
+            lambda c: c["algorithms"].update({"../../../../x": c["algorithms"]["greedy"]}),
+            "config algorithms: name '../../../../x' does not match",
+        ),
+        (
+            lambda c: c["cost_models"].update({"../c": c["cost_models"]["uniform_0_2"]}),
+            "config cost_models: name '../c' does not match",
+        ),
+        # item 9: a disabled registry entry whose local file is missing
+        (
+            lambda c: c["datasets"].update(webscope={"cost_models": ["uniform_0_2"]}),
+            "config datasets.webscope: its local file resources/local/webscope/set2.train.txt",
+        ),
+    ],
+)
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
     repo = copy_repo(tmp_path / "repo")
     edit_config(repo, edit)
@@ -170,8 +205,9 @@ def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
     number = next(i for i, line in enumerate(lines) if line.startswith("  heart:")) + 1
     lines[number - 1] = lines[number - 1].replace("}", "")  # an unclosed flow mapping
     path.write_text("\n".join(lines) + "\n")
-    proc = subprocess.run([SNAKEMAKE, "-n"], cwd=repo, capture_output=True, text=True,
-                          env=runtime_env(), timeout=120)
+    proc = subprocess.run(
+        [SNAKEMAKE, "-n"], cwd=repo, capture_output=True, text=True, env=runtime_env(), timeout=120
+    )
     assert proc.returncode != 0
     assert "config file config/config.yaml, line " in proc.stdout + proc.stderr
     assert "invalid YAML" in proc.stdout + proc.stderr
@@ -180,13 +216,30 @@ def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
 def test_the_runtime_guard_blocks_undeclared_modules():
     """The guard the end-to-end tests run under can fail: pytest is installed here but is not
     a runtime dependency; pygments is one (``snakemake --report`` needs it, issue 12 item 12)."""
-    code = ("import importlib, sys\n"
-            "for name in sys.argv[1:]:\n"
-            "    try:\n        importlib.import_module(name)\n        print(name, 'ok')\n"
-            "    except ModuleNotFoundError as exc:\n        print(name, 'blocked', exc)\n")
-    proc = subprocess.run([sys.executable, "-c", code, "pytest", "sklearn", "pygments", "yaml",
-                           "snakemake.report", "json"], capture_output=True, text=True,
-                          env=runtime_env(), timeout=120, check=True)
+    code = (
+        "import importlib, sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    try:\n        importlib.import_module(name)\n        print(name, 'ok')\n"
+        "    except ModuleNotFoundError as exc:\n        print(name, 'blocked', exc)\n"
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "pytest",
+            "sklearn",
+            "pygments",
+            "yaml",
+            "snakemake.report",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        env=runtime_env(),
+        timeout=120,
+        check=True,
+    )
     lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
     assert lines["pytest"].startswith("blocked") and "not a runtime dependency" in lines["pytest"]
     assert lines["sklearn"].startswith("blocked")
@@ -238,7 +291,8 @@ def test_changing_one_algorithm_reruns_only_its_shards(run_copy):
     rules = planned_rules(run_copy)
     trains = planned_outputs(run_copy, "train")
     assert {p for p in trains if "/shards/" in p} == {
-        str(p.relative_to(run_copy)) for p in shard_paths(run_copy, algorithm="smoothed")}
+        str(p.relative_to(run_copy)) for p in shard_paths(run_copy, algorithm="smoothed")
+    }
     assert set(rules) <= {"train"} | RESULTS_RULES
     if HAS_RESULTS:
         assert set(rules) == {"train"} | RESULTS_RULES
@@ -250,18 +304,18 @@ SHARED = ("adaboost", "adaboost_bt", "adaboost_rs", "adaboost_rs_ac")
 @pytest.mark.slow
 def test_the_shared_adaboost_path_reruns_exactly_its_users(run_copy):
     """Issue 14: RS's parameters re-run RS only; the shared path's rounds re-run all four."""
-    edit_config(run_copy, lambda c: c["algorithms"]["adaboost_rs"]["params"].update(
-        max_draws=1000))
+    edit_config(run_copy, lambda c: c["algorithms"]["adaboost_rs"]["params"].update(max_draws=1000))
     trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
-    assert trains == {str(p.relative_to(run_copy))
-                      for p in shard_paths(run_copy, algorithm="adaboost_rs")}
+    assert trains == {
+        str(p.relative_to(run_copy)) for p in shard_paths(run_copy, algorithm="adaboost_rs")
+    }
     assert "adaboost_path" not in planned_rules(run_copy)
     edit_config(run_copy, lambda c: c["adaboost_path"].update(max_rounds=60))
     trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
-    assert trains == {str(p.relative_to(run_copy)) for a in SHARED
-                      for p in shard_paths(run_copy, algorithm=a)}
-    assert planned_rules(run_copy)["adaboost_path"] == len(load_config(repo=run_copy)[
-        "datasets"])
+    assert trains == {
+        str(p.relative_to(run_copy)) for a in SHARED for p in shard_paths(run_copy, algorithm=a)
+    }
+    assert planned_rules(run_copy)["adaboost_path"] == len(load_config(repo=run_copy)["datasets"])
 
 
 @pytest.mark.slow
@@ -273,8 +327,10 @@ def test_raising_the_trials_adds_only_new_blocks(run_copy):
     edit_config(run_copy, lambda c: c["datasets"]["heart"].update(trials=trials + size))
     new_block = trials // size
     trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
-    assert trains == {f"results/shards/heart/uniform_0_2/{a}/block-{new_block}.parquet"
-                      for a in config["algorithms"]}
+    assert trains == {
+        f"results/shards/heart/uniform_0_2/{a}/block-{new_block}.parquet"
+        for a in config["algorithms"]
+    }
     rules = planned_rules(run_copy)
     assert set(rules) <= {"split", "assign_costs", "adaboost_path", "train"} | RESULTS_RULES
     assert rules["split"] == 1 and rules["assign_costs"] == 1 and rules["adaboost_path"] == 1
@@ -287,8 +343,10 @@ def test_raising_the_trials_adds_only_new_blocks(run_copy):
 
 @pytest.mark.slow
 def test_adding_a_dataset_runs_only_its_jobs(run_copy):
-    edit_config(run_copy, lambda c: c["datasets"].update(
-        breast_cancer={"cost_models": ["uniform_0_2"], "trials": 2}))
+    edit_config(
+        run_copy,
+        lambda c: c["datasets"].update(breast_cancer={"cost_models": ["uniform_0_2"], "trials": 2}),
+    )
     jobs = [(rule, outs) for rule, outs in planned_jobs(run_copy) if rule != "all"]
     for rule, outputs in jobs:
         if rule not in RESULTS_RULES:
@@ -342,7 +400,8 @@ def test_editing_a_real_cost_file_retrains_in_one_run(tmp_path):
     before = {p: p.read_bytes() for p in shard_paths(repo)}
     costs.write_text(costs.read_text().replace("thalach,102.9", "thalach,1.0"))
     assert {p for p in planned_outputs(repo, "train") if "/shards/" in p} == {
-        str(p.relative_to(repo)) for p in before}
+        str(p.relative_to(repo)) for p in before
+    }
     snakemake(repo, "--cores", "2")
     assert planned_jobs(repo) == []
     fresh = copy_repo(tmp_path / "fresh")
@@ -379,8 +438,10 @@ def test_a_partly_filled_last_block_is_recomputed(run_copy):
     for total in (trials + 1, trials + 2):
         edit_config(run_copy, lambda c, n=total: c["datasets"]["heart"].update(trials=n))
         trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
-        assert trains == {f"results/shards/heart/uniform_0_2/{a}/block-{last}.parquet"
-                          for a in config["algorithms"]}
+        assert trains == {
+            f"results/shards/heart/uniform_0_2/{a}/block-{last}.parquet"
+            for a in config["algorithms"]
+        }
         snakemake(run_copy, "--cores", "2")
     assert {p: p.read_bytes() for p in before} == before
     rows = all_rows(run_copy, dataset="heart")
@@ -391,8 +452,9 @@ def test_a_partly_filled_last_block_is_recomputed(run_copy):
 def test_a_url_source_is_downloaded_then_binarized(tmp_path):
     """The download rule fetches a `url` source (served here from 127.0.0.1) by checksum."""
     repo = copy_repo(tmp_path / "repo")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
-                                directory=str(repo / "resources"))
+    handler = functools.partial(
+        http.server.SimpleHTTPRequestHandler, directory=str(repo / "resources")
+    )
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -403,11 +465,17 @@ def test_a_url_source_is_downloaded_then_binarized(tmp_path):
         entry["source"] = {"type": "url", "url": url, "sha256": entry["source"]["sha256"]}
         registry["heart_url"] = entry
         (repo / "config/datasets_url.yaml").write_text(yaml.safe_dump(registry))
-        edit_config(repo, lambda c: c.update(
-            registry="config/datasets_url.yaml",
-            datasets={"heart_url": {"cost_models": ["uniform_0_2"], "trials": 1}}))
+        edit_config(
+            repo,
+            lambda c: c.update(
+                registry="config/datasets_url.yaml",
+                datasets={"heart_url": {"cost_models": ["uniform_0_2"], "trials": 1}},
+            ),
+        )
         assert planned_rules(repo, "results/data/heart_url.parquet") == {
-            "download": 1, "binarize": 1}
+            "download": 1,
+            "binarize": 1,
+        }
         snakemake(repo, "--cores", "1", "results/data/heart_url.parquet")
     finally:
         server.shutdown()
@@ -449,17 +517,21 @@ def test_results_do_not_depend_on_the_block_size(base_run, tmp_path):
     trials = load_config(repo=repo)["datasets"]["heart"]["trials"]
     assert len(shard_paths(repo, algorithm="smoothed")) == trials
     for algorithm in ("smoothed", "adaboost_rs"):
-        pd.testing.assert_frame_equal(all_rows(repo, dataset="heart", algorithm=algorithm),
-                                      all_rows(base_run, dataset="heart", algorithm=algorithm))
+        pd.testing.assert_frame_equal(
+            all_rows(repo, dataset="heart", algorithm=algorithm),
+            all_rows(base_run, dataset="heart", algorithm=algorithm),
+        )
     if HAS_RESULTS:
         # aggregates of the same rows: compare the heart rows of both summaries
         ours = read_table(repo / "results/summary/summary.parquet")
         theirs = read_table(base_run / "results/summary/summary.parquet")
         keys = [c for c in ("dataset", "cost_model", "algorithm", "budget") if c in ours]
-        theirs = theirs[(theirs.dataset == "heart") &
-                        theirs.algorithm.isin(["smoothed", "adaboost_rs"])]
-        pd.testing.assert_frame_equal(ours.sort_values(keys, ignore_index=True),
-                                      theirs.sort_values(keys, ignore_index=True))
+        theirs = theirs[
+            (theirs.dataset == "heart") & theirs.algorithm.isin(["smoothed", "adaboost_rs"])
+        ]
+        pd.testing.assert_frame_equal(
+            ours.sort_values(keys, ignore_index=True), theirs.sort_values(keys, ignore_index=True)
+        )
 
 
 # --------------------------------------------------------------------- a killed run
@@ -470,14 +542,18 @@ def test_a_killed_run_completes_identically(base_run, tmp_path):
     repo = copy_repo(tmp_path / "repo")
     edit_config(repo, lambda c: _heart_only(c, 1))
     cmd = [SNAKEMAKE, "--cores", "2", "--configfile", TEST_CONFIG]
-    proc = subprocess.Popen(cmd, cwd=repo, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, cwd=repo, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     incomplete = repo / ".snakemake" / "incomplete"
     deadline = time.monotonic() + 120
     try:  # wait until a train job is under way, then kill everything with SIGKILL
         while time.monotonic() < deadline and proc.poll() is None:
-            if list(repo.glob("logs/train/*/*/*/*.log")) and incomplete.is_dir() and \
-                    any(incomplete.iterdir()):
+            if (
+                list(repo.glob("logs/train/*/*/*/*.log"))
+                and incomplete.is_dir()
+                and any(incomplete.iterdir())
+            ):
                 break
             time.sleep(0.05)
         assert proc.poll() is None, "the run finished before it could be killed"
@@ -489,7 +565,9 @@ def test_a_killed_run_completes_identically(base_run, tmp_path):
     snakemake(repo, "--unlock")
     snakemake(repo, "--cores", "2", "--rerun-incomplete")
     for algorithm in ("smoothed", "adaboost_rs"):
-        pd.testing.assert_frame_equal(all_rows(repo, algorithm=algorithm),
-                                      all_rows(base_run, dataset="heart", algorithm=algorithm))
+        pd.testing.assert_frame_equal(
+            all_rows(repo, algorithm=algorithm),
+            all_rows(base_run, dataset="heart", algorithm=algorithm),
+        )
     assert not list(repo.glob("results/**/.*.tmp"))
     assert planned_jobs(repo) == []

@@ -9,17 +9,24 @@ from matplotlib.figure import Figure
 from budgetboost.figures import figure
 
 
-@figure("extra_errors", title="test: mean error per algorithm", category="Tests",
-        families=("reference", "boosting", "sampling", "tree"),
-        caption="A test-only figure: **mean test error** of every algorithm of its families.")
+@figure(
+    "extra_errors",
+    title="test: mean error per algorithm",
+    category="Tests",
+    families=("reference", "boosting", "sampling", "tree"),
+    caption="A test-only figure: **mean test error** of every algorithm of its families.",
+)
 def extra_errors(tables, context):
     summary = tables["summary"]
     means = summary.groupby("algorithm")["error_mean"].mean()
     names = context.algorithms(means.index)
     fig = Figure(figsize=(6, 3), layout="constrained")
     ax = fig.subplots()
-    ax.bar([context.catalogue.label(n) for n in names], means[names],
-           color=[context.catalogue[n].style.colour for n in names])
+    ax.bar(
+        [context.catalogue.label(n) for n in names],
+        means[names],
+        color=[context.catalogue[n].style.colour for n in names],
+    )
     ax.set_ylabel("mean test error")
     ax.tick_params(axis="x", labelrotation=30)
     return fig

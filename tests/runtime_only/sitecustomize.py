@@ -34,7 +34,9 @@ class _DeclaredOnly(MetaPathFinder):
             raise ModuleNotFoundError(
                 f"No module named {top!r}: it is installed ({', '.join(self._owned[top])}) but "
                 "is not a runtime dependency of budgetboost (pyproject.toml [project] "
-                "dependencies)", name=top)
+                "dependencies)",
+                name=top,
+            )
         return None
 
 

@@ -24,8 +24,17 @@ PROFILE = REPO / "workflow" / "profiles" / "slurm"
 
 
 def dry_run(extra: list[str]) -> str:
-    cmd = [sys.executable, "-m", "snakemake", "-n", "--profile", str(PROFILE),
-           "--workflow-profile", "none", *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-n",
+        "--profile",
+        str(PROFILE),
+        "--workflow-profile",
+        "none",
+        *extra,
+    ]
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[-4000:]}")
@@ -48,8 +57,9 @@ def local_rules() -> set[str]:
     """Rule names listed in the workflow's ``localrules:`` directives."""
     names: set[str] = set()
     for path in [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]:
-        for block in re.findall(r"^localrules:\s*\n((?:[ \t]+\w+,?[ \t]*\n)+)",
-                                path.read_text(), flags=re.M):
+        for block in re.findall(
+            r"^localrules:\s*\n((?:[ \t]+\w+,?[ \t]*\n)+)", path.read_text(), flags=re.M
+        ):
             names.update(re.findall(r"\w+", block))
         for line in re.findall(r"^localrules:[ \t]*(\w.*)$", path.read_text(), flags=re.M):
             names.update(re.findall(r"\w+", line))
@@ -74,8 +84,10 @@ def main(extra: list[str]) -> None:
             where = "one SLURM job each"
             single += n
         print(f"{rule:<14}{n:>6}  {where}")
-    print(f"total jobs {sum(counts.values())}; SLURM jobs submitted: {bundles} bundles + "
-          f"{single} single = {bundles + single}")
+    print(
+        f"total jobs {sum(counts.values())}; SLURM jobs submitted: {bundles} bundles + "
+        f"{single} single = {bundles + single}"
+    )
 
 
 if __name__ == "__main__":

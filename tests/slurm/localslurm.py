@@ -217,11 +217,19 @@ class LocalSlurm:
         self._write_config()
         self._start_munge(timeout)
         self._start_daemon("slurmctld", [_sbin("slurmctld")], timeout)
-        _wait(self._controller_up, "slurmctld to answer `scontrol ping`", timeout,
-              self.state_dir / "slurmctld.log")
+        _wait(
+            self._controller_up,
+            "slurmctld to answer `scontrol ping`",
+            timeout,
+            self.state_dir / "slurmctld.log",
+        )
         self._start_daemon("slurmd", [_sbin("slurmd"), "-N", "localhost"], timeout)
-        _wait(self.node_idle, "sinfo to show node localhost idle", timeout,
-              self.state_dir / "slurmd.log")
+        _wait(
+            self.node_idle,
+            "sinfo to show node localhost idle",
+            timeout,
+            self.state_dir / "slurmd.log",
+        )
         return self
 
     def _save(self) -> None:
@@ -246,8 +254,11 @@ class LocalSlurm:
             MUNGE_KEY.write_bytes(os.urandom(1024))
             shutil.chown(MUNGE_KEY, "munge", "munge")
             MUNGE_KEY.chmod(0o400)
-        for directory, mode in (("/run/munge", 0o755), ("/var/lib/munge", 0o700),
-                                ("/var/log/munge", 0o700)):
+        for directory, mode in (
+            ("/run/munge", 0o755),
+            ("/var/lib/munge", 0o700),
+            ("/var/log/munge", 0o700),
+        ):
             Path(directory).mkdir(parents=True, exist_ok=True)
             shutil.chown(directory, "munge", "munge")
             Path(directory).chmod(mode)
@@ -257,8 +268,9 @@ class LocalSlurm:
 
     def _start_daemon(self, name: str, cmd: list[str], timeout: float) -> None:
         _run(cmd, timeout=timeout)
-        self._record_pid(name, self.state_dir / f"{name}.pid", timeout,
-                         self.state_dir / f"{name}.log")
+        self._record_pid(
+            name, self.state_dir / f"{name}.pid", timeout, self.state_dir / f"{name}.log"
+        )
 
     def _record_pid(self, name: str, pidfile: Path, timeout: float, log: Path) -> None:
         _wait(lambda: _read_pid(pidfile) is not None, f"{name} to write {pidfile}", timeout, log)
@@ -280,8 +292,9 @@ class LocalSlurm:
     @staticmethod
     def node_idle() -> bool:
         """True when ``sinfo`` reports node ``localhost`` idle."""
-        proc = subprocess.run(["sinfo", "-h", "-N", "-n", "localhost", "-o", "%T"],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            ["sinfo", "-h", "-N", "-n", "localhost", "-o", "%T"], capture_output=True, text=True
+        )
         return proc.returncode == 0 and proc.stdout.strip() == "idle"
 
     # -- stop --------------------------------------------------------------------------
@@ -329,8 +342,10 @@ def main(argv: list[str]) -> int:
         except BaseException:
             cluster.stop()
             raise
-        print(f"one-node SLURM up: partition {cluster.partition}, {cluster.cpus} CPUs, "
-              f"{cluster.memory_mb} MB; state in {cluster.state_dir}")
+        print(
+            f"one-node SLURM up: partition {cluster.partition}, {cluster.cpus} CPUs, "
+            f"{cluster.memory_mb} MB; state in {cluster.state_dir}"
+        )
     else:
         cluster.stop()
     return 0

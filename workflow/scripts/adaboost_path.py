@@ -21,12 +21,17 @@ dataset, trials = sm.wildcards.dataset, [int(t) for t in sm.params.trials]
 try:
     data = read_binarized(sm.input.data)
     sizes = sm.params.split
-    splits = {t: split_indices(dataset, t, len(data.y), sizes["train_size"],
-                               sizes["test_size"]) for t in trials}
-    paths, timings = fit_adaboost_paths(data.X, data.y, splits, trials,
-                                        int(sm.params.max_rounds))
-    about = {"dataset": dataset, "trials": trials, "max_rounds": int(sm.params.max_rounds),
-             "split": dict(sizes)}
+    splits = {
+        t: split_indices(dataset, t, len(data.y), sizes["train_size"], sizes["test_size"])
+        for t in trials
+    }
+    paths, timings = fit_adaboost_paths(data.X, data.y, splits, trials, int(sm.params.max_rounds))
+    about = {
+        "dataset": dataset,
+        "trials": trials,
+        "max_rounds": int(sm.params.max_rounds),
+        "split": dict(sizes),
+    }
     write_adaboost_paths(paths, sm.output.paths, about)
     write_table(timings, sm.output.timings, about)
 except Exception:

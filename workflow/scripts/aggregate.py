@@ -19,15 +19,14 @@ try:
     summary = stats.summarize(shards, catalogue=catalogue)
     comparisons = stats.paired_comparisons(shards, catalogue)
     matches = stats.budget_to_match(summary, catalogue)
-    meta = {"shards": len(sm.input.shards), "rows": len(shards),
-            "confidence": stats.CONFIDENCE}
+    meta = {"shards": len(sm.input.shards), "rows": len(shards), "confidence": stats.CONFIDENCE}
     write_table(summary, sm.output.summary, meta)
     write_table(comparisons, sm.output.comparisons, meta)
     write_table(matches, sm.output.matches, meta)
-    write_text(stats.summary_markdown(summary, matches, comparisons, catalogue),
-               sm.output.markdown)
+    write_text(stats.summary_markdown(summary, matches, comparisons, catalogue), sm.output.markdown)
 except Exception:
     log.exception("aggregate failed")
     raise
-log.info("%d shard rows -> %d summary rows, %d comparisons", len(shards), len(summary),
-         len(comparisons))
+log.info(
+    "%d shard rows -> %d summary rows, %d comparisons", len(shards), len(summary), len(comparisons)
+)

@@ -18,10 +18,8 @@ spec = dict(sm.params.spec)
 try:
     data = read_binarized(sm.input.data)
     splits = read_splits(sm.input.splits)
-    table = make_costs(dataset, cost_model, spec, data, splits, range(int(sm.params.trials)),
-                       ".")
-    write_costs(table, sm.output[0], {"dataset": dataset, "cost_model": cost_model,
-                                      "spec": spec})
+    table = make_costs(dataset, cost_model, spec, data, splits, range(int(sm.params.trials)), ".")
+    write_costs(table, sm.output[0], {"dataset": dataset, "cost_model": cost_model, "spec": spec})
 except Exception:
     log.exception("assign_costs %s/%s failed", dataset, cost_model)
     raise

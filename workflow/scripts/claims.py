@@ -18,18 +18,33 @@ catalogue = Catalogue(dict(sm.params.catalogue))  # who plays which of the paper
 
 try:
     varied = claims.read_cost_variation(list(sm.input.costs))
-    stumps = (pd.concat([read_table(p) for p in sm.input.stumps], ignore_index=True)
-              if sm.input.stumps else None)
-    results = claims.check_claims(read_table(sm.input.summary),
-                                  read_table(sm.input.comparisons),
-                                  read_table(sm.input.matches), varied=varied, stumps=stumps,
-                                  catalogue=catalogue)
+    stumps = (
+        pd.concat([read_table(p) for p in sm.input.stumps], ignore_index=True)
+        if sm.input.stumps
+        else None
+    )
+    results = claims.check_claims(
+        read_table(sm.input.summary),
+        read_table(sm.input.comparisons),
+        read_table(sm.input.matches),
+        varied=varied,
+        stumps=stumps,
+        catalogue=catalogue,
+    )
     table = claims.claims_table(results)
-    write_table(table, sm.output.table,
-                {"thresholds": claims.thresholds_table().astype(str).to_dict("records"),
-                 "varied_cost_models": sorted(map(list, varied))})
-    write_table(claims.evidence_table(results), sm.output.evidence,
-                {"thresholds": claims.thresholds_table().astype(str).to_dict("records")})
+    write_table(
+        table,
+        sm.output.table,
+        {
+            "thresholds": claims.thresholds_table().astype(str).to_dict("records"),
+            "varied_cost_models": sorted(map(list, varied)),
+        },
+    )
+    write_table(
+        claims.evidence_table(results),
+        sm.output.evidence,
+        {"thresholds": claims.thresholds_table().astype(str).to_dict("records")},
+    )
     write_text(claims.claims_markdown(results, catalogue), sm.output.markdown)
 except Exception:
     log.exception("claims failed")

@@ -13,10 +13,13 @@ from budgetboost.io import job_log, read_table, write_text
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "landing")
 try:
-    page = claims.landing_page(read_table(sm.input.claims), read_table(sm.input.summary),
-                               catalogue=Catalogue(dict(sm.params.catalogue)),
-                               figures=[tuple(f) for f in sm.params.figures],
-                               version=sm.params.version)
+    page = claims.landing_page(
+        read_table(sm.input.claims),
+        read_table(sm.input.summary),
+        catalogue=Catalogue(dict(sm.params.catalogue)),
+        figures=[tuple(f) for f in sm.params.figures],
+        version=sm.params.version,
+    )
     write_text(page, sm.output[0])
 except Exception:
     log.exception("landing failed")

@@ -17,9 +17,11 @@ log = job_log(sm.log[0], "plot")
 try:
     spec = figures.load(list(sm.params.modules))[sm.wildcards.figure]
     tables = {table: read_table(sm.input[table]) for table in spec.tables}
-    context = figures.FigureContext(catalogue=Catalogue(dict(sm.params.catalogue)),
-                                    local_datasets=tuple(sm.params.local_datasets),
-                                    families=spec.families)
+    context = figures.FigureContext(
+        catalogue=Catalogue(dict(sm.params.catalogue)),
+        local_datasets=tuple(sm.params.local_datasets),
+        families=spec.families,
+    )
     save_figure(spec.draw(tables, context), sm.output.png, sm.output.pdf)
 except Exception:
     log.exception("plot %s failed", sm.wildcards.figure)

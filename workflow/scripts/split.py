@@ -15,11 +15,17 @@ log = job_log(sm.log[0], "split")
 params = sm.params.split
 try:
     n_rows = len(read_binarized(sm.input.data).y)
-    splits = make_splits(sm.wildcards.dataset, n_rows, params["train_size"],
-                         params["test_size"], params["trials"])
+    splits = make_splits(
+        sm.wildcards.dataset, n_rows, params["train_size"], params["test_size"], params["trials"]
+    )
     write_splits(splits, sm.output[0])
 except Exception:
     log.exception("split %s failed", sm.wildcards.dataset)
     raise
-log.info("%s: %d trials of %d/%d rows", sm.wildcards.dataset, params["trials"],
-             params["train_size"], params["test_size"])
+log.info(
+    "%s: %d trials of %d/%d rows",
+    sm.wildcards.dataset,
+    params["trials"],
+    params["train_size"],
+    params["test_size"],
+)
