@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_fit
 
-from budgetboost import AdaBoostRS, BudgetedBoost
+from budgetboost import AdaBoostRS, BudgetedBoost, stumps
 from budgetboost.boosting import GAMMA_CAP, adaboost_path
 from budgetboost.stumps import StumpSpace
 
@@ -317,10 +317,21 @@ def test_every_edge_block_gives_the_direct_edges(seed, m, levels):
     loose = (rng.random((m, 5)) < 0.5).astype(float)
     numeric = rng.normal(size=(m, 2)).round(1)
     X = np.column_stack([chained, loose, numeric])
-    space = StumpSpace.from_matrix(X)
+    with pytest.MonkeyPatch.context() as patch:  # chains from 8 columns: small ones count
+        patch.setattr(stumps, "MIN_CHAIN", 8)
+        space = StumpSpace.from_matrix(X)
     wy = rng.normal(size=m)
     h = np.where(X[:, space.column] >= space.threshold, 1.0, -1.0)
     np.testing.assert_allclose(space.edges(wy), wy @ h, rtol=1e-10, atol=1e-12)
+
+
+def test_long_chains_are_summed_short_ones_multiplied():
+    """A chain costs one cumulative sum over the rows, sign columns one product each: chains
+    of MIN_CHAIN columns or more go to the sorted block, shorter ones to the sign block."""
+    rng = np.random.default_rng(3)
+    for levels, kind in [(stumps.MIN_CHAIN + 9, "_SortedBlock"), (11, "_SignBlock")]:
+        X = _binarized(rng, 300, 2, levels)
+        assert [type(b).__name__ for b in StumpSpace.from_matrix(X).blocks] == [kind]
 
 
 def test_engine_matches_reference_on_binarized_chains():
@@ -328,10 +339,13 @@ def test_engine_matches_reference_on_binarized_chains():
     X = _binarized(rng, 24, 2, 10)  # two chains of 9 columns
     y = np.where(X[:, 4] + X[:, 12] + rng.random(24) > 1.5, 1, -1)
     costs = rng.choice([0.0, 0.4, 1.0, 1.9], size=X.shape[1])
-    blocks = [type(b).__name__ for b in StumpSpace.from_matrix(X).blocks]
+    with pytest.MonkeyPatch.context() as patch:  # chains from 8 columns: small ones count
+        patch.setattr(stumps, "MIN_CHAIN", 8)
+        blocks = [type(b).__name__ for b in StumpSpace.from_matrix(X).blocks]
+        models = {c: _engine(X, y, costs, None, c, 12) for c in CRITERIA}
     assert blocks == ["_SortedBlock"]  # all-0/1 X: only chains make a sorted block
     for criterion in CRITERIA:
-        model = _engine(X, y, costs, None, criterion, 12)
+        model = models[criterion]
         ref = reference_fit(
             X.tolist(), y.tolist(), costs.tolist(), list(range(X.shape[1])), criterion, 12
         )
