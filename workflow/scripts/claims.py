@@ -1,6 +1,7 @@
 """Rule ``claims``: the paper's claims checked on this run -> claims.parquet, claims.md."""
 
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 # run the workflow's own copy of the package (the code its rules declare as input)
@@ -18,9 +19,19 @@ catalogue = Catalogue(dict(sm.params.catalogue))  # who plays which of the paper
 
 try:
     varied = claims.read_cost_variation(list(sm.input.costs))
-    stumps = (
-        pd.concat([read_table(p) for p in sm.input.stumps], ignore_index=True)
-        if sm.input.stumps
+    # stump tables one (dataset, cost model) at a time: results/stumps/{d}/{c}/{a}/block-k
+    pairs = defaultdict(list)
+    for path in sm.input.stumps:
+        pairs[Path(path).parts[-4:-2]].append(path)
+    agreement = (
+        claims.stump_agreement(
+            (
+                pd.concat([read_table(p) for p in paths], ignore_index=True)
+                for paths in pairs.values()
+            ),
+            catalogue,
+        )
+        if pairs
         else None
     )
     results = claims.check_claims(
@@ -28,7 +39,7 @@ try:
         read_table(sm.input.comparisons),
         read_table(sm.input.matches),
         varied=varied,
-        stumps=stumps,
+        agreement=agreement,
         catalogue=catalogue,
     )
     table = claims.claims_table(results)
