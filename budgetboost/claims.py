@@ -791,9 +791,14 @@ def deciding_evidence(detail: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     return shown, note + "`claims_evidence.parquet` (column `claim`)."
 
 
-def claims_markdown(results: Sequence[ClaimResult], catalogue: Catalogue | None = None) -> str:
-    """``claims.md``: the verdicts first, then the rules, then per claim the evidence that
-    decides it (the full evidence is in ``claims_evidence.parquet``).
+def claims_markdown(
+    results: Sequence[ClaimResult],
+    catalogue: Catalogue | None = None,
+    findings: Sequence[str] = (),
+) -> str:
+    """``claims.md``: the verdicts first, then ``findings`` (markdown sections of
+    :mod:`budgetboost.findings`), then the rules, then per claim the evidence that decides it
+    (the full evidence is in ``claims_evidence.parquet``).
 
     The evidence names algorithms by role; a table maps each role to this run's algorithm.
     """
@@ -809,6 +814,7 @@ def claims_markdown(results: Sequence[ClaimResult], catalogue: Catalogue | None 
         "",
         markdown_table(table[["claim", "verdict", "statement"]]),
         "",
+        *findings,
         "## How a verdict is reached",
         "",
         "A *cell* is one paired comparison "

@@ -133,6 +133,12 @@ def check_config(
             raise ConfigError(
                 f"{_where('cost_models', name, 'spec', exc.key)}: {exc.reason}"
             ) from None
+        for item in entry.get("algorithms", []):
+            if item not in config["algorithms"]:
+                raise ConfigError(
+                    f"{_where('cost_models', name, 'algorithms')}: {item!r} is not defined "
+                    f"under algorithms (defined: {', '.join(config['algorithms'])})"
+                )
     for name, entry in config["algorithms"].items():
         datasets = [
             d

@@ -561,7 +561,7 @@ def _run_trial(
     else:  # the anytime path up to the largest budget serves every smaller one
         fits = [(grid[-1], grid)]
     fit_seconds = predict_seconds = 0.0
-    test_parts, train_parts = [], []
+    test_parts, train_parts, tradeoff_parts = [], [], []
     for fit_budget, budgets in fits:
         estimator = make_estimator(
             spec,
@@ -594,14 +594,29 @@ def _run_trial(
                 )
         test_parts.append(test)
         train_parts.append(train)
+        tradeoff_parts.append(_chosen_tradeoffs(estimator, budgets))
     columns = {
         "trial": np.full(len(grid), trial),
         "budget": np.asarray(grid, dtype=np.float64),
         "test_error": np.concatenate([part.error for part in test_parts]),
         "train_error": np.concatenate([part.error for part in train_parts]),
         **{key: np.concatenate([getattr(part, key) for part in test_parts]) for key in _EVAL_KEYS},
+        "tradeoff": np.concatenate(tradeoff_parts),
     }
     return columns, fit_seconds, predict_seconds, estimator
+
+
+def _chosen_tradeoffs(estimator: Any, budgets: Sequence[float]) -> np.ndarray:
+    """The trade-off ``estimator`` chose at each budget (its ``chosen_tradeoffs``), else NaN."""
+    if not hasattr(estimator, "chosen_tradeoffs"):
+        return np.full(len(budgets), np.nan)
+    chosen = np.asarray(estimator.chosen_tradeoffs(budgets), dtype=np.float64)
+    if chosen.shape != (len(budgets),):
+        raise ValueError(
+            f"{type(estimator).__name__}.chosen_tradeoffs returned shape {chosen.shape} "
+            f"for {len(budgets)} budgets"
+        )
+    return chosen
 
 
 def _typed(df: pd.DataFrame, schema: Mapping[str, str], **constants: str) -> pd.DataFrame:

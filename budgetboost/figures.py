@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_MODULES", "TABLES", "FigureContext", "FigureSpec", "figure", "load", "registry"]
 
 #: Modules whose figures every run draws (the paper's figures first).
-DEFAULT_MODULES = ("budgetboost.plots", "budgetboost.rank_plots")
+DEFAULT_MODULES = ("budgetboost.plots", "budgetboost.beyond_plots", "budgetboost.rank_plots")
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``.
 TABLES = ("summary", "comparisons", "budget_to_match")
 

@@ -24,6 +24,9 @@ SHARD_COLUMNS: dict[str, str] = {
     "mean_example_cost": "float64",
     "max_example_cost": "float64",
     "nodes": "int32",
+    # the trade-off an estimator with ``chosen_tradeoffs(budgets)`` used at each budget (the
+    # peers' CEGB / penalty coefficient chosen on a validation part); NaN for the others
+    "tradeoff": "float64",
 }
 
 #: Wall-clock times of one block, kept out of the shards.

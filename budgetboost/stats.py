@@ -135,7 +135,9 @@ def summarize(
     ``ci_half`` (Student t, see :func:`t_interval`), ``train_error_mean``, ``rounds_mean``,
     ``spent_mean``, ``spent_fraction`` (spent / budget; NaN for an unbudgeted row),
     ``n_features_mean``, ``nodes_mean``, ``example_cost_mean`` (mean over trials of the
-    per-example mean cost) and ``example_cost_max`` (largest per-example cost of any trial).
+    per-example mean cost), ``example_cost_max`` (largest per-example cost of any trial) and
+    ``tradeoff_median`` (median over trials of the trade-off a peer chose at that budget on
+    its validation part; NaN for the others).
     """
     df = validate_shards(shards)
     grouped = df.groupby(GROUP_KEYS, sort=False, dropna=False)
@@ -150,6 +152,7 @@ def summarize(
         nodes_mean=("nodes", "mean"),
         example_cost_mean=("mean_example_cost", "mean"),
         example_cost_max=("max_example_cost", "max"),
+        tradeoff_median=("tradeoff", "median"),
     ).reset_index()
     n = out["trials"].to_numpy(dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -178,6 +181,7 @@ def summarize(
         "nodes_mean",
         "example_cost_mean",
         "example_cost_max",
+        "tradeoff_median",
     ]
     return _sort(out[columns], ["dataset", "cost_model", "algorithm", "budget"], catalogue)
 
@@ -583,6 +587,9 @@ def summary_markdown(
             ),
             "",
         ]
+    lines += _capped_trials(summary, catalogue)
+    lines += _against_peers(comparisons, catalogue)
+    lines += _chosen_tradeoffs(summary, catalogue)
     if not comparisons.empty:
         sig = comparisons[comparisons["p_holm"] < ALPHA]
         lines += [
@@ -593,3 +600,115 @@ def summary_markdown(
             "",
         ]
     return "\n".join(lines)
+
+
+def _capped_trials(summary: pd.DataFrame, catalogue: Catalogue) -> list[str]:
+    """A note naming the algorithms run on fewer trials than the others (config ``trials``)."""
+    counts = summary.groupby(["dataset", "cost_model", "algorithm"], sort=False)["trials"].max()
+    most = counts.groupby(level=["dataset", "cost_model"]).transform("max")
+    fewer = counts[counts < most].reset_index()
+    if fewer.empty:
+        return []
+    lines = [
+        "## Algorithms run on fewer trials",
+        "",
+        "These ran on the first trials of each dataset only (the `trials` key of their "
+        "config entry or of the cost model's), so they pair with the others' same trials; "
+        "their intervals are wider and their paired tests rest on these trials.",
+        "",
+    ]
+    for name, part in fewer.groupby("algorithm", sort=False):
+        values = sorted(set(part["trials"]))
+        shown = ", ".join(map(str, values))
+        lines.append(f"- {catalogue.label(name)}: {shown} trials per dataset")
+    return [*lines, ""]
+
+
+def _oriented(comparisons: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
+    """Cells of the pair (x, y) with ``diff`` = x's mean error minus y's."""
+    c = comparisons
+    forward = c[(c["algorithm_a"] == x) & (c["algorithm_b"] == y)]
+    backward = c[(c["algorithm_a"] == y) & (c["algorithm_b"] == x)]
+    return pd.concat(
+        [forward.assign(diff=forward["mean_diff"]), backward.assign(diff=-backward["mean_diff"])]
+    )
+
+
+def _against_peers(comparisons: pd.DataFrame, catalogue: Catalogue) -> list[str]:
+    """Smoothed and Greedy against each peer: budgets significantly better / tied / worse."""
+    boosters = [catalogue.with_role(role) for role in ("smoothed", "greedy")]
+    peers = catalogue.of_family("peer")
+    columns: dict[str, pd.Series] = {}
+    for x in [b for b in boosters if b is not None]:
+        for y in peers:
+            cells = _oriented(comparisons, x, y)
+            cells = cells[np.isfinite(cells["budget"])]
+            if cells.empty:
+                continue
+            significant = cells["p_holm"] < ALPHA
+            flags = pd.DataFrame(
+                {
+                    "dataset": cells["dataset"],
+                    "cost_model": cells["cost_model"],
+                    "better": significant & (cells["diff"] < 0),
+                    "worse": significant & (cells["diff"] > 0),
+                    "tied": ~significant,
+                }
+            )
+            counts = flags.groupby(["dataset", "cost_model"]).sum()
+            columns[f"{catalogue.label(x)} vs {catalogue.label(y)}"] = (
+                counts["better"].astype(str)
+                + " / "
+                + counts["tied"].astype(str)
+                + " / "
+                + counts["worse"].astype(str)
+            )
+    if not columns:
+        return []
+    table = pd.DataFrame(columns).fillna("–").reset_index()
+    return [
+        "## Smoothed and Greedy against the peers",
+        "",
+        "Budgets where the booster's paired test error is significantly lower / not "
+        f"significantly different / significantly higher than the peer's (Holm-adjusted "
+        f"Wilcoxon p < {ALPHA}), on the trials both ran. Per band and dataset counts: "
+        "`claims.md`, section *Beyond the paper*.",
+        "",
+        markdown_table(table),
+        "",
+    ]
+
+
+def _chosen_tradeoffs(summary: pd.DataFrame, catalogue: Catalogue) -> list[str]:
+    """The trade-offs the peers chose on their validation parts, at a few budgets."""
+    chosen = summary[summary["tradeoff_median"].notna() & np.isfinite(summary["budget"])]
+    if chosen.empty:
+        return []
+    rows = []
+    for (dataset, cost_model, name), part in chosen.groupby(
+        ["dataset", "cost_model", "algorithm"], sort=False
+    ):
+        part = part.sort_values("budget")
+        picks = part.iloc[np.unique(np.linspace(0, len(part) - 1, 4).round().astype(int))]
+        rows.append(
+            {
+                "dataset": dataset,
+                "cost_model": cost_model,
+                "algorithm": catalogue.label(name),
+                "median trade-off at budgets": ", ".join(
+                    f"{b:g}: {t:.3g}"
+                    for b, t in zip(picks["budget"], picks["tradeoff_median"], strict=True)
+                ),
+            }
+        )
+    return [
+        "## The peers' chosen trade-offs",
+        "",
+        "Median over trials of the trade-off (LightGBM `cegb_tradeoff`, CatBoost "
+        "`penalties_coefficient`) each peer chose on the validation part of the training "
+        "rows, at four budgets of the grid; every budget: `tradeoff_median` in "
+        "`summary.parquet`.",
+        "",
+        markdown_table(pd.DataFrame(rows)),
+        "",
+    ]

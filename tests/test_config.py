@@ -77,6 +77,14 @@ def test_a_config_that_is_not_a_mapping(tmp_path, text, message):
 
 SCHEMA_ERRORS = [
     (
+        lambda c: c["cost_models"]["uniform_0_2"].update(trials=0),
+        "config cost_models.uniform_0_2.trials: 0 is less than the minimum of 1",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(trials="all"),
+        "config algorithms.greedy.trials: 'all' is not of type 'integer'",
+    ),
+    (
         lambda c: c.update(block_sise=2),
         "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_size, "
         "cost_models, datasets, figure_modules, registry)",
@@ -186,6 +194,10 @@ CHECK_ERRORS = [
     (
         lambda c: c["datasets"]["heart"].update(algorithms=["gredy"]),
         "config datasets.heart.algorithms: 'gredy' is not defined under algorithms",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(algorithms=["gredy"]),
+        "config cost_models.uniform_0_2.algorithms: 'gredy' is not defined under algorithms",
     ),
     (
         lambda c: c["datasets"]["heart"].update(budgets={"turney": {"step": 1, "stop": 2}}),

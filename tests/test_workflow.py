@@ -17,6 +17,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -259,8 +260,9 @@ def test_full_run_writes_every_output(base_run):
         for algorithm, spec in config["algorithms"].items():
             rows = frame[(frame.dataset == dataset) & (frame.algorithm == algorithm)]
             per_trial = 1 if spec.get("unbudgeted") else len(budgets)
-            assert sorted(rows.trial.unique()) == list(range(entry["trials"]))
-            assert len(rows) == entry["trials"] * per_trial
+            trials = min(entry["trials"], spec.get("trials", entry["trials"]))  # first trials
+            assert sorted(rows.trial.unique()) == list(range(trials))
+            assert len(rows) == trials * per_trial
     assert list(frame.columns) == list(experiment.SHARD_COLUMNS)
     assert frame.test_error.between(0, 1).all()
     meta = read_metadata(shard_paths(base_run, "heart", "adaboost_rs")[0])
@@ -329,7 +331,8 @@ def test_raising_the_trials_adds_only_new_blocks(run_copy):
     trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
     assert trains == {
         f"results/shards/heart/uniform_0_2/{a}/block-{new_block}.parquet"
-        for a in config["algorithms"]
+        for a, spec in config["algorithms"].items()
+        if spec.get("trials", np.inf) > trials  # capped algorithms keep their first trials
     }
     rules = planned_rules(run_copy)
     assert set(rules) <= {"split", "assign_costs", "adaboost_path", "train"} | RESULTS_RULES
@@ -339,6 +342,40 @@ def test_raising_the_trials_adds_only_new_blocks(run_copy):
     rows = all_rows(run_copy, dataset="heart")
     assert sorted(rows.trial.unique()) == list(range(trials + size))
     assert planned_jobs(run_copy) == []
+
+
+@pytest.mark.slow
+def test_a_capped_algorithm_runs_its_first_trials_and_pairs_with_the_others(run_copy):
+    """Issue 15: `trials` on an algorithm runs its first trials only; raising it re-runs
+    that algorithm's shards alone, and its comparisons pair on the trials both ran."""
+    config = load_config(repo=run_copy)
+    cap = config["algorithms"]["lightgbm_stumps"]["trials"]
+    trials = config["datasets"]["heart"]["trials"]
+    assert cap < trials, "the test config should cap a peer below the datasets' trials"
+    rows = all_rows(run_copy, algorithm="lightgbm_stumps")
+    assert sorted(rows.trial.unique()) == list(range(cap))
+    assert rows["tradeoff"].notna().all()  # the chosen trade-off per budget is recorded
+    assert all_rows(run_copy, algorithm="smoothed")["tradeoff"].isna().all()
+    comparisons = read_table(run_copy / "results/summary/comparisons.parquet")
+    pair = comparisons[
+        (comparisons.algorithm_a == "smoothed") & (comparisons.algorithm_b == "lightgbm_stumps")
+    ]
+    assert not pair.empty and (pair.n_pairs == cap).all()
+    before = {p: p.read_bytes() for p in shard_paths(run_copy)}
+    edit_config(run_copy, lambda c: c["algorithms"]["lightgbm_stumps"].update(trials=cap + 1))
+    trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
+    assert trains == {
+        str(p.relative_to(run_copy)) for p in shard_paths(run_copy, algorithm="lightgbm_stumps")
+    }
+    snakemake(run_copy, "--cores", "2")
+    after = all_rows(run_copy, algorithm="lightgbm_stumps")
+    assert sorted(after.trial.unique()) == list(range(cap + 1))
+    changed = {p for p in before if p.read_bytes() != before[p]}
+    assert changed == set(shard_paths(run_copy, algorithm="lightgbm_stumps"))
+    # the first trials are the same fits as before: their rows are unchanged
+    old = rows.sort_values(["dataset", "trial", "budget"]).reset_index(drop=True)
+    new = after[after.trial < cap].sort_values(["dataset", "trial", "budget"])
+    pd.testing.assert_frame_equal(old, new.reset_index(drop=True))
 
 
 @pytest.mark.slow
@@ -440,7 +477,8 @@ def test_a_partly_filled_last_block_is_recomputed(run_copy):
         trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
         assert trains == {
             f"results/shards/heart/uniform_0_2/{a}/block-{last}.parquet"
-            for a in config["algorithms"]
+            for a, spec in config["algorithms"].items()
+            if spec.get("trials", np.inf) > trials  # capped ones keep their first trials
         }
         snakemake(run_copy, "--cores", "2")
     assert {p: p.read_bytes() for p in before} == before

@@ -42,8 +42,21 @@ def n_trials(dataset):
     )
 
 
-def n_blocks(dataset):
-    return math.ceil(n_trials(dataset) / BLOCK_SIZE)
+def n_blocks(dataset, cost_model=None, algorithm=None):
+    """Blocks of ``dataset`` (of the trials of ``algorithm`` under ``cost_model``)."""
+    return math.ceil(run_trials(dataset, cost_model, algorithm) / BLOCK_SIZE)
+
+
+def run_trials(dataset, cost_model=None, algorithm=None):
+    """Trials ``algorithm`` runs on ``dataset`` under ``cost_model``: the dataset's, capped
+    at the ``trials`` of the algorithm's and of the cost model's entries where set (the
+    first trials, so a capped run pairs with the others)."""
+    caps = [n_trials(dataset)]
+    if cost_model is not None:
+        caps.append(config["cost_models"][cost_model].get("trials"))
+    if algorithm is not None:
+        caps.append(config["algorithms"][algorithm].get("trials"))
+    return min(int(c) for c in caps if c is not None)
 
 
 def dataset_algorithms(dataset):
@@ -64,8 +77,10 @@ def experiments():
     """Every (dataset, cost model, algorithm) the config asks for."""
     for dataset in DATASETS:
         for cost_model in config["datasets"][dataset]["cost_models"]:
+            only = config["cost_models"][cost_model].get("algorithms")
             for algorithm in dataset_algorithms(dataset):
-                yield dataset, cost_model, algorithm
+                if only is None or algorithm in only:
+                    yield dataset, cost_model, algorithm
 
 
 def all_shards():
@@ -73,7 +88,7 @@ def all_shards():
     return [
         f"results/shards/{d}/{c}/{a}/block-{k}.parquet"
         for d, c, a in experiments()
-        for k in range(n_blocks(d))
+        for k in range(n_blocks(d, c, a))
     ]
 
 
@@ -84,7 +99,7 @@ def claim_stumps():
         f"results/stumps/{d}/{c}/{a}/block-{k}.parquet"
         for d, c, a in experiments()
         if a in chosen
-        for k in range(n_blocks(d))
+        for k in range(n_blocks(d, c, a))
     ]
 
 
@@ -195,8 +210,13 @@ def block_budgets(wildcards):
 
 
 def block_trials(wildcards):
+    """Trials of the block (of the algorithm's first trials, for a train job)."""
     return experiment.block_trials(
-        int(wildcards.block), BLOCK_SIZE, n_trials(wildcards.dataset)
+        int(wildcards.block),
+        BLOCK_SIZE,
+        run_trials(
+            wildcards.dataset, wildcards.get("cost_model"), wildcards.get("algorithm")
+        ),
     )
 
 

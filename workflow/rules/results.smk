@@ -68,10 +68,11 @@ rule claims:
         matches="results/summary/budget_to_match.parquet",
         costs=cost_tables(),
         stumps=claim_stumps(),
-        code=code_files("budgetboost.claims"),
+        code=code_files("budgetboost.claims", "budgetboost.findings"),
     output:
         table="results/summary/claims.parquet",
         evidence="results/summary/claims_evidence.parquet",
+        findings="results/summary/findings.parquet",
         markdown=report(
             "results/summary/claims.md",
             caption="../report/claims.rst",
@@ -92,7 +93,7 @@ rule landing:
     input:
         claims="results/summary/claims.parquet",
         summary="results/summary/summary.parquet",
-        code=code_files("budgetboost.claims"),
+        code=code_files("budgetboost.claims", "budgetboost.findings"),
     output:
         "results/report/landing.rst",
     log:

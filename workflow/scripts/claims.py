@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 import pandas as pd
 
-from budgetboost import claims
+from budgetboost import claims, findings
 from budgetboost.catalogue import Catalogue
 from budgetboost.io import job_log, read_table, write_table, write_text
 
@@ -56,7 +56,10 @@ try:
         sm.output.evidence,
         {"thresholds": claims.thresholds_table().astype(str).to_dict("records")},
     )
-    write_text(claims.claims_markdown(results, catalogue), sm.output.markdown)
+    comparisons = read_table(sm.input.comparisons)
+    peers, peer_section = findings.beyond_the_paper(comparisons, catalogue)
+    write_table(peers, sm.output.findings)
+    write_text(claims.claims_markdown(results, catalogue, [peer_section]), sm.output.markdown)
 except Exception:
     log.exception("claims failed")
     raise
