@@ -14,6 +14,11 @@ of that one tree:
 - **by node count**: classic cost-complexity (weakest-link) pruning, cutting the internal
   node with the least training error per node removed, down to the root (Figure 3).
 
+The cost-sensitive tree (``cost_sensitive=True``, Greedy Miser's criterion ``gain - lambda *
+unpaid cost``, Xu et al. 2012) grows one such tree per ``lambda`` of a grid on a fit part of
+the training rows and, per budget, uses the one whose budget-pruned form makes the fewest
+errors on the validation part (see :class:`BudgetedTree`).
+
 Split search is vectorised per node: for 0/1 matrices one matrix product of the node's
 labels with its rows; otherwise class-count cumulative sums over the node's sorted columns.
 """
