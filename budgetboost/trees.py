@@ -14,31 +14,46 @@ of that one tree:
 - **by node count**: classic cost-complexity (weakest-link) pruning, cutting the internal
   node with the least training error per node removed, down to the root (Figure 3).
 
+The cost-sensitive tree (``cost_sensitive=True``, Greedy Miser's criterion ``gain - lambda *
+unpaid cost``, Xu et al. 2012) grows one such tree per ``lambda`` of a grid on a fit part of
+the training rows and, per budget, uses the one whose budget-pruned form makes the fewest
+errors on the validation part (see :class:`BudgetedTree`).
+
 Split search is vectorised per node: for 0/1 matrices one matrix product of the node's
 labels with its rows; otherwise class-count cumulative sums over the node's sorted columns.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
-from ._params import Boolean, Interval, Options
+from ._params import Boolean, Interval, InvalidParameterError, Options
 from ._validation import check_budgets
 from .base import (
     BUDGET,
     FEATURE_COSTS,
     FEATURE_GROUPS,
+    RANDOM_STATE,
     BudgetCosts,
     BudgetedEstimator,
     BudgetEvaluation,
     TrainingData,
 )
+from .peers._base import TRADEOFF, validation_split
 
-__all__ = ["BudgetedTree", "PruningPath", "CRITERIA", "impurity", "split_gains"]
+__all__ = [
+    "BudgetedTree",
+    "PruningPath",
+    "CRITERIA",
+    "DEFAULT_TRADEOFFS",
+    "impurity",
+    "split_gains",
+]
 
 #: Impurity functions a split may decrease.
 CRITERIA = ("gini", "entropy")
@@ -86,40 +101,26 @@ def split_gains(
     return np.where((n_left > 0) & (n_right > 0), gain, -np.inf)
 
 
-def _scores(gains: np.ndarray, unpaid: np.ndarray, cost_sensitive: bool) -> np.ndarray:
-    """Split scores (higher is better); ``-inf`` for splits that do not improve.
+def _scores(gains: np.ndarray, unpaid: np.ndarray, tradeoff: float) -> np.ndarray:
+    """Split scores ``gain - tradeoff * unpaid`` (higher is better); ``-inf`` if not improving.
 
-    Plain CART scores the gain. Cost-sensitive scores ``gain / unpaid cost``, where a free
-    candidate (unpaid cost 0: its group is already paid on the path, or costs nothing) scores
-    ``+inf``; free candidates are then ranked by their gain (the limit epsilon -> 0 of
-    ``gain / (cost + epsilon)``).
+    A split improves when its score exceeds :data:`GAIN_TOL`. With ``tradeoff = 0`` (plain
+    CART) the score is the gain itself. With ``tradeoff > 0`` (Greedy Miser's criterion, Xu
+    et al. 2012) a split is made only when its gain pays for ``tradeoff`` times the unpaid
+    cost of its feature group on the node's path (0 when the group is paid above the node).
     """
-    ok = gains > GAIN_TOL
-    if not cost_sensitive:
-        return np.where(ok, gains, -np.inf)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(ok, np.where(unpaid > 0, gains / unpaid, np.inf), -np.inf)
+    score = gains if tradeoff == 0 else gains - tradeoff * unpaid
+    return np.where((gains > GAIN_TOL) & (score > GAIN_TOL), score, -np.inf)
 
 
-def _best_key(score: np.ndarray, gains: np.ndarray) -> tuple[float, float] | None:
-    """``(best score, best gain among +inf scores)`` of a set of candidates; None if none.
-
-    Candidates tied with the key are those within :data:`TIE_TOL` (relative) of the best
-    score, or, when the best score is ``+inf``, the free candidates within :data:`TIE_TOL`
-    of the largest free gain.
-    """
+def _best_key(score: np.ndarray) -> float | None:
+    """The best score of a set of candidates; None if none improves."""
     best = score.max() if score.size else -np.inf
-    if best == -np.inf:
-        return None
-    top = float(gains[score == np.inf].max()) if best == np.inf else np.nan
-    return float(best), top
+    return None if best == -np.inf else float(best)
 
 
-def _tied(score: np.ndarray, gains: np.ndarray, key: tuple[float, float]) -> np.ndarray:
-    """Mask of the candidates tied with ``key`` (see :func:`_best_key`)."""
-    best, top = key
-    if best == np.inf:
-        return (score == np.inf) & (gains >= top - TIE_TOL * top)
+def _tied(score: np.ndarray, best: float) -> np.ndarray:
+    """Mask of the candidates within :data:`TIE_TOL` (relative) of the best score (> 0)."""
     return score >= best - TIE_TOL * best
 
 
@@ -137,7 +138,7 @@ def _best_split_binary(
     y1: np.ndarray,
     unpaid: np.ndarray,
     criterion: str,
-    cost_sensitive: bool,
+    tradeoff: float,
 ) -> _Split | None:
     """Best split of a node of an all-0/1 matrix: one (2 x k) @ (k x n) product."""
     rows = Xf[idx]
@@ -145,11 +146,11 @@ def _best_split_binary(
     both = np.stack([np.ones(idx.size, dtype=Xf.dtype), yk.astype(Xf.dtype)])
     n_right, n1_right = both @ rows  # examples with x_j = 1, and positives among them
     gains = split_gains(n_right, n1_right, idx.size, float(yk.sum()), criterion)
-    score = _scores(gains, unpaid, cost_sensitive)
-    key = _best_key(score, gains)
+    score = _scores(gains, unpaid, tradeoff)
+    key = _best_key(score)
     if key is None:
         return None
-    j = int(np.flatnonzero(_tied(score, gains, key))[0])
+    j = int(np.flatnonzero(_tied(score, key))[0])
     return _Split(j, 1.0, rows[:, j] == 1)
 
 
@@ -191,7 +192,7 @@ def _best_split_sorted(
     y1: np.ndarray,
     unpaid: np.ndarray,
     criterion: str,
-    cost_sensitive: bool,
+    tradeoff: float,
     thresholds: _Thresholds,
 ) -> _Split | None:
     """Best split of a node of a numeric matrix: cumulative sums over sorted columns.
@@ -208,15 +209,15 @@ def _best_split_sorted(
     for start in range(0, n_cols, width):
         block = slice(start, min(start + width, n_cols))
         col_gain[block] = _sorted_gains(X[idx, block], yk, criterion).max(axis=0)
-    col_score = _scores(col_gain, unpaid, cost_sensitive)
-    key = _best_key(col_score, col_gain)
+    col_score = _scores(col_gain, unpaid, tradeoff)
+    key = _best_key(col_score)
     if key is None:
         return None
-    j = int(np.flatnonzero(_tied(col_score, col_gain, key))[0])
+    j = int(np.flatnonzero(_tied(col_score, key))[0])
     values = X[idx, j]
     gains = _sorted_gains(values[:, None], yk, criterion)[:, 0]
-    score = _scores(gains, np.full(gains.size, unpaid[j]), cost_sensitive)
-    pos = int(np.flatnonzero(_tied(score, gains, key))[0])
+    score = _scores(gains, np.full(gains.size, unpaid[j]), tradeoff)
+    pos = int(np.flatnonzero(_tied(score, key))[0])
     below = np.sort(values)[pos]
     v = thresholds.above(j, below)
     return _Split(j, v, values >= v)
@@ -244,13 +245,14 @@ def _grow(
     group_of_column: np.ndarray,
     group_cost: np.ndarray,
     criterion: str,
-    cost_sensitive: bool,
+    tradeoff: float = 0.0,
 ) -> _GrownTree:
-    """Grow a CART tree until every leaf is pure or no split improves (gain > GAIN_TOL).
+    """Grow a tree until every leaf is pure or no split improves (score > GAIN_TOL).
 
     Depth-first, left child first, so node ids are in preorder. A column's unpaid cost at a
     node is its group's cost, or 0 when the group is split on above the node (paid once per
-    path); it enters only the cost-sensitive score.
+    path); it enters the score ``gain - tradeoff * unpaid`` (:func:`_scores`; plain CART:
+    ``tradeoff = 0``).
     """
     binary = bool(np.logical_or(X == 0, X == 1).all())
     Xf = X.astype(np.float32) if binary else None
@@ -292,11 +294,9 @@ def _grow(
         if 0 < n1 < idx.size:
             unpaid = np.where(np.isin(group_of_column, paid_arr), 0.0, column_cost)
             if binary:
-                split = _best_split_binary(Xf, idx, y1, unpaid, criterion, cost_sensitive)
+                split = _best_split_binary(Xf, idx, y1, unpaid, criterion, tradeoff)
             else:
-                split = _best_split_sorted(
-                    X, idx, y1, unpaid, criterion, cost_sensitive, thresholds
-                )
+                split = _best_split_sorted(X, idx, y1, unpaid, criterion, tradeoff, thresholds)
         if split is None:
             rows["feature"].append(-1)
             rows["threshold"].append(np.nan)
@@ -442,15 +442,97 @@ def _check_node_counts(node_counts: Any) -> np.ndarray:
     return arr.astype(np.float64)
 
 
-class BudgetedTree(BudgetedEstimator):
-    """A CART decision tree pruned to a test-time budget or a node count (Section 7).
+#: Default trade-off grid of the cost-sensitive tree, in units of (root gain / mean cost).
+DEFAULT_TRADEOFFS = (0.0, 1 / 64, 1 / 16, 1 / 4, 1.0, 4.0)
 
-    One tree is grown fully on the boosters' thresholds and then pruned; every budget and
-    every node count is read off two nested pruning sequences of that one tree (see
-    :func:`_pruning_path`), so :meth:`predict_at_budgets` and :meth:`evaluate_at_budgets` serve
-    a whole budget grid from one fit. A test example pays for the feature groups split on
-    along its own root-to-leaf path, each once; after budget pruning every path costs at most
-    the budget, so the budget holds strictly for every example.
+#: What a cost-sensitive tree copies from the tree chosen at its fitted budget.
+_TREE_ATTRIBUTES = (
+    "feature_",
+    "threshold_",
+    "children_left_",
+    "children_right_",
+    "value_",
+    "path_cost_",
+    "path_n_groups_",
+    "max_depth_",
+    "budget_path_",
+    "_grown",
+)
+
+
+def _tradeoff_unit(tree: BudgetedTree, data: TrainingData) -> float:
+    """``g / c``: gain of the plain tree's root split over the mean positive column cost.
+
+    1 when the root is a leaf (no split improves: every tree is that leaf) or when no column
+    costs anything (costs cannot change a split).
+    """
+    if tree.feature_[0] < 0:
+        return 1.0
+    value = tree.value_
+    right = tree.children_right_[0]
+    gain = float(
+        split_gains(
+            value[right].sum(), value[right, 1], value[0].sum(), value[0, 1], tree.criterion
+        )
+    )
+    cost = data.group_cost[data.group_of_column]
+    positive = cost[cost > 0]
+    return gain / float(positive.mean()) if positive.size and gain > 0 else 1.0
+
+
+def _errors_by_budget_step(tree: BudgetedTree, X: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """Error of ``tree`` on ``(X, y1)`` after each step of its budget sequence.
+
+    An example's leaf at step ``s`` is the node at depth ``#{d: m_d > s}`` of its path, ``m``
+    the prefix minima of the path's cut steps (see :meth:`BudgetedTree._leaves`): the node at
+    depth ``d`` is its leaf for steps in ``[m_d, m_{d-1})``. A difference array over steps
+    counts the misclassified examples at every step at once. The fitted ``max_nodes`` cuts
+    every path at its node-count leaf.
+    """
+    n_steps = tree.budget_path_.n_nodes.size  # steps 0 .. n_steps - 1
+    paths = tree._paths(X)
+    m = np.minimum.accumulate(tree.budget_path_.cut_step[paths], axis=1)
+    if tree.size_step_ > 0:
+        kept = np.minimum.accumulate(tree.size_path_.cut_step[paths], axis=1) > tree.size_step_
+        m = np.where(kept, m, 0)
+    upper = np.concatenate([np.full((m.shape[0], 1), n_steps), m[:, :-1]], axis=1)
+    lo, hi = np.minimum(m, n_steps), np.minimum(upper, n_steps)
+    positive = tree.value_[:, 1] > tree.value_[:, 0]
+    wrong = (positive[paths] != (y1[:, None] > 0)).astype(np.int64)
+    diff = np.zeros(n_steps + 1, dtype=np.int64)
+    np.add.at(diff, lo.ravel(), wrong.ravel())
+    np.add.at(diff, hi.ravel(), -wrong.ravel())
+    return np.cumsum(diff)[:n_steps] / max(X.shape[0], 1)
+
+
+class BudgetedTree(BudgetedEstimator):
+    """A decision tree pruned to a test-time budget or a node count (Section 7).
+
+    **Plain CART** (``cost_sensitive=False``): one tree is grown fully on the boosters'
+    thresholds and then pruned; every budget and every node count is read off two nested
+    pruning sequences of that one tree (see :func:`_pruning_path`), so
+    :meth:`predict_at_budgets` and :meth:`evaluate_at_budgets` serve a whole budget grid from
+    one fit. A test example pays for the feature groups split on along its own root-to-leaf
+    path, each once; after budget pruning every path costs at most the budget, so the budget
+    holds strictly for every example.
+
+    **Cost-sensitive** (``cost_sensitive=True``, Greedy Miser's split criterion, Xu et al.
+    2012): a split maximises ``gain - lambda * c``, ``c`` the unpaid cost of the split's
+    feature group on the node's path (0 if the group is split on above the node), and is
+    made only when ``gain > lambda * c``: each split must lower ``mean impurity + lambda *
+    mean example cost`` of the tree (the gain is per example of the node, so both terms are
+    weighted by the node's share of the examples). The training rows are split, stratified
+    by class, into a *fit part* and a *validation part* (``validation_fraction``, seeded by
+    ``random_state``; the peers' ``validation_split``). One tree per ``lambda`` of the grid
+    ``tradeoffs_`` is grown on the fit part and pruned by budget as plain CART is. At each
+    budget ``B`` the tree used is the one, among the grid's trees each pruned to ``B``, with
+    the fewest validation errors; ties go to the smaller ``lambda`` (so to plain CART,
+    ``lambda = 0``, whenever it does as well). The choice is a step function of the budget
+    fixed at fit time (:attr:`choice_budgets_`, :meth:`chosen_tradeoffs`). The chosen tree is
+    **not** refit on all training rows: it is the tree grown on the fit part, whose
+    validation error chose it. Test rows take no part in the fit or the choice (the
+    estimator only sees the training rows). A single ``lambda`` is a fixed trade-off; with
+    ``validation_fraction=0`` it is grown on all training rows.
 
     Parameters
     ----------
@@ -466,12 +548,26 @@ class BudgetedTree(BudgetedEstimator):
         Impurity ``I(p)``: ``2p(1-p)`` or ``-p log2 p - (1-p) log2 (1-p)``. A split's gain
         is ``I(parent) - sum_children (n_c/n) I(child)``.
     cost_sensitive : bool, default=False
-        If True the split maximises ``gain / c``, ``c`` the unpaid cost of the split's feature
-        group on the node's path (Xu et al. 2012 in spirit: cost enters the split choice). A
-        group already split on above the node, or of cost 0, is free: ``c = 0`` scores
-        ``+inf`` (the limit ``epsilon -> 0`` of ``gain / (c + epsilon)``), so any improving
-        free split beats every paid one, and free splits are ranked by gain. Plain CART
-        (False) maximises the gain.
+        False: plain CART (the split with the largest gain). True: Greedy Miser's criterion
+        ``gain - lambda * c`` with ``lambda`` chosen per budget on a validation part (above).
+    tradeoffs : float, array-like of float or None, default=None
+        The ``lambda`` grid of ``cost_sensitive=True`` (numbers >= 0; sorted and deduplicated
+        when fitted); one number is a fixed trade-off. ``None``: the default grid
+        :data:`DEFAULT_TRADEOFFS` ``(0, 1/64, 1/16, 1/4, 1, 4)`` times the unit ``g / c``,
+        where ``g`` is the gain of plain CART's root split on the fit part and ``c`` the mean
+        of the positive column costs. At ``lambda = g / c`` a split on a feature of mean
+        cost must gain as much as the best root split does, so the grid runs from "costs
+        nearly free" (``lambda = 0``: plain CART; ``g / (64 c)``) to "almost nothing
+        affordable" (``4 g / c``: only features costing under a quarter of the mean are
+        worth the best root split's gain). It scales with the data (gains) and the cost
+        model (costs), so one grid serves every dataset. Ignored by plain CART; giving it
+        there is an error.
+    validation_fraction : float in [0, 1), default=0.25
+        Share of each class of the training rows held out to choose ``lambda`` per budget
+        (each class keeps at least one fit row). 0 needs a single ``lambda``. Ignored by
+        plain CART.
+    random_state : int, numpy Generator (or BitGenerator, SeedSequence) or None, default=None
+        Seed of the validation split (the pipeline sets it per trial). Ignored by plain CART.
     feature_costs : array-like of shape (n_features,), default=None
         Cost of each column of ``X`` (default: all 1).
     feature_groups : array-like of shape (n_features,), default=None
@@ -485,7 +581,9 @@ class BudgetedTree(BudgetedEstimator):
     n_features_in_ : int
     feature_, threshold_ : ndarray of shape (n_nodes,)
         Split ``x[feature_] >= threshold_`` of each node of the grown tree (preorder); ``-1``
-        and ``nan`` at leaves.
+        and ``nan`` at leaves. Cost-sensitive: of the tree chosen at the fitted ``budget``
+        (as are every attribute below, :meth:`pruned_tree`, :meth:`predict_at_nodes` and
+        :meth:`evaluate_at_nodes`; :meth:`predict_at_budgets` uses each budget's choice).
     children_left_, children_right_ : ndarray of shape (n_nodes,)
         Child for ``x < v`` and for ``x >= v``; ``-1`` at leaves.
     value_ : ndarray of shape (n_nodes, 2)
@@ -502,10 +600,23 @@ class BudgetedTree(BudgetedEstimator):
         budget alone never needs it.
     budget_step_, size_step_ : int
         Steps of those sequences selected by ``budget`` and ``max_nodes`` (0: none).
+    tradeoffs_ : ndarray of shape (n_tradeoffs,)
+        The ``lambda`` grid, increasing (plain CART: ``[0.]``).
+    trees_ : list of BudgetedTree
+        Cost-sensitive only: the tree of each ``lambda`` (a fitted fixed trade-off, grown on
+        the fit part).
+    fit_rows_, validation_rows_ : ndarray of int
+        Cost-sensitive only: rows of the training ``X`` in the fit and validation parts.
+    validation_errors_ : list of ndarray
+        Cost-sensitive only: error of tree ``m`` on the validation part (on the fit part if
+        the validation part is empty) after each step of its ``budget_path_``.
+    choice_budgets_, choice_index_ : ndarray of shape (n_steps,)
+        Cost-sensitive only: from budget ``choice_budgets_[s]`` (increasing, the first 0) up
+        to the next, the tree used is ``trees_[choice_index_[s]]``, pruned to the budget.
 
     Notes
     -----
-    Splits: among improving splits (gain > ``GAIN_TOL`` = 1e-12 per example) the best score
+    Splits: among improving splits (score > ``GAIN_TOL`` = 1e-12 per example) the best score
     wins; scores within a relative ``TIE_TOL`` = 1e-12 tie and go to the lower column, then
     the lower threshold. Growing stops at pure nodes and where no split improves (so an XOR
     node stays a leaf). A leaf predicts its majority class; an exact tie predicts
@@ -516,7 +627,7 @@ class BudgetedTree(BudgetedEstimator):
     Y. Huang, B. Powers, L. Reyzin. Training-Time Optimization of a Budgeted Booster. IJCAI
     2015 (Section 7, Figure 3). L. Breiman et al. Classification and Regression Trees, 1984
     (cost-complexity pruning). Z. Xu, K. Weinberger, O. Chapelle. The Greedy Miser: Learning
-    under Test-time Budgets. ICML 2012.
+    under Test-time Budgets. ICML 2012 (split criterion impurity gain - lambda * cost).
     """
 
     _parameter_constraints = {
@@ -524,6 +635,9 @@ class BudgetedTree(BudgetedEstimator):
         "max_nodes": [Interval(Integral, 1, None, closed="left"), None],
         "criterion": [Options(CRITERIA)],
         "cost_sensitive": [Boolean()],
+        "tradeoffs": TRADEOFF,
+        "validation_fraction": [Interval(Real, 0, 1, closed="left")],
+        "random_state": RANDOM_STATE,
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
     }
@@ -534,6 +648,9 @@ class BudgetedTree(BudgetedEstimator):
         max_nodes: int | None = None,
         criterion: str = "gini",
         cost_sensitive: bool = False,
+        tradeoffs=None,
+        validation_fraction: float = 0.25,
+        random_state=None,
         feature_costs=None,
         feature_groups=None,
     ):
@@ -541,20 +658,99 @@ class BudgetedTree(BudgetedEstimator):
         self.max_nodes = max_nodes
         self.criterion = criterion
         self.cost_sensitive = cost_sensitive
+        self.tradeoffs = tradeoffs
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
 
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> None:
+        """Check constructor parameters without data, as ``fit`` does.
+
+        Besides each parameter's own constraints: ``tradeoffs`` needs
+        ``cost_sensitive=True``, and ``validation_fraction=0`` needs a single ``tradeoffs``
+        value (there is nothing to choose among otherwise).
+
+        Raises
+        ------
+        InvalidParameterError
+            ``str()`` is ``"<parameter>: <reason>"``.
+        """
+        super().check_params(params)
+        cost_sensitive = bool(params.get("cost_sensitive", False))
+        grid = params.get("tradeoffs")
+        if grid is not None and not cost_sensitive:
+            raise InvalidParameterError(
+                "tradeoffs", "only used with cost_sensitive=True (plain CART has no trade-off)"
+            )
+        several = grid is None or np.atleast_1d(np.asarray(grid)).size > 1
+        if cost_sensitive and params.get("validation_fraction", 0.25) == 0 and several:
+            raise InvalidParameterError(
+                "validation_fraction",
+                "must be > 0 to choose among several tradeoffs (give one value for a fixed "
+                "trade-off, or a validation part)",
+            )
+
     def _fit(self, data: TrainingData) -> None:
-        """Grow the tree on ``(X, y)`` and compute both pruning sequences."""
+        """Grow the tree (plain) or the trees of the grid and the choice (cost-sensitive)."""
+        y1 = (data.y > 0).astype(np.int64)
+        if not self.cost_sensitive:
+            self.tradeoffs_ = np.zeros(1)
+            self._fit_grown(data.X, y1, data, 0.0)
+            return
+        rng = np.random.default_rng(self.random_state)
+        fit_rows, validation_rows = validation_split(data.y, float(self.validation_fraction), rng)
+        X, y = data.X[fit_rows], y1[fit_rows]
+        if self.tradeoffs is not None:
+            grid = np.unique(np.asarray(self.tradeoffs, dtype=np.float64))
+            first = None
+        else:  # plain CART first: its root gain is the default grid's unit
+            first = self._subtree(data, X, y, 0.0)
+            grid = np.unique(np.asarray(DEFAULT_TRADEOFFS) * _tradeoff_unit(first, data))
+        trees = [
+            first if (first is not None and lam == 0) else self._subtree(data, X, y, lam)
+            for lam in grid
+        ]
+        rows = validation_rows if validation_rows.size else fit_rows
+        self.tradeoffs_ = grid
+        self.trees_ = trees
+        self.fit_rows_, self.validation_rows_ = fit_rows, validation_rows
+        self.validation_errors_ = [_errors_by_budget_step(t, data.X[rows], y1[rows]) for t in trees]
+        self._choose()
         budget = np.inf if self.budget is None else float(self.budget)
-        tree = _grow(
-            data.X,
-            (data.y > 0).astype(np.int64),
-            data.group_of_column,
-            data.group_cost,
-            self.criterion,
-            bool(self.cost_sensitive),
+        chosen = trees[int(self.choice_index_[self._choice_steps(np.array([budget]))[0]])]
+        for name in _TREE_ATTRIBUTES:
+            setattr(self, name, getattr(chosen, name))
+        self.budget_step_ = int(self.budget_path_.step_for_budget(budget))
+        self._size_path = chosen._size_path
+        self.size_step_ = (
+            0 if self.max_nodes is None else int(self.size_path_.step_for_nodes(self.max_nodes))
         )
+        self._by_choice = True
+
+    def _subtree(self, data: TrainingData, X: np.ndarray, y1: np.ndarray, tradeoff: float):
+        """A fitted fixed trade-off tree on the fit part (classes etc. copied from ``self``)."""
+        tree = BudgetedTree(
+            max_nodes=self.max_nodes,
+            criterion=self.criterion,
+            cost_sensitive=True,
+            tradeoffs=float(tradeoff),
+            validation_fraction=0.0,
+            feature_costs=self.feature_costs,
+            feature_groups=self.feature_groups,
+        )
+        for name in ("classes_", "n_features_in_", "feature_names_in_", "majority_"):
+            if hasattr(self, name):
+                setattr(tree, name, getattr(self, name))
+        tree.tradeoffs_ = np.array([float(tradeoff)])
+        tree._fit_grown(X, y1, data, float(tradeoff))
+        return tree
+
+    def _fit_grown(self, X: np.ndarray, y1: np.ndarray, data: TrainingData, tradeoff: float):
+        """Grow one tree on ``(X, y1)`` and compute its pruning sequences."""
+        budget = np.inf if self.budget is None else float(self.budget)
+        tree = _grow(X, y1, data.group_of_column, data.group_cost, self.criterion, tradeoff)
         self.feature_ = tree.feature
         self.threshold_ = tree.threshold
         self.children_left_ = tree.left
@@ -565,10 +761,57 @@ class BudgetedTree(BudgetedEstimator):
         self.max_depth_ = int(tree.depth.max())
         self.budget_path_ = _pruning_path(tree, "budget")
         self._grown, self._size_path = tree, None  # size_path_ is computed when first used
+        self._by_choice = False
         self.budget_step_ = int(self.budget_path_.step_for_budget(budget))
         self.size_step_ = (
             0 if self.max_nodes is None else int(self.size_path_.step_for_nodes(self.max_nodes))
         )
+
+    # ------------------------------------------------------------------ choice per budget
+    def _choose(self) -> None:
+        """The tree with the fewest validation errors at every budget, as a step function.
+
+        Every tree's pruned form changes only at the ``max_path_cost`` values of its budget
+        sequence, so the choice is evaluated at the union of those values (and 0); ties go
+        to the lower index, the smaller ``lambda``.
+        """
+        budgets = np.unique(
+            np.concatenate([[0.0], *(t.budget_path_.max_path_cost for t in self.trees_)])
+        )
+        errors = np.vstack(
+            [
+                e[np.maximum(t.budget_path_.step_for_budget(budgets), t.budget_step_)]
+                for t, e in zip(self.trees_, self.validation_errors_, strict=True)
+            ]
+        )
+        best = np.argmin(errors, axis=0)  # first minimum: the smallest lambda
+        change = np.concatenate([[True], best[1:] != best[:-1]])
+        self.choice_budgets_ = budgets[change]
+        self.choice_index_ = best[change]
+
+    def _choice_steps(self, budgets: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.choice_budgets_, budgets, side="right") - 1
+
+    def chosen_tradeoffs(self, budgets: Any) -> np.ndarray:
+        """The ``lambda`` of the tree used at each budget.
+
+        Parameters
+        ----------
+        budgets : float or array-like of float
+            Numbers >= 0 in any order; ``inf`` is the fitted model (budgets above the
+            fitted ``budget`` get its choice).
+
+        Returns
+        -------
+        ndarray of shape (len(budgets),), float64
+            Values of ``tradeoffs_``, chosen on the validation part; 0 for plain CART.
+        """
+        self._check_fitted()
+        budgets = check_budgets(budgets)
+        if not self._by_choice:  # one tree: plain CART (0) or a fixed trade-off tree
+            return np.full(budgets.size, self.tradeoffs_[0])
+        capped = np.minimum(budgets, np.inf if self.budget is None else float(self.budget))
+        return self.tradeoffs_[self.choice_index_[self._choice_steps(capped)]]
 
     @property
     def size_path_(self) -> PruningPath:
@@ -658,14 +901,28 @@ class BudgetedTree(BudgetedEstimator):
     ) -> tuple[np.ndarray, BudgetCosts]:
         """The tree pruned to each budget (and to the fitted ``max_nodes``).
 
+        Cost-sensitive: at each budget the tree of the choice (:meth:`chosen_tradeoffs`).
+
         ``rounds`` counts internal nodes; ``spent`` is the most expensive root-to-leaf path
         of the pruned tree; ``n_features`` the mean number of distinct feature groups on the
         examples' paths; ``mean_example_cost`` and ``max_example_cost`` the path cost each
         example pays; ``nodes`` the nodes of the pruned tree. ``inf`` (and any budget above
         the fitted ``budget``) gives the fitted tree.
         """
-        steps = self._budget_steps(budgets)
-        return self._at_steps(X, steps, np.full(steps.size, self.size_step_))
+        if not self._by_choice:
+            steps = self._budget_steps(budgets)
+            return self._at_steps(X, steps, np.full(steps.size, self.size_step_))
+        capped = np.minimum(budgets, np.inf if self.budget is None else float(self.budget))
+        index = self.choice_index_[self._choice_steps(capped)]
+        scores = np.empty((budgets.size, X.shape[0]))
+        fields = {f: np.empty(budgets.size) for f in BudgetCosts.__dataclass_fields__}
+        for m in np.unique(index).tolist():
+            rows = np.flatnonzero(index == m)
+            part, costs = self.trees_[m]._scores_and_costs(X, capped[rows])
+            scores[rows] = part
+            for name, value in costs.as_dict().items():
+                fields[name][rows] = value
+        return scores, BudgetCosts(**fields)
 
     # ------------------------------------------------------------------ by node count
     def predict_at_nodes(self, X, node_counts) -> np.ndarray:

@@ -165,7 +165,44 @@ CHECK_ERRORS = [
         lambda c: c["algorithms"]["adaboost"].update(rounds_from_registry="rounds"),
         "config algorithms.adaboost.rounds_from_registry: BudgetedBoost has no parameter 'rounds'",
     ),
+    # the cost-sensitive tree's trade-off grid (#16)
+    (
+        lambda c: c["algorithms"]["tree"]["params"].update(tradeoffs=[0, 1]),
+        "config algorithms.tree.params.tradeoffs: only used with cost_sensitive=True",
+    ),
+    (
+        lambda c: c["algorithms"]["tree_cs"]["params"].update(tradeoffs=[0, -1]),
+        "config algorithms.tree_cs.params.tradeoffs: must be ",
+    ),
+    (
+        lambda c: c["algorithms"]["tree_cs"]["params"].update(validation_fraction=0.0),
+        "config algorithms.tree_cs.params.validation_fraction: must be > 0 to choose",
+    ),
+    (
+        lambda c: c["algorithms"]["tree_cs"]["params"].update(
+            tradeoffs=[0, 0.01, 0.1], validation_fraction=0.3
+        ),
+        None,
+    ),
     # cost-model specs
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(
+            spec={"model": "few_cheap", "fraction": 2}
+        ),
+        "config cost_models.uniform_0_2.spec.fraction: must lie in [0, 1]; got 2",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(
+            spec={"model": "few_cheap", "cheap": [0, 0.2], "expensive": [2.5, 1.5]}
+        ),
+        "config cost_models.uniform_0_2.spec.expensive: low 2.5 is larger than high 1.5",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(
+            spec={"model": "correlated", "low": 0, "high": 2, "noise": 0.25}
+        ),
+        None,
+    ),
     (
         lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(model="uniform_randm"),
         "config cost_models.uniform_0_2.spec.model: must be one of ['uniform_random', ",

@@ -165,6 +165,16 @@ BAD_SPECS = [
     ({"model": "discrete", "values": ["a"], "probabilities": [1]}, "values", "numbers"),
     ({"model": "correlated", "low": 0, "high": 2, "noise": 1.5}, "noise", r"must lie in \[0, 1\]"),
     ({"model": "real", "file": 3}, "file", "must be a file path"),
+    ({"model": "few_cheap", "fraction": 1.5}, "fraction", r"must lie in \[0, 1\]"),
+    ({"model": "few_cheap", "fraction": -0.1}, "fraction", "must be a finite number >= 0"),
+    ({"model": "few_cheap", "fraction": True}, "fraction", "must be a finite number >= 0"),
+    ({"model": "few_cheap", "cheap": [0.5, 0.1]}, "cheap", "low 0.5 is larger than high 0.1"),
+    ({"model": "few_cheap", "cheap": 0.2}, "cheap", r"must be a list \[low, high\]"),
+    ({"model": "few_cheap", "expensive": [1, 2, 3]}, "expensive", "two finite numbers"),
+    ({"model": "few_cheap", "expensive": [-1, 2]}, "expensive", ">= 0"),
+    ({"model": "few_cheap", "expensive": [1, "2"]}, "expensive", "two finite numbers"),
+    ({"model": "few_cheap", "grouped": 1}, "grouped", "true or false"),
+    ({"model": "few_cheap", "low": 0}, "low", "unknown parameter"),
 ]
 
 
@@ -196,6 +206,9 @@ def test_real_costs_without_a_file_name_the_dataset_and_cost_model():
         {"model": "uniform_random", "low": 0, "high": 2, "description": "U[0, 2]"},
         {"model": "discrete", "values": [0.1, 1], "probabilities": [0.5, 0.5], "grouped": True},
         {"model": "correlated", "low": 0, "high": 2, "noise": 0.2},
+        {"model": "few_cheap"},
+        {"model": "few_cheap", "fraction": 0.2, "cheap": [0, 0.1], "expensive": [2, 2]},
+        {"model": "few_cheap", "fraction": 1, "grouped": True},
         {"model": "real", "file": "resources/heart_turney_costs.csv", "scale": 2},
         {"model": "real"},
     ],
@@ -226,6 +239,100 @@ def test_correlated_needs_the_trial_split():
     spec = {"model": "correlated", "low": 0, "high": 2, "noise": 0.1}
     with pytest.raises(ValueError, match="no split for trial 7"):
         make_costs("toy", "corr", spec, data, _splits(data, range(2)), [7])
+
+
+def test_correlated_costs_read_only_the_training_rows():
+    """The test rows' values and labels never change the costs; the training rows' do."""
+    data = _toy(n_rows=200, groups=(10,))
+    splits = _splits(data, range(3))
+    spec = {"model": "correlated", "low": 0, "high": 2, "noise": 0.25}
+    base = make_costs("toy", "adversarial", spec, data, splits, range(3)).costs
+    for t in range(3):
+        train, test = splits[t]
+        other = BinarizedData(**{**data.__dict__, "X": data.X.copy(), "y": data.y.copy()})
+        other.X[test] = 1 - other.X[test]
+        other.y[test] = -other.y[test]
+        np.testing.assert_array_equal(
+            make_costs("toy", "adversarial", spec, other, splits, [t]).costs[0], base[t]
+        )
+        changed = BinarizedData(**{**data.__dict__, "y": data.y.copy()})
+        changed.y[train[: len(train) // 2]] *= -1
+        assert not np.array_equal(
+            make_costs("toy", "adversarial", spec, changed, splits, [t]).costs[0], base[t]
+        )
+
+
+def test_correlated_costs_have_the_mean_of_their_interval():
+    """Ranks scaled to [0, 1] average 1/2 exactly and the noise averages 1/2: with low = 0,
+    high = 2 the mean cost is 1 (exactly without noise), as for U[0, 2]."""
+    data = _toy(n_rows=100, groups=(400,))
+    splits = _splits(data, range(20))
+    exact = make_costs(
+        "toy",
+        "c",
+        {"model": "correlated", "low": 0, "high": 2, "noise": 0.0},
+        data,
+        splits,
+        range(20),
+    ).costs
+    np.testing.assert_allclose(exact.mean(axis=1), 1.0, rtol=1e-12)
+    noisy = make_costs(
+        "toy",
+        "c",
+        {"model": "correlated", "low": 0, "high": 2, "noise": 0.25},
+        data,
+        splits,
+        range(20),
+    ).costs
+    assert abs(noisy.mean() - 1.0) < 0.01
+    assert noisy.min() >= 0 and noisy.max() <= 2
+    # per trial: a trial's costs do not depend on the other trials computed
+    alone = make_costs(
+        "toy", "c", {"model": "correlated", "low": 0, "high": 2, "noise": 0.25}, data, splits, [7]
+    ).costs[0]
+    np.testing.assert_array_equal(alone, noisy[7])
+
+
+def _cheap(costs: np.ndarray) -> np.ndarray:
+    return costs <= 0.2  # the default cheap range [0, 0.2]; expensive is [1.5, 2.5]
+
+
+@pytest.mark.parametrize(
+    "n_columns, fraction", [(40, 0.1), (41, 0.1), (7, 0.5), (30, 0.0), (9, 1.0)]
+)
+def test_few_cheap_makes_exactly_round_fraction_n_cheap(n_columns, fraction):
+    spec = {"model": "few_cheap", "fraction": fraction}
+    table = make_costs("toy", "few", spec, _toy(groups=(n_columns,)), None, range(6))
+    expected = int(np.floor(fraction * n_columns + 0.5))
+    assert (_cheap(table.costs).sum(axis=1) == expected).all()
+    cheap, expensive = table.costs[_cheap(table.costs)], table.costs[~_cheap(table.costs)]
+    assert ((cheap >= 0) & (cheap <= 0.2)).all()
+    assert ((expensive >= 1.5) & (expensive <= 2.5)).all()
+    assert not table.grouped
+
+
+def test_few_cheap_is_drawn_per_trial():
+    data = _toy(groups=(50,))
+    spec = {"model": "few_cheap", "fraction": 0.2, "cheap": [0, 0.1], "expensive": [1, 3]}
+    table = make_costs("toy", "few", spec, data, None, range(5))
+    alone = make_costs("toy", "few", spec, data, None, [3])
+    np.testing.assert_array_equal(alone.costs[0], table.costs[3])
+    other = make_costs("toy", "few_again", spec, data, None, [3])
+    assert not np.array_equal(other.costs[0], table.costs[3])
+    cheap_sets = {tuple(np.flatnonzero(row <= 0.1)) for row in table.costs}
+    assert len(cheap_sets) == 5  # the cheap columns change from trial to trial
+    assert ((table.costs <= 0.1) | (table.costs >= 1)).all()
+
+
+def test_few_cheap_grouped_makes_attributes_cheap():
+    data = _toy(groups=(3, 1, 2, 4, 2, 3, 1, 2, 2, 5))  # 10 raw attributes
+    spec = {"model": "few_cheap", "fraction": 0.3, "grouped": True}
+    table = make_costs("toy", "few", spec, data, None, range(4))
+    assert table.grouped
+    for row in table.costs:
+        per_group = [np.unique(row[data.groups == g]) for g in range(10)]
+        assert all(values.size == 1 for values in per_group)  # one cost per attribute
+        assert _cheap(np.concatenate(per_group)).sum() == 3
 
 
 def test_write_read_round_trip(tmp_path):

@@ -29,8 +29,12 @@ def ref_impurity(n1: int, n: int, criterion: str) -> float:
     return -sum(q * math.log2(q) for q in (p, 1.0 - p) if q > 0)
 
 
-def ref_grow(X, y, group, group_cost, criterion, cost_sensitive):
-    """Preorder list of nodes ``(feature, threshold, n0, n1, paid groups above)``."""
+def ref_grow(X, y, group, group_cost, criterion, tradeoff):
+    """Preorder list of nodes ``(feature, threshold, n0, n1, paid groups above)``.
+
+    A split scores ``gain - tradeoff * unpaid cost`` and counts when gain and score both
+    exceed TOL (plain CART: ``tradeoff = 0``).
+    """
     n_cols = len(X[0])
     thresholds = [sorted({row[j] for row in X})[1:] for j in range(n_cols)]
     nodes = []
@@ -55,22 +59,15 @@ def ref_grow(X, y, group, group_cost, criterion, cost_sensitive):
                     - len(left) / n * ref_impurity(sum(y[r] for r in left), len(left), criterion)
                     - len(right) / n * ref_impurity(sum(y[r] for r in right), len(right), criterion)
                 )
-                if gain <= TOL:
-                    continue
                 cost = 0.0 if group[j] in paid else group_cost[group[j]]
-                if not cost_sensitive:
-                    score = gain
-                else:
-                    score = math.inf if cost == 0 else gain / cost
+                score = gain - tradeoff * cost
+                if gain <= TOL or score <= TOL:
+                    continue
                 cands.append((j, v, gain, score, left, right))
         if not cands:
             return
         best = max(c[3] for c in cands)
-        if best == math.inf:
-            top = max(c[2] for c in cands if c[3] == math.inf)
-            chosen = next(c for c in cands if c[3] == math.inf and c[2] >= top - TOL * top)
-        else:
-            chosen = next(c for c in cands if c[3] >= best - TOL * best)
+        chosen = next(c for c in cands if c[3] >= best - TOL * best)
         j, v, _, _, left, right = chosen
         nodes[me][0], nodes[me][1] = j, v
         grow(left, paid | {group[j]})
@@ -188,9 +185,16 @@ def _groups(groups, costs):
     return group, group_cost
 
 
-def _fit(problem, **kwargs):
+def _fit(problem, tradeoff=None, **kwargs):
+    """Plain CART (``tradeoff=None``) or a fixed trade-off tree on all rows."""
     X, y, costs, groups = problem
+    if tradeoff is not None:
+        kwargs.update(cost_sensitive=True, tradeoffs=tradeoff, validation_fraction=0.0)
     return BudgetedTree(feature_costs=costs, feature_groups=groups, **kwargs).fit(X, y)
+
+
+#: Trade-offs of the fixed trade-off trees tested against the references (None: plain CART).
+TRADEOFFS = st.sampled_from([None, 0.0, 0.01, 0.05, 0.2, 1.0])
 
 
 SETTINGS = settings(
@@ -200,14 +204,12 @@ SETTINGS = settings(
 
 # ---------------------------------------------------------------------------- growth
 @SETTINGS
-@given(
-    problem=problems(), criterion=st.sampled_from(["gini", "entropy"]), cost_sensitive=st.booleans()
-)
-def test_grown_tree_matches_brute_force(problem, criterion, cost_sensitive):
+@given(problem=problems(), criterion=st.sampled_from(["gini", "entropy"]), tradeoff=TRADEOFFS)
+def test_grown_tree_matches_brute_force(problem, criterion, tradeoff):
     X, y, costs, groups = problem
-    model = _fit(problem, criterion=criterion, cost_sensitive=cost_sensitive)
+    model = _fit(problem, tradeoff, criterion=criterion)
     group, group_cost = _groups(groups, costs)
-    ref = ref_grow(X.tolist(), y.tolist(), group, group_cost, criterion, cost_sensitive)
+    ref = ref_grow(X.tolist(), y.tolist(), group, group_cost, criterion, tradeoff or 0.0)
     assert model.feature_.tolist() == [r[0] for r in ref]
     thresholds = [None if np.isnan(v) else v for v in model.threshold_.tolist()]
     assert thresholds == [r[1] for r in ref]
@@ -218,19 +220,15 @@ def test_grown_tree_matches_brute_force(problem, criterion, cost_sensitive):
 
 
 @SETTINGS
-@given(problem=problems(max_m=14), cost_sensitive=st.booleans())
-def test_blocked_split_search_is_identical(problem, cost_sensitive):
+@given(problem=problems(max_m=14), tradeoff=TRADEOFFS)
+def test_blocked_split_search_is_identical(problem, tradeoff):
     X, y, costs, groups = problem
     X = X + 0.5 * (X > 0)  # not 0/1: the sorted search
-    whole = BudgetedTree(
-        cost_sensitive=cost_sensitive, feature_costs=costs, feature_groups=groups
-    ).fit(X, y)
+    whole = _fit((X, y, costs, groups), tradeoff)
     saved = trees._BLOCK
     trees._BLOCK = 1  # one column per block
     try:
-        blocked = BudgetedTree(
-            cost_sensitive=cost_sensitive, feature_costs=costs, feature_groups=groups
-        ).fit(X, y)
+        blocked = _fit((X, y, costs, groups), tradeoff)
     finally:
         trees._BLOCK = saved
     np.testing.assert_array_equal(whole.feature_, blocked.feature_)
@@ -285,10 +283,10 @@ def real_cost_problems(draw):
 
 
 @SETTINGS
-@given(problem=real_cost_problems(), cost_sensitive=st.booleans())
-def test_every_path_within_budget_and_predictions_follow_pruned_tree(problem, cost_sensitive):
+@given(problem=real_cost_problems(), tradeoff=TRADEOFFS)
+def test_every_path_within_budget_and_predictions_follow_pruned_tree(problem, tradeoff):
     X, y, costs, groups, budgets = problem
-    model = _fit((X, y, costs, groups), cost_sensitive=cost_sensitive)
+    model = _fit((X, y, costs, groups), tradeoff)
     group, group_cost = _groups(groups, costs)
     path_cost = ref_path_costs(model, group, group_cost)
     labels = model.predict_at_budgets(X, budgets)
@@ -370,47 +368,46 @@ def test_group_is_paid_once_per_path():
     assert grouped.evaluate_at_budgets(X, y, [5.0]).n_features[0] == 1.0
 
 
-def test_cost_sensitive_picks_the_cheap_feature_on_equal_gains():
+def test_fixed_tradeoff_picks_the_cheap_feature_on_equal_gains():
     rng = np.random.default_rng(0)
     col = rng.integers(0, 2, 30)
     X = np.column_stack([col, col]).astype(float)
     y = col ^ (rng.random(30) < 0.2)
     plain = BudgetedTree(feature_costs=[5.0, 1.0]).fit(X, y)
-    cheap = BudgetedTree(feature_costs=[5.0, 1.0], cost_sensitive=True).fit(X, y)
+    cheap = _fit((X, y, np.array([5.0, 1.0]), None), 0.001)
     assert plain.feature_[0] == 0  # equal gains: the lower column
     assert cheap.feature_[0] == 1
 
 
-def test_cost_sensitive_trades_gain_for_cost():
-    """Score gain / cost: a weaker feature wins when it is cheap enough, not otherwise."""
-    rng = np.random.default_rng(1)
+def _strong_and_weak(seed, agreement):
+    rng = np.random.default_rng(seed)
     strong = rng.integers(0, 2, 200)
-    weak = np.where(rng.random(200) < 0.7, strong, 1 - strong)
+    weak = np.where(rng.random(200) < agreement, strong, 1 - strong)
     X = np.column_stack([strong, weak]).astype(float)
-    y = strong
     gains = [
-        trees.split_gains(X[:, j].sum(), (X[:, j] * y).sum(), 200, y.sum(), "gini") for j in (0, 1)
+        float(trees.split_gains(X[:, j].sum(), (X[:, j] * strong).sum(), 200, strong.sum(), "gini"))
+        for j in (0, 1)
     ]
-    ratio = gains[0] / gains[1]  # > 1
-    assert (
-        BudgetedTree(cost_sensitive=True, feature_costs=[ratio * 1.1, 1.0]).fit(X, y).feature_[0]
-        == 1
-    )
-    assert (
-        BudgetedTree(cost_sensitive=True, feature_costs=[ratio * 0.9, 1.0]).fit(X, y).feature_[0]
-        == 0
-    )
+    return X, strong, gains
 
 
-def test_cost_sensitive_free_features_win_whatever_their_gain():
-    """Unpaid cost 0 scores +inf (epsilon -> 0): zero-cost and already-paid features."""
-    rng = np.random.default_rng(2)
-    strong = rng.integers(0, 2, 200)
-    weak = np.where(rng.random(200) < 0.6, strong, 1 - strong)
-    X = np.column_stack([strong, weak]).astype(float)
-    model = BudgetedTree(cost_sensitive=True, feature_costs=[1.0, 0.0]).fit(X, strong)
-    assert model.feature_[0] == 1
-    # already paid on the path: a second threshold of the root's feature is free
+def test_fixed_tradeoff_trades_gain_for_cost():
+    """Score gain - lambda * cost: the weaker feature wins exactly when cheap enough."""
+    X, y, (g0, g1) = _strong_and_weak(1, 0.7)
+    assert g0 > g1 > 0
+    costs = np.array([1.0, 0.1])
+    crossing = (g0 - g1) / (costs[0] - costs[1])  # g0 - l c0 = g1 - l c1
+    assert g1 - 1.1 * crossing * costs[1] > 0  # both splits pay for themselves
+    assert _fit((X, y, costs, None), 0.9 * crossing).feature_[0] == 0
+    assert _fit((X, y, costs, None), 1.1 * crossing).feature_[0] == 1
+    # a split is made only when it pays for its cost: gain > lambda * cost
+    assert _fit((X, y, np.array([1.0, 1.0]), None), 1.01 * g0).feature_.tolist() == [-1]
+    # a free column is split on whatever the trade-off
+    assert _fit((X, y, np.array([1.0, 0.0]), None), 1e6).feature_[0] == 1
+
+
+def test_a_group_paid_above_is_free():
+    """A second threshold of the root's feature costs nothing on the path."""
     # cells (x0, x1): examples, positives; x0 < 2 all negative, on x0 >= 2 x1 gains more
     cells = {
         (0, 0): (5, 0),
@@ -425,13 +422,171 @@ def test_cost_sensitive_free_features_win_whatever_their_gain():
     rows = [(a, b, int(i < pos)) for (a, b), (n, pos) in cells.items() for i in range(n)]
     x0, x1, y = (np.array(c, dtype=float) for c in zip(*rows, strict=True))
     X = np.column_stack([x0, x1])
-    costs = [1.0, 1.0]
-    cs = BudgetedTree(cost_sensitive=True, feature_costs=costs).fit(X, y)
+    costs = np.array([1.0, 1.0])
     plain = BudgetedTree(feature_costs=costs).fit(X, y)
-    right = cs.children_right_[0]
+    right = plain.children_right_[0]
+    assert plain.feature_[0] == 0 and plain.threshold_[0] == 2.0
+    assert plain.feature_[right] == 1  # x1 gains more on x0 >= 2 ...
+    sub = x0 >= 2
+    n, n1 = sub.sum(), y[sub].sum()
+    g_x1 = trees.split_gains(x1[sub].sum(), (x1 * y)[sub].sum(), n, n1, "gini")
+    g_x0 = trees.split_gains((x0[sub] >= 3).sum(), ((x0 >= 3) * y)[sub].sum(), n, n1, "gini")
+    assert g_x1 > g_x0 > 0
+    cheap_root = np.array([0.1, 1.0])  # x0 cheap enough to stay the root split
+    cs = _fit((X, y, cheap_root, None), 1.5 * (g_x1 - g_x0))
     assert cs.feature_[0] == 0 and cs.threshold_[0] == 2.0
-    assert cs.feature_[right] == 0  # free re-split on x0 ...
-    assert plain.feature_[plain.children_right_[0]] == 1  # ... though x1 gains more there
+    assert cs.feature_[cs.children_right_[0]] == 0  # ... but the free re-split on x0 wins
+
+
+def test_tradeoff_zero_is_plain_cart():
+    rng = np.random.default_rng(9)
+    X = rng.integers(0, 4, size=(120, 5)).astype(float)
+    y = (X[:, 0] + X[:, 3] + rng.integers(0, 3, 120) > 4).astype(int)
+    costs = rng.uniform(0, 2, 5)
+    plain = BudgetedTree(feature_costs=costs).fit(X, y)
+    zero = _fit((X, y, costs, None), 0.0)
+    for name in ("feature_", "threshold_", "value_", "path_cost_"):
+        np.testing.assert_array_equal(getattr(plain, name), getattr(zero, name))
+    assert plain.chosen_tradeoffs([1.0, np.inf]).tolist() == [0.0, 0.0]
+    assert plain.tradeoffs_.tolist() == [0.0]
+
+
+def _budget_problem(seed=0, n=800):
+    """Expensive informative columns, cheap weak ones: the best tree depends on the budget."""
+    rng = np.random.default_rng(seed)
+    signal = rng.integers(0, 2, n)
+    X = np.column_stack(
+        [np.where(rng.random(n) < p, signal, 1 - signal) for p in (0.95, 0.85, 0.7, 0.65, 0.6)]
+        + [rng.integers(0, 2, n) for _ in range(3)]
+    ).astype(float)
+    costs = np.array([3.0, 1.5, 0.3, 0.2, 0.1, 0.05, 0.5, 1.0])
+    return X, signal, costs
+
+
+def test_cost_sensitive_tree_gives_a_curve():
+    """Different budgets use different trees (and trade-offs): errors fall with the budget."""
+    X, y, costs = _budget_problem()
+    train, test = np.arange(500), np.arange(500, 800)
+    budgets = [0.0, 0.1, 0.3, 0.6, 1.0, 1.6, 2.0, 3.0, 5.0, 10.0]
+    model = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=0)
+    model.fit(X[train], y[train])
+    report = model.evaluate_at_budgets(X[test], y[test], budgets)
+    assert np.all(report.max_example_cost <= budgets)
+    assert np.unique(report.error).size >= 4
+    assert report.error[-1] < report.error[2] < report.error[0]
+    chosen = model.chosen_tradeoffs(budgets)
+    assert np.unique(chosen).size >= 2
+    assert np.all(np.diff(model.choice_budgets_) > 0) and model.choice_budgets_[0] == 0
+
+
+@pytest.mark.parametrize("max_nodes", [None, 7])
+def test_choice_is_the_fewest_validation_errors(max_nodes):
+    """At every budget: the tree with the fewest errors on the validation rows, smaller
+    lambda on ties; recomputed here with each tree's own predictions."""
+    X, y, costs = _budget_problem(1, 400)
+    model = BudgetedTree(
+        cost_sensitive=True, max_nodes=max_nodes, feature_costs=costs, random_state=5
+    ).fit(X, y)
+    Xv, yv = X[model.validation_rows_], y[model.validation_rows_]
+    budgets = np.unique(np.concatenate([[0.0, 0.15, 0.7, 2.2, 50.0], model.choice_budgets_]))
+    errors = np.vstack([t.evaluate_at_budgets(Xv, yv, budgets).error for t in model.trees_])
+    expected = model.tradeoffs_[np.argmin(errors, axis=0)]
+    np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), expected)
+    np.testing.assert_array_equal(
+        model.predict_at_budgets(X, budgets),
+        [
+            model.trees_[int(np.flatnonzero(model.tradeoffs_ == t)[0])].predict_at_budgets(X, [b])[
+                0
+            ]
+            for t, b in zip(expected, budgets, strict=True)
+        ],
+    )
+
+
+def test_trees_see_only_the_fit_part():
+    """The rows split into fit and validation parts; each tree is a fixed trade-off tree of
+    the fit part, whatever the validation rows hold."""
+    X, y, costs = _budget_problem(2, 300)
+    model = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=7).fit(X, y)
+    fit, val = model.fit_rows_, model.validation_rows_
+    assert np.intersect1d(fit, val).size == 0
+    np.testing.assert_array_equal(np.union1d(fit, val), np.arange(300))
+    for label in (0, 1):  # stratified: a quarter of each class
+        assert (y[val] == label).sum() == int(np.floor(0.25 * (y == label).sum() + 0.5))
+    noisy = X.copy()
+    noisy[val] = 1 - noisy[val]  # other validation features: same split, same trees
+    other = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=7).fit(noisy, y)
+    np.testing.assert_array_equal(other.fit_rows_, fit)
+    np.testing.assert_array_equal(other.tradeoffs_, model.tradeoffs_)
+    for lam, a, b in zip(model.tradeoffs_, model.trees_, other.trees_, strict=True):
+        alone = _fit((X[fit], y[fit], costs, None), float(lam))
+        for name in ("feature_", "threshold_", "value_"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(alone, name))
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    # the choice reads the validation rows only: their errors, not the fit rows'
+    for t, errors in zip(model.trees_, model.validation_errors_, strict=True):
+        steps = t.budget_path_.max_path_cost
+        np.testing.assert_allclose(errors, t.evaluate_at_budgets(X[val], y[val], steps).error)
+
+
+def test_default_grid_is_scaled_by_root_gain_over_mean_cost():
+    X, y, costs = _budget_problem(3, 300)
+    model = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=1).fit(X, y)
+    root = model.trees_[0]  # lambda = 0: plain CART on the fit part
+    assert model.tradeoffs_[0] == 0.0
+    value = root.value_
+    right = root.children_right_[0]
+    gain = trees.split_gains(
+        value[right].sum(), value[right, 1], value[0].sum(), value[0, 1], "gini"
+    )
+    np.testing.assert_allclose(
+        model.tradeoffs_, np.array(trees.DEFAULT_TRADEOFFS) * gain / costs.mean(), rtol=1e-12
+    )
+    # a given grid is sorted and deduplicated; one value is a fixed trade-off
+    grid = BudgetedTree(
+        cost_sensitive=True, tradeoffs=[0.5, 0.0, 0.5], feature_costs=costs, random_state=1
+    ).fit(X, y)
+    assert grid.tradeoffs_.tolist() == [0.0, 0.5]
+
+
+def test_cost_sensitive_tree_is_deterministic():
+    X, y, costs = _budget_problem(4, 300)
+    budgets = [0.0, 0.2, 0.5, 1.0, 3.0, np.inf]
+
+    def run(seed):
+        model = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=seed)
+        model.fit(X, y)
+        return model, model.predict_at_budgets(X, budgets)
+
+    (a, pa), (b, pb) = run(11), run(11)
+    np.testing.assert_array_equal(pa, pb)
+    np.testing.assert_array_equal(a.validation_rows_, b.validation_rows_)
+    np.testing.assert_array_equal(a.chosen_tradeoffs(budgets), b.chosen_tradeoffs(budgets))
+    c, _ = run(12)
+    assert not np.array_equal(a.validation_rows_, c.validation_rows_)
+
+
+def test_fitted_budget_caps_the_choice():
+    X, y, costs = _budget_problem(5, 300)
+    full = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=2).fit(X, y)
+    capped = BudgetedTree(cost_sensitive=True, budget=0.4, feature_costs=costs, random_state=2)
+    capped.fit(X, y)
+    at = full.predict_at_budgets(X, [0.4])[0]
+    np.testing.assert_array_equal(capped.predict(X), at)
+    np.testing.assert_array_equal(capped.predict_at_budgets(X, [np.inf, 7.0]), [at, at])
+    assert capped.chosen_tradeoffs([np.inf])[0] == full.chosen_tradeoffs([0.4])[0]
+    assert capped.evaluate_at_budgets(X, y, [np.inf]).max_example_cost[0] <= 0.4
+    assert capped.pruned_tree()["present"].sum() == capped.evaluate_at_budgets(X, y, [9.0]).nodes[0]
+
+
+def test_check_params_catches_config_mistakes_without_data():
+    from budgetboost._params import InvalidParameterError
+
+    BudgetedTree.check_params({"cost_sensitive": True, "tradeoffs": [0.0, 0.1]})
+    with pytest.raises(InvalidParameterError, match="tradeoffs: only used"):
+        BudgetedTree.check_params({"tradeoffs": [0.0, 0.1]})
+    with pytest.raises(InvalidParameterError, match="validation_fraction"):
+        BudgetedTree.check_params({"cost_sensitive": True, "validation_fraction": 0.0})
 
 
 # ---------------------------------------------------------------------------- estimator API
@@ -495,6 +650,19 @@ def test_evaluate_keys_and_shapes():
     [
         ({"criterion": "mse"}, "criterion"),
         ({"cost_sensitive": "yes"}, "cost_sensitive"),
+        ({"cost_sensitive": True, "tradeoffs": -1.0}, "tradeoffs"),
+        ({"cost_sensitive": True, "tradeoffs": [0.0, float("nan")]}, "tradeoffs"),
+        ({"cost_sensitive": True, "tradeoffs": []}, "tradeoffs"),
+        ({"tradeoffs": 0.5}, "tradeoffs: only used with cost_sensitive=True"),
+        ({"cost_sensitive": True, "validation_fraction": 1.0}, "validation_fraction"),
+        ({"cost_sensitive": True, "validation_fraction": -0.1}, "validation_fraction"),
+        ({"cost_sensitive": True, "validation_fraction": 0.0}, "validation_fraction: must be > 0"),
+        (
+            {"cost_sensitive": True, "tradeoffs": [0.0, 1.0], "validation_fraction": 0.0},
+            "validation_fraction: must be > 0",
+        ),
+        ({"cost_sensitive": True, "random_state": -1}, "random_state"),
+        ({"cost_sensitive": True, "random_state": "seed"}, "random_state"),
         ({"budget": -1.0}, "budget"),
         ({"budget": float("nan")}, "budget"),
         ({"max_nodes": 0}, "max_nodes"),
@@ -540,6 +708,8 @@ def test_bad_data_names_the_argument():
         {},
         {"budget": 2.0, "criterion": "entropy"},
         {"max_nodes": 5, "cost_sensitive": True},
+        {"cost_sensitive": True, "budget": 2.0, "random_state": 3},
+        {"cost_sensitive": True, "tradeoffs": 0.1, "validation_fraction": 0.0},
     ],
     ids=repr,
 )
