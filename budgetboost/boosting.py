@@ -453,6 +453,50 @@ def _contenders(
     return index, ratio.score(abs_gamma[index], den.log[index])
 
 
+def _choose_stump(
+    gamma: np.ndarray,
+    space: StumpSpace,
+    phase: str,
+    criterion: str,
+    first_quality: float | None,
+    switch: float,
+    paid: np.ndarray,
+    cand_group: np.ndarray,
+    spent: float,
+    score_of: _CachedScores,
+) -> tuple[int, np.ndarray, str, float | None]:
+    """Step 4 of Algorithm 1 for one round: the stump chosen among all candidates.
+
+    ``gamma`` are the candidates' edges (polarity +1) under the round's weights. Returns the
+    chosen candidate's index (-1 when no stump has an edge: boosting ends), the ``|gamma|``
+    the criterion read (capped at 1; for a cost-aware phase, ``<= GAMMA_ZERO`` set to 0), and
+    the ``hybrid`` state (phase, round-1 quality) after the round.
+    """
+    abs_gamma = np.abs(gamma)
+    top = float(abs_gamma.max())
+    if top <= GAMMA_ZERO:
+        return -1, abs_gamma, phase, first_quality
+    if top > 1.0:  # rounding: |gamma| <= sum(D) = 1
+        np.minimum(abs_gamma, 1.0, out=abs_gamma)
+        top = 1.0
+    if phase != "adaboost":  # no information: keep free stumps with ~0 edge out
+        abs_gamma[abs_gamma <= GAMMA_ZERO] = 0.0
+    if criterion == "hybrid" and phase == "greedy":
+        unpaid = np.flatnonzero(~paid[cand_group])
+        _, unpaid_score = score_of.contenders(phase, abs_gamma, top, spent, unpaid)
+        quality = unpaid_score.max() if unpaid_score.size else -np.inf
+        if first_quality is None:
+            first_quality = quality
+        if not quality >= np.log(switch) + first_quality:
+            phase = "smoothed"
+    if phase == "adaboost":
+        k = _select(abs_gamma, abs_gamma, space.column, space.threshold, top)
+    else:  # only the candidates that can win are scored (_contenders)
+        index, score = score_of.contenders(phase, abs_gamma, top, spent)
+        k = _select(score, abs_gamma, space.column, space.threshold, index=index)
+    return k, abs_gamma, phase, first_quality
+
+
 def boost_path(
     X: np.ndarray,
     y: np.ndarray,
@@ -491,29 +535,9 @@ def boost_path(
         stop_reason = "no_stumps"
     for _ in range(max_rounds if space.n_candidates else 0):
         gamma = space.edges(np.multiply(weights, y, out=wy))
-        abs_gamma = np.abs(gamma)
-        top = float(abs_gamma.max())
-        if top <= GAMMA_ZERO:
-            stop_reason = "zero_edge"
-            break
-        if top > 1.0:  # rounding: |gamma| <= sum(D) = 1
-            np.minimum(abs_gamma, 1.0, out=abs_gamma)
-            top = 1.0
-        if phase != "adaboost":  # no information: keep free stumps with ~0 edge out
-            abs_gamma[abs_gamma <= GAMMA_ZERO] = 0.0
-        if criterion == "hybrid" and phase == "greedy":
-            unpaid = np.flatnonzero(~paid[cand_group])
-            _, unpaid_score = score_of.contenders(phase, abs_gamma, top, spent, unpaid)
-            quality = unpaid_score.max() if unpaid_score.size else -np.inf
-            if first_quality is None:
-                first_quality = quality
-            if not quality >= np.log(switch) + first_quality:
-                phase = "smoothed"
-        if phase == "adaboost":
-            k = _select(abs_gamma, abs_gamma, space.column, space.threshold, top)
-        else:  # only the candidates that can win are scored (_contenders)
-            index, score = score_of.contenders(phase, abs_gamma, top, spent)
-            k = _select(score, abs_gamma, space.column, space.threshold, index=index)
+        k, abs_gamma, phase, first_quality = _choose_stump(
+            gamma, space, phase, criterion, first_quality, switch, paid, cand_group, spent, score_of
+        )
         if k < 0:
             stop_reason = "zero_edge"
             break
