@@ -55,6 +55,8 @@ from .boosting import (
     CRITERIA,
     GAMMA_CAP,
     GAMMA_ZERO,
+    PRUNE_MARGIN,
+    PRUNE_MIN_CANDIDATES,
     TIE_TOL,
     _CachedScores,
     _choose_stump,
@@ -88,11 +90,59 @@ class TreePath:
     stop_reason: str
 
 
-def _score(phase: str, gamma: np.ndarray, cost: np.ndarray, spent: float, tau: float):
-    """The round's criterion of whole trees of edges ``gamma`` and original costs ``cost``."""
+def _score_one(phase: str, gamma: float, cost: float, spent: float, tau: float) -> float:
+    """The round's criterion of one tree of edge ``gamma`` and original cost ``cost``: the
+    value :data:`~budgetboost.boosting.CRITERIA` gives, in scalar arithmetic."""
     if phase == "adaboost":
-        return gamma.copy()
-    return CRITERIA[phase](gamma, cost, spent, tau)
+        return gamma
+    ratio = CRITERIA[phase]
+    den = ratio.denominator(cost, spent, tau)
+    if gamma <= 0.0:
+        num = -math.inf
+    elif ratio.slope == 1.0:  # Eq. 1 and 2: log(-ln(1 - gamma^2))
+        num = math.inf if gamma >= 1.0 else math.log(-math.log1p(-gamma * gamma))
+    else:  # Eq. 4: log(1 - sqrt(1 - gamma^2))
+        num = math.log(gamma * gamma) - math.log1p(math.sqrt(1.0 - gamma * gamma))
+    log_den = math.log(den) if den > 0 else -math.inf
+    if math.isinf(num) and num == log_den:
+        return -math.inf  # 0/0 or inf/inf, as Ratio.score's nan
+    return num - log_den
+
+
+def _best_split(
+    phase: str,
+    cand_gamma: np.ndarray,
+    index: np.ndarray,
+    tree_cost: np.ndarray,
+    spent: float,
+    tau: float,
+    space: StumpSpace,
+) -> int:
+    """The candidate (of ``index``) whose tree scores best, or -1; ties as ``_select``.
+
+    As :func:`~budgetboost.boosting._contenders` does for stumps, only the candidates whose
+    upper bound ``k x / (d (1 - k x))`` (``x = gamma^2``, ``d`` the denominator) reaches the
+    best lower bound ``M = max k x / d``, less the relative margin ``PRUNE_MARGIN * (1 +
+    |log M|)``, are scored exactly: the others score below the best by more than the tie
+    tolerance.
+    """
+    if phase == "adaboost":
+        return _select(cand_gamma[index], cand_gamma, space.column, space.threshold, index=index)
+    ratio = CRITERIA[phase]
+    gamma = cand_gamma[index]
+    den = ratio.denominator(tree_cost, spent, tau)
+    if index.size >= PRUNE_MIN_CANDIDATES and den.min() > 0.0:
+        lower = np.square(gamma)
+        lower /= den
+        top = float(gamma.max())
+        best = float(lower.max())
+        reach = (1.0 - PRUNE_MARGIN * (1.0 + abs(math.log(best)))) * (1.0 - ratio.slope * top * top)
+        if reach > 0.0:
+            keep = (lower >= best * reach).nonzero()[0]
+            index, gamma, den = index[keep], gamma[keep], den[keep]
+    with np.errstate(divide="ignore"):
+        score = ratio.score(gamma, np.log(den))
+    return _select(score, cand_gamma, space.column, space.threshold, index=index)
 
 
 def _beats(score: float, gamma: float, score0: float, gamma0: float) -> bool:
@@ -160,19 +210,22 @@ def _grow(
         S, vl = total[n], label[n]
         gain = np.maximum(abs(S), np.abs(e))
         gain -= vl * S
-        valid = gain > GAMMA_ZERO
-        if not valid.any():
+        index = (gain > GAMMA_ZERO).nonzero()[0]
+        if not index.size:
             continue
-        cand_gamma = tree_gamma + gain
+        cand_gamma = gain
+        cand_gamma += tree_gamma
         cand_gamma[cand_gamma >= 1.0 - GAMMA_CAP] = 1.0  # perfect, rounding aside
-        cand_tree_cost = np.where(in_tree[cand_group], tree_cost, tree_cost + cand_cost)
-        score = _score(phase, cand_gamma, cand_tree_cost, spent, tau)
-        score[~valid] = -np.inf
-        best = _select(score, cand_gamma, space.column, space.threshold)
+        cost = cand_cost.take(index)
+        cost[in_tree.take(cand_group.take(index))] = 0.0
+        cost += tree_cost
+        best = _best_split(phase, cand_gamma, index, cost, spent, tau, space)
         if best < 0:
             continue
-        score0 = float(_score(phase, np.array([tree_gamma]), np.array([tree_cost]), spent, tau)[0])
-        if not _beats(float(score[best]), float(cand_gamma[best]), score0, tree_gamma):
+        added = 0.0 if in_tree[cand_group[best]] else float(cand_cost[best])
+        score = _score_one(phase, float(cand_gamma[best]), tree_cost + added, spent, tau)
+        score0 = _score_one(phase, tree_gamma, tree_cost, spent, tau)
+        if not _beats(score, float(cand_gamma[best]), score0, tree_gamma):
             continue
         j, v = int(space.column[best]), float(space.threshold[best])
         feature[n], threshold[n] = j, v

@@ -274,3 +274,24 @@ def test_degenerate_inputs():
     )
     assert path.stop_reason == "budget" and path.alpha.shape == (0,)
     assert math.isnan(np.nan)
+
+
+@pytest.mark.parametrize("criterion", ["greedy", "smoothed", "speedboost", "hybrid"])
+def test_bounded_split_scoring_chooses_what_full_scoring_chooses(criterion):
+    """The splits below the root score exactly only the candidates that can win
+    (``_best_split``); bounding every candidate set gives the fit of scoring them all."""
+    from budgetboost import boosted_trees
+
+    rng = np.random.default_rng(17)
+    X = np.column_stack(
+        [rng.integers(0, 6, size=(150, 10)), rng.normal(size=(150, 4)).round(1)]
+    ).astype(float)
+    y = np.where(X[:, 0] * (X[:, 1] > 2) + X[:, 11] + rng.normal(size=150) > 2, 1, -1)
+    costs = rng.choice([0.1, 0.5, 1.0, 2.0], size=14)
+    fits = []
+    for minimum in (0, 10**9):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(boosted_trees, "PRUNE_MIN_CANDIDATES", minimum)
+            fits.append(_fit(X, y, costs, None, criterion, 40, 3, tau=0.5))
+    for name in ("tree_feature_", "tree_threshold_", "tree_value_", "alpha_", "spent_"):
+        assert getattr(fits[0], name).tobytes() == getattr(fits[1], name).tobytes(), name
