@@ -48,6 +48,10 @@ from .stumps import StumpSpace, stump_outputs
 
 __all__ = ["BudgetedBoost", "CRITERIA", "boost_path", "BoostPath"]
 
+#: Deepest tree of ``weak_learner="tree"`` (a round grows at most ``2^(d-1)`` edge passes).
+MAX_TREE_DEPTH = 8
+#: Fitted attributes only the tree weak learner sets.
+_TREE_ATTRIBUTES = ("tree_feature_", "tree_threshold_", "tree_group_", "tree_value_", "group_cost_")
 #: Edges with ``|gamma|`` at or below this are treated as exactly zero (no information).
 GAMMA_ZERO = 1e-12
 #: ``|gamma|`` is capped at ``1 - GAMMA_CAP`` for alpha (alpha <= about 11.86); such a
@@ -453,6 +457,50 @@ def _contenders(
     return index, ratio.score(abs_gamma[index], den.log[index])
 
 
+def _choose_stump(
+    gamma: np.ndarray,
+    space: StumpSpace,
+    phase: str,
+    criterion: str,
+    first_quality: float | None,
+    switch: float,
+    paid: np.ndarray,
+    cand_group: np.ndarray,
+    spent: float,
+    score_of: _CachedScores,
+) -> tuple[int, np.ndarray, str, float | None]:
+    """Step 4 of Algorithm 1 for one round: the stump chosen among all candidates.
+
+    ``gamma`` are the candidates' edges (polarity +1) under the round's weights. Returns the
+    chosen candidate's index (-1 when no stump has an edge: boosting ends), the ``|gamma|``
+    the criterion read (capped at 1; for a cost-aware phase, ``<= GAMMA_ZERO`` set to 0), and
+    the ``hybrid`` state (phase, round-1 quality) after the round.
+    """
+    abs_gamma = np.abs(gamma)
+    top = float(abs_gamma.max())
+    if top <= GAMMA_ZERO:
+        return -1, abs_gamma, phase, first_quality
+    if top > 1.0:  # rounding: |gamma| <= sum(D) = 1
+        np.minimum(abs_gamma, 1.0, out=abs_gamma)
+        top = 1.0
+    if phase != "adaboost":  # no information: keep free stumps with ~0 edge out
+        abs_gamma[abs_gamma <= GAMMA_ZERO] = 0.0
+    if criterion == "hybrid" and phase == "greedy":
+        unpaid = np.flatnonzero(~paid[cand_group])
+        _, unpaid_score = score_of.contenders(phase, abs_gamma, top, spent, unpaid)
+        quality = unpaid_score.max() if unpaid_score.size else -np.inf
+        if first_quality is None:
+            first_quality = quality
+        if not quality >= np.log(switch) + first_quality:
+            phase = "smoothed"
+    if phase == "adaboost":
+        k = _select(abs_gamma, abs_gamma, space.column, space.threshold, top)
+    else:  # only the candidates that can win are scored (_contenders)
+        index, score = score_of.contenders(phase, abs_gamma, top, spent)
+        k = _select(score, abs_gamma, space.column, space.threshold, index=index)
+    return k, abs_gamma, phase, first_quality
+
+
 def boost_path(
     X: np.ndarray,
     y: np.ndarray,
@@ -491,29 +539,9 @@ def boost_path(
         stop_reason = "no_stumps"
     for _ in range(max_rounds if space.n_candidates else 0):
         gamma = space.edges(np.multiply(weights, y, out=wy))
-        abs_gamma = np.abs(gamma)
-        top = float(abs_gamma.max())
-        if top <= GAMMA_ZERO:
-            stop_reason = "zero_edge"
-            break
-        if top > 1.0:  # rounding: |gamma| <= sum(D) = 1
-            np.minimum(abs_gamma, 1.0, out=abs_gamma)
-            top = 1.0
-        if phase != "adaboost":  # no information: keep free stumps with ~0 edge out
-            abs_gamma[abs_gamma <= GAMMA_ZERO] = 0.0
-        if criterion == "hybrid" and phase == "greedy":
-            unpaid = np.flatnonzero(~paid[cand_group])
-            _, unpaid_score = score_of.contenders(phase, abs_gamma, top, spent, unpaid)
-            quality = unpaid_score.max() if unpaid_score.size else -np.inf
-            if first_quality is None:
-                first_quality = quality
-            if not quality >= np.log(switch) + first_quality:
-                phase = "smoothed"
-        if phase == "adaboost":
-            k = _select(abs_gamma, abs_gamma, space.column, space.threshold, top)
-        else:  # only the candidates that can win are scored (_contenders)
-            index, score = score_of.contenders(phase, abs_gamma, top, spent)
-            k = _select(score, abs_gamma, space.column, space.threshold, index=index)
+        k, abs_gamma, phase, first_quality = _choose_stump(
+            gamma, space, phase, criterion, first_quality, switch, paid, cand_group, spent, score_of
+        )
         if k < 0:
             stop_reason = "zero_edge"
             break
@@ -546,7 +574,7 @@ def boost_path(
 
 
 class BudgetedBoost(BudgetedEstimator):
-    """Budgeted boosting of decision stumps (AdaBoostBT and its cost-aware variants).
+    """Budgeted boosting of decision stumps or small trees (AdaBoostBT and its variants).
 
     Parameters
     ----------
@@ -586,7 +614,19 @@ class BudgetedBoost(BudgetedEstimator):
         depend on the costs, so the pipeline fits one path per trial and shares it between
         the unbudgeted reference, AdaBoostBT and AdaBoostRS under every cost model; the
         fitted ensemble is bit for bit the one ``fit`` would boost (:meth:`BoostPath.
-        under_costs`). A path fitted on other rows is refused.
+        under_costs`). A path fitted on other rows is refused. The path holds stumps: with
+        ``weak_learner="tree"`` it is an :class:`InvalidParameterError`.
+    weak_learner : {"stump", "tree"}, default="stump"
+        ``stump``: Algorithm 1 as printed. ``tree``: each round grows one tree of depth at most
+        ``max_depth`` with +-1 leaves on the round's weights (:mod:`budgetboost.boosted_trees`):
+        the root is the stump the criterion chooses; then each leaf above ``max_depth``, in
+        preorder, is split by the candidate that maximises the criterion of the resulting
+        whole tree, ``(gamma, c)`` with ``gamma = sum_i D(i) y_i h(x_i)`` (new leaves take the
+        sign of their weighted label sums) and ``c`` the original cost of the tree's distinct
+        feature groups, if that beats leaving the leaf; the round pays for the tree's groups
+        not yet paid. ``max_depth=1`` is the stump engine, bit for bit.
+    max_depth : int in [1, 8], default=2
+        Depth of the trees (``weak_learner="tree"`` only).
 
     Attributes
     ----------
@@ -594,21 +634,42 @@ class BudgetedBoost(BudgetedEstimator):
         The two class labels; ``classes_[1]`` is the +1 class.
     feature_, threshold_, polarity_, alpha_ : ndarray of shape (n_rounds,)
         Stump ``t`` is ``polarity_[t] * (1 if x[feature_[t]] >= threshold_[t] else -1)``,
-        weighted ``alpha_[t]``.
+        weighted ``alpha_[t]``. For trees, the root stump of tree ``t`` (the tree is
+        ``tree_feature_[t]``, ...).
     spent_ : ndarray of shape (n_rounds,)
         Cumulative cost paid after each round (non-decreasing).
     edge_ : ndarray of shape (n_rounds,)
-        ``|gamma_t|`` of each chosen stump.
+        ``|gamma_t|`` of each chosen stump (tree).
+    group_ : ndarray of shape (n_rounds,)
+        Feature group of each stump (of each tree's root split).
     n_features_used_ : ndarray of shape (n_rounds,)
         Distinct feature groups paid for after each round.
     criterion_used_ : ndarray of shape (n_rounds,)
         The criterion applied in each round (``hybrid`` records its phase).
     stop_reason_ : str
         ``max_rounds``, ``budget``, ``zero_edge`` (every edge 0), ``perfect_stump`` (``|gamma|
-        = 1``: alpha capped, boosting ends) or ``no_stumps`` (every column constant).
+        = 1``: alpha capped, boosting ends), ``perfect_tree`` (the same, for a tree) or
+        ``no_stumps`` (every column constant).
+    tree_feature_, tree_threshold_ : ndarray of shape (n_rounds, 2**max_depth - 1)
+        ``weak_learner="tree"`` only. The splits ``x[f] >= v`` of each tree in heap layout:
+        node ``n``'s children are ``2n + 1`` (``x[f] < v``) and ``2n + 2`` (``x[f] >= v``);
+        ``-1`` and ``nan`` where there is no split (a leaf, or below one).
+    tree_group_ : ndarray of shape (n_rounds, 2**max_depth - 1)
+        ``weak_learner="tree"`` only. The feature group of each split (``-1``: none).
+    tree_value_ : ndarray of shape (n_rounds, 2**max_depth)
+        ``weak_learner="tree"`` only. The +-1 output of each depth-``max_depth`` leaf slot,
+        left to right; a leaf above that depth fills every slot below it.
+    group_cost_ : ndarray of shape (n_groups,)
+        ``weak_learner="tree"`` only. Cost of each feature group, for the per-example costs
+        (``evaluate_at_budgets``: an example pays for the groups on its decision paths).
 
     Notes
     -----
+    With trees, a prefix's ``spent`` (what the ``budget`` enforces) is the cost of the groups
+    of all its trees, paid once; ``evaluate_at_budgets`` reports beside it each test example's
+    lazy cost, the groups on its decision paths through the prefix's trees, each once
+    (``mean_example_cost``, ``max_example_cost``; for stumps both equal ``spent``).
+
     Weights are updated as ``D_{t+1}(i) ∝ D_t(i) exp(-alpha_t y_i h_t(x_i))`` (Algorithm 1
     prints the exponent without its minus sign). The empty ensemble, and any exact tie of the
     vote, predicts the training majority class.
@@ -628,6 +689,8 @@ class BudgetedBoost(BudgetedEstimator):
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
         "adaboost_path": ADABOOST_PATH,
+        "weak_learner": [Options(("stump", "tree"))],
+        "max_depth": [Interval(Integral, 1, MAX_TREE_DEPTH, closed="both")],
     }
 
     def __init__(
@@ -640,6 +703,8 @@ class BudgetedBoost(BudgetedEstimator):
         feature_costs=None,
         feature_groups=None,
         adaboost_path: BoostPath | None = None,
+        weak_learner: str = "stump",
+        max_depth: int = 2,
     ):
         self.criterion = criterion
         self.budget = budget
@@ -649,6 +714,8 @@ class BudgetedBoost(BudgetedEstimator):
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
         self.adaboost_path = adaboost_path
+        self.weak_learner = weak_learner
+        self.max_depth = max_depth
 
     def _fit(self, data: TrainingData) -> None:
         """Boost until ``max_rounds``, a zero edge, or the budget runs out."""
@@ -657,6 +724,17 @@ class BudgetedBoost(BudgetedEstimator):
             raise InvalidParameterError(
                 "adaboost_path", f"serves criterion 'adaboost' only; got {self.criterion!r}"
             )
+        for name in _TREE_ATTRIBUTES:  # from an earlier fit with the other weak learner
+            self.__dict__.pop(name, None)
+        if self.weak_learner == "tree":
+            if self.adaboost_path is not None:
+                raise InvalidParameterError(
+                    "adaboost_path",
+                    "a shared AdaBoost path holds stumps; it cannot serve "
+                    "weak_learner='tree' (leave adaboost_path None)",
+                )
+            self._fit_trees(data, budget)
+            return
         path = path_for(self, data, int(self.max_rounds), budget)
         if path is None:
             path = boost_path(
@@ -681,6 +759,38 @@ class BudgetedBoost(BudgetedEstimator):
         self.criterion_used_ = path.criterion
         self.stop_reason_ = path.stop_reason
 
+    def _fit_trees(self, data: TrainingData, budget: float) -> None:
+        """Boost depth-``max_depth`` trees (:mod:`budgetboost.boosted_trees`)."""
+        from .boosted_trees import boost_tree_path
+
+        path = boost_tree_path(
+            data.X,
+            data.y,
+            criterion=self.criterion,
+            max_rounds=int(self.max_rounds),
+            group_of_column=data.group_of_column,
+            group_cost=data.group_cost,
+            max_depth=int(self.max_depth),
+            budget=budget,
+            tau=float(self.tau),
+            switch=float(self.switch),
+        )
+        self.tree_feature_ = path.node_feature
+        self.tree_threshold_ = path.node_threshold
+        self.tree_group_ = path.node_group
+        self.tree_value_ = path.value
+        self.group_cost_ = np.array(data.group_cost, dtype=np.float64)
+        self.feature_ = path.node_feature[:, 0].copy()
+        self.threshold_ = path.node_threshold[:, 0].copy()
+        self.polarity_ = path.polarity
+        self.alpha_ = path.alpha
+        self.edge_ = path.edge
+        self.group_ = path.node_group[:, 0].copy()
+        self.spent_ = path.spent
+        self.n_features_used_ = np.cumsum(path.new_groups)
+        self.criterion_used_ = path.criterion
+        self.stop_reason_ = path.stop_reason
+
     # ------------------------------------------------------------------ prediction
     def rounds_at_budgets(self, budgets) -> np.ndarray:
         """Number of leading rounds affordable at each budget (``inf`` = the whole path)."""
@@ -691,19 +801,31 @@ class BudgetedBoost(BudgetedEstimator):
         """Votes ``F(x) = sum_{t < T} alpha_t h_t(x)`` for each prefix length T: (len, m)."""
         votes = np.zeros((n_rounds.size, Xa.shape[0]))
         if self.alpha_.size:
-            h = stump_outputs(Xa, self.feature_, self.threshold_, self.polarity_)
+            h = self._outputs(Xa)
             cumulative = np.cumsum(h * self.alpha_, axis=1)
             has = n_rounds > 0
             votes[has] = cumulative[:, n_rounds[has] - 1].T
         return votes + self.majority_ * VOTE_TIE
+
+    def _outputs(self, Xa: np.ndarray) -> np.ndarray:
+        """Outputs ``h_t(x_i)`` in {-1, +1} of every round's stump or tree: (m, T)."""
+        if hasattr(self, "tree_feature_"):
+            from .boosted_trees import tree_leaves
+
+            leaves = tree_leaves(Xa, self.tree_feature_, self.tree_threshold_)
+            return self.tree_value_[np.arange(leaves.shape[1]), leaves]
+        return stump_outputs(Xa, self.feature_, self.threshold_, self.polarity_)
 
     def _scores_and_costs(
         self, X: np.ndarray, budgets: np.ndarray
     ) -> tuple[np.ndarray, BudgetCosts]:
         """Votes of the prefix affordable at each budget, and its cost.
 
-        Every example reads every stump of the prefix: ``mean_example_cost`` and
-        ``max_example_cost`` equal ``spent``; ``nodes`` is 0 (no tree).
+        ``spent`` is the prefix's enforced cost: its groups, paid once. Every example reads
+        every stump of a stump prefix: ``mean_example_cost`` and ``max_example_cost`` equal
+        ``spent``. An example reads only its decision path through each tree: it pays for the
+        groups on its paths through the prefix's trees, each once (at most ``spent``).
+        ``nodes`` is 0 (no single tree).
         """
         n_rounds = self.rounds_at_budgets(budgets)
         last = n_rounds - 1
@@ -713,12 +835,23 @@ class BudgetedBoost(BudgetedEstimator):
         n_features = np.where(
             n_rounds > 0, self.n_features_used_[np.maximum(last, 0)] if self.spent_.size else 0, 0
         )
+        mean_cost = max_cost = spent
+        if hasattr(self, "tree_feature_") and X.shape[0]:
+            from .boosted_trees import example_costs, tree_leaves
+
+            paid = example_costs(
+                tree_leaves(X, self.tree_feature_, self.tree_threshold_),
+                self.tree_group_,
+                self.group_cost_,
+                n_rounds,
+            )
+            mean_cost, max_cost = paid.mean(axis=1), paid.max(axis=1)
         costs = BudgetCosts(
             rounds=n_rounds,
             spent=spent,
             n_features=n_features,
-            mean_example_cost=spent,
-            max_example_cost=spent,
+            mean_example_cost=mean_cost,
+            max_example_cost=max_cost,
             nodes=np.zeros(n_rounds.size),
         )
         return self._scores_at(X, n_rounds), costs

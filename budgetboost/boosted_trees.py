@@ -1,0 +1,425 @@
+"""Budgeted boosting of small decision trees: the ``weak_learner="tree"`` engine (issue 16).
+
+Section 8 of Huang, Powers & Reyzin (2015) conjectures that boosting decision trees with the
+cost-aware criteria would beat stumps. :func:`boost_tree_path` runs Algorithm 1 with a weak
+learner that grows, in each round, one tree of depth at most ``max_depth`` with +-1 leaves on
+the round's weights ``D_t``:
+
+1. **Root.** The root split is the stump the stump engine chooses in that round
+   (:func:`budgetboost.boosting._choose_stump`: the criterion on ``(|gamma|, c)`` of every
+   stump, ties to the larger ``|gamma|``, then the lower column, then the lower threshold),
+   with the stump's leaves ``-s`` (``x < v``) and ``s`` (``x >= v``). A depth-1 tree is that
+   stump, so ``max_depth=1`` reproduces the stump engine bit for bit. When no stump has an
+   edge, boosting ends (``zero_edge``), even where a deeper tree would have one (XOR).
+2. **Refinement.** The other nodes are visited in preorder (a node's whole left subtree
+   before its right child), each while it is a leaf above depth ``max_depth``. A leaf ``l``
+   split by candidate ``k`` gets two leaves labelled by the sign of their weighted label sums
+   ``sum_{i in leaf} D_i y_i`` (0: the parent leaf's label), so the whole tree's edge becomes
+   ``gamma(T) - v_l S_l + max(|S_l|, |e_k^l|)``, where ``S_l = sum_{i in l} D_i y_i``,
+   ``v_l`` the leaf's label and ``e_k^l`` the edge of stump ``k`` (polarity +1) on the leaf's
+   rows only. The split chosen maximises the round's criterion of the *resulting whole tree*
+   ``(gamma', c')``, ``c'`` the ORIGINAL cost of the distinct feature groups of all its
+   splits (as for a stump, already-paid groups keep their cost: Section 4); ties as for the
+   root. Candidates that raise the tree's edge by ``GAMMA_ZERO`` or less are not splits; an
+   edge of ``1 - GAMMA_CAP`` or more counts as 1 (a perfect tree, rounding aside). The
+   leaf is split only if that beats leaving the tree as it is: a higher score beyond the tie
+   tolerance, or a tied score with a larger edge (``_select``'s order, the unsplit tree
+   counting as one more candidate that wins exact ties). So the tree may stop short of
+   ``max_depth``, and its edge is ``sum_leaves |S_leaf|`` except that an unsplit child of
+   the root keeps the stump's label ``+-s``.
+3. **Payment and weights.** The tree's payment is the cost of its groups not yet paid (in
+   the order its splits were made); boosting stops (``budget``) before a tree whose payment
+   exceeds what is left of ``B``. ``alpha = 1/2 ln((1 + g) / (1 - g))`` with ``g`` the
+   tree's edge capped at ``1 - GAMMA_CAP`` (a perfect tree ends boosting: ``perfect_tree``);
+   the weights are updated as for stumps, ``D_{t+1}(i) ~ D_t(i) exp(-alpha y_i h(x_i))``.
+
+Eq. 1, Eq. 2, SpeedBoost (Eq. 4) and AdaBoostBT (``|gamma|``) apply unchanged to
+``(gamma, c)``; ``hybrid`` decides its phase on the stumps, exactly as the stump engine
+(best unpaid stump's greedy score), and grows the tree with that phase's criterion. No
+choice depends on ``B``, so one fit serves every budget as a prefix.
+
+Edges of every candidate on a leaf's rows come from :meth:`StumpSpace.edges` with the other
+rows' weights zeroed; edges are linear in the weights, so of two sibling leaves only the
+first is computed, the second is its parent's minus the first's. A round of depth-``d``
+trees costs at most ``2^(d-1)`` edge passes instead of one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .boosting import (
+    CRITERIA,
+    GAMMA_CAP,
+    GAMMA_ZERO,
+    PRUNE_MARGIN,
+    PRUNE_MIN_CANDIDATES,
+    TIE_TOL,
+    _CachedScores,
+    _choose_stump,
+    _select,
+)
+from .stumps import StumpSpace
+
+__all__ = ["TreePath", "boost_tree_path", "tree_leaves", "example_costs"]
+
+
+@dataclass
+class TreePath:
+    """The trees of one boosting run, one entry (row) per round.
+
+    Trees are stored in heap layout: node ``n``'s children are ``2n + 1`` (``x[f] < v``) and
+    ``2n + 2`` (``x[f] >= v``); the ``2^d - 1`` internal slots hold a split or ``-1``
+    (a leaf, or below one), and ``value`` the outputs of the ``2^d`` depth-``d`` leaf slots
+    (a leaf above depth ``d`` fills all the slots below it).
+    """
+
+    node_feature: np.ndarray  # (T, 2^d - 1) int, -1: no split
+    node_threshold: np.ndarray  # (T, 2^d - 1) float, nan: no split
+    node_group: np.ndarray  # (T, 2^d - 1) int, -1: no split
+    value: np.ndarray  # (T, 2^d) +-1
+    polarity: np.ndarray  # (T,) the root stump's polarity
+    alpha: np.ndarray
+    edge: np.ndarray  # the tree's edge sum_i D(i) y_i h(x_i)
+    new_groups: np.ndarray  # (T,) groups the round paid for
+    spent: np.ndarray
+    criterion: np.ndarray
+    stop_reason: str
+
+
+def _score_one(phase: str, gamma: float, cost: float, spent: float, tau: float) -> float:
+    """The round's criterion of one tree of edge ``gamma`` and original cost ``cost``: the
+    value :data:`~budgetboost.boosting.CRITERIA` gives, in scalar arithmetic."""
+    if phase == "adaboost":
+        return gamma
+    ratio = CRITERIA[phase]
+    den = ratio.denominator(cost, spent, tau)
+    if gamma <= 0.0:
+        num = -math.inf
+    elif ratio.slope == 1.0:  # Eq. 1 and 2: log(-ln(1 - gamma^2))
+        num = math.inf if gamma >= 1.0 else math.log(-math.log1p(-gamma * gamma))
+    else:  # Eq. 4: log(1 - sqrt(1 - gamma^2))
+        num = math.log(gamma * gamma) - math.log1p(math.sqrt(1.0 - gamma * gamma))
+    log_den = math.log(den) if den > 0 else -math.inf
+    if math.isinf(num) and num == log_den:
+        return -math.inf  # 0/0 or inf/inf, as Ratio.score's nan
+    return num - log_den
+
+
+def _best_split(
+    phase: str,
+    cand_gamma: np.ndarray,
+    index: np.ndarray,
+    tree_cost: np.ndarray,
+    spent: float,
+    tau: float,
+    space: StumpSpace,
+) -> int:
+    """The candidate (of ``index``) whose tree scores best, or -1; ties as ``_select``.
+
+    As :func:`~budgetboost.boosting._contenders` does for stumps, only the candidates whose
+    upper bound ``k x / (d (1 - k x))`` (``x = gamma^2``, ``d`` the denominator) reaches the
+    best lower bound ``M = max k x / d``, less the relative margin ``PRUNE_MARGIN * (1 +
+    |log M|)``, are scored exactly: the others score below the best by more than the tie
+    tolerance.
+    """
+    if phase == "adaboost":
+        return _select(cand_gamma[index], cand_gamma, space.column, space.threshold, index=index)
+    ratio = CRITERIA[phase]
+    gamma = cand_gamma[index]
+    den = ratio.denominator(tree_cost, spent, tau)
+    if index.size >= PRUNE_MIN_CANDIDATES and den.min() > 0.0:
+        lower = np.square(gamma)
+        lower /= den
+        top = float(gamma.max())
+        best = float(lower.max())
+        reach = (1.0 - PRUNE_MARGIN * (1.0 + abs(math.log(best)))) * (1.0 - ratio.slope * top * top)
+        if reach > 0.0:
+            keep = (lower >= best * reach).nonzero()[0]
+            index, gamma, den = index[keep], gamma[keep], den[keep]
+    with np.errstate(divide="ignore"):
+        score = ratio.score(gamma, np.log(den))
+    return _select(score, cand_gamma, space.column, space.threshold, index=index)
+
+
+def _beats(score: float, gamma: float, score0: float, gamma0: float) -> bool:
+    """Whether a split tree ``(score, gamma)`` beats the unsplit one ``(score0, gamma0)``
+    in :func:`~budgetboost.boosting._select`'s order, the unsplit tree winning exact ties."""
+    if score == -math.inf:
+        return False
+    if math.isinf(score) or math.isinf(score0):
+        tied = score == score0
+    else:
+        tied = score >= score0 - TIE_TOL * (1.0 + abs(score0)) and score0 >= score - TIE_TOL * (
+            1.0 + abs(score)
+        )
+    if not tied:
+        return score > score0
+    return gamma0 < gamma - TIE_TOL * (1.0 + gamma)
+
+
+def _grow(
+    X: np.ndarray,
+    wy: np.ndarray,
+    gamma: np.ndarray,
+    abs_gamma: np.ndarray,
+    k: int,
+    space: StumpSpace,
+    depth: int,
+    phase: str,
+    spent: float,
+    tau: float,
+    cand_group: np.ndarray,
+    cand_cost: np.ndarray,
+    n_groups: int,
+):
+    """Grow one tree from root stump ``k`` (see the module docstring).
+
+    Returns ``(feature, threshold, splits, label, node_of_row, edge, polarity)``: the split
+    of each heap slot, the candidates split on in order, ``{heap index: output}`` of the final
+    leaves, each training row's final leaf, the tree's edge and the root stump's polarity.
+    """
+    n_inner = 2**depth - 1
+    feature = np.full(n_inner, -1, dtype=np.intp)
+    threshold = np.full(n_inner, np.nan)
+    j, v = int(space.column[k]), float(space.threshold[k])
+    s = 1.0 if gamma[k] >= 0 else -1.0
+    feature[0], threshold[0] = j, v
+    right = X[:, j] >= v
+    node_of_row = np.where(right, 2, 1).astype(np.intp)
+    label = {1: -s, 2: s}
+    total = {1: float(wy[~right].sum()), 2: float(wy[right].sum())}
+    edges = {0: gamma}
+    splits = [k]
+    in_tree = np.zeros(n_groups, dtype=bool)
+    in_tree[cand_group[k]] = True
+    tree_cost = float(cand_cost[k])
+    tree_gamma = float(abs_gamma[k])
+    stack = [2, 1] if depth > 1 else []
+    while stack:
+        n = stack.pop()
+        parent, sibling = (n - 1) // 2, n + 1 if n % 2 else n - 1
+        if sibling in edges:  # edges are linear in the weights: parent = left + right
+            e = edges[parent] - edges[sibling]
+        else:
+            e = space.edges(np.where(node_of_row == n, wy, 0.0))
+        edges[n] = e
+        S, vl = total[n], label[n]
+        gain = np.maximum(abs(S), np.abs(e))
+        gain -= vl * S
+        index = (gain > GAMMA_ZERO).nonzero()[0]
+        if not index.size:
+            continue
+        cand_gamma = gain
+        cand_gamma += tree_gamma
+        cand_gamma[cand_gamma >= 1.0 - GAMMA_CAP] = 1.0  # perfect, rounding aside
+        cost = cand_cost.take(index)
+        cost[in_tree.take(cand_group.take(index))] = 0.0
+        cost += tree_cost
+        best = _best_split(phase, cand_gamma, index, cost, spent, tau, space)
+        if best < 0:
+            continue
+        added = 0.0 if in_tree[cand_group[best]] else float(cand_cost[best])
+        score = _score_one(phase, float(cand_gamma[best]), tree_cost + added, spent, tau)
+        score0 = _score_one(phase, tree_gamma, tree_cost, spent, tau)
+        if not _beats(score, float(cand_gamma[best]), score0, tree_gamma):
+            continue
+        j, v = int(space.column[best]), float(space.threshold[best])
+        feature[n], threshold[n] = j, v
+        splits.append(best)
+        rows = node_of_row == n
+        up = rows & (X[:, j] >= v)
+        down = rows & ~up
+        node_of_row[down], node_of_row[up] = 2 * n + 1, 2 * n + 2
+        for child, side in ((2 * n + 1, down), (2 * n + 2, up)):
+            t = float(wy[side].sum())
+            total[child] = t
+            label[child] = vl if t == 0.0 else math.copysign(1.0, t)
+        del label[n], total[n]
+        g = cand_group[best]
+        if not in_tree[g]:
+            in_tree[g] = True
+            tree_cost += float(cand_cost[best])
+        tree_gamma = float(cand_gamma[best])
+        if 2 * n + 2 < n_inner:  # the children are above the last level: visit them
+            stack += [2 * n + 2, 2 * n + 1]
+    return feature, threshold, splits, label, node_of_row, tree_gamma, s
+
+
+def boost_tree_path(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    criterion: str,
+    max_rounds: int,
+    group_of_column: np.ndarray,
+    group_cost: np.ndarray,
+    max_depth: int,
+    budget: float = np.inf,
+    tau: float = 1.0,
+    switch: float = 0.5,
+    space: StumpSpace | None = None,
+) -> TreePath:
+    """Run Algorithm 1 with depth-``max_depth`` trees on validated inputs (``y`` in {-1, +1}).
+
+    See the module docstring for the weak learner; ``max_depth=1`` gives the stump engine's
+    path (:func:`budgetboost.boosting.boost_path`) bit for bit.
+    """
+    space = StumpSpace.from_matrix(X) if space is None else space
+    m = X.shape[0]
+    n_inner, n_leaves = 2**max_depth - 1, 2**max_depth
+    cand_group = group_of_column[space.column]
+    cand_cost = group_cost[cand_group]
+    paid = np.zeros(group_cost.shape[0], dtype=bool)
+    weights = np.full(m, 1.0 / m)
+    wy = np.empty(m)
+    spent = 0.0
+    phase = "greedy" if criterion == "hybrid" else criterion
+    score_of = _CachedScores(cand_cost, tau)
+    first_quality = None
+    rows: dict[str, list] = {
+        k: []
+        for k in ("feature", "threshold", "group", "value", "polarity", "alpha", "edge", "new")
+    }
+    spent_path: list[float] = []
+    phases: list[str] = []
+    stop_reason = "max_rounds" if space.n_candidates else "no_stumps"
+    for _ in range(max_rounds if space.n_candidates else 0):
+        gamma = space.edges(np.multiply(weights, y, out=wy))
+        k, abs_gamma, phase, first_quality = _choose_stump(
+            gamma, space, phase, criterion, first_quality, switch, paid, cand_group, spent, score_of
+        )
+        if k < 0:
+            stop_reason = "zero_edge"
+            break
+        feature, threshold, splits, label, node_of_row, edge, s = _grow(
+            X,
+            wy,
+            gamma,
+            abs_gamma,
+            k,
+            space,
+            max_depth,
+            phase,
+            spent,
+            tau,
+            cand_group,
+            cand_cost,
+            group_cost.shape[0],
+        )
+        total, new = spent, []
+        for c in splits:  # the tree's unpaid groups, in the order of its splits
+            g = cand_group[c]
+            if not paid[g] and g not in new:
+                total += cand_cost[c]
+                new.append(g)
+        if total > budget:
+            stop_reason = "budget"
+            break
+        paid[new] = True
+        spent = total
+        group = np.where(feature >= 0, group_of_column[np.maximum(feature, 0)], -1)
+        value = np.empty(n_leaves)
+        for node, out in label.items():  # each final leaf fills its depth-d slots
+            level = int(math.log2(node + 1))
+            width = 2 ** (max_depth - level)
+            first = (node + 1) * width - 1 - n_inner
+            value[first : first + width] = out
+        capped = min(edge, 1.0 - GAMMA_CAP)
+        alpha = 0.5 * np.log((1.0 + capped) / (1.0 - capped))
+        for key, item in (
+            ("feature", feature),
+            ("threshold", threshold),
+            ("group", group),
+            ("value", value),
+            ("polarity", s),
+            ("alpha", alpha),
+            ("edge", edge),
+            ("new", len(new)),
+        ):
+            rows[key].append(item)
+        spent_path.append(spent)
+        phases.append(phase)
+        if edge >= 1.0 - GAMMA_CAP:
+            stop_reason = "perfect_tree"
+            break
+        # D(i) exp(-alpha y_i h(x_i)): exp(-alpha) where the tree is right, exp(alpha) where
+        # wrong (the same floats as the stump engine's update for a depth-1 tree)
+        out_of_node = np.zeros(2 * n_leaves - 1)
+        for node, out in label.items():
+            out_of_node[node] = out
+        agree = (out_of_node[node_of_row] == y).view(np.uint8)
+        weights *= np.exp([alpha, -alpha]).take(agree)
+        weights /= weights.sum()
+
+    def stacked(key: str, shape: tuple, dtype) -> np.ndarray:
+        return np.asarray(rows[key], dtype=dtype).reshape((len(rows[key]), *shape))
+
+    return TreePath(
+        node_feature=stacked("feature", (n_inner,), np.intp),
+        node_threshold=stacked("threshold", (n_inner,), np.float64),
+        node_group=stacked("group", (n_inner,), np.intp),
+        value=stacked("value", (n_leaves,), np.float64),
+        polarity=stacked("polarity", (), np.float64),
+        alpha=stacked("alpha", (), np.float64),
+        edge=stacked("edge", (), np.float64),
+        new_groups=stacked("new", (), np.intp),
+        spent=np.asarray(spent_path, dtype=np.float64),
+        criterion=np.asarray(phases, dtype=object),
+        stop_reason=stop_reason,
+    )
+
+
+def tree_leaves(X: np.ndarray, node_feature: np.ndarray, node_threshold: np.ndarray) -> np.ndarray:
+    """Depth-``d`` leaf slot of every row in every tree: shape (n_samples, n_trees).
+
+    ``d`` passes over (rows x trees); an unsplit node sends its rows left, into the first of
+    the slots its leaf fills.
+    """
+    n_trees, n_inner = node_feature.shape
+    node = np.zeros((X.shape[0], n_trees), dtype=np.intp)
+    tree = np.arange(n_trees)
+    rows = np.arange(X.shape[0])[:, None]
+    for _ in range(int(math.log2(n_inner + 1))):
+        f = node_feature[tree, node]
+        inner = f >= 0
+        up = inner & (X[rows, np.maximum(f, 0)] >= node_threshold[tree, node])
+        node = 2 * node + 1 + up
+    return node - n_inner
+
+
+def example_costs(
+    leaves: np.ndarray, node_group: np.ndarray, group_cost: np.ndarray, n_rounds: np.ndarray
+) -> np.ndarray:
+    """Lazy cost of each row at each prefix: shape (len(n_rounds), n_samples).
+
+    A row pays for the feature groups on its decision paths through the prefix's trees, each
+    group once (its cost when first read). ``leaves`` are :func:`tree_leaves`' slots.
+    """
+    m, n_trees = leaves.shape
+    out = np.zeros((n_rounds.size, m))
+    if n_trees == 0 or m == 0:
+        return out
+    n_inner = node_group.shape[1]
+    depth = int(math.log2(n_inner + 1))
+    tree = np.arange(n_trees)
+    # the path's nodes from the leaf slot up: level l's node is (slot + n_inner + 1) >> (d - l)
+    slot = leaves + n_inner + 1
+    groups = np.stack(
+        [node_group[tree, (slot >> (depth - level)) - 1] for level in range(depth)]
+    )  # (d, m, T)
+    # (round, level, row) order: np.unique's first index is the first round reading it
+    groups = groups.transpose(2, 0, 1).reshape(-1)
+    row = np.broadcast_to(np.arange(m), (n_trees, depth, m)).reshape(-1)
+    when = np.broadcast_to(tree[:, None, None], (n_trees, depth, m)).reshape(-1)
+    read = groups >= 0
+    key = row[read] * np.int64(group_cost.size) + groups[read]
+    _, first = np.unique(key, return_index=True)
+    first_row, first_round = row[read][first], when[read][first]
+    paid = np.zeros((m, n_trees + 1))
+    np.add.at(paid, (first_row, first_round + 1), group_cost[groups[read][first]])
+    cumulative = np.cumsum(paid, axis=1)  # [:, T]: the cost of the first T trees
+    return cumulative[:, np.minimum(n_rounds, n_trees)].T
