@@ -12,6 +12,10 @@ defaults of the built-in names (:data:`BUILTIN`). A config entry may set
 ``role``
     one of :data:`ROLES`: which of the paper's algorithms it is, for the claims (default:
     the built-in role, else none);
+``variant_of``
+    the name of another algorithm this one varies (e.g. Greedy boosting depth-2 trees is a
+    variant of Greedy with stumps): the open questions' findings and figures compare the two
+    (default: none);
 ``style``
     ``{colour, marker, linestyle}`` (default: the built-in style, else a colour no other
     algorithm of the catalogue has and the next marker).
@@ -27,10 +31,22 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["BUILTIN", "FAMILIES", "ROLES", "RIGHT_AXIS_FAMILIES", "Algorithm", "Catalogue", "Style"]
+import pandas as pd
+
+__all__ = [
+    "BASELINE_COST_MODEL",
+    "BUILTIN",
+    "FAMILIES",
+    "ROLES",
+    "RIGHT_AXIS_FAMILIES",
+    "Algorithm",
+    "Catalogue",
+    "Style",
+    "paper_experiments",
+]
 
 #: Families in display order: tables, legends and pairs list them in this order.
-FAMILIES = ("reference", "boosting", "sampling", "tree", "peer", "other")
+FAMILIES = ("reference", "boosting", "boosted_trees", "sampling", "tree", "peer", "other")
 #: Families whose error is on another scale: drawn on a right-hand axis of budget curves.
 RIGHT_AXIS_FAMILIES = ("sampling",)
 #: The paper's algorithms, as the claims refer to them (at most one algorithm per role).
@@ -99,6 +115,7 @@ class Algorithm:
     family: str
     style: Style
     role: str | None = None
+    variant_of: str | None = None
 
     @property
     def right_axis(self) -> bool:
@@ -172,8 +189,9 @@ class Catalogue(Mapping[str, Algorithm]):
     Parameters
     ----------
     entries : mapping
-        ``{name: entry}`` where an entry may hold ``label``, ``family``, ``role`` and
-        ``style`` (a :class:`Style` or a mapping of its fields); missing fields come from
+        ``{name: entry}`` where an entry may hold ``label``, ``family``, ``role``,
+        ``variant_of`` and ``style`` (a :class:`Style` or a mapping of its fields); missing
+        fields come from
         :data:`BUILTIN` for built-in names, else from the defaults above.
 
     Notes
@@ -202,6 +220,12 @@ class Catalogue(Mapping[str, Algorithm]):
                 raise ValueError(
                     f"algorithm {name!r}: role {entry['role']!r} is not one of {list(ROLES)}"
                 )
+            base = entry.get("variant_of")
+            if base is not None and (base not in partial or base == name):
+                raise ValueError(
+                    f"algorithm {name!r}: variant_of {base!r} is not another algorithm "
+                    f"of the config (defined: {', '.join(partial)})"
+                )
         position = {name: i for i, name in enumerate(partial)}
         builtin = list(BUILTIN)
 
@@ -219,6 +243,7 @@ class Catalogue(Mapping[str, Algorithm]):
                 family=partial[name].get("family", "other"),
                 style=styles[name],
                 role=partial[name].get("role"),
+                variant_of=partial[name].get("variant_of"),
             )
             for name in order
         }
@@ -247,7 +272,9 @@ class Catalogue(Mapping[str, Algorithm]):
         return cls(
             {
                 name: {
-                    key: entry[key] for key in ("label", "family", "role", "style") if key in entry
+                    key: entry[key]
+                    for key in ("label", "family", "role", "style", "variant_of")
+                    if key in entry
                 }
                 for name, entry in algorithms.items()
             }
@@ -256,7 +283,13 @@ class Catalogue(Mapping[str, Algorithm]):
     def records(self) -> dict[str, dict[str, Any]]:
         """A plain, JSON-able form (a rule param); ``Catalogue(records)`` rebuilds it."""
         return {
-            name: {"label": a.label, "family": a.family, "role": a.role, "style": asdict(a.style)}
+            name: {
+                "label": a.label,
+                "family": a.family,
+                "role": a.role,
+                "style": asdict(a.style),
+                "variant_of": a.variant_of,
+            }
             for name, a in self._algorithms.items()
         }
 
@@ -292,6 +325,11 @@ class Catalogue(Mapping[str, Algorithm]):
         """Position of ``name`` in the catalogue order (unknown names: after all)."""
         order = list(self._algorithms)
         return order.index(name) if name in order else len(order)
+
+    def variants(self) -> list[tuple[str, str]]:
+        """``(variant, base)`` pairs: algorithms declared ``variant_of`` another (e.g.
+        Greedy boosting depth-2 trees, a variant of Greedy with stumps), catalogue order."""
+        return [(n, a.variant_of) for n, a in self._algorithms.items() if a.variant_of]
 
     def of_family(self, *families: str) -> list[str]:
         """Names of the algorithms of ``families``, in catalogue order."""
@@ -341,3 +379,29 @@ def _as_style(value: Any) -> Style:
 def _hue(i: int, n: int) -> str:
     r, g, b = colorsys.hls_to_rgb(i / n, 0.35 + 0.2 * (i % 2), 0.75)
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+#: The cost model the open questions' cost models are compared with (the paper's U[0, 2]).
+BASELINE_COST_MODEL = "uniform_0_2"
+
+
+def paper_experiments(
+    table: pd.DataFrame, summary: pd.DataFrame, catalogue: Catalogue | None = None
+) -> pd.DataFrame:
+    """Rows of ``table`` from the paper's experiments: the (dataset, cost model) pairs on
+    which the unbudgeted reference (role ``reference``) ran.
+
+    Cost models added for the paper's open questions (adversarial costs, few cheap features)
+    leave the reference out (their ``algorithms`` key), so the paper's figures, claims and
+    rank statistics stay those of the paper's experiments while those cost models get
+    figures of their own (:mod:`budgetboost.beyond_plots`). Without any reference result in
+    ``summary``, every row is kept.
+    """
+    catalogue = catalogue if catalogue is not None else Catalogue.default()
+    reference = catalogue.with_role("reference")
+    ran = summary[summary["algorithm"] == reference]
+    if ran.empty or table.empty:
+        return table
+    pairs = pd.MultiIndex.from_frame(ran[["dataset", "cost_model"]].drop_duplicates())
+    keep = pd.MultiIndex.from_frame(table[["dataset", "cost_model"]]).isin(pairs)
+    return table[keep]

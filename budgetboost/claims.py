@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from budgetboost.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue, paper_experiments
 from budgetboost.costs import read_costs
 from budgetboost.stats import markdown_table
 
@@ -570,9 +570,14 @@ def check_claims(
         ``stumps``).
     """
     catalogue = catalogue if catalogue is not None else Catalogue.default()
-    summary, comparisons, matches = (by_role(t, catalogue) for t in (summary, comparisons, matches))
+    # the paper's experiments only: not the cost models of its open questions
     if agreement is None and stumps is not None:
         agreement = identical_stump_share(by_role(stumps, catalogue))
+    if agreement is not None:
+        agreement = paper_experiments(agreement, summary, catalogue)
+    comparisons = by_role(paper_experiments(comparisons, summary, catalogue), catalogue)
+    matches = by_role(paper_experiments(matches, summary, catalogue), catalogue)
+    summary = by_role(paper_experiments(summary, summary, catalogue), catalogue)
     return [
         claim1(comparisons),
         claim2(comparisons, varied),
@@ -684,11 +689,14 @@ def landing_page(
     catalogue: Catalogue,
     figures: Sequence[tuple[str, str, str]],
     version: str,
+    findings: Sequence[str] = (),
 ) -> str:
-    """The report's first page (reStructuredText): what ran, the verdicts, where to look.
+    """The report's first page (reStructuredText): what ran, the verdicts, the findings
+    beyond the paper, where to look.
 
     ``figures`` is ``(name, title, category)`` per registered figure; ``claims_table`` is
-    :func:`claims_table`'s output, ``summary`` :func:`budgetboost.stats.summarize`'s.
+    :func:`claims_table`'s output, ``summary`` :func:`budgetboost.stats.summarize`'s;
+    ``findings`` the lines of :func:`budgetboost.findings.landing_lines`.
     """
     trials = (
         summary.groupby(["dataset", "cost_model"])["trials"].max().reset_index()
@@ -716,6 +724,19 @@ def landing_page(
         "The evidence of each verdict is in ``claims.md`` (Tables); every threshold is printed "
         "there.",
         "",
+        *(
+            [
+                "Beyond the paper and its open questions",
+                "---------------------------------------",
+                "",
+                "Findings, counted per (dataset, cost model) with the claims' cell rules "
+                "(``claims.md``, sections *Beyond the paper* and *Future work*).",
+                "",
+                *findings,
+            ]
+            if findings
+            else []
+        ),
         "What ran",
         "--------",
         "",

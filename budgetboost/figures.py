@@ -12,9 +12,10 @@ The workflow imports :data:`DEFAULT_MODULES` and the config's ``figure_modules``
 its own, e.g. a file beside the Snakefile), and makes one ``plot`` job per registered figure:
 ``results/figures/{name}.png`` and ``.pdf``, in the report under ``category`` with the
 caption. ``tables`` names the results tables the function receives (``summary``,
-``comparisons``, ``budget_to_match``: ``results/summary/{table}.parquet``); ``families``
-says which algorithm families it draws (``budgetboost.catalogue.FAMILIES``), so an algorithm
-added to the config appears in every figure of its family.
+``comparisons``, ``budget_to_match``, ``cost_model_rise``:
+``results/summary/{table}.parquet``); ``families`` says which algorithm families it draws
+(``budgetboost.catalogue.FAMILIES``), so an algorithm added to the config appears in every
+figure of its family.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ __all__ = ["DEFAULT_MODULES", "TABLES", "FigureContext", "FigureSpec", "figure",
 #: Modules whose figures every run draws (the paper's figures first).
 DEFAULT_MODULES = ("budgetboost.plots", "budgetboost.beyond_plots", "budgetboost.rank_plots")
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``.
-TABLES = ("summary", "comparisons", "budget_to_match")
+TABLES = ("summary", "comparisons", "budget_to_match", "cost_model_rise")
 
 
 @dataclass(frozen=True)

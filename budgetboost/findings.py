@@ -23,7 +23,7 @@ band). The counts are of (dataset, cost model) pairs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
@@ -37,8 +37,13 @@ __all__ = [
     "OUTCOME_COLUMNS",
     "TALLY_COLUMNS",
     "band_outcomes",
+    "band_rises",
     "beyond_the_paper",
+    "cost_model_rises",
+    "future_work",
+    "trees_against_stumps",
     "head_to_head_markdown",
+    "landing_lines",
     "peer_pairs",
     "tally",
 ]
@@ -219,3 +224,200 @@ def beyond_the_paper(
     else:
         lines.append(head_to_head_markdown(tally(outcomes, catalogue), catalogue))
     return outcomes, "\n".join([*lines, ""])
+
+
+def trees_against_stumps(
+    comparisons: pd.DataFrame, catalogue: Catalogue | None = None
+) -> tuple[pd.DataFrame, str]:
+    """Each declared variant (``variant_of``: boosting small trees) against its base
+    algorithm (the same criterion with stumps), on the paper's experiments (issue #16, 1).
+
+    Returns the outcomes (:data:`OUTCOME_COLUMNS` plus ``question``) and the markdown part.
+    """
+    catalogue = catalogue if catalogue is not None else Catalogue.default()
+    pairs = catalogue.variants()
+    outcomes = band_outcomes(comparisons, pairs).assign(question="trees")
+    lines = [
+        "### Boosting small trees instead of stumps",
+        "",
+        "The conjecture: trees beat stumps, above all at small budgets. Each variant against "
+        "its stump counterpart (same criterion), counted per (dataset, cost model) as above.",
+        "",
+    ]
+    if outcomes.empty:
+        lines.append("No variant (`variant_of`) ran beside its base algorithm in this run.")
+    else:
+        lines.append(head_to_head_markdown(tally(outcomes, catalogue), catalogue))
+    return outcomes, "\n".join([*lines, ""])
+
+
+def band_rises(rises: pd.DataFrame, bands: Sequence[str] = BANDS) -> pd.DataFrame:
+    """Per (cost model, algorithm, band, dataset): the mean error rise over the band's
+    budgets (:func:`budgetboost.stats.cost_model_comparisons`) and whether it rises or
+    falls significantly by :data:`HEAD_TO_HEAD_RULE` (a rise is X = the algorithm under the
+    cost model being *worse* than Y = itself under the baseline)."""
+    rows = []
+    for (cost_model, algorithm), cells in rises.groupby(["cost_model", "algorithm"], sort=False):
+        cells = cells.assign(diff=cells["rise"])
+        for band in bands:
+            part = claims.budget_band(cells, band)
+            for dataset, cell in part.groupby("dataset", sort=False):
+                falls = claims.directional_verdict(cell["diff"], cell["p_holm"], HEAD_TO_HEAD_RULE)
+                up = claims.directional_verdict(-cell["diff"], cell["p_holm"], HEAD_TO_HEAD_RULE)
+                outcome = (
+                    "rises"
+                    if up[0] == claims.REPRODUCED
+                    else "falls"
+                    if falls[0] == claims.REPRODUCED
+                    else "unchanged"
+                )
+                rows.append(
+                    (
+                        cost_model,
+                        algorithm,
+                        band,
+                        dataset,
+                        int(cell["n_pairs"].min()),
+                        float(cell["baseline_error"].mean()),
+                        float(cell["error"].mean()),
+                        float(cell["rise"].mean()),
+                        outcome,
+                    )
+                )
+    columns = [
+        "cost_model",
+        "algorithm",
+        "band",
+        "dataset",
+        "n_pairs",
+        "baseline_error",
+        "error",
+        "rise",
+        "outcome",
+    ]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def cost_model_rises(
+    rises: pd.DataFrame, catalogue: Catalogue | None = None
+) -> tuple[pd.DataFrame, str]:
+    """How much each algorithm's error rises under the open questions' cost models against
+    U[0, 2] at equal budget, and which degrades least (issue #16, 2 and 3).
+
+    Returns the per-dataset table of :func:`band_rises` and the markdown part: per cost
+    model and band, each algorithm's rise averaged over datasets (best first), the datasets
+    where it rises / falls significantly, and the fewest paired trials.
+    """
+    catalogue = catalogue if catalogue is not None else Catalogue.default()
+    detail = band_rises(rises)
+    lines = [
+        "### Adversarial costs and few cheap features",
+        "",
+        "Each algorithm under the open questions' cost models against itself under "
+        "U[0, 2] at equal budget, paired by trial (same split, other costs): the rise in "
+        "test error averaged over the band's budgets and then over datasets (negative: "
+        "the error falls), ranked from the algorithm that degrades least. *rises on* / "
+        "*falls on*: datasets where the rise / fall is significant by the rule above. All "
+        "cells: `cost_model_rise.parquet`.",
+        "",
+    ]
+    if detail.empty:
+        lines.append("No open-question cost model ran beside U[0, 2] in this run.")
+        return detail.assign(question="costs"), "\n".join([*lines, ""])
+    for cost_model, part in detail.groupby("cost_model", sort=True):
+        for band in BANDS:
+            rows = part[part["band"] == band]
+            table = (
+                rows.groupby("algorithm", sort=False)
+                .agg(
+                    rise=("rise", "mean"),
+                    baseline=("baseline_error", "mean"),
+                    error=("error", "mean"),
+                    datasets=("dataset", "size"),
+                    rises_on=("outcome", lambda o: int((o == "rises").sum())),
+                    falls_on=("outcome", lambda o: int((o == "falls").sum())),
+                    trials=("n_pairs", "min"),
+                )
+                .sort_values("rise", kind="stable")
+                .reset_index()
+            )
+            table["algorithm"] = table["algorithm"].map(catalogue.label)
+            name = {"small": "small", "large": "larger"}[band]
+            lines += [
+                f"**{cost_model}, {name} budgets**: least degraded "
+                f"{table['algorithm'].iloc[0]} ({table['rise'].iloc[0]:+.3f}), most "
+                f"{table['algorithm'].iloc[-1]} ({table['rise'].iloc[-1]:+.3f}).",
+                "",
+                markdown_table(
+                    table.rename(
+                        columns={
+                            "baseline": "error U[0,2]",
+                            "error": f"error {cost_model}",
+                            "rises_on": "rises on",
+                            "falls_on": "falls on",
+                        }
+                    )
+                ),
+                "",
+            ]
+    return detail.assign(question="costs"), "\n".join(lines)
+
+
+def future_work(
+    comparisons: pd.DataFrame, rises: pd.DataFrame, catalogue: Catalogue | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """The ``## Future work`` section of ``claims.md``: :func:`trees_against_stumps` and
+    :func:`cost_model_rises`; returns their tables and the section."""
+    trees, trees_text = trees_against_stumps(comparisons, catalogue)
+    costs, costs_text = cost_model_rises(rises, catalogue)
+    text = "\n".join(
+        [
+            "## Future work: the paper's open questions (Section 8)",
+            "",
+            "Findings, not claims: counted by the same cell rules as *Beyond the paper*.",
+            "",
+            trees_text,
+            costs_text,
+        ]
+    )
+    return trees, costs, text
+
+
+def landing_lines(
+    outcomes: pd.DataFrame, costs: pd.DataFrame, catalogue: Catalogue | None = None
+) -> list[str]:
+    """The findings of :func:`beyond_the_paper` and :func:`future_work` in one line each,
+    for the report's first page (reStructuredText bullets, grouped by question)."""
+    catalogue = catalogue if catalogue is not None else Catalogue.default()
+    band_name = {"small": "small", "large": "larger"}
+    titles = {
+        "peers": "Beyond the paper: the paper's boosters against the library peers",
+        "trees": "Future work: boosting depth-2 trees against stumps (same criterion)",
+    }
+    lines: list[str] = []
+    for question, title in titles.items():
+        part = outcomes[outcomes["question"] == question] if not outcomes.empty else outcomes
+        if part.empty:
+            continue
+        rows = tally(part, catalogue).itertuples()
+        lines += [title, "", *[_tally_line(r, catalogue, band_name) for r in rows], ""]
+    if not costs.empty:
+        lines += ["Future work: how much each algorithm's error rises against U[0, 2]", ""]
+        for (cost_model, band), part in costs.groupby(["cost_model", "band"], sort=True):
+            means = part.groupby("algorithm")["rise"].mean().sort_values(kind="stable")
+            lines.append(
+                f"- {cost_model}, {band_name.get(band, band)} budgets: least degraded "
+                f"{catalogue.label(means.index[0])} ({means.iloc[0]:+.3f}), most "
+                f"{catalogue.label(means.index[-1])} ({means.iloc[-1]:+.3f})"
+            )
+        lines.append("")
+    return lines
+
+
+def _tally_line(row, catalogue: Catalogue, band_name: Mapping[str, str]) -> str:
+    return (
+        f"- {catalogue.label(row.x)} vs {catalogue.label(row.y)}, "
+        f"{band_name.get(row.band, row.band)} budgets: better on {getattr(row, BETTER)}, "
+        f"tied on {getattr(row, TIED)}, worse on {getattr(row, WORSE)} of {row.n} "
+        f"(dataset, cost model) pairs ({row.trials} paired trials)"
+    )

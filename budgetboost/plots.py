@@ -28,7 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from budgetboost.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue, paper_experiments
 from budgetboost.figures import FigureContext, figure
 from budgetboost.io import atomic_path
 
@@ -62,6 +62,8 @@ REAL_COST_MODELS = ("turney",)
 #: Families drawn as budget curves (Figures 1 and 2).
 CURVE_FAMILIES = ("reference", "boosting", "sampling")
 NCOLS = 3
+#: Legend text per inch of figure width (paper context, font scale 1.1), to size its columns.
+LEGEND_CHARS_PER_INCH = 9
 
 
 def _paper_style():
@@ -222,11 +224,15 @@ def _legend(fig: Figure, ncols: int, catalogue: Catalogue) -> None:
         return
     order = [label for label in (_label(catalogue, a) for a in catalogue) if label in by_label]
     order += [label for label in by_label if label not in order]
+    # as many columns as fit the figure's width (about LEGEND_CHARS_PER_INCH characters per
+    # inch, each entry its label plus the marker), so that long labels are never cut off
+    widest = max(len(label) for label in order) + 6
+    fitting = max(1, int(fig.get_figwidth() * LEGEND_CHARS_PER_INCH / widest))
     fig.legend(
         [by_label[label] for label in order],
         order,
         loc="outside lower center",
-        ncols=min(len(order), {1: 3, 2: 4}.get(ncols, 7)),
+        ncols=min(len(order), {1: 3, 2: 4}.get(ncols, 7), fitting),
         frameon=False,
     )
 
@@ -322,7 +328,7 @@ because its error is much higher.
 )
 def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 1: budget curves of every experiment without real costs."""
-    summary = tables["summary"]
+    summary = paper_experiments(tables["summary"], tables["summary"], context.catalogue)
     return figure_budget_curves(
         summary,
         figure1_panels(summary, context.local_datasets),
@@ -344,7 +350,7 @@ Turney's test costs (cost model ``turney``) and any local dataset enabled in the
 )
 def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 2: budget curves of the real-cost experiments."""
-    summary = tables["summary"]
+    summary = paper_experiments(tables["summary"], tables["summary"], context.catalogue)
     return figure_budget_curves(
         summary,
         figure2_panels(summary, context.local_datasets),
@@ -368,7 +374,9 @@ algorithm of the tree family was part of this run.
 )
 def figure3(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 3: trees against AdaBoost."""
-    return figure_trees(tables["summary"], context)
+    return figure_trees(
+        paper_experiments(tables["summary"], tables["summary"], context.catalogue), context
+    )
 
 
 def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:

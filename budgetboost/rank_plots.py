@@ -33,7 +33,7 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
 from budgetboost import ranks as rank_stats
-from budgetboost.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue, paper_experiments
 from budgetboost.figures import FigureContext, figure
 from budgetboost.ranks import BAND_LABELS, BANDS, cd_groups
 
@@ -403,8 +403,8 @@ are left out of that band.
 )
 def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """CD diagrams of the run's budgeted algorithms, one per budget band."""
-    summary = tables["summary"]
-    catalogue = context.catalogue.including(summary["algorithm"])
+    catalogue = context.catalogue.including(tables["summary"]["algorithm"])
+    summary = paper_experiments(tables["summary"], tables["summary"], catalogue)
     ranked = summary[summary["algorithm"].isin(context.algorithms(summary["algorithm"]))]
     table = rank_stats.cd_analysis(ranked, catalogue=catalogue)
     return figure_cd(table, labels=_labels(FigureContext(catalogue)))
@@ -415,7 +415,7 @@ def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureConte
     title="wins and losses against Smoothed",
     category="Rank statistics",
     families=RANKED_FAMILIES,
-    tables=("comparisons",),
+    tables=("comparisons", "summary"),
     caption="""
 **Wins and losses against Smoothed** (the paper's recommendation, Eq. 2): for each (dataset,
 cost model) row and each algorithm, the share of budgets where it is significantly better
@@ -429,6 +429,7 @@ def win_tie_loss(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> 
     comparisons = tables["comparisons"]
     names = set(comparisons["algorithm_a"]) | set(comparisons["algorithm_b"])
     catalogue = context.catalogue.including(names)
+    comparisons = paper_experiments(comparisons, tables["summary"], catalogue)
     reference = catalogue.with_role("smoothed") or "smoothed"
     keep = set(context.algorithms(names)) | {reference}
     cells = comparisons[

@@ -26,12 +26,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from budgetboost.catalogue import Catalogue
+from budgetboost.catalogue import BASELINE_COST_MODEL, Catalogue
 from budgetboost.io import read_table
 from budgetboost.schema import SHARD_COLUMNS
 
 __all__ = [
+    "BASELINE_COST_MODEL",
     "CONFIDENCE",
+    "RISE_COLUMNS",
+    "cost_model_comparisons",
     "SHARD_COLUMNS",
     "budget_to_match",
     "error_table",
@@ -59,15 +62,23 @@ def _catalogue(catalogue: Catalogue | None, names: Iterable[str]) -> Catalogue:
     return (catalogue if catalogue is not None else Catalogue.default()).including(names)
 
 
+#: Shard columns an external table may leave out (filled with NaN).
+OPTIONAL_COLUMNS = ("tradeoff",)
+
+
 def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:
     """Check that ``df`` has the shard columns of docs/design.md with usable values.
 
     Returns a copy with canonical dtypes. Raises ``ValueError`` naming ``source`` and the
-    offending column or value.
+    offending column or value. The columns of :data:`OPTIONAL_COLUMNS` (``tradeoff``: only
+    the peers choose one) are NaN where absent.
     """
-    missing = [col for col in SHARD_COLUMNS if col not in df.columns]
+    missing = [
+        col for col in SHARD_COLUMNS if col not in df.columns and col not in OPTIONAL_COLUMNS
+    ]
     if missing:
         raise ValueError(f"{source}: missing shard column(s) {missing}; have {list(df.columns)}")
+    df = df.assign(**{col: np.nan for col in OPTIONAL_COLUMNS if col not in df.columns})
     out = df.loc[:, list(SHARD_COLUMNS)].copy()
     for col, kind in SHARD_COLUMNS.items():
         if kind == "string":
@@ -302,6 +313,76 @@ def paired_comparisons(shards: pd.DataFrame, catalogue: Catalogue | None = None)
     )
 
 
+#: Columns of :func:`cost_model_comparisons`.
+RISE_COLUMNS = [
+    "dataset",
+    "cost_model",
+    "algorithm",
+    "budget",
+    "n_pairs",
+    "error",
+    "baseline_error",
+    "rise",
+    "rises",
+    "falls",
+    "p_value",
+    "p_holm",
+]
+
+
+def cost_model_comparisons(
+    shards: pd.DataFrame,
+    baseline: str = BASELINE_COST_MODEL,
+    catalogue: Catalogue | None = None,
+) -> pd.DataFrame:
+    """Each algorithm under the open questions' cost models against itself under ``baseline``.
+
+    The open questions' cost models are those of (dataset, cost model) pairs without the
+    unbudgeted reference (:func:`budgetboost.catalogue.paper_experiments`). Rows are paired on
+    (dataset, algorithm, budget, trial): a trial has the same train/test split under every
+    cost model, so the pair differs only in the costs. Per (dataset, cost model, algorithm,
+    budget): ``n_pairs``, mean ``error`` and ``baseline_error``, ``rise`` (their mean
+    difference: positive when the error rises), ``rises`` / ``falls`` (trials where it rises /
+    falls), the Wilcoxon ``p_value`` and ``p_holm`` (Holm across the budgets of the same
+    dataset, cost model and algorithm).
+    """
+    df = validate_shards(shards)
+    catalogue = _catalogue(catalogue, df["algorithm"])
+    reference = catalogue.with_role("reference")
+    paper = set(zip(*(df.loc[df["algorithm"] == reference, c] for c in _PAIR), strict=True))
+    pairs = set(zip(df["dataset"], df["cost_model"], strict=True))
+    others = {(d, c) for d, c in pairs - paper if c != baseline and (d, baseline) in pairs}
+    if not paper or not others:
+        return pd.DataFrame({col: pd.Series(dtype=_dtype(col)) for col in RISE_COLUMNS})
+    keys = ["dataset", "algorithm", "budget", "trial"]
+    base = df[df["cost_model"] == baseline][[*keys, "test_error"]]
+    mask = pd.MultiIndex.from_frame(df[_PAIR]).isin(list(others))
+    cells = df[mask][[*keys, "cost_model", "test_error"]].merge(
+        base, on=keys, suffixes=("", "_baseline")
+    )
+    cells["diff"] = (cells["test_error"] - cells["test_error_baseline"]).round(12)
+    grouped = cells.groupby(["dataset", "cost_model", "algorithm", "budget"], sort=False)
+    out = grouped.agg(
+        n_pairs=("diff", "size"),
+        error=("test_error", "mean"),
+        baseline_error=("test_error_baseline", "mean"),
+        rise=("diff", "mean"),
+        rises=("diff", lambda d: int((d > 0).sum())),
+        falls=("diff", lambda d: int((d < 0).sum())),
+    )
+    out["p_value"] = grouped["diff"].apply(wilcoxon_p)
+    out = out.reset_index()
+    out["p_holm"] = out.groupby(["dataset", "cost_model", "algorithm"], sort=False)[
+        "p_value"
+    ].transform(lambda p: holm(p.to_numpy()))
+    for col in ("n_pairs", "rises", "falls"):
+        out[col] = out[col].astype("int64")
+    return _sort(out[RISE_COLUMNS], ["dataset", "cost_model", "algorithm", "budget"], catalogue)
+
+
+_PAIR = ["dataset", "cost_model"]
+
+
 def budget_to_match(summary: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
     """Smallest budget at which each algorithm's mean error reaches the AdaBoost reference.
 
@@ -393,7 +474,7 @@ def _dtype(col: str) -> str:
         "reference_cost_model",
     ):
         return "object"
-    if col in ("n_pairs", "wins", "ties", "losses", "trials"):
+    if col in ("n_pairs", "wins", "ties", "losses", "trials", "rises", "falls"):
         return "int64"
     return "float64"
 

@@ -16,7 +16,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import settings
 from packaging.utils import canonicalize_name
+
+# no test here is a timing test: hypothesis's 200 ms deadline per example would only make the
+# property tests fail on a loaded machine (CI's two cores run the end-to-end tests too)
+settings.register_profile("budgetboost", deadline=None)
+settings.load_profile("budgetboost")
 
 REPO = Path(__file__).resolve().parent.parent
 #: what a run needs; results, logs and .snakemake are left behind

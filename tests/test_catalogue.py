@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import matplotlib.colors as mcolors
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetboost.catalogue import BUILTIN, FAMILIES, ROLES, Catalogue, Style
+from budgetboost.catalogue import BUILTIN, FAMILIES, ROLES, Catalogue, Style, paper_experiments
 
 #: the order of tables, legends and pairs before the catalogue existed (stats.ALGORITHM_ORDER)
 PAPER_ORDER = [
@@ -111,3 +112,32 @@ def test_unknown_names_sort_last_alphabetically():
         "zeta",
     ]
     assert list(catalogue.including(["zeta", "alpha"]))[-2:] == ["alpha", "zeta"]
+
+
+def test_a_variant_names_another_algorithm_and_is_listed():
+    catalogue = Catalogue.from_config(
+        {
+            "greedy": {},
+            "greedy_tree2": {"family": "boosted_trees", "variant_of": "greedy", "label": "G2"},
+        }
+    )
+    assert catalogue.variants() == [("greedy_tree2", "greedy")]
+    assert Catalogue(catalogue.records()).variants() == [("greedy_tree2", "greedy")]
+    for bad in ("gredy", "greedy_tree2"):
+        with pytest.raises(ValueError, match=f"variant_of {bad!r} is not another algorithm"):
+            Catalogue({"greedy": {}, "greedy_tree2": {"variant_of": bad}})
+
+
+def test_paper_experiments_are_the_pairs_the_reference_ran_on():
+    summary = pd.DataFrame(
+        {
+            "dataset": ["heart", "heart", "heart", "ecoli"],
+            "cost_model": ["uniform_0_2", "uniform_0_2", "adversarial", "uniform_0_2"],
+            "algorithm": ["adaboost", "greedy", "greedy", "greedy"],
+        }
+    )
+    kept = paper_experiments(summary, summary)
+    assert kept["cost_model"].tolist() == ["uniform_0_2", "uniform_0_2"]
+    assert kept["dataset"].tolist() == ["heart", "heart"]
+    no_reference = summary[summary["algorithm"] != "adaboost"]
+    assert paper_experiments(no_reference, no_reference).equals(no_reference)  # all kept

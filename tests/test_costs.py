@@ -164,6 +164,11 @@ BAD_SPECS = [
     ({"model": "discrete", "values": [-1, 2], "probabilities": [0.5, 0.5]}, "values", ">= 0"),
     ({"model": "discrete", "values": ["a"], "probabilities": [1]}, "values", "numbers"),
     ({"model": "correlated", "low": 0, "high": 2, "noise": 1.5}, "noise", r"must lie in \[0, 1\]"),
+    (
+        {"model": "correlated", "low": 0, "high": 2, "noise": 0, "quality": "gain"},
+        "quality",
+        "must be one of",
+    ),
     ({"model": "real", "file": 3}, "file", "must be a file path"),
     ({"model": "few_cheap", "fraction": 1.5}, "fraction", r"must lie in \[0, 1\]"),
     ({"model": "few_cheap", "fraction": -0.1}, "fraction", "must be a finite number >= 0"),
@@ -232,6 +237,30 @@ def test_correlated_costs_rank_columns_by_their_edge():
     noisy = make_costs("toy", "corr", {**spec, "noise": 0.5}, data, splits, range(3))
     assert noisy.costs.min() >= 0 and noisy.costs.max() <= 2
     assert not np.array_equal(noisy.costs, table.costs)
+
+
+def test_correlated_costs_by_correlation_ignore_rare_columns():
+    """`quality: correlation` ranks by |corr(x, y)| on the training rows: on imbalanced data
+    a constant or rare indicator has a large edge |mean y (2x - 1)| but no correlation."""
+    data = _toy(n_rows=400, groups=(6,))
+    data.y[:] = np.where(np.arange(400) % 5 == 0, 1.0, -1.0)  # 80 % negative
+    data.X[:] = 0.0
+    data.X[:, 0] = data.y == 1  # perfect
+    data.X[:, 1] = (data.y == 1) ^ (np.arange(400) % 7 == 0)  # good
+    data.X[3::50, 2] = 1  # rare, nearly unrelated to y
+    splits = _splits(data, range(2))
+    spec = {"model": "correlated", "low": 0, "high": 2, "noise": 0.0, "quality": "correlation"}
+    table = make_costs("toy", "corr", spec, data, splits, range(2))
+    edge = make_costs("toy", "corr", {**spec, "quality": "edge"}, data, splits, range(2))
+    for t, row in enumerate(table.costs):
+        train = splits[t][0]
+        corr = np.nan_to_num(
+            [abs(np.corrcoef(data.X[train, j], data.y[train])[0, 1]) for j in range(6)]
+        )
+        assert spearmanr(corr, row).statistic == pytest.approx(1.0)
+        assert row[0] == 2.0 and row[1] > row[2]  # the rare column is cheap by correlation
+        # by edge, a constant column looks as good as |mean y| = 0.6 and costs more
+        assert row[3] == row.min() and edge.costs[t][3] > row[3]
 
 
 def test_correlated_needs_the_trial_split():

@@ -10,6 +10,7 @@ import pytest
 from synthetic_results import synthetic_shards
 
 from budgetboost import figures, plots, stats
+from budgetboost.beyond_plots import BASELINE_ALPHA
 from budgetboost.catalogue import Catalogue
 
 PAPER_DATASETS = (
@@ -47,6 +48,7 @@ def results_tables(shards, catalogue=None) -> dict:
         "summary": summary,
         "comparisons": stats.paired_comparisons(shards, catalogue),
         "budget_to_match": stats.budget_to_match(summary, catalogue),
+        "cost_model_rise": stats.cost_model_comparisons(shards, catalogue=catalogue),
     }
 
 
@@ -223,6 +225,9 @@ def test_a_registry_entry_is_checked(kwargs, message):
         figures.figure("bad", title="t", caption="c", category="Tests", **kwargs)
 
 
+OTHER_COST_MODELS = ("figure2", "adversarial_costs", "few_cheap_costs")
+
+
 def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
     """Issue 13: an algorithm added in the config alone is drawn in every figure of its family
     with its label and a colour no other algorithm has (never grey dots)."""
@@ -252,7 +257,8 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
         fig = spec.draw({t: tables[t] for t in spec.tables}, context)
         drawn = {text: c for ax in fig.axes for text, c in curves(ax).items()}
         shown = " | ".join(texts(fig))
-        if "boosting" not in spec.families or name == "figure2":  # figure2: real costs only
+        # figure2, adversarial_costs, few_cheap_costs: other cost models only
+        if "boosting" not in spec.families or name in OTHER_COST_MODELS:
             assert "Smoothed τ=0.5" not in shown, name
         elif drawn:  # budget curves: its own colour and marker
             line = drawn["Smoothed τ=0.5"].lines[0]
@@ -279,3 +285,55 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
         "AdaBoostRS",
         "Decision tree",
     ]
+
+
+def _open_question_shards():
+    """Paper experiments on two datasets, a tree variant of Greedy, and `adversarial` costs
+    (first 4 trials, no reference) where every error is 0.05 higher than under U[0, 2]."""
+    shards = synthetic_shards(datasets=("ecoli", "heart"), trials=6, budgets=(2, 6, 10), extra=())
+    greedy = shards[shards["algorithm"] == "greedy"]
+    variant = greedy[greedy["trial"] < 4].assign(
+        algorithm="greedy_tree2", test_error=greedy["test_error"] - 0.03
+    )
+    boosters = shards[shards["algorithm"].isin(["greedy", "smoothed"]) & (shards["trial"] < 4)]
+    adversarial = boosters.assign(
+        cost_model="adversarial", test_error=boosters["test_error"] + 0.05
+    )
+    config = {name: {} for name in shards["algorithm"].unique()}
+    config["greedy_tree2"] = {
+        "label": "Greedy, trees",
+        "family": "boosted_trees",
+        "variant_of": "greedy",
+    }
+    shards = pd.concat([shards, variant, adversarial], ignore_index=True)
+    return shards, Catalogue.from_config(config)
+
+
+def test_the_open_questions_figures_draw_their_experiments_only():
+    shards, catalogue = _open_question_shards()
+    tables = results_tables(shards, catalogue)
+    registry = figures.load()
+    draw = {
+        name: registry[name].draw(
+            {t: tables[t] for t in registry[name].tables},
+            figures.FigureContext(catalogue, (), registry[name].families),
+        )
+        for name in ("figure1", "boosted_trees", "adversarial_costs", "few_cheap_costs")
+    }
+    titles = {name: {ax.get_title() for ax in fig.axes} - {""} for name, fig in draw.items()}
+    # the adversarial cost model has no reference: not a paper experiment, not in Figure 1
+    assert titles["figure1"] == {"ecoli · uniform_0_2", "heart · uniform_0_2"}
+    assert titles["adversarial_costs"] == {"ecoli · adversarial", "heart · adversarial"}
+    assert titles["few_cheap_costs"] == {"no results"}
+    # trees against stumps: the variant and its base only, on the paper's experiments
+    shown = {c for ax in draw["boosted_trees"].axes for c in curves(ax)}
+    assert shown == {"Greedy, trees", catalogue.label("greedy")}
+    assert "4 trials per dataset" in " ".join(texts(draw["boosted_trees"]))
+    # under adversarial costs each curve has its U[0, 2] counterpart drawn faintly behind
+    ax = draw["adversarial_costs"].axes[0]
+    faint = [line for line in ax.get_lines() if line.get_alpha() == BASELINE_ALPHA]
+    assert len(faint) == 2 and all(line.get_label().startswith("_") for line in faint)
+    greedy = curves(ax)[catalogue.label("greedy")].lines[0]
+    baseline = next(f for f in faint if mcolors.same_color(f.get_color(), greedy.get_color()))
+    rise = np.asarray(greedy.get_ydata(), float) - np.asarray(baseline.get_ydata(), float)
+    np.testing.assert_allclose(rise, 0.05, atol=0.02)

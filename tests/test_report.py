@@ -296,6 +296,15 @@ def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_re
         assert statement in landing
     for name, spec in figures.load().items():
         assert f"{spec.category}: {spec.title} (``{name}``)" in landing
+    # the findings beyond the paper (the test config runs two peers and a tree variant)
+    for text in (
+        "Beyond the paper and its open questions",
+        "AdaBoostBT_Smoothed vs LightGBM CEGB, stumps, small budgets: better on",
+        "Greedy, depth-2 trees vs AdaBoostBT_Greedy, larger budgets:",
+        "- few_cheap, small budgets: least degraded",
+    ):
+        assert text in landing, text
+    assert "Beyond the paper and its open questions" in html
 
 
 @pytest.mark.slow

@@ -254,15 +254,25 @@ def test_the_runtime_guard_blocks_undeclared_modules():
 @pytest.mark.slow
 def test_full_run_writes_every_output(base_run):
     config = load_config(repo=base_run)
-    budgets = experiment.budget_grid(**config["cost_models"]["uniform_0_2"]["budgets"])
     frame = all_rows(base_run)
     for dataset, entry in config["datasets"].items():
-        for algorithm, spec in config["algorithms"].items():
-            rows = frame[(frame.dataset == dataset) & (frame.algorithm == algorithm)]
-            per_trial = 1 if spec.get("unbudgeted") else len(budgets)
-            trials = min(entry["trials"], spec.get("trials", entry["trials"]))  # first trials
-            assert sorted(rows.trial.unique()) == list(range(trials))
-            assert len(rows) == trials * per_trial
+        for cost_model in entry["cost_models"]:
+            model = config["cost_models"][cost_model]
+            budgets = experiment.budget_grid(**model["budgets"])
+            for algorithm, spec in config["algorithms"].items():
+                rows = frame[
+                    (frame.dataset == dataset)
+                    & (frame.cost_model == cost_model)
+                    & (frame.algorithm == algorithm)
+                ]
+                if algorithm not in model.get("algorithms", [algorithm]):
+                    assert rows.empty
+                    continue
+                per_trial = 1 if spec.get("unbudgeted") else len(budgets)
+                # capped algorithms and cost models run the first trials
+                trials = min(entry["trials"], spec.get("trials", 999), model.get("trials", 999))
+                assert sorted(rows.trial.unique()) == list(range(trials))
+                assert len(rows) == trials * per_trial
     assert list(frame.columns) == list(experiment.SHARD_COLUMNS)
     assert frame.test_error.between(0, 1).all()
     meta = read_metadata(shard_paths(base_run, "heart", "adaboost_rs")[0])
@@ -280,6 +290,16 @@ def test_full_run_writes_every_output(base_run):
     if HAS_RESULTS:
         assert (base_run / "results/summary/summary.md").is_file()
         assert (base_run / "results/figures/figure1.png").is_file()
+        claims_md = (base_run / "results/summary/claims.md").read_text()
+        assert "## Beyond the paper" in claims_md and "## Future work" in claims_md
+        assert "**few_cheap, small budgets**" in claims_md
+        rises = read_table(base_run / "results/summary/cost_model_rise.parquet")
+        assert set(rises.cost_model) == {"few_cheap"}
+        assert set(rises.algorithm) == set(config["cost_models"]["few_cheap"]["algorithms"])
+        found = read_table(base_run / "results/summary/findings.parquet")
+        assert set(found.question) == {"peers", "trees"}
+        claims_table = read_table(base_run / "results/summary/claims.parquet")
+        assert len(claims_table) == 8  # the paper's claims on its own experiments
 
 
 @pytest.mark.slow

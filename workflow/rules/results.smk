@@ -21,6 +21,7 @@ rule aggregate:
         summary="results/summary/summary.parquet",
         comparisons="results/summary/comparisons.parquet",
         matches="results/summary/budget_to_match.parquet",
+        rises="results/summary/cost_model_rise.parquet",
         markdown=report(
             "results/summary/summary.md",
             caption="../report/summary.rst",
@@ -66,6 +67,7 @@ rule claims:
         summary="results/summary/summary.parquet",
         comparisons="results/summary/comparisons.parquet",
         matches="results/summary/budget_to_match.parquet",
+        rises="results/summary/cost_model_rise.parquet",
         costs=cost_tables(),
         stumps=claim_stumps(),
         code=code_files("budgetboost.claims", "budgetboost.findings"),
@@ -73,6 +75,7 @@ rule claims:
         table="results/summary/claims.parquet",
         evidence="results/summary/claims_evidence.parquet",
         findings="results/summary/findings.parquet",
+        rises="results/summary/findings_costs.parquet",
         markdown=report(
             "results/summary/claims.md",
             caption="../report/claims.rst",
@@ -93,6 +96,8 @@ rule landing:
     input:
         claims="results/summary/claims.parquet",
         summary="results/summary/summary.parquet",
+        findings="results/summary/findings.parquet",
+        rises="results/summary/findings_costs.parquet",
         code=code_files("budgetboost.claims", "budgetboost.findings"),
     output:
         "results/report/landing.rst",

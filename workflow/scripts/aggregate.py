@@ -23,6 +23,8 @@ try:
     write_table(summary, sm.output.summary, meta)
     write_table(comparisons, sm.output.comparisons, meta)
     write_table(matches, sm.output.matches, meta)
+    rises = stats.cost_model_comparisons(shards, catalogue=catalogue)
+    write_table(rises, sm.output.rises, {**meta, "baseline": stats.BASELINE_COST_MODEL})
     write_text(stats.summary_markdown(summary, matches, comparisons, catalogue), sm.output.markdown)
 except Exception:
     log.exception("aggregate failed")

@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 import pandas as pd
 
 from budgetboost import claims, findings
-from budgetboost.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue, paper_experiments
 from budgetboost.io import job_log, read_table, write_table, write_text
 
 sm = snakemake  # noqa: F821
@@ -56,10 +56,18 @@ try:
         sm.output.evidence,
         {"thresholds": claims.thresholds_table().astype(str).to_dict("records")},
     )
-    comparisons = read_table(sm.input.comparisons)
+    summary = read_table(sm.input.summary)
+    comparisons = paper_experiments(read_table(sm.input.comparisons), summary, catalogue)
     peers, peer_section = findings.beyond_the_paper(comparisons, catalogue)
-    write_table(peers, sm.output.findings)
-    write_text(claims.claims_markdown(results, catalogue, [peer_section]), sm.output.markdown)
+    trees, costs, future_section = findings.future_work(
+        comparisons, read_table(sm.input.rises), catalogue
+    )
+    write_table(pd.concat([peers, trees], ignore_index=True), sm.output.findings)
+    write_table(costs, sm.output.rises)
+    write_text(
+        claims.claims_markdown(results, catalogue, [peer_section, future_section]),
+        sm.output.markdown,
+    )
 except Exception:
     log.exception("claims failed")
     raise

@@ -6,19 +6,23 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost import claims
+from budgetboost import claims, findings
 from budgetboost.catalogue import Catalogue
 from budgetboost.io import job_log, read_table, write_text
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "landing")
 try:
+    catalogue = Catalogue(dict(sm.params.catalogue))
     page = claims.landing_page(
         read_table(sm.input.claims),
         read_table(sm.input.summary),
-        catalogue=Catalogue(dict(sm.params.catalogue)),
+        catalogue=catalogue,
         figures=[tuple(f) for f in sm.params.figures],
         version=sm.params.version,
+        findings=findings.landing_lines(
+            read_table(sm.input.findings), read_table(sm.input.rises), catalogue
+        ),
     )
     write_text(page, sm.output[0])
 except Exception:
