@@ -131,12 +131,15 @@ def figure(
 def load(modules: Iterable[str] = ()) -> dict[str, FigureSpec]:
     """Import :data:`DEFAULT_MODULES` and ``modules``; return the figures they register.
 
-    Only figures of the imported modules are returned, in registration order.
+    Only figures of the imported modules are returned: module by module in that order (the
+    paper's figures first), each module's in definition order, whatever was imported before.
     """
     wanted = [*DEFAULT_MODULES, *[m for m in modules if m not in DEFAULT_MODULES]]
     for module in wanted:
         importlib.import_module(module)
-    return {name: spec for name, spec in _REGISTRY.items() if spec.module in wanted}
+    return {
+        name: spec for module in wanted for name, spec in _REGISTRY.items() if spec.module == module
+    }
 
 
 def registry() -> dict[str, FigureSpec]:

@@ -377,7 +377,7 @@ def figure_win_tie_loss(
 # --------------------------------------------------------------------- registered figures
 
 #: The families ranked against each other: every budgeted algorithm (not the reference).
-RANKED_FAMILIES = ("boosting", "sampling", "tree", "peer", "other")
+RANKED_FAMILIES = ("boosting", "boosted_trees", "sampling", "tree", "peer", "other")
 
 
 def _labels(context: FigureContext) -> dict[str, str]:

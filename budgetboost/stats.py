@@ -761,7 +761,8 @@ def _against_peers(comparisons: pd.DataFrame, catalogue: Catalogue) -> list[str]
 
 
 def _chosen_tradeoffs(summary: pd.DataFrame, catalogue: Catalogue) -> list[str]:
-    """The trade-offs the peers chose on their validation parts, at a few budgets."""
+    """The trade-offs chosen on validation parts (the peers, the cost-sensitive tree), at a
+    few budgets."""
     chosen = summary[summary["tradeoff_median"].notna() & np.isfinite(summary["budget"])]
     if chosen.empty:
         return []
@@ -783,12 +784,12 @@ def _chosen_tradeoffs(summary: pd.DataFrame, catalogue: Catalogue) -> list[str]:
             }
         )
     return [
-        "## The peers' chosen trade-offs",
+        "## Chosen trade-offs",
         "",
         "Median over trials of the trade-off (LightGBM `cegb_tradeoff`, CatBoost "
-        "`penalties_coefficient`) each peer chose on the validation part of the training "
-        "rows, at four budgets of the grid; every budget: `tradeoff_median` in "
-        "`summary.parquet`.",
+        "`penalties_coefficient`, the cost-sensitive tree's lambda) each algorithm chose on "
+        "the validation part of the training rows, at four budgets of the grid; every "
+        "budget: `tradeoff_median` in `summary.parquet`.",
         "",
         markdown_table(pd.DataFrame(rows)),
         "",

@@ -804,11 +804,15 @@ class BudgetedTree(BudgetedEstimator):
         Returns
         -------
         ndarray of shape (len(budgets),), float64
-            Values of ``tradeoffs_``, chosen on the validation part; 0 for plain CART.
+            Values of ``tradeoffs_``, chosen on the validation part; NaN for plain CART
+            (``cost_sensitive=False``), which has no trade-off (the pipeline's shards hold NaN
+            for estimators without one).
         """
         self._check_fitted()
         budgets = check_budgets(budgets)
-        if not self._by_choice:  # one tree: plain CART (0) or a fixed trade-off tree
+        if not self.cost_sensitive:
+            return np.full(budgets.size, np.nan)
+        if not self._by_choice:  # one tree: a fixed trade-off
             return np.full(budgets.size, self.tradeoffs_[0])
         capped = np.minimum(budgets, np.inf if self.budget is None else float(self.budget))
         return self.tradeoffs_[self.choice_index_[self._choice_steps(capped)]]

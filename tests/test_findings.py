@@ -84,7 +84,7 @@ def test_the_summary_names_capped_algorithms_and_the_chosen_tradeoffs():
     text = stats.summary_markdown(summary, summary.iloc[:0], comparisons, CATALOGUE)
     assert "- LightGBM CEGB: 5 trials per dataset" in text
     assert "## Smoothed and Greedy against the peers" in text
-    assert "## The peers' chosen trade-offs" in text and "2: 0.2" in text
+    assert "## Chosen trade-offs" in text and "2: 0.2" in text
     pair = comparisons[(comparisons["algorithm_b"] == PEER)]
     assert (pair["n_pairs"] == 5).all()  # paired on the peer's five trials
 
