@@ -224,12 +224,13 @@ def figure_boosted_trees(tables: Mapping[str, pd.DataFrame], context: FigureCont
     caption="""
 The paper's second open question (Section 8): "an adversarial cost model where cost and
 feature performance are strongly positively correlated". Cost model ``adversarial``: each
-binarized feature's cost rises with its |correlation| with the label on the trial's training
-rows (rank scaled to [0, 2], a quarter uniform noise; mean 1 as U[0, 2]), so the informative
-features are the expensive ones. Every boosting algorithm, AdaBoostRS and the peers, test error
-against budget with 95 % CIs; the faint dashed lines are the same algorithms under U[0, 2]
-(Figure 1). These run on the first trials only (numbers in the title); ``claims.md``,
-*Future work*, gives how much each algorithm's error rises, paired by trial.
+binarized feature's cost rises with its absolute correlation with the label on the trial's
+training rows (rank scaled to [0, 2], a quarter uniform noise; mean 1 as U[0, 2]), so the
+informative features are the expensive ones. Every boosting algorithm, AdaBoostRS and the
+peers, test error against budget with 95 % CIs; the faint dashed lines are the same
+algorithms under U[0, 2] (Figure 1). These run on the first trials only (numbers in the
+title); ``claims.md``, *Future work*, gives how much each algorithm's error rises, paired by
+trial.
 """,
 )
 def figure_adversarial(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:

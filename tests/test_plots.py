@@ -3,6 +3,7 @@ registry (budgetboost.figures) every figure goes through."""
 
 from __future__ import annotations
 
+import docutils.core as docutils_core
 import matplotlib.colors as mcolors
 import numpy as np
 import pandas as pd
@@ -189,6 +190,11 @@ def test_the_paper_figures_are_registered_with_captions():
     for spec in registered.values():
         assert spec.caption and spec.title and spec.category
         assert set(spec.tables) <= set(figures.TABLES)
+        # the report renders captions as reStructuredText: no warning or error in any
+        # (e.g. "|x|" is a substitution reference)
+        docutils_core.publish_doctree(
+            spec.caption, settings_overrides={"halt_level": 2, "report_level": 5}
+        )
 
 
 def test_every_registered_figure_draws_from_its_tables(shards):
