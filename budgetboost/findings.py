@@ -403,7 +403,10 @@ def landing_lines(
         lines += [title, "", *[_tally_line(r, catalogue, band_name) for r in rows], ""]
     if not costs.empty:
         lines += ["Future work: how much each algorithm's error rises against U[0, 2]", ""]
-        for (cost_model, band), part in costs.groupby(["cost_model", "band"], sort=True):
+        order = {band: i for i, band in enumerate(BANDS)}
+        groups = costs.groupby(["cost_model", "band"], sort=False)
+        for cost_model, band in sorted(groups.groups, key=lambda k: (k[0], order.get(k[1], 9))):
+            part = groups.get_group((cost_model, band))
             means = part.groupby("algorithm")["rise"].mean().sort_values(kind="stable")
             lines.append(
                 f"- {cost_model}, {band_name.get(band, band)} budgets: least degraded "
