@@ -133,7 +133,8 @@ def check_config(
             raise ConfigError(
                 f"{_where('cost_models', name, 'spec', exc.key)}: {exc.reason}"
             ) from None
-        for item in entry.get("algorithms", []):
+        used = any(name in e["cost_models"] for e in config["datasets"].values())
+        for item in entry.get("algorithms", []) if used else []:  # as cost files: if used
             if item not in config["algorithms"]:
                 raise ConfigError(
                     f"{_where('cost_models', name, 'algorithms')}: {item!r} is not defined "

@@ -237,6 +237,10 @@ CHECK_ERRORS = [
         "config cost_models.uniform_0_2.algorithms: 'gredy' is not defined under algorithms",
     ),
     (
+        lambda c: c["cost_models"]["turney"].update(algorithms=["gredy"]),
+        None,
+    ),  # not used by any dataset: not checked (an algorithm removed, its cost model unused)
+    (
         lambda c: c["datasets"]["heart"].update(budgets={"turney": {"step": 1, "stop": 2}}),
         "config datasets.heart.budgets.turney: not one of this dataset's cost models",
     ),
