@@ -88,14 +88,21 @@ def test_full_config_dry_run_plans_every_shard(fresh_repo):
     config = load_config("config/config.yaml")
     registry = yaml.safe_load((REPO / config["registry"]).read_text())
     pairs = sum(len(e["cost_models"]) for e in config["datasets"].values())
-    blocks = sum(
-        len(e["cost_models"]) * -(-registry[d]["trials"] // config["block_size"])
-        for d, e in config["datasets"].items()
-    )
+    blocks = 0
+    for dataset, entry in config["datasets"].items():
+        for cost_model in entry["cost_models"]:
+            model = config["cost_models"][cost_model]
+            for name, algorithm in config["algorithms"].items():
+                if name not in model.get("algorithms", [name]):
+                    continue
+                caps = [registry[dataset]["trials"], algorithm.get("trials"), model.get("trials")]
+                trials = min(c for c in caps if c is not None)
+                blocks += -(-trials // config["block_size"])
     rules = [rule for rule, _ in jobs]
-    assert rules.count("train") == blocks * len(config["algorithms"])
+    assert rules.count("train") == blocks
     assert rules.count("binarize") == len(config["datasets"]) == 9
-    assert rules.count("assign_costs") == pairs == 10
+    # the paper's ten (dataset, cost model) pairs and the open questions' two cost models
+    assert rules.count("assign_costs") == pairs == 10 + 2 * 9
 
 
 def test_environment_yml_lists_the_pyproject_dependencies():
@@ -383,15 +390,19 @@ def test_a_capped_algorithm_runs_its_first_trials_and_pairs_with_the_others(run_
     assert not pair.empty and (pair.n_pairs == cap).all()
     before = {p: p.read_bytes() for p in shard_paths(run_copy)}
     edit_config(run_copy, lambda c: c["algorithms"]["lightgbm_stumps"].update(trials=cap + 1))
-    trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
-    assert trains == {
-        str(p.relative_to(run_copy)) for p in shard_paths(run_copy, algorithm="lightgbm_stumps")
+    # ... except under a cost model whose own cap is lower (few_cheap: 2 trials)
+    capped = {c for c, m in config["cost_models"].items() if m.get("trials", cap + 1) <= cap}
+    rerun = {
+        p for p in shard_paths(run_copy, algorithm="lightgbm_stumps") if p.parts[-3] not in capped
     }
+    assert capped and len(rerun) < len(shard_paths(run_copy, algorithm="lightgbm_stumps"))
+    trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
+    assert trains == {str(p.relative_to(run_copy)) for p in rerun}
     snakemake(run_copy, "--cores", "2")
     after = all_rows(run_copy, algorithm="lightgbm_stumps")
     assert sorted(after.trial.unique()) == list(range(cap + 1))
     changed = {p for p in before if p.read_bytes() != before[p]}
-    assert changed == set(shard_paths(run_copy, algorithm="lightgbm_stumps"))
+    assert changed == rerun
     # the first trials are the same fits as before: their rows are unchanged
     old = rows.sort_values(["dataset", "trial", "budget"]).reset_index(drop=True)
     new = after[after.trial < cap].sort_values(["dataset", "trial", "budget"])
