@@ -4,15 +4,16 @@ Prints, measured in a throw-away copy of the repository:
 
 - DAG build time and job count of the full config (``snakemake -n``; target < 10 s);
 - wall time, job count and per-stage time of a real run (``--cores``, default 2) of the full
-  config with every dataset's trials and the block size multiplied by ``--scale`` (default
-  0.01: 1 or 4 trials in blocks of 1, i.e. exactly the full config's jobs with 1/100 of its
-  training);
+  config with every dataset's trials, the trial caps of algorithms and cost models and the
+  block size multiplied by ``--scale`` (default 0.01: 1 or 4 trials in blocks of 1, capped
+  ones 1, i.e. exactly the full config's jobs with about 1/100 of its training);
 - the time of a second, no-op run (target < 5 s);
 - Snakemake's overhead: the share of the wall time x cores not spent inside the estimators
   or the data and results scripts (target < 10 %), and the extrapolated wall time of the
   full run (``--scale 1`` measures it instead: about 14 minutes on two cores).
 
-Run from the repository root: ``python benchmarks/pipeline.py [--scale 0.01] [--cores 2]``.
+Run from the repository root: ``python benchmarks/pipeline.py [--scale 0.01] [--cores 2]
+[--scheduler ilp|greedy]``.
 """
 
 from __future__ import annotations
@@ -78,12 +79,17 @@ def job_count(dry_run_output: str) -> int:
 
 
 def scaled_config(repo: Path, scale: float) -> tuple[str, dict]:
-    """Write config/bench.yaml: the full config with trials and block size scaled."""
+    """Write config/bench.yaml: the full config with trials (the datasets' and the caps of
+    algorithms and cost models) and block size scaled."""
     config = yaml.safe_load((repo / "config/config.yaml").read_text())
     registry = yaml.safe_load((repo / config["registry"]).read_text())
     for name, entry in config["datasets"].items():
         trials = entry.get("trials", registry[name]["trials"])
         entry["trials"] = max(1, math.ceil(trials * scale))
+    for section in ("algorithms", "cost_models"):
+        for entry in config.get(section, {}).values():
+            if "trials" in entry:
+                entry["trials"] = max(1, math.ceil(entry["trials"] * scale))
     config["block_size"] = max(1, round(config.get("block_size", 100) * scale))
     (repo / "config/bench.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     return "config/bench.yaml", config
@@ -177,7 +183,13 @@ def main() -> None:
     )
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="run here and keep the results")
+    parser.add_argument(
+        "--scheduler",
+        choices=("ilp", "greedy"),
+        help="Snakemake's job scheduler for the timed run (default: the profile's)",
+    )
     args = parser.parse_args()
+    scheduler = ("--scheduler", args.scheduler) if args.scheduler else ()
 
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="budgetboost-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -191,13 +203,15 @@ def main() -> None:
 
         configfile, config = scaled_config(repo, args.scale)
         planned = job_count(snakemake(repo, "-n", "--configfile", configfile)[1])
-        wall, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
+        wall, _ = snakemake(
+            repo, "--cores", str(args.cores), "--configfile", configfile, *scheduler
+        )
         noop, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
         jobs = job_times(repo)
         print(
             f"run at scale {args.scale} (block size {config['block_size']}): {len(jobs)} "
             f"jobs ({planned} planned incl. `all`) in {wall:.1f} s wall on {args.cores} "
-            "cores"
+            f"cores, scheduler {args.scheduler or 'of the profile'}"
         )
         print(f"no-op second run: {noop:.1f} s (target < 5 s)")
 
