@@ -35,7 +35,7 @@ import pandas as pd
 
 from budgetboost.catalogue import Catalogue, paper_experiments
 from budgetboost.costs import read_costs
-from budgetboost.stats import markdown_table
+from budgetboost.stats import markdown_table, oriented
 
 __all__ = [
     "ALPHA",
@@ -172,58 +172,6 @@ def directional_verdict(
     contradicted = float(np.mean((diff > 0) & significant))
     direction = float(np.mean(diff < 0))
     return rule.verdict(supported, contradicted, direction), supported, contradicted, direction
-
-
-def oriented(
-    comparisons: pd.DataFrame, better: Collection[str], worse: Collection[str]
-) -> pd.DataFrame:
-    """Cells comparing an algorithm of ``better`` with one of ``worse``, as ``x`` vs ``y``.
-
-    ``diff`` is x's mean error minus y's (negative: x better), whatever the stored pair order.
-    """
-    c = comparisons
-    forward = c[c["algorithm_a"].isin(better) & c["algorithm_b"].isin(worse)]
-    backward = c[c["algorithm_b"].isin(better) & c["algorithm_a"].isin(worse)]
-    keys = ["dataset", "cost_model", "budget", "n_pairs", "p_value", "p_holm"]
-    fwd = forward[keys].assign(
-        x=forward["algorithm_a"],
-        y=forward["algorithm_b"],
-        error_x=forward["error_a"],
-        error_y=forward["error_b"],
-        diff=forward["mean_diff"],
-        wins=forward["wins"],
-        losses=forward["losses"],
-    )
-    bwd = backward[keys].assign(
-        x=backward["algorithm_b"],
-        y=backward["algorithm_a"],
-        error_x=backward["error_b"],
-        error_y=backward["error_a"],
-        diff=-backward["mean_diff"],
-        wins=backward["losses"],
-        losses=backward["wins"],
-    )
-    out = pd.concat([fwd, bwd], ignore_index=True)
-    cols = [
-        "dataset",
-        "cost_model",
-        "x",
-        "y",
-        "budget",
-        "n_pairs",
-        "error_x",
-        "error_y",
-        "diff",
-        "wins",
-        "losses",
-        "p_value",
-        "p_holm",
-    ]
-    return (
-        out[cols]
-        .sort_values(["dataset", "cost_model", "x", "y", "budget"], kind="stable")
-        .reset_index(drop=True)
-    )
 
 
 def budget_band(comparisons: pd.DataFrame, band: str) -> pd.DataFrame:

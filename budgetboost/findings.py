@@ -29,7 +29,7 @@ import pandas as pd
 
 from budgetboost import claims
 from budgetboost.catalogue import Catalogue
-from budgetboost.stats import markdown_table
+from budgetboost.stats import markdown_table, oriented
 
 __all__ = [
     "BANDS",
@@ -99,7 +99,7 @@ def band_outcomes(
     """
     rows = []
     for x, y in pairs:
-        cells = claims.oriented(comparisons, [x], [y])
+        cells = oriented(comparisons, [x], [y])
         for band in bands:
             part = claims.budget_band(cells, band)
             for (dataset, cost_model), cell in part.groupby(["dataset", "cost_model"], sort=False):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -39,6 +39,7 @@ __all__ = [
     "budget_to_match",
     "error_table",
     "markdown_table",
+    "oriented",
     "summary_markdown",
     "holm",
     "paired_comparisons",
@@ -705,13 +706,55 @@ def _capped_trials(summary: pd.DataFrame, catalogue: Catalogue) -> list[str]:
     return [*lines, ""]
 
 
-def _oriented(comparisons: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
-    """Cells of the pair (x, y) with ``diff`` = x's mean error minus y's."""
+def oriented(
+    comparisons: pd.DataFrame, better: Collection[str], worse: Collection[str]
+) -> pd.DataFrame:
+    """Cells comparing an algorithm of ``better`` with one of ``worse``, as ``x`` vs ``y``.
+
+    ``diff`` is x's mean error minus y's (negative: x better), whatever the stored pair order.
+    """
     c = comparisons
-    forward = c[(c["algorithm_a"] == x) & (c["algorithm_b"] == y)]
-    backward = c[(c["algorithm_a"] == y) & (c["algorithm_b"] == x)]
-    return pd.concat(
-        [forward.assign(diff=forward["mean_diff"]), backward.assign(diff=-backward["mean_diff"])]
+    forward = c[c["algorithm_a"].isin(better) & c["algorithm_b"].isin(worse)]
+    backward = c[c["algorithm_b"].isin(better) & c["algorithm_a"].isin(worse)]
+    keys = ["dataset", "cost_model", "budget", "n_pairs", "p_value", "p_holm"]
+    fwd = forward[keys].assign(
+        x=forward["algorithm_a"],
+        y=forward["algorithm_b"],
+        error_x=forward["error_a"],
+        error_y=forward["error_b"],
+        diff=forward["mean_diff"],
+        wins=forward["wins"],
+        losses=forward["losses"],
+    )
+    bwd = backward[keys].assign(
+        x=backward["algorithm_b"],
+        y=backward["algorithm_a"],
+        error_x=backward["error_b"],
+        error_y=backward["error_a"],
+        diff=-backward["mean_diff"],
+        wins=backward["losses"],
+        losses=backward["wins"],
+    )
+    out = pd.concat([fwd, bwd], ignore_index=True)
+    cols = [
+        "dataset",
+        "cost_model",
+        "x",
+        "y",
+        "budget",
+        "n_pairs",
+        "error_x",
+        "error_y",
+        "diff",
+        "wins",
+        "losses",
+        "p_value",
+        "p_holm",
+    ]
+    return (
+        out[cols]
+        .sort_values(["dataset", "cost_model", "x", "y", "budget"], kind="stable")
+        .reset_index(drop=True)
     )
 
 
@@ -722,7 +765,7 @@ def _against_peers(comparisons: pd.DataFrame, catalogue: Catalogue) -> list[str]
     columns: dict[str, pd.Series] = {}
     for x in [b for b in boosters if b is not None]:
         for y in peers:
-            cells = _oriented(comparisons, x, y)
+            cells = oriented(comparisons, [x], [y])
             cells = cells[np.isfinite(cells["budget"])]
             if cells.empty:
                 continue
