@@ -748,14 +748,18 @@ class BudgetedBoost(BudgetedEstimator):
                 tau=float(self.tau),
                 switch=float(self.switch),
             )
-        self.feature_ = path.feature
-        self.threshold_ = path.threshold
+        self._store_rounds(path, path.feature, path.threshold, path.group, path.new_group)
+
+    def _store_rounds(self, path, feature, threshold, group, new_group) -> None:
+        """The fitted attributes of every round (of a stump, or of a tree's root)."""
+        self.feature_ = feature
+        self.threshold_ = threshold
         self.polarity_ = path.polarity
         self.alpha_ = path.alpha
         self.edge_ = path.edge
-        self.group_ = path.group
+        self.group_ = group
         self.spent_ = path.spent
-        self.n_features_used_ = np.cumsum(path.new_group)
+        self.n_features_used_ = np.cumsum(new_group)
         self.criterion_used_ = path.criterion
         self.stop_reason_ = path.stop_reason
 
@@ -780,16 +784,13 @@ class BudgetedBoost(BudgetedEstimator):
         self.tree_group_ = path.node_group
         self.tree_value_ = path.value
         self.group_cost_ = np.array(data.group_cost, dtype=np.float64)
-        self.feature_ = path.node_feature[:, 0].copy()
-        self.threshold_ = path.node_threshold[:, 0].copy()
-        self.polarity_ = path.polarity
-        self.alpha_ = path.alpha
-        self.edge_ = path.edge
-        self.group_ = path.node_group[:, 0].copy()
-        self.spent_ = path.spent
-        self.n_features_used_ = np.cumsum(path.new_groups)
-        self.criterion_used_ = path.criterion
-        self.stop_reason_ = path.stop_reason
+        self._store_rounds(
+            path,
+            path.node_feature[:, 0].copy(),
+            path.node_threshold[:, 0].copy(),
+            path.node_group[:, 0].copy(),
+            path.new_groups,
+        )
 
     # ------------------------------------------------------------------ prediction
     def rounds_at_budgets(self, budgets) -> np.ndarray:
