@@ -39,13 +39,13 @@ def test_an_attributes_thresholds_become_the_number_of_thresholds_reached():
     X, groups, (a, b), (cuts_a, cuts_b) = attribute_problem()
     encoding = ColumnEncoding.fit(X, groups)
     # a's 9 thresholds, b's 2: one column each; one-hot 3 columns; the continuous column;
-    # the constant indicator left out
-    assert sorted(encoding.group.tolist()) == [0, 1, 1, 1, 2, 3]
+    # the constant indicator
+    assert sorted(encoding.group.tolist()) == [0, 1, 1, 1, 2, 3, 4]
     Z = encoding.transform(X)
     np.testing.assert_array_equal(Z[:, encoding.group == 0][:, 0], (a[:, None] >= cuts_a).sum(1))
     np.testing.assert_array_equal(Z[:, encoding.group == 2][:, 0], (b[:, None] >= cuts_b).sum(1))
     # columns given as they are: the one-hot categories and the continuous column
-    for j in np.flatnonzero(np.isin(encoding.group, [1, 3])):
+    for j in np.flatnonzero(np.isin(encoding.group, [1, 3, 4])):
         column = encoding.order[encoding.starts[j]]
         np.testing.assert_array_equal(Z[:, j], X[:, column])
     # library columns in the order of their first training column
@@ -75,10 +75,17 @@ def test_a_group_whose_columns_are_not_nested_keeps_every_column():
     assert encoding.identity and encoding.n_columns == 4
 
 
-def test_only_constant_columns_leave_one_library_column():
-    encoding = ColumnEncoding.fit(np.ones((5, 3)), np.arange(3))
-    assert encoding.n_columns == 1
-    np.testing.assert_array_equal(encoding.transform(np.zeros((2, 3))), np.zeros((2, 1)))
+def test_constant_columns_are_given_as_they_are_and_join_no_attribute():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=40)
+    X = np.hstack([thresholds(x, np.array([-0.5, 0.0, 0.5])), np.zeros((40, 1)), np.ones((40, 1))])
+    encoding = ColumnEncoding.fit(X, np.zeros(5, dtype=int))
+    assert encoding.n_columns == 3
+    Z = encoding.transform(X)
+    np.testing.assert_array_equal(Z[:, 0], (x[:, None] >= [-0.5, 0.0, 0.5]).sum(1))
+    np.testing.assert_array_equal(Z[:, 1:], X[:, 3:])
+    only = ColumnEncoding.fit(np.ones((5, 3)), np.zeros(3, dtype=int))
+    assert only.identity
 
 
 @given(
@@ -93,18 +100,22 @@ def test_the_ordinal_column_orders_rows_as_the_attribute(n_cuts, seed, n):
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 20, size=2 * n).astype(np.float64)
     cuts = np.sort(rng.choice(np.arange(1, 20), size=min(n_cuts, 19), replace=False))
-    X = thresholds(x, cuts)[:, rng.permutation(cuts.size)]
+    holds = rng.permutation(cuts.size)  # column j is the threshold cuts[holds[j]]
+    X = thresholds(x, cuts)[:, holds]
     encoding = ColumnEncoding.fit(X[:n], np.zeros(cuts.size, dtype=int))
     Z = encoding.transform(X)
     varying = [k for k in range(cuts.size) if 0 < (x[:n] >= cuts[k]).sum() < n]
-    if not varying:  # nothing to split on: one constant column
-        assert encoding.n_columns == 1
+    # the varying thresholds make one column, the constant ones are given as they are
+    assert encoding.n_columns == min(len(varying), 1) + cuts.size - len(varying)
+    if not varying:
         return
-    assert encoding.n_columns == 1
+    wanted = {int(np.flatnonzero(holds == k)[0]) for k in varying}
+    segments = np.split(encoding.order, encoding.starts[1:])
+    ordinal = next(j for j, seg in enumerate(segments) if set(seg.tolist()) == wanted)
     # cuts are increasing: the i-th varying threshold is reached iff i + 1 of them are
     for i, k in enumerate(varying):
-        np.testing.assert_array_equal(Z[:, 0] >= i + 1, x >= cuts[k])
-    np.testing.assert_array_equal(Z[:, 0], (x[:, None] >= cuts[varying]).sum(1))
+        np.testing.assert_array_equal(Z[:, ordinal] >= i + 1, x >= cuts[k])
+    np.testing.assert_array_equal(Z[:, ordinal], (x[:, None] >= cuts[varying]).sum(1))
 
 
 # ---------------------------------------------------------------------- the peers

@@ -155,7 +155,7 @@ class PeerBooster(BudgetedEstimator):
         Rows of the training ``X`` in the fit and validation parts.
     encoding_ : ColumnEncoding
         The columns given to the library, made from the fit part: a threshold attribute's
-        indicators as one ordinal column, columns constant on the fit part left out.
+        indicators as one ordinal column, every other column as it is.
     """
 
     _tradeoff_name: ClassVar[str]

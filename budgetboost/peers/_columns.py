@@ -12,10 +12,11 @@ default) at a fraction of the time, and its first-use penalty is the group's pay
 :class:`ColumnEncoding` recovers that from the indicators alone: within a feature group,
 columns whose 1-sets are nested on the rows the library is fitted on (``x >= t`` for
 increasing ``t``) are replaced by their sum, the number of thresholds ``x`` reaches, a
-monotone function of ``x``. Columns constant on those rows are dropped (no library can split
-on them). Every other column (a one-hot category, a non-binary column, a column of a group
-that is not nested) is given as it is. Each library column keeps the feature group it came
-from, so the project's cost accounting is unchanged.
+monotone function of ``x`` (columns constant on those rows take no part: no library can
+split on them). Every other column (a one-hot category, a non-binary or constant column, a
+column of a group that is not nested) is given as it is, so ungrouped data reach the library
+unchanged. Each library column keeps the feature group it came from, so the project's cost
+accounting is unchanged.
 """
 
 from __future__ import annotations
@@ -64,15 +65,10 @@ class ColumnEncoding:
         """
         d = X.shape[1]
         varying = X.max(axis=0, initial=-np.inf) > X.min(axis=0, initial=np.inf)
-        columns = np.flatnonzero(varying)
-        if columns.size == 0:  # nothing to split on: one constant column keeps libraries happy
-            columns = np.arange(min(d, 1))
-        binary = np.all((X[:, columns] == 0) | (X[:, columns] == 1), axis=0)
-        # binary columns of a group, most 1s first; every other column alone (group -1 - j)
-        key = -1 - np.arange(d)
-        key[columns[binary]] = np.asarray(group_of_column)[columns[binary]]
-        ones = X[:, columns].sum(axis=0)
-        order = columns[np.lexsort((columns, -ones, key[columns]))]
+        binary = np.all((X == 0) | (X == 1), axis=0) & varying
+        # varying 0/1 columns of a group, most 1s first; every other column alone
+        key = np.where(binary, np.asarray(group_of_column), -1 - np.arange(d))
+        order = np.lexsort((np.arange(d), -X.sum(axis=0), key))
         key = key[order]
         same = key[1:] == key[:-1]
         nested = np.all(X[:, order[1:]] <= X[:, order[:-1]], axis=0)
