@@ -105,18 +105,19 @@ class BudgetedCatBoost(PeerBooster):
         CatBoost's multiplier of all penalties, in CatBoost's units: one value is a fixed
         trade-off, several a grid to choose from on the validation part. ``None`` is the
         grid ``sqrt(n_fit) / c * (1e-3, 1e-2, 1e-1, 1, 10)``, ``n_fit`` the rows of the fit
-        part and ``c`` the mean positive column cost. Why: CatBoost's default split score
-        (``score_function="Cosine"``) is ``sqrt(sum over leaves of G^2 / W)`` (gradient sum
-        ``G``, weight ``W`` of each leaf), at most about ``sqrt(n_fit) / 2`` with log loss
-        (``|g| <= 1/2`` at the start), and candidate splits differ by far less. At
-        ``1e-3 sqrt(n_fit) / c`` the penalty of a feature of average cost is below those
-        differences (features nearly free); at ``10 sqrt(n_fit) / c`` above any score, so new
-        features are taken cheapest first (almost nothing affordable at the paper's budgets
-        2..40 with costs U[0, 2]): on splice's trial 0 (750 fit rows, 100 stumps) the five
-        values use columns costing 6.6, 5.1, 2.7, 0.8 and 0.9 in all. The penalty never
-        stops a tree (see the module docstring). With ``params={"score_function": "L2"}``
-        scores grow like ``n_fit``: give the grid explicitly then. Dividing by ``c`` makes
-        the grid independent of the cost unit.
+        part and ``c`` the mean positive cost of the columns given to the library. Why:
+        CatBoost's default split score (``score_function="Cosine"``) is
+        ``sqrt(sum over leaves of G^2 / W)`` (gradient sum ``G``, weight ``W`` of each leaf),
+        at most about ``sqrt(n_fit) / 2`` with log loss (``|g| <= 1/2`` at the start), and
+        candidate splits differ by far less. At ``1e-3 sqrt(n_fit) / c`` the penalty of a
+        feature of average cost is below those differences (features nearly free); at
+        ``10 sqrt(n_fit) / c`` above any score, so new features are taken cheapest first
+        (almost nothing affordable at the paper's budgets 2..40 with costs U[0, 2]): on
+        splice's trial 0 (750 fit rows, 100 stumps) the five values use columns costing 6.6,
+        5.1, 2.7, 0.8 and 0.9 in all. The penalty never stops a tree (see the module
+        docstring). With ``params={"score_function": "L2"}`` scores grow like ``n_fit``: give
+        the grid explicitly then. Dividing by ``c`` makes the grid independent of the cost
+        unit.
     validation_fraction : float in [0, 1), default=0.25
         Share of the training rows held out, stratified by class (each class gives its
         share, rounded, and keeps at least one row in the fit part), to choose the
@@ -132,11 +133,14 @@ class BudgetedCatBoost(PeerBooster):
     feature_costs : array-like of shape (n_features,), default=None
         Cost of each column (default all 1); ``0`` is allowed (a free feature).
     feature_groups : array-like of shape (n_features,), default=None
-        Group label per column; a group is paid for once. CatBoost knows no groups: each
-        column's first-use penalty is its group's cost, so the model pays the group again
-        for each further column of it it uses (an over-estimate that steers CatBoost away
-        from a paid group's other columns). The project's accounting (``spent``, the
-        choice) pays each group once, exactly.
+        Group label per column; a group is paid for once. CatBoost knows no groups. The
+        threshold indicators of one attribute (columns of a group nested on the fit part)
+        are given to it as one ordinal column (:mod:`budgetboost.peers._columns`), whose
+        first-use penalty is the group's cost: paid once, as the project pays it. Any other
+        column of a group (a one-hot category) is given as it is, with its group's cost, so
+        the model pays the group again for each further such column it uses (an
+        over-estimate that steers CatBoost away from a paid group's other columns). The
+        project's accounting (``spent``, the choice) pays each group once, exactly.
     params : dict or None, default=None
         Further ``CatBoostClassifier`` parameters (e.g. ``{"bootstrap_type": "No"}``); not
         those above, nor those the wrapper sets: ``thread_count=1``,

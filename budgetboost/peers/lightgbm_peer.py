@@ -124,17 +124,18 @@ class BudgetedLightGBM(PeerBooster):
         LightGBM's multiplier of all CEGB penalties, in LightGBM's units: one value is a
         fixed trade-off, several a grid to choose from on the validation part. ``None`` is
         the grid ``n_fit / c * (1e-4, 1e-3, 1e-2, 1e-1, 1)``, ``n_fit`` the rows of the fit
-        part and ``c`` the mean positive column cost. Why: LightGBM's split gain is
-        ``G_L^2/(H_L+lambda) + G_R^2/(H_R+lambda) - G^2/(H+lambda)``, and with log loss
-        ``g^2/h <= 1`` per row at the start (``g = +-1/2``, ``h = 1/4``), so a gain is at most
-        about ``n_fit`` (a perfect first split) and useful splits gain ``1e-3 n_fit`` to
-        ``0.3 n_fit``. At ``1e-4 n_fit / c`` the penalty of a feature of average cost is below
-        almost any useful gain (features nearly free); at ``n_fit / c`` it is above the
-        largest possible gain, so only features far cheaper than average are ever used
-        (almost nothing affordable at the paper's budgets 2..40 with costs U[0, 2]). On
-        splice's trial 0 (750 fit rows, 240 columns, costs U[0, 2], 100 stumps) the five
-        values use 16, 16, 9, 4 and 0 columns (the last model is one constant tree: LightGBM
-        stops when no split pays). Dividing by ``c`` makes the grid independent of the cost unit.
+        part and ``c`` the mean positive cost of the columns given to the library. Why:
+        LightGBM's split gain is ``G_L^2/(H_L+lambda) + G_R^2/(H_R+lambda) - G^2/(H+lambda)``,
+        and with log loss ``g^2/h <= 1`` per row at the start (``g = +-1/2``, ``h = 1/4``), so
+        a gain is at most about ``n_fit`` (a perfect first split) and useful splits gain
+        ``1e-3 n_fit`` to ``0.3 n_fit``. At ``1e-4 n_fit / c`` the penalty of a feature of
+        average cost is below almost any useful gain (features nearly free); at ``n_fit / c``
+        it is above the largest possible gain, so only features far cheaper than average are
+        ever used (almost nothing affordable at the paper's budgets 2..40 with costs
+        U[0, 2]). On splice's trial 0 (750 fit rows, 240 columns, costs U[0, 2], 100 stumps)
+        the five values use 16, 16, 9, 4 and 0 columns (the last model is one constant tree:
+        LightGBM stops when no split pays). Dividing by ``c`` makes the grid independent of
+        the cost unit.
     cegb_penalty_split : float >= 0, default=0.0
         LightGBM's penalty per split and row of the node (times ``cegb_tradeoff``).
     validation_fraction : float in [0, 1), default=0.25
@@ -150,11 +151,14 @@ class BudgetedLightGBM(PeerBooster):
     feature_costs : array-like of shape (n_features,), default=None
         Cost of each column (default all 1); ``0`` is allowed (a free feature).
     feature_groups : array-like of shape (n_features,), default=None
-        Group label per column; a group is paid for once. LightGBM knows no groups: each
-        column's coupled penalty is its group's cost, so the model pays the group again for
-        each further column of it it uses (an over-estimate that steers LightGBM away from
-        a paid group's other columns). The project's accounting (``spent``, the choice) pays
-        each group once, exactly.
+        Group label per column; a group is paid for once. LightGBM knows no groups. The
+        threshold indicators of one attribute (columns of a group nested on the fit part)
+        are given to it as one ordinal column (:mod:`budgetboost.peers._columns`), whose
+        coupled penalty is the group's cost: paid once, as the project pays it. Any other
+        column of a group (a one-hot category) is given as it is, with its group's cost, so
+        the model pays the group again for each further such column it uses (an
+        over-estimate that steers LightGBM away from a paid group's other columns). The
+        project's accounting (``spent``, the choice) pays each group once, exactly.
     params : dict or None, default=None
         Further LightGBM parameters (e.g. ``{"min_data_in_bin": 1, "feature_fraction": 0.8}``),
         passed to ``lightgbm.Dataset`` and ``lightgbm.train``; not those above, nor
@@ -327,7 +331,7 @@ class BudgetedLightGBM(PeerBooster):
             if not columns.size:
                 continue
             position, which = np.unique(
-                np.searchsorted(used, self.group_of_column_[columns]), return_inverse=True
+                np.searchsorted(used, self.encoding_.group[columns]), return_inverse=True
             )
             group_reads = np.zeros((reads.shape[0], position.size), dtype=bool)
             for c, g in enumerate(which.ravel()):
