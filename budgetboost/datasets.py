@@ -35,6 +35,7 @@ __all__ = [
     "SourceFile",
     "SCHEMA_PATH",
     "load_registry",
+    "paper_datasets",
     "validate_registry",
     "source_files",
     "download_targets",
@@ -154,6 +155,18 @@ def load_registry(
         return validate_registry(registry, schema)
     except ValueError as err:
         raise ValueError(f"{path}: {err}") from None
+
+
+def paper_datasets(registry: Mapping[str, Mapping[str, object]]) -> tuple[str, ...]:
+    """The paper's Table 1 datasets that run here, in its order.
+
+    The registry's enabled entries that give ``paper_features`` (Table 1's column count), in
+    the file's order (which is Table 1's): benchmarks iterate over them, so a dataset added
+    to the registry with its Table 1 count joins them with no other edit.
+    """
+    return tuple(
+        name for name, entry in registry.items() if entry["enabled"] and "paper_features" in entry
+    )
 
 
 # --------------------------------------------------------------------------- sources

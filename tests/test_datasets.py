@@ -18,6 +18,7 @@ from budgetboost.datasets import (
     build_binarized,
     download_targets,
     load_registry,
+    paper_datasets,
     read_binarized,
     read_svmlight,
     source_files,
@@ -82,6 +83,17 @@ def test_registry_has_the_nine_datasets_with_table1_sizes(registry):
             "heart",
             "ionosphere",
         ]
+    )
+    assert paper_datasets(registry) == (  # Table 1's order
+        "ocr17",
+        "ocr49",
+        "splice",
+        "census",
+        "breast_cancer",
+        "ecoli",
+        "sonar",
+        "heart",
+        "ionosphere",
     )
     assert registry["ocr17"]["adaboost_rounds"] == 400
     assert (registry["sonar"]["train_size"], registry["sonar"]["test_size"]) == (100, 108)
