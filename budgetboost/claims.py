@@ -35,7 +35,7 @@ import pandas as pd
 
 from budgetboost.catalogue import Catalogue, paper_experiments
 from budgetboost.costs import read_costs
-from budgetboost.stats import markdown_table, oriented
+from budgetboost.stats import markdown_table, oriented, rst_table
 
 __all__ = [
     "ALPHA",
@@ -667,7 +667,7 @@ def landing_page(
         "Verdicts",
         "--------",
         "",
-        _rst_table(verdicts),
+        rst_table(verdicts),
         "",
         "The evidence of each verdict is in ``claims.md`` (Tables); every threshold is printed "
         "there.",
@@ -708,15 +708,6 @@ def landing_page(
         "",
     ]
     return "\n".join(lines)
-
-
-def _rst_table(df: pd.DataFrame) -> str:
-    """``df`` as an reStructuredText grid of the simple kind (columns padded, ``=`` rules)."""
-    cells = [[str(c) for c in df.columns], *[[str(v) for v in row] for row in df.to_numpy()]]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(df.columns))]
-    rule = "  ".join("=" * w for w in widths)
-    body = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells]
-    return "\n".join([rule, body[0], rule, *body[1:], rule])
 
 
 def evidence_table(results: Sequence[ClaimResult]) -> pd.DataFrame:

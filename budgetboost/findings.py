@@ -23,13 +23,13 @@ band). The counts are of (dataset, cost model) pairs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
 from budgetboost import claims
 from budgetboost.catalogue import Catalogue
-from budgetboost.stats import markdown_table, oriented
+from budgetboost.stats import markdown_table, oriented, rst_table
 
 __all__ = [
     "BANDS",
@@ -50,6 +50,8 @@ __all__ = [
 
 #: The bands a head-to-head is counted in: the claims' small and larger budgets.
 BANDS = ("small", "large")
+#: How the bands read on the report's first page.
+BAND_NAMES = {"small": "small", "large": "larger"}
 #: The per-(dataset, cost model) rule: claim 2's thresholds (:data:`claims.DIRECTIONAL_RULES`).
 HEAD_TO_HEAD_RULE = claims.DIRECTIONAL_RULES["2"]
 BETTER, TIED, WORSE = "better", "tied", "worse"
@@ -386,10 +388,11 @@ def future_work(
 def landing_lines(
     outcomes: pd.DataFrame, costs: pd.DataFrame, catalogue: Catalogue | None = None
 ) -> list[str]:
-    """The findings of :func:`beyond_the_paper` and :func:`future_work` in one line each,
-    for the report's first page (reStructuredText bullets, grouped by question)."""
+    """The findings of :func:`beyond_the_paper` and :func:`future_work` as reStructuredText
+    tables for the report's first page: per question, one row per comparison with its
+    better / tied / worse counts at small and at larger budgets; then, per open cost model
+    and band, the algorithms whose error rises least and most."""
     catalogue = catalogue if catalogue is not None else Catalogue.default()
-    band_name = {"small": "small", "large": "larger"}
     titles = {
         "peers": "Beyond the paper: the paper's boosters against the library peers",
         "trees": "Future work: boosting depth-2 trees against stumps (same criterion)",
@@ -399,28 +402,60 @@ def landing_lines(
         part = outcomes[outcomes["question"] == question] if not outcomes.empty else outcomes
         if part.empty:
             continue
-        rows = tally(part, catalogue).itertuples()
-        lines += [title, "", *[_tally_line(r, catalogue, band_name) for r in rows], ""]
+        lines += [
+            f"{title}. Per comparison, the (dataset, cost model) pairs where the first is "
+            "better / tied / worse:",
+            "",
+            rst_table(_tally_table(tally(part, catalogue), catalogue)),
+            "",
+        ]
     if not costs.empty:
-        lines += ["Future work: how much each algorithm's error rises against U[0, 2]", ""]
         order = {band: i for i, band in enumerate(BANDS)}
         groups = costs.groupby(["cost_model", "band"], sort=False)
+        rows = []
         for cost_model, band in sorted(groups.groups, key=lambda k: (k[0], order.get(k[1], 9))):
-            part = groups.get_group((cost_model, band))
-            means = part.groupby("algorithm")["rise"].mean().sort_values(kind="stable")
-            lines.append(
-                f"- {cost_model}, {band_name.get(band, band)} budgets: least degraded "
-                f"{catalogue.label(means.index[0])} ({means.iloc[0]:+.3f}), most "
-                f"{catalogue.label(means.index[-1])} ({means.iloc[-1]:+.3f})"
+            means = groups.get_group((cost_model, band)).groupby("algorithm")["rise"].mean()
+            means = means.sort_values(kind="stable")
+            rows.append(
+                (
+                    cost_model,
+                    BAND_NAMES.get(band, band),
+                    f"{catalogue.label(means.index[0])} ({means.iloc[0]:+.3f})",
+                    f"{catalogue.label(means.index[-1])} ({means.iloc[-1]:+.3f})",
+                )
             )
-        lines.append("")
+        table = pd.DataFrame(
+            rows, columns=["Cost model", "Budgets", "Least degraded", "Most degraded"]
+        )
+        lines += [
+            "Future work: how much each algorithm's mean test error rises against U[0, 2] "
+            "(mean over datasets and the band's budgets):",
+            "",
+            rst_table(table),
+            "",
+        ]
     return lines
 
 
-def _tally_line(row, catalogue: Catalogue, band_name: Mapping[str, str]) -> str:
-    return (
-        f"- {catalogue.label(row.x)} vs {catalogue.label(row.y)}, "
-        f"{band_name.get(row.band, row.band)} budgets: better on {getattr(row, BETTER)}, "
-        f"tied on {getattr(row, TIED)}, worse on {getattr(row, WORSE)} of {row.n} "
-        f"(dataset, cost model) pairs ({row.trials} paired trials)"
-    )
+def _tally_table(counts: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
+    """:func:`tally`'s counts with one row per comparison and one column per band."""
+    rows = []
+    for (x, y), part in counts.groupby(["x", "y"], sort=False):
+        by_band = part.set_index("band")
+        cells = {
+            f"{BAND_NAMES.get(band, band).capitalize()} budgets": (
+                f"{by_band.at[band, BETTER]} / {by_band.at[band, TIED]} / {by_band.at[band, WORSE]}"
+                if band in by_band.index
+                else "–"
+            )
+            for band in BANDS
+        }
+        rows.append(
+            {
+                "Comparison": f"{catalogue.label(x)} vs {catalogue.label(y)}",
+                **cells,
+                "Pairs": int(part["n"].max()),
+                "Paired trials": int(part["trials"].min()),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -40,6 +40,7 @@ __all__ = [
     "error_table",
     "markdown_table",
     "oriented",
+    "rst_table",
     "summary_markdown",
     "holm",
     "paired_comparisons",
@@ -478,6 +479,15 @@ def _dtype(col: str) -> str:
     if col in ("n_pairs", "wins", "ties", "losses", "trials", "rises", "falls"):
         return "int64"
     return "float64"
+
+
+def rst_table(df: pd.DataFrame) -> str:
+    """``df`` as an reStructuredText grid of the simple kind (columns padded, ``=`` rules)."""
+    cells = [[str(c) for c in df.columns], *[[str(v) for v in row] for row in df.to_numpy()]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(df.columns))]
+    rule = "  ".join("=" * w for w in widths)
+    body = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells]
+    return "\n".join([rule, body[0], rule, *body[1:], rule])
 
 
 def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import docutils.core as docutils_core
+import docutils.nodes as docutils_nodes
 import numpy as np
 import pandas as pd
 from test_claims import build
@@ -141,3 +143,24 @@ def test_the_future_work_section_counts_trees_and_cost_model_rises():
     assert "least degraded AdaBoostBT_Greedy (+0.000)" in text
     assert text.startswith("## Future work") and "### Boosting small trees" in text
     assert len(comparisons)  # the paired comparisons include the adversarial cells too
+
+
+def test_the_first_page_shows_the_findings_as_valid_rst_tables():
+    shards, catalogue = _with_open_questions()
+    comparisons = stats.paired_comparisons(shards, catalogue)
+    rises = stats.cost_model_comparisons(shards, catalogue=catalogue)
+    trees, costs, _ = findings.future_work(comparisons, rises, catalogue)
+    lines = findings.landing_lines(trees, costs, catalogue)
+    text = "\n".join(lines)
+    # one row per comparison, the bands as columns: better / tied / worse
+    tally = findings.tally(trees, catalogue).set_index("band")
+    small = "{} / {} / {}".format(*tally.loc["small", ["better", "tied", "worse"]])
+    larger = "{} / {} / {}".format(*tally.loc["large", ["better", "tied", "worse"]])
+    row = next(part for line in lines for part in line.split("\n") if " vs " in part)
+    assert small in row and larger in row
+    assert "Least degraded" in text and "AdaBoostBT_Greedy (+0.000)" in text
+    # reStructuredText without a warning: the report renders the page
+    doctree = docutils_core.publish_doctree(
+        text, settings_overrides={"halt_level": 2, "report_level": 5}
+    )
+    assert len(list(doctree.findall(docutils_nodes.table))) == 2

@@ -299,11 +299,12 @@ def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_re
     # the findings beyond the paper (the test config runs two peers and a tree variant)
     for text in (
         "Beyond the paper and its open questions",
-        "AdaBoostBT_Smoothed vs LightGBM CEGB, stumps, small budgets: better on",
-        "Greedy, depth-2 trees vs AdaBoostBT_Greedy, larger budgets:",
-        "- few_cheap, small budgets: least degraded",
+        "AdaBoostBT_Smoothed vs LightGBM CEGB, stumps ",
+        "Greedy, depth-2 trees vs AdaBoostBT_Greedy ",
+        "Least degraded",
     ):
         assert text in landing, text
+    assert any(line.split()[:2] == ["few_cheap", "small"] for line in landing.splitlines())
     assert "Beyond the paper and its open questions" in html
 
 
