@@ -3,8 +3,9 @@
 The benchmark's data are the paper's 0/1 indicators: an attribute ``x`` of sonar becomes
 up to 207 columns ``x >= t`` (Table 1: 11,196 columns for 60 attributes). A gradient-boosting
 library handed those columns searches each of them separately (LightGBM and CatBoost build
-a histogram per column) and charges its feature penalty per column, although the columns of
-one attribute form one feature group, paid once. Handed instead what a user of the library
+a histogram per column) and charges its feature penalty per column, although under a grouped
+cost model (Turney's test costs) the columns of one attribute form one feature group, paid
+once. Handed instead what a user of the library
 would hand it, the attribute itself, it finds the same splits (``x >= t`` for the same
 thresholds ``t``, as long as its bins keep every value apart: at most 255 of them by
 default) at a fraction of the time, and its first-use penalty is the group's pay-once cost.
