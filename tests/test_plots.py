@@ -3,6 +3,8 @@ registry (budgetboost.figures) every figure goes through."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import docutils.core as docutils_core
 import matplotlib.colors as mcolors
 import numpy as np
@@ -13,18 +15,11 @@ from synthetic_results import synthetic_shards
 from budgetboost import figures, plots, stats
 from budgetboost.beyond_plots import BASELINE_ALPHA
 from budgetboost.catalogue import Catalogue
+from budgetboost.datasets import load_registry, paper_datasets
 
-PAPER_DATASETS = (
-    "ocr17",
-    "ocr49",
-    "splice",
-    "census",
-    "breast_cancer",
-    "ecoli",
-    "sonar",
-    "heart",
-    "ionosphere",
-)
+ROOT = Path(__file__).resolve().parents[1]
+#: Table 1's datasets, in its order (the registry's)
+PAPER_DATASETS = paper_datasets(load_registry(ROOT / "config" / "datasets.yaml"))
 
 
 @pytest.fixture(scope="module")
