@@ -39,13 +39,13 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 from budgetboost import BudgetedBoost  # noqa: E402
-from budgetboost.datasets import (  # noqa: E402
+from budgetboost.data.datasets import (  # noqa: E402
     BinarizedData,
     build_binarized,
     load_registry,
     paper_datasets,
 )
-from budgetboost.splits import split_indices  # noqa: E402
+from budgetboost.data.splits import split_indices  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = 400

@@ -1,7 +1,7 @@
 """Digests of fitted paths and shards, to show that a speed-up changed no result.
 
 For a few trials of some Table 1 datasets, runs every algorithm of the default config
-(``config/config.yaml``) as a train job does (:func:`budgetboost.experiment.run_block`) and
+(``config/config.yaml``) as a train job does (:func:`budgetboost.pipeline.experiment.run_block`) and
 prints one SHA-256 per (dataset, cost model, algorithm) over
 
 - the fitted attributes of each trial's estimator (``feature_``, ``threshold_``,
@@ -27,16 +27,16 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from budgetboost.costs import make_costs
-from budgetboost.datasets import build_binarized, load_registry
-from budgetboost.experiment import (
+from budgetboost.data.costs import make_costs
+from budgetboost.data.datasets import build_binarized, load_registry
+from budgetboost.data.splits import split_indices
+from budgetboost.pipeline.experiment import (
     algorithm_spec,
     budget_grid,
     cost_rows,
     make_estimator,
     run_block,
 )
-from budgetboost.splits import split_indices
 
 ROOT = Path(__file__).resolve().parents[1]
 #: (dataset, cost model) pairs of the default config checked by default.

@@ -19,11 +19,11 @@ import argparse
 import time
 from pathlib import Path
 
-from budgetboost.costs import make_costs
-from budgetboost.datasets import build_binarized, load_registry, paper_datasets
-from budgetboost.experiment import budget_grid
-from budgetboost.seeds import seed_from_key
-from budgetboost.splits import split_indices
+from budgetboost.data.costs import make_costs
+from budgetboost.data.datasets import build_binarized, load_registry, paper_datasets
+from budgetboost.data.seeds import seed_from_key
+from budgetboost.data.splits import split_indices
+from budgetboost.pipeline.experiment import budget_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The datasets of Table 1, in its order (the registry's).
@@ -34,7 +34,7 @@ COST_SPEC = {"model": "uniform_random", "low": 0.0, "high": 2.0}
 
 def peers(rounds: int) -> dict:
     """Name -> a constructor of the peer (imported here: each needs its library)."""
-    from budgetboost.peers import BudgetedCatBoost, BudgetedLightGBM
+    from budgetboost.estimators.peers import BudgetedCatBoost, BudgetedLightGBM
 
     return {
         "lightgbm_stumps": lambda: BudgetedLightGBM(n_estimators=rounds, max_depth=1),

@@ -1,6 +1,6 @@
 """budgetboost: feature-efficient (test-time budgeted) boosting.
 
-Estimators with a scikit-learn-style API:
+Estimators with a scikit-learn-style API (:mod:`budgetboost.estimators`):
 
 - :class:`BudgetedBoost`: AdaBoostBT and its criteria (Huang, Powers & Reyzin 2015);
 - :class:`AdaBoostRS`: AdaBoost with test-time sampling (Reyzin 2011);
@@ -9,15 +9,20 @@ Estimators with a scikit-learn-style API:
 Each is a :class:`BudgetedEstimator`, whose docstring is the contract every estimator of the
 benchmark follows; ``evaluate_at_budgets`` returns a :class:`BudgetEvaluation`, and
 ``check_params`` raises :class:`InvalidParameterError`.
+
+The package's layers, each a folder that imports only the ones before it: ``estimators``
+(the algorithms and their contract), ``data`` (datasets, splits, costs, files), ``pipeline``
+(what a config means), ``analysis`` (statistics and verdicts: tables in, tables out),
+``figures`` and ``report`` (what a reader sees).
 """
 
 from importlib.metadata import PackageNotFoundError, version
 
-from ._params import InvalidParameterError
-from .base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
-from .boosting import BudgetedBoost
-from .sampling import AdaBoostRS
-from .trees import BudgetedTree
+from budgetboost.estimators.base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
+from budgetboost.estimators.boosting import BudgetedBoost
+from budgetboost.estimators.params import InvalidParameterError
+from budgetboost.estimators.sampling import AdaBoostRS
+from budgetboost.estimators.trees import BudgetedTree
 
 try:
     __version__ = version("budgetboost")

@@ -228,7 +228,7 @@ def write_readme(out: Path, rows: dict[str, int]) -> None:
         "# Vendored datasets",
         "",
         "Compact copies of the nine experiment datasets (and heart's real test costs), so the",
-        "default pipeline runs offline. Raw tables, not binarized: `budgetboost.datasets`",
+        "default pipeline runs offline. Raw tables, not binarized: `budgetboost.data.datasets`",
         "applies the label rules and the binarization of `config/datasets.yaml`. Missing",
         "values are Parquet nulls. Rebuilt by `python resources/make_resources.py` from the",
         "plain copies described in `../shared/datasets/README.md`; the sha256 below are the",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from budgetboost.seeds import rng_from_key
+from budgetboost.data.seeds import rng_from_key
 
 COLUMNS = [
     "dataset",

@@ -19,9 +19,9 @@ from budgetboost import (
     BudgetedTree,
     BudgetEvaluation,
     InvalidParameterError,
-    experiment,
 )
-from budgetboost._params import Interval
+from budgetboost.pipeline import experiment
+from budgetboost.estimators.params import Interval
 
 ESTIMATORS = [BudgetedBoost, AdaBoostRS, BudgetedTree]
 REPO = Path(__file__).resolve().parent.parent

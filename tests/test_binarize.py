@@ -1,4 +1,4 @@
-"""The paper's binarization (budgetboost.binarize)."""
+"""The paper's binarization (budgetboost.data.binarize)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from budgetboost.binarize import (
+from budgetboost.data.binarize import (
     NotNumericError,
     binarize_frame,
     fit_attribute,

@@ -12,8 +12,8 @@ from reference import reference_tree_fit
 from test_boosting import CRITERIA, problems
 
 from budgetboost import BudgetedBoost
-from budgetboost.boosted_trees import boost_tree_path
-from budgetboost.boosting import adaboost_path
+from budgetboost.estimators.boosted_trees import boost_tree_path
+from budgetboost.estimators.boosting import adaboost_path
 
 STUMP_ATTRIBUTES = (
     "feature_",
@@ -280,7 +280,7 @@ def test_degenerate_inputs():
 def test_bounded_split_scoring_chooses_what_full_scoring_chooses(criterion):
     """The splits below the root score exactly only the candidates that can win
     (``_best_split``); bounding every candidate set gives the fit of scoring them all."""
-    from budgetboost import boosted_trees
+    from budgetboost.estimators import boosted_trees
 
     rng = np.random.default_rng(17)
     X = np.column_stack(

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_fit
 
-from budgetboost import AdaBoostRS, BudgetedBoost, stumps
-from budgetboost.boosting import GAMMA_CAP, adaboost_path
-from budgetboost.stumps import StumpSpace
+from budgetboost import AdaBoostRS, BudgetedBoost
+from budgetboost.estimators import stumps
+from budgetboost.estimators.boosting import GAMMA_CAP, adaboost_path
+from budgetboost.estimators.stumps import StumpSpace
 
 CRITERIA = ["adaboost", "greedy", "smoothed", "speedboost", "hybrid"]
 
@@ -358,8 +359,8 @@ def test_cached_scores_equal_the_criteria_as_the_budget_is_spent():
     """A fit reuses each criterion's log-denominator until what is spent changes (Eq. 2);
     the scores must equal the criteria's direct values, including +inf/-inf at zero costs
     and zero or perfect edges."""
-    from budgetboost.boosting import CRITERIA as criteria
-    from budgetboost.boosting import _CachedScores
+    from budgetboost.estimators.boosting import CRITERIA as criteria
+    from budgetboost.estimators.boosting import _CachedScores
 
     rng = np.random.default_rng(5)
     cost = np.concatenate([[0.0, 0.0, 1.5], rng.uniform(0, 2, size=40)])
@@ -378,7 +379,7 @@ def test_cached_scores_equal_the_criteria_as_the_budget_is_spent():
 
 
 def test_ratio_denominators_are_the_original_or_the_smoothed_cost():
-    from budgetboost.boosting import CRITERIA as criteria
+    from budgetboost.estimators.boosting import CRITERIA as criteria
 
     cost = np.array([0.0, 0.5, 2.0])
     with np.errstate(divide="ignore"):
@@ -394,7 +395,7 @@ def test_ratio_denominators_are_the_original_or_the_smoothed_cost():
 
 
 def test_a_path_without_rounds_has_typed_empty_arrays():
-    from budgetboost.boosting import boost_path
+    from budgetboost.estimators.boosting import boost_path
 
     path = boost_path(
         np.ones((4, 2)),

@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetboost.catalogue import BUILTIN, FAMILIES, ROLES, Catalogue, Style, paper_experiments
+from budgetboost.pipeline.catalogue import (
+    BUILTIN,
+    FAMILIES,
+    ROLES,
+    Catalogue,
+    Style,
+    paper_experiments,
+)
 
 #: the order of tables, legends and pairs before the catalogue existed (stats.ALGORITHM_ORDER)
 PAPER_ORDER = [

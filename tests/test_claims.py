@@ -1,4 +1,4 @@
-"""Verdict logic of budgetboost.claims on synthetic results built to reproduce or refute."""
+"""Verdict logic of budgetboost.analysis.claims on synthetic results built to reproduce or refute."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from synthetic_results import row, shard_frame
 
-from budgetboost import claims, stats
-from budgetboost.costs import CostTable, write_costs
-from budgetboost.seeds import rng_from_key
+from budgetboost.analysis import claims, stats
+from budgetboost.data.costs import CostTable, write_costs
+from budgetboost.data.seeds import rng_from_key
 
 BUDGETS = (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)
 Curve = Callable[[float], float]

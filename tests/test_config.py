@@ -1,4 +1,4 @@
-"""The config checks the pipeline makes when it is planned (budgetboost.config).
+"""The config checks the pipeline makes when it is planned (budgetboost.pipeline.config).
 
 Every message is one line that starts with the config path of the offending value; the
 end-to-end counterparts (``snakemake -n`` stops before any job) are in test_workflow.py.
@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from budgetboost.config import (
+from budgetboost.data.datasets import load_registry
+from budgetboost.pipeline.config import (
     ConfigError,
     check_all,
     check_config,
@@ -21,7 +22,6 @@ from budgetboost.config import (
     main,
     validate_config,
 )
-from budgetboost.datasets import load_registry
 
 REPO = Path(__file__).resolve().parents[1]
 

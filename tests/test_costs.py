@@ -1,4 +1,4 @@
-"""Cost models (budgetboost.costs)."""
+"""Cost models (budgetboost.data.costs)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import spearmanr
 
-from budgetboost.costs import (
+from budgetboost.data.costs import (
     CostTable,
     SpecError,
     check_spec,
@@ -20,9 +20,9 @@ from budgetboost.costs import (
     read_costs,
     write_costs,
 )
-from budgetboost.datasets import BinarizedData, build_binarized, load_registry
-from budgetboost.io import read_metadata, write_table
-from budgetboost.splits import split_indices
+from budgetboost.data.datasets import BinarizedData, build_binarized, load_registry
+from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.splits import split_indices
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIFORM = {"model": "uniform_random", "low": 0, "high": 2}

@@ -1,4 +1,4 @@
-"""Dataset registry, readers, label rules and binarized tables (budgetboost.datasets)."""
+"""Dataset registry, readers, label rules and binarized tables (budgetboost.data.datasets)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from budgetboost.costs import make_costs
-from budgetboost.datasets import (
+from budgetboost.data.costs import make_costs
+from budgetboost.data.datasets import (
     DatasetError,
     build_binarized,
     download_targets,
@@ -25,7 +25,7 @@ from budgetboost.datasets import (
     validate_registry,
     write_binarized,
 )
-from budgetboost.io import read_metadata, write_table
+from budgetboost.data.io import read_metadata, write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "config" / "datasets.yaml"

@@ -1,4 +1,4 @@
-"""budgetboost.download against real HTTP servers on 127.0.0.1 (no mocks)."""
+"""budgetboost.data.download against real HTTP servers on 127.0.0.1 (no mocks)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetboost.download import DownloadError, fetch
+from budgetboost.data.download import DownloadError, fetch
 
 DATA = Path(__file__).parent / "data"
 CONTENT = b"budgetboost download test\n" * 500

@@ -1,4 +1,4 @@
-"""Unit tests of budgetboost.experiment: algorithm entries, blocks, grids and run_block."""
+"""Unit tests of budgetboost.pipeline.experiment: algorithm entries, blocks, grids and run_block."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from budgetboost import AdaBoostRS, BudgetedBoost, experiment, shared_path
-from budgetboost.seeds import rng_from_key, seed_from_key
+from budgetboost import AdaBoostRS, BudgetedBoost
+from budgetboost.data.seeds import rng_from_key, seed_from_key
+from budgetboost.pipeline import experiment, shared_path
 
 N_ROWS, N_COLS, N_TRIALS = 80, 12, 4
 
@@ -122,7 +123,7 @@ def test_algorithm_spec_errors_name_the_algorithm():
 
 def test_estimator_class_short_name_and_module_path():
     assert experiment.estimator_class("BudgetedBoost") is BudgetedBoost
-    assert experiment.estimator_class("budgetboost.sampling:AdaBoostRS") is AdaBoostRS
+    assert experiment.estimator_class("budgetboost.estimators.sampling:AdaBoostRS") is AdaBoostRS
 
 
 @pytest.mark.parametrize(
@@ -130,7 +131,7 @@ def test_estimator_class_short_name_and_module_path():
     [
         ("Boost", "neither"),
         ("budgetboost.nowhere:X", "cannot import"),
-        ("budgetboost.boosting:Nothing", "has no 'Nothing'"),
+        ("budgetboost.estimators.boosting:Nothing", "has no 'Nothing'"),
     ],
 )
 def test_estimator_class_errors(name, message):
@@ -396,8 +397,8 @@ def test_source_files_follow_package_imports(tmp_path):
 
 
 def test_source_files_of_the_experiment_module():
-    root = Path(experiment.__file__).resolve().parent.parent
-    files = {Path(f).name for f in experiment.source_files("budgetboost.experiment", root)}
+    root = Path(experiment.__file__).resolve().parents[2]
+    files = {Path(f).name for f in experiment.source_files("budgetboost.pipeline.experiment", root)}
     assert {"experiment.py", "seeds.py"} <= files
     assert "plots.py" not in files and "boosting.py" not in files
 

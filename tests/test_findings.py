@@ -1,4 +1,4 @@
-"""Head-to-head counts of budgetboost.findings and the peer sections of summary.md."""
+"""Head-to-head counts of budgetboost.analysis.findings and the peer sections of summary.md."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 from test_claims import build
 
-from budgetboost import findings, stats
-from budgetboost.catalogue import Catalogue
+from budgetboost.analysis import findings, stats
+from budgetboost.pipeline.catalogue import Catalogue
 
 PEER = "lgbm"
 CATALOGUE = Catalogue(

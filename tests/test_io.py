@@ -10,8 +10,8 @@ import sys
 import pandas as pd
 import pytest
 
-from budgetboost.io import atomic_path, read_metadata, read_table, write_table
-from budgetboost.seeds import rng_from_key, seed_from_key
+from budgetboost.data.io import atomic_path, read_metadata, read_table, write_table
+from budgetboost.data.seeds import rng_from_key, seed_from_key
 
 
 def test_write_table_is_byte_identical_and_self_describing(tmp_path):
@@ -47,8 +47,8 @@ def test_seeds_are_stable_and_separate_their_parts():
 def test_one_sha256_helper_for_datasets_and_downloads(tmp_path):
     import hashlib
 
-    from budgetboost import datasets, download
-    from budgetboost.io import sha256_file
+    from budgetboost.data import datasets, download
+    from budgetboost.data.io import sha256_file
 
     content = os.urandom((1 << 20) + 123)  # more than one read block
     (tmp_path / "f.bin").write_bytes(content)
@@ -60,7 +60,7 @@ def test_a_job_log_ends_with_the_peak_memory(tmp_path):
     """Every rule script's log names its process's peak memory (issue 14: which job peaks)."""
     log = tmp_path / "job.log"
     code = (
-        "import numpy as np\nfrom budgetboost.io import job_log\n"
+        "import numpy as np\nfrom budgetboost.data.io import job_log\n"
         f"job_log({str(log)!r}, 'test').info('started')\n"
         "a = np.ones(50 * 2**20 // 8)  # 50 MiB\n"
     )

@@ -16,7 +16,7 @@ import pytest
 catboost = pytest.importorskip("catboost")
 
 from budgetboost import InvalidParameterError  # noqa: E402
-from budgetboost.peers import BudgetedCatBoost  # noqa: E402
+from budgetboost.estimators.peers import BudgetedCatBoost  # noqa: E402
 
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, np.inf]
 
@@ -299,7 +299,7 @@ SCRIPT = textwrap.dedent("""
     import numpy as np
     sys.path.insert(0, {tests!r})
     from test_peers_catboost import problem, BUDGETS
-    from budgetboost.peers import BudgetedCatBoost
+    from budgetboost.estimators.peers import BudgetedCatBoost
     X, y, costs = problem()
     est = BudgetedCatBoost(iterations=20, depth=3, feature_costs=costs,
                            random_state=2**100 + 7).fit(X[:200], y[:200])

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetboost.peers._columns import ColumnEncoding
+from budgetboost.estimators.peers._columns import ColumnEncoding
 
 
 def thresholds(x: np.ndarray, cuts: np.ndarray) -> np.ndarray:
@@ -136,7 +136,7 @@ def grouped_problem(seed: int = 0, n: int = 400):
 @pytest.mark.parametrize("library", ["catboost", "lightgbm"])
 def test_a_peer_gives_the_library_one_column_per_attribute(library):
     pytest.importorskip(library)
-    from budgetboost.peers import BudgetedCatBoost, BudgetedLightGBM
+    from budgetboost.estimators.peers import BudgetedCatBoost, BudgetedLightGBM
 
     X, y, groups, group_cost, ranks = grouped_problem()
     kind = BudgetedCatBoost if library == "catboost" else BudgetedLightGBM

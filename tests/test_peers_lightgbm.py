@@ -16,8 +16,8 @@ import pytest
 lightgbm = pytest.importorskip("lightgbm")
 
 from budgetboost import InvalidParameterError  # noqa: E402
-from budgetboost.peers import BudgetedLightGBM  # noqa: E402
-from budgetboost.peers._base import PeerBooster, validation_split  # noqa: E402
+from budgetboost.estimators.peers import BudgetedLightGBM  # noqa: E402
+from budgetboost.estimators.peers._base import PeerBooster, validation_split  # noqa: E402
 
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, np.inf]
 
@@ -382,7 +382,7 @@ SCRIPT = textwrap.dedent("""
     import numpy as np
     sys.path.insert(0, {tests!r})
     from test_peers_lightgbm import problem, BUDGETS
-    from budgetboost.peers import BudgetedLightGBM
+    from budgetboost.estimators.peers import BudgetedLightGBM
     X, y, costs = problem()
     est = BudgetedLightGBM(n_estimators=30, max_depth=3, num_leaves=8, feature_costs=costs,
                            random_state=2**100 + 7).fit(X[:300], y[:300])

@@ -1,5 +1,5 @@
-"""The paper's figures drawn by budgetboost.plots: panels, lines, styles, files; and the figure
-registry (budgetboost.figures) every figure goes through."""
+"""The paper's figures drawn by budgetboost.figures.curves: panels, lines, styles, files; and the figure
+registry (budgetboost.figures.registry) every figure goes through."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ import pandas as pd
 import pytest
 from synthetic_results import synthetic_shards
 
-from budgetboost import figures, plots, stats
-from budgetboost.beyond_plots import BASELINE_ALPHA
-from budgetboost.catalogue import Catalogue
-from budgetboost.datasets import load_registry, paper_datasets
+from budgetboost.analysis import stats
+from budgetboost.data.datasets import load_registry, paper_datasets
+from budgetboost.figures import registry as figures
+from budgetboost.figures.beyond import BASELINE_ALPHA
+from budgetboost.figures import curves as plots
+from budgetboost.pipeline.catalogue import Catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Table 1's datasets, in its order (the registry's)
@@ -181,7 +183,7 @@ def test_save_figure_png_and_pdf_reproducible(summary, tmp_path):
 def test_the_paper_figures_are_registered_with_captions():
     registered = figures.load()
     assert list(registered)[:3] == ["figure1", "figure2", "figure3"]
-    assert {registered[f"figure{i}"].module for i in (1, 2, 3)} == {"budgetboost.plots"}
+    assert {registered[f"figure{i}"].module for i in (1, 2, 3)} == {"budgetboost.figures.curves"}
     for spec in registered.values():
         assert spec.caption and spec.title and spec.category
         assert set(spec.tables) <= set(figures.TABLES)

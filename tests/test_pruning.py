@@ -15,8 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from budgetboost import BudgetedBoost, boosting
-from budgetboost.boosting import CRITERIA, GAMMA_ZERO, _CachedScores, _select
+from budgetboost import BudgetedBoost
+from budgetboost.estimators import boosting
+from budgetboost.estimators.boosting import CRITERIA, GAMMA_ZERO, _CachedScores, _select
 
 RATIOS = ["greedy", "smoothed", "speedboost"]
 

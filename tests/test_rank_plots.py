@@ -1,4 +1,4 @@
-"""Figures of budgetboost.rank_plots: panels, bars, labels, and that every text fits."""
+"""Figures of budgetboost.figures.ranks: panels, bars, labels, and that every text fits."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from matplotlib.figure import Figure
 from synthetic_results import synthetic_shards
 from test_ranks import DEMSAR_AUC, DEMSAR_NAMES
 
-from budgetboost import rank_plots, ranks, stats
-from budgetboost.plots import save_figure
+from budgetboost.analysis import ranks, stats
+from budgetboost.figures.curves import save_figure
+from budgetboost.figures import ranks as rank_plots
 
 matplotlib.use("Agg")  # the figures never touch pyplot; this keeps any GUI backend away
 

@@ -1,4 +1,4 @@
-"""Rank statistics of budgetboost.ranks against Demšar (2006) and hand-computed values."""
+"""Rank statistics of budgetboost.analysis.ranks against Demšar (2006) and hand-computed values."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 from synthetic_results import synthetic_shards
 
-from budgetboost import claims, ranks, stats
-from budgetboost.io import read_metadata, read_table, write_table
+from budgetboost.analysis import claims, ranks, stats
+from budgetboost.data.io import read_metadata, read_table, write_table
 
 # Demšar (2006), Table 6: AUC of C4.5 with m = 0 and cf = 0.25 (C4.5), with a tuned m
 # (C4.5+m), a tuned cf (C4.5+cf) and both tuned (C4.5+m+cf), on 14 UCI data sets, one row per

@@ -21,12 +21,12 @@ from conftest import REPO, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime
 from matplotlib import image as mpimg
 from synthetic_results import synthetic_shards
 
-from budgetboost import figures
-from budgetboost.costs import CostTable, write_costs
-from budgetboost.io import read_table, write_table
+from budgetboost.data.costs import CostTable, write_costs
+from budgetboost.data.io import read_table, write_table
+from budgetboost.figures import registry as figures
 
 CHROMIUM = Path("/usr/bin/chromium")
-#: the images of every registered figure (budgetboost.figures), as the report holds them
+#: the images of every registered figure (budgetboost.figures.registry), as the report holds them
 FIGURES = [f"results/figures/{name}.png" for name in figures.load()]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ENTRY = re.compile(r'"([^"]+)": (?=\{"name": )')
@@ -147,8 +147,8 @@ MINI_SNAKEFILE = """\
 # Minimal workflow: the results rules over synthetic shards. It defines what
 # workflow/rules/common.smk provides to them: all_shards(), cost_tables(), local_datasets(),
 # code_files(), the catalogue, the figure registry and results_outputs().
-from budgetboost import figures
-from budgetboost.catalogue import Catalogue
+from budgetboost.figures import registry as figures
+from budgetboost.pipeline.catalogue import Catalogue
 
 EXPERIMENTS = {experiments!r}
 CATALOGUE = Catalogue.default()

@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from budgetboost import AdaBoostRS, BudgetedBoost, sampling
-from budgetboost.boosting import VOTE_TIE
-from budgetboost.sampling import MIN_COST, _alias_draws, _alias_table
+from budgetboost import AdaBoostRS, BudgetedBoost
+from budgetboost.estimators import sampling
+from budgetboost.estimators.boosting import VOTE_TIE
+from budgetboost.estimators.sampling import MIN_COST, _alias_draws, _alias_table
 
 
 @pytest.fixture(scope="module")

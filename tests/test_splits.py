@@ -1,4 +1,4 @@
-"""Per-trial train/test splits (budgetboost.splits)."""
+"""Per-trial train/test splits (budgetboost.data.splits)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from budgetboost.io import read_metadata, write_table
-from budgetboost.splits import make_splits, read_splits, split_indices, write_splits
+from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.splits import make_splits, read_splits, split_indices, write_splits
 
 
 @settings(max_examples=50, deadline=None)

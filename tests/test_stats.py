@@ -1,4 +1,4 @@
-"""Statistics of budgetboost.stats against values computed by hand."""
+"""Statistics of budgetboost.analysis.stats against values computed by hand."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from synthetic_results import row, shard_frame
 
-from budgetboost import stats
-from budgetboost.io import write_table
+from budgetboost.analysis import stats
+from budgetboost.data.io import write_table
 
 
 def test_t_interval_hand_computed():

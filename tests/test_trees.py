@@ -1,6 +1,6 @@
 """BudgetedTree: growth and pruning against slow references, the budget invariant, costs.
 
-The references below are written straight from the definitions in ``budgetboost.trees``
+The references below are written straight from the definitions in ``budgetboost.estimators.trees``
 (every threshold of every column enumerated, examples counted in loops, pruned trees
 recomputed from scratch at every step); they share no code with the engine.
 """
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from budgetboost import trees
-from budgetboost.trees import BudgetedTree
+from budgetboost.estimators import trees
+from budgetboost.estimators.trees import BudgetedTree
 
 TOL = 1e-12  # the engine's GAIN_TOL and TIE_TOL, restated
 
@@ -580,7 +580,7 @@ def test_fitted_budget_caps_the_choice():
 
 
 def test_check_params_catches_config_mistakes_without_data():
-    from budgetboost._params import InvalidParameterError
+    from budgetboost.estimators.params import InvalidParameterError
 
     BudgetedTree.check_params({"cost_sensitive": True, "tradeoffs": [0.0, 0.1]})
     with pytest.raises(InvalidParameterError, match="tradeoffs: only used"):

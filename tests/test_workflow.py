@@ -34,8 +34,8 @@ from conftest import (
     snakemake,
 )
 
-from budgetboost import experiment
-from budgetboost.io import read_metadata, read_table
+from budgetboost.data.io import read_metadata, read_table
+from budgetboost.pipeline import experiment
 
 RESULTS_RULES = {"aggregate", "plot", "claims", "landing"}  # downstream of every shard
 HAS_RESULTS = (REPO / "workflow" / "rules" / "results.smk").exists()
@@ -206,7 +206,7 @@ def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
 
 def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
     """Issue 12, item 5 (``--configfile`` files are read by Snakemake itself, before the
-    workflow: ``python -m budgetboost.config FILE`` names their line; see test_config.py)."""
+    workflow: ``python -m budgetboost.pipeline.config FILE`` names their line; see test_config.py)."""
     repo = copy_repo(tmp_path / "repo")
     path = repo / "config/config.yaml"
     lines = path.read_text().splitlines()

@@ -6,7 +6,7 @@ in the report with its caption, with no edit anywhere else.
 
 from matplotlib.figure import Figure
 
-from budgetboost.figures import figure
+from budgetboost.figures.registry import figure
 
 
 @figure(

@@ -7,12 +7,14 @@ import os
 
 from snakemake.exceptions import WorkflowError
 
-from budgetboost import experiment, figures
-from budgetboost.catalogue import Catalogue
-from budgetboost.config import ConfigError, check_all
-from budgetboost.datasets import download_targets, source_files
+from budgetboost.pipeline import experiment
 
-# the whole config is checked here, before any job is planned (budgetboost.config): a bad
+from budgetboost.figures import registry as figures
+from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.config import ConfigError, check_all
+from budgetboost.data.datasets import download_targets, source_files
+
+# the whole config is checked here, before any job is planned (budgetboost.pipeline.config): a bad
 # value stops the run with one line naming its config path
 try:
     _checked, REGISTRY = check_all(config)
@@ -25,7 +27,7 @@ ALGORITHMS = list(config["algorithms"])
 BLOCK_SIZE = config["block_size"]
 #: labels, families, roles and styles of the algorithms, for every results rule
 CATALOGUE = Catalogue.from_config(config["algorithms"])
-#: the registered figures (budgetboost.figures): one plot job each
+#: the registered figures (budgetboost.figures.registry): one plot job each
 FIGURE_MODULES = config["figure_modules"]
 FIGURES = figures.load(FIGURE_MODULES)
 
@@ -147,7 +149,7 @@ def figure_inputs(wildcards):
     spec = FIGURES[wildcards.figure]
     return {
         **spec.input_tables(),
-        "code": code_files("budgetboost.figures", spec.module),
+        "code": code_files("budgetboost.figures.registry", spec.module),
     }
 
 
@@ -223,20 +225,20 @@ def block_trials(wildcards):
 def train_code(wildcards):
     """Package modules a shard depends on: editing them re-runs the train jobs.
 
-    ``budgetboost.experiment`` imports the split and cost modules (a train job draws its own
+    ``budgetboost.pipeline.experiment`` imports the split and cost modules (a train job draws its own
     trials' splits and costs), so editing those, or ``seeds.py``, re-runs the shards too;
-    ``budgetboost.datasets`` reads the data; ``budgetboost.shared_path`` reads the shared
+    ``budgetboost.data.datasets`` reads the data; ``budgetboost.pipeline.shared_path`` reads the shared
     AdaBoost path of the algorithms that fit from it.
     """
     entry = config["algorithms"][wildcards.algorithm]
     estimator_module = experiment.ESTIMATORS.get(entry["estimator"], entry["estimator"])
     modules = [
-        "budgetboost.experiment",
-        "budgetboost.datasets",
+        "budgetboost.pipeline.experiment",
+        "budgetboost.data.datasets",
         estimator_module.partition(":")[0],
     ]
     if entry.get("adaboost_path", False):
-        modules.append("budgetboost.shared_path")
+        modules.append("budgetboost.pipeline.shared_path")
     return code_files(*modules)
 
 

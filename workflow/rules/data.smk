@@ -24,7 +24,7 @@ rule download:
 rule binarize:
     input:
         raw=raw_files,
-        code=lambda wildcards: code_files("budgetboost.datasets"),
+        code=lambda wildcards: code_files("budgetboost.data.datasets"),
     output:
         "results/data/{dataset}.parquet",
     log:
@@ -42,7 +42,7 @@ rule binarize:
 rule split:
     input:
         data="results/data/{dataset}.parquet",
-        code=lambda wildcards: code_files("budgetboost.splits"),
+        code=lambda wildcards: code_files("budgetboost.data.splits"),
     output:
         "results/splits/{dataset}.parquet",
     log:
@@ -60,7 +60,7 @@ rule assign_costs:
         data="results/data/{dataset}.parquet",
         splits="results/splits/{dataset}.parquet",
         cost_file=cost_file,
-        code=lambda wildcards: code_files("budgetboost.costs"),
+        code=lambda wildcards: code_files("budgetboost.data.costs"),
     output:
         "results/costs/{dataset}/{cost_model}.parquet",
     log:

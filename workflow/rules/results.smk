@@ -1,6 +1,6 @@
 # Results: aggregate every shard into summary tables, draw every registered figure (one job
-# each, budgetboost.figures) and check the paper's claims. Statistics, plotting and claims live
-# in the package (budgetboost.stats, .plots, .claims); each rule declares the package code it
+# each, budgetboost.figures.registry) and check the paper's claims. Statistics, plotting and claims live
+# in the package (budgetboost.analysis.stats, .plots, .claims); each rule declares the package code it
 # runs as input, so editing one figure's code re-runs only that figure. Algorithms' labels,
 # families and styles come from the catalogue (a param). Input and target functions
 # (all_shards, cost_tables, figure_inputs, results_outputs) are in common.smk.
@@ -16,7 +16,7 @@ localrules:
 rule aggregate:
     input:
         shards=all_shards(),
-        code=code_files("budgetboost.stats"),
+        code=code_files("budgetboost.analysis.stats"),
     output:
         summary="results/summary/summary.parquet",
         comparisons="results/summary/comparisons.parquet",
@@ -70,7 +70,7 @@ rule claims:
         rises="results/summary/cost_model_rise.parquet",
         costs=cost_tables(),
         stumps=claim_stumps(),
-        code=code_files("budgetboost.claims", "budgetboost.findings"),
+        code=code_files("budgetboost.analysis.claims", "budgetboost.analysis.findings"),
     output:
         table="results/summary/claims.parquet",
         evidence="results/summary/claims_evidence.parquet",
@@ -98,7 +98,7 @@ rule landing:
         summary="results/summary/summary.parquet",
         findings="results/summary/findings.parquet",
         rises="results/summary/findings_costs.parquet",
-        code=code_files("budgetboost.claims", "budgetboost.findings"),
+        code=code_files("budgetboost.analysis.claims", "budgetboost.analysis.findings"),
     output:
         "results/report/landing.rst",
     log:

@@ -1,5 +1,5 @@
 # Training: one job per block of trials of a (dataset, cost model, algorithm). A job draws
-# its own trials' splits and costs from their stable seeds (budgetboost.experiment.
+# its own trials' splits and costs from their stable seeds (budgetboost.pipeline.experiment.
 # block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
 # cost-model spec, the algorithm and the block's trials. Raising the trial count changes the
@@ -13,7 +13,7 @@ rule adaboost_path:
     input:
         data="results/data/{dataset}.parquet",
         code=lambda wildcards: code_files(
-            "budgetboost.shared_path", "budgetboost.splits"
+            "budgetboost.pipeline.shared_path", "budgetboost.data.splits"
         ),
     output:
         paths="results/paths/{dataset}/block-{block}.parquet",

@@ -10,10 +10,10 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.datasets import read_binarized  # noqa: E402
-from budgetboost.io import job_log, write_table  # noqa: E402
-from budgetboost.shared_path import fit_adaboost_paths, write_adaboost_paths  # noqa: E402
-from budgetboost.splits import split_indices  # noqa: E402
+from budgetboost.data.datasets import read_binarized  # noqa: E402
+from budgetboost.data.io import job_log, write_table  # noqa: E402
+from budgetboost.data.splits import split_indices  # noqa: E402
+from budgetboost.pipeline.shared_path import fit_adaboost_paths, write_adaboost_paths  # noqa: E402
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "adaboost_path")

@@ -6,9 +6,9 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost import stats
-from budgetboost.catalogue import Catalogue
-from budgetboost.io import job_log, write_table, write_text
+from budgetboost.analysis import stats
+from budgetboost.data.io import job_log, write_table, write_text
+from budgetboost.pipeline.catalogue import Catalogue
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "aggregate")

@@ -6,10 +6,10 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.costs import make_costs, write_costs
-from budgetboost.datasets import read_binarized
-from budgetboost.io import job_log
-from budgetboost.splits import read_splits
+from budgetboost.data.costs import make_costs, write_costs
+from budgetboost.data.datasets import read_binarized
+from budgetboost.data.io import job_log
+from budgetboost.data.splits import read_splits
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "assign_costs")

@@ -6,8 +6,8 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.datasets import build_binarized, write_binarized
-from budgetboost.io import job_log
+from budgetboost.data.datasets import build_binarized, write_binarized
+from budgetboost.data.io import job_log
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "binarize")

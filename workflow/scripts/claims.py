@@ -9,9 +9,9 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 import pandas as pd
 
-from budgetboost import claims, findings
-from budgetboost.catalogue import Catalogue, paper_experiments
-from budgetboost.io import job_log, read_table, write_table, write_text
+from budgetboost.analysis import claims, findings
+from budgetboost.data.io import job_log, read_table, write_table, write_text
+from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "claims")

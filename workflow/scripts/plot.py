@@ -6,10 +6,10 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost import figures
-from budgetboost.catalogue import Catalogue
-from budgetboost.io import job_log, read_table
-from budgetboost.plots import save_figure
+from budgetboost.data.io import job_log, read_table
+from budgetboost.figures import registry as figures
+from budgetboost.figures.curves import save_figure
+from budgetboost.pipeline.catalogue import Catalogue
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "plot")

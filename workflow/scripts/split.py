@@ -6,9 +6,9 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.datasets import read_binarized
-from budgetboost.io import job_log
-from budgetboost.splits import make_splits, write_splits
+from budgetboost.data.datasets import read_binarized
+from budgetboost.data.io import job_log
+from budgetboost.data.splits import make_splits, write_splits
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "split")

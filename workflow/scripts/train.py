@@ -11,8 +11,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
 from budgetboost import experiment  # noqa: E402
-from budgetboost.datasets import read_binarized  # noqa: E402
-from budgetboost.io import job_log, write_table  # noqa: E402
+from budgetboost.data.datasets import read_binarized  # noqa: E402
+from budgetboost.data.io import job_log, write_table  # noqa: E402
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "train")
@@ -40,7 +40,7 @@ try:
     )
     paths = None
     if sm.input.paths:  # imported only here: other shards do not depend on the boosting code
-        from budgetboost.shared_path import read_adaboost_paths
+        from budgetboost.pipeline.shared_path import read_adaboost_paths
 
         paths = read_adaboost_paths(sm.input.paths[0])
     shard, timings, stumps = experiment.run_block(

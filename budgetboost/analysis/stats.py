@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from budgetboost.catalogue import BASELINE_COST_MODEL, Catalogue
-from budgetboost.io import read_table
-from budgetboost.schema import SHARD_COLUMNS
+from budgetboost.data.io import read_table
+from budgetboost.data.schema import SHARD_COLUMNS
+from budgetboost.pipeline.catalogue import BASELINE_COST_MODEL, Catalogue
 
 __all__ = [
     "BASELINE_COST_MODEL",
@@ -340,7 +340,7 @@ def cost_model_comparisons(
     """Each algorithm under the open questions' cost models against itself under ``baseline``.
 
     The open questions' cost models are those of (dataset, cost model) pairs without the
-    unbudgeted reference (:func:`budgetboost.catalogue.paper_experiments`). Rows are paired on
+    unbudgeted reference (:func:`budgetboost.pipeline.catalogue.paper_experiments`). Rows are paired on
     (dataset, algorithm, budget, trial): a trial has the same train/test split under every
     cost model, so the pair differs only in the costs. Per (dataset, cost model, algorithm,
     budget): ``n_pairs``, mean ``error`` and ``baseline_error``, ``rise`` (their mean

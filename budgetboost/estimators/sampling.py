@@ -13,9 +13,7 @@ from numbers import Integral
 
 import numpy as np
 
-from ._params import Boolean, Interval
-from ._validation import check_budgets
-from .base import (
+from budgetboost.estimators.base import (
     BUDGET,
     FEATURE_COSTS,
     FEATURE_GROUPS,
@@ -24,8 +22,10 @@ from .base import (
     BudgetedEstimator,
     TrainingData,
 )
-from .boosting import ADABOOST_PATH, VOTE_TIE, BoostPath, boost_path, path_for
-from .stumps import stump_outputs
+from budgetboost.estimators.boosting import ADABOOST_PATH, VOTE_TIE, BoostPath, boost_path, path_for
+from budgetboost.estimators.params import Boolean, Interval
+from budgetboost.estimators.stumps import stump_outputs
+from budgetboost.estimators.validation import check_budgets
 
 __all__ = ["AdaBoostRS", "MIN_COST"]
 
@@ -176,7 +176,7 @@ class AdaBoostRS(BudgetedEstimator):
         (it would run forever once every feature of the ensemble is paid for).
     adaboost_path : BoostPath or None, default=None
         A plain AdaBoost path fitted on the same training rows
-        (:func:`budgetboost.boosting.adaboost_path`), used instead of boosting again: the
+        (:func:`budgetboost.estimators.boosting.adaboost_path`), used instead of boosting again: the
         pipeline fits one per trial and shares it (see :class:`~budgetboost.BudgetedBoost`).
 
     Attributes

@@ -63,11 +63,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from budgetboost.io import read_metadata, write_table
-from budgetboost.seeds import rng_from_key
+from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.seeds import rng_from_key
 
 if TYPE_CHECKING:  # no runtime import: costs.py stays independent of the dataset readers
-    from budgetboost.datasets import BinarizedData
+    from budgetboost.data.datasets import BinarizedData
 
 __all__ = [
     "CostTable",

@@ -2,9 +2,9 @@
 
 A dataset is one entry of ``config/datasets.yaml`` (schema:
 ``workflow/schemas/datasets.schema.yaml``): where its raw table comes from (a ``vendored``
-file under ``resources/``, a ``url`` downloaded beforehand by :func:`budgetboost.download.fetch`,
+file under ``resources/``, a ``url`` downloaded beforehand by :func:`budgetboost.data.download.fetch`,
 or a user's ``local`` file), how to read it, the one-line label rule collapsing it to +/-1 as
-the paper did, and the binarization per column kind (:mod:`budgetboost.binarize`).
+the paper did, and the binarization per column kind (:mod:`budgetboost.data.binarize`).
 :func:`build_binarized` turns an entry into a :class:`BinarizedData`;
 :func:`write_binarized` / :func:`read_binarized` store it as ``results/data/{dataset}.parquet``
 (column ``y`` then one uint8 column per indicator, indicator descriptions in the metadata).
@@ -25,9 +25,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
-from budgetboost._jsonschema import validate_with_defaults
-from budgetboost.binarize import NotNumericError, binarize_frame, format_value
-from budgetboost.io import read_metadata, sha256_file, write_table
+from budgetboost.data.binarize import NotNumericError, binarize_frame, format_value
+from budgetboost.data.io import read_metadata, sha256_file, write_table
+from budgetboost.data.jsonschema import validate_with_defaults
 
 __all__ = [
     "BinarizedData",
@@ -50,9 +50,7 @@ __all__ = [
     "main",
 ]
 
-SCHEMA_PATH = (
-    Path(__file__).resolve().parent.parent / "workflow" / "schemas" / "datasets.schema.yaml"
-)
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "datasets.schema.yaml"
 DOWNLOADS = Path("resources") / "downloads"
 CSV_OPTIONS = {"sep", "header", "names", "comment", "skiprows", "skipinitialspace", "na_values"}
 #: What a csv source's fields read as missing unless ``read_options.na_values`` says otherwise.
@@ -247,7 +245,7 @@ def _check_present(dataset: str, entry: Mapping[str, object], file: SourceFile) 
     elif kind == "url":
         hint = (
             f"it is downloaded from {file.url} by the `download` rule "
-            "(budgetboost.download.fetch); run that first"
+            "(budgetboost.data.download.fetch); run that first"
         )
     else:
         extra = entry["source"].get("instructions", "")
@@ -604,7 +602,7 @@ def read_binarized(path: str | os.PathLike) -> BinarizedData:
 def main(argv: list[str] | None = None) -> None:
     """Print each enabled dataset's binarized size and build time (a check, not a test).
 
-    ``python -m budgetboost.datasets [--registry config/datasets.yaml] [--root .] [names]``
+    ``python -m budgetboost.data.datasets [--registry config/datasets.yaml] [--root .] [names]``
     """
     import argparse
     import time

@@ -1,6 +1,6 @@
 """Findings beyond the paper's claims, counted per dataset with the claims' own cell rules.
 
-The paper's claims (:mod:`budgetboost.claims`) get a verdict; the questions the paper leaves
+The paper's claims (:mod:`budgetboost.analysis.claims`) get a verdict; the questions the paper leaves
 open get *counts*, reported whatever they come out as:
 
 * **Beyond the paper** (issue #15): Smoothed and Greedy against each library peer (family
@@ -27,9 +27,9 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from budgetboost import claims
-from budgetboost.catalogue import Catalogue
-from budgetboost.stats import markdown_table, oriented, rst_table
+from budgetboost.analysis import claims
+from budgetboost.analysis.stats import markdown_table, oriented, rst_table
+from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
     "BANDS",
@@ -89,7 +89,7 @@ def band_outcomes(
     Parameters
     ----------
     comparisons : DataFrame
-        :func:`budgetboost.stats.paired_comparisons` (algorithm names, not roles).
+        :func:`budgetboost.analysis.stats.paired_comparisons` (algorithm names, not roles).
     pairs : iterable of (str, str)
         ``(x, y)``: "is x better than y".
     bands : sequence of {"small", "large"}
@@ -255,7 +255,7 @@ def trees_against_stumps(
 
 def band_rises(rises: pd.DataFrame, bands: Sequence[str] = BANDS) -> pd.DataFrame:
     """Per (cost model, algorithm, band, dataset): the mean error rise over the band's
-    budgets (:func:`budgetboost.stats.cost_model_comparisons`) and whether it rises or
+    budgets (:func:`budgetboost.analysis.stats.cost_model_comparisons`) and whether it rises or
     falls significantly by :data:`HEAD_TO_HEAD_RULE` (a rise is X = the algorithm under the
     cost model being *worse* than Y = itself under the baseline)."""
     rows = []

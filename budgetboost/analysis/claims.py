@@ -6,7 +6,7 @@ threshold a verdict depends on is a module-level constant below and is printed a
 ``claims.md`` by :func:`claims_markdown`, so a reader sees the rule, not only the outcome.
 
 Directional claims ("X beats Y") are judged on *cells*: one paired comparison (from
-:func:`budgetboost.stats.paired_comparisons`) at one (dataset, cost model, budget). A cell
+:func:`budgetboost.analysis.stats.paired_comparisons`) at one (dataset, cost model, budget). A cell
 *supports* the claim when X's mean error is lower and the Holm-adjusted Wilcoxon p-value is
 below :data:`ALPHA`, *contradicts* it when X's mean error is higher with p below
 :data:`ALPHA`, and points the claimed way when X's mean error is lower at all. Then:
@@ -16,10 +16,10 @@ below :data:`ALPHA`, *contradicts* it when X's mean error is higher with p below
 * inconclusive otherwise (the right direction without enough evidence, e.g. few trials) or
   when there are no cells.
 
-The claims name the paper's algorithms by *role* (:data:`budgetboost.catalogue.ROLES`:
+The claims name the paper's algorithms by *role* (:data:`budgetboost.pipeline.catalogue.ROLES`:
 ``adaboost_bt``, ``greedy``, ``smoothed``, ``speedboost``, ``adaboost_rs``, ...), never by a
 config name: :func:`check_claims` maps each algorithm of the results to its role through the
-run's :class:`~budgetboost.catalogue.Catalogue` and leaves out algorithms without one, so a
+run's :class:`~budgetboost.pipeline.catalogue.Catalogue` and leaves out algorithms without one, so a
 renamed or added algorithm changes nothing here.
 """
 
@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from budgetboost.catalogue import Catalogue, paper_experiments
-from budgetboost.costs import read_costs
-from budgetboost.stats import markdown_table, oriented, rst_table
+from budgetboost.analysis.stats import markdown_table, oriented, rst_table
+from budgetboost.data.costs import read_costs
+from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
 __all__ = [
     "ALPHA",
@@ -195,7 +195,7 @@ def read_cost_variation(paths: Sequence[str | os.PathLike]) -> set[tuple[str, st
     """(dataset, cost_model) pairs whose feature costs vary, from the cost tables.
 
     Paths follow ``results/costs/{dataset}/{cost_model}.parquet`` (docs/design.md), read
-    with :func:`budgetboost.costs.read_costs`; a pair has varied costs if any trial has two
+    with :func:`budgetboost.data.costs.read_costs`; a pair has varied costs if any trial has two
     different costs.
     """
     varied = set()
@@ -504,8 +504,8 @@ def check_claims(
     Parameters
     ----------
     summary, comparisons, matches
-        Outputs of :func:`budgetboost.stats.summarize`, :func:`~budgetboost.stats.
-        paired_comparisons` and :func:`~budgetboost.stats.budget_to_match`.
+        Outputs of :func:`budgetboost.analysis.stats.summarize`, :func:`~budgetboost.analysis.stats.
+        paired_comparisons` and :func:`~budgetboost.analysis.stats.budget_to_match`.
     varied
         (dataset, cost_model) pairs whose costs vary (:func:`read_cost_variation`); ``None``
         treats every cost model not named in :data:`CONSTANT_COST_MODELS` as varied.
@@ -643,8 +643,8 @@ def landing_page(
     beyond the paper, where to look.
 
     ``figures`` is ``(name, title, category)`` per registered figure; ``claims_table`` is
-    :func:`claims_table`'s output, ``summary`` :func:`budgetboost.stats.summarize`'s;
-    ``findings`` the lines of :func:`budgetboost.findings.landing_lines`.
+    :func:`claims_table`'s output, ``summary`` :func:`budgetboost.analysis.stats.summarize`'s;
+    ``findings`` the lines of :func:`budgetboost.analysis.findings.landing_lines`.
     """
     trials = (
         summary.groupby(["dataset", "cost_model"])["trials"].max().reset_index()
@@ -757,7 +757,7 @@ def claims_markdown(
     findings: Sequence[str] = (),
 ) -> str:
     """``claims.md``: the verdicts first, then ``findings`` (markdown sections of
-    :mod:`budgetboost.findings`), then the rules, then per claim the evidence that decides it
+    :mod:`budgetboost.analysis.findings`), then the rules, then per claim the evidence that decides it
     (the full evidence is in ``claims_evidence.parquet``).
 
     The evidence names algorithms by role; a table maps each role to this run's algorithm.

@@ -11,7 +11,7 @@ the training rows among those costing at most ``B``. The choice is a step functi
 budget fixed at fit time (:attr:`PeerBooster.choice_budgets_`): test rows take no part in it.
 
 Under a grouped cost model the library is given one ordinal column per attribute of
-threshold indicators, not the indicators (:class:`~budgetboost.peers._columns.ColumnEncoding`):
+threshold indicators, not the indicators (:class:`~budgetboost.estimators.peers._columns.ColumnEncoding`):
 the same splits, one penalty per feature group (heart with Turney's costs: 371 columns become
 13). Ungrouped columns reach it unchanged.
 
@@ -27,10 +27,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._params import Constraint, Interval, InvalidParameterError, NonNegativeVector
-from .._validation import check_budgets
-from ..base import BudgetCosts, BudgetedEstimator, TrainingData
-from ._columns import ColumnEncoding
+from budgetboost.estimators.base import BudgetCosts, BudgetedEstimator, TrainingData
+from budgetboost.estimators.params import (
+    Constraint,
+    Interval,
+    InvalidParameterError,
+    NonNegativeVector,
+)
+from budgetboost.estimators.peers._columns import ColumnEncoding
+from budgetboost.estimators.validation import check_budgets
 
 __all__ = ["TRADEOFF", "LibraryParams", "PeerBooster", "TradeoffGrid", "validation_split"]
 

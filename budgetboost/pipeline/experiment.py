@@ -48,12 +48,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from budgetboost._validation import check_budgets
-from budgetboost.base import BudgetEvaluation
-from budgetboost.costs import make_costs
-from budgetboost.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
-from budgetboost.seeds import seed_from_key
-from budgetboost.splits import split_indices
+from budgetboost.data.costs import make_costs
+from budgetboost.data.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
+from budgetboost.data.seeds import seed_from_key
+from budgetboost.data.splits import split_indices
+from budgetboost.estimators.base import BudgetEvaluation
+from budgetboost.estimators.validation import check_budgets
 
 __all__ = [
     "ESTIMATORS",
@@ -76,11 +76,11 @@ __all__ = [
 
 #: Short estimator names usable in config, as ``"module:Class"``.
 ESTIMATORS: dict[str, str] = {
-    "BudgetedBoost": "budgetboost.boosting:BudgetedBoost",
-    "AdaBoostRS": "budgetboost.sampling:AdaBoostRS",
-    "BudgetedTree": "budgetboost.trees:BudgetedTree",
-    "BudgetedLightGBM": "budgetboost.peers.lightgbm_peer:BudgetedLightGBM",
-    "BudgetedCatBoost": "budgetboost.peers.catboost_peer:BudgetedCatBoost",
+    "BudgetedBoost": "budgetboost.estimators.boosting:BudgetedBoost",
+    "AdaBoostRS": "budgetboost.estimators.sampling:AdaBoostRS",
+    "BudgetedTree": "budgetboost.estimators.trees:BudgetedTree",
+    "BudgetedLightGBM": "budgetboost.estimators.peers.lightgbm_peer:BudgetedLightGBM",
+    "BudgetedCatBoost": "budgetboost.estimators.peers.catboost_peer:BudgetedCatBoost",
 }
 
 # fields of the BudgetEvaluation of ``evaluate_at_budgets`` copied into the shard as they are
@@ -105,7 +105,7 @@ class AlgorithmSpec:
     refit_per_budget : bool
         One fit per budget with ``budget=B`` instead of one anytime fit per trial.
     adaboost_path : bool
-        Fit from the trial's shared plain AdaBoost path (``budgetboost.shared_path``, passed
+        Fit from the trial's shared plain AdaBoost path (``budgetboost.pipeline.shared_path``, passed
         as the estimator's ``adaboost_path``) instead of boosting again.
     """
 
@@ -364,7 +364,7 @@ def run_block(
     trials : sequence of int
         The block's trials.
     paths : mapping, optional
-        ``{trial: shared plain AdaBoost path}`` (``budgetboost.shared_path``), for a spec with
+        ``{trial: shared plain AdaBoost path}`` (``budgetboost.pipeline.shared_path``), for a spec with
         ``adaboost_path``.
 
     Returns

@@ -19,9 +19,9 @@ from typing import Any
 import catboost
 import numpy as np
 
-from .._params import Interval
-from ..base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
-from ._base import TRADEOFF, LibraryParams, PeerBooster
+from budgetboost.estimators.base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
+from budgetboost.estimators.params import Interval
+from budgetboost.estimators.peers._base import TRADEOFF, LibraryParams, PeerBooster
 
 __all__ = ["BudgetedCatBoost"]
 
@@ -135,7 +135,7 @@ class BudgetedCatBoost(PeerBooster):
     feature_groups : array-like of shape (n_features,), default=None
         Group label per column; a group is paid for once. CatBoost knows no groups. The
         threshold indicators of one attribute (columns of a group nested on the fit part)
-        are given to it as one ordinal column (:mod:`budgetboost.peers._columns`), whose
+        are given to it as one ordinal column (:mod:`budgetboost.estimators.peers._columns`), whose
         first-use penalty is the group's cost: paid once, as the project pays it. Any other
         column of a group (a one-hot category) is given as it is, with its group's cost, so
         the model pays the group again for each further such column it uses (an
@@ -156,7 +156,7 @@ class BudgetedCatBoost(PeerBooster):
     models_ : list of catboost.CatBoostClassifier
         One model per trade-off, trained on the fit part (``None`` when every column is
         constant there: CatBoost cannot train, the model is empty).
-    n_trees_, tree_groups_ : see :class:`~budgetboost.peers._base.PeerBooster`
+    n_trees_, tree_groups_ : see :class:`~budgetboost.estimators.peers._base.PeerBooster`
         The models' trees and the feature groups each splits on.
     prefix_cost_, prefix_n_groups_, validation_error_, validation_loss_ : see the base
         Cost and validation error of every prefix of every model.

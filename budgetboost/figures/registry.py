@@ -14,7 +14,7 @@ its own, e.g. a file beside the Snakefile), and makes one ``plot`` job per regis
 caption. ``tables`` names the results tables the function receives (``summary``,
 ``comparisons``, ``budget_to_match``, ``cost_model_rise``:
 ``results/summary/{table}.parquet``); ``families`` says which algorithm families it draws
-(``budgetboost.catalogue.FAMILIES``), so an algorithm added to the config appears in every
+(``budgetboost.pipeline.catalogue.FAMILIES``), so an algorithm added to the config appears in every
 figure of its family.
 """
 
@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from budgetboost.catalogue import FAMILIES, Catalogue
+from budgetboost.pipeline.catalogue import FAMILIES, Catalogue
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,7 +34,11 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_MODULES", "TABLES", "FigureContext", "FigureSpec", "figure", "load", "registry"]
 
 #: Modules whose figures every run draws (the paper's figures first).
-DEFAULT_MODULES = ("budgetboost.plots", "budgetboost.beyond_plots", "budgetboost.rank_plots")
+DEFAULT_MODULES = (
+    "budgetboost.figures.curves",
+    "budgetboost.figures.beyond",
+    "budgetboost.figures.ranks",
+)
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``.
 TABLES = ("summary", "comparisons", "budget_to_match", "cost_model_rise")
 

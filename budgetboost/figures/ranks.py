@@ -4,14 +4,14 @@
   Figure 1: the average ranks on a horizontal axis (best on the left), each algorithm
   connected to its label, thick bars joining algorithms whose ranks differ by less than the
   Nemenyi critical difference, and the CD itself as a scale bar.
-* :func:`figure_cd`: one such diagram per budget band, from :func:`budgetboost.ranks.cd_analysis`.
+* :func:`figure_cd`: one such diagram per budget band, from :func:`budgetboost.analysis.ranks.cd_analysis`.
 * :func:`figure_win_tie_loss`: rows (dataset, cost model) by columns (algorithm), each cell
   coloured by the share of budgets where the algorithm is significantly better minus the share
   where it is significantly worse than the reference, from
-  :func:`budgetboost.ranks.win_tie_loss`.
+  :func:`budgetboost.analysis.ranks.win_tie_loss`.
 
 Figures are plain :class:`matplotlib.figure.Figure` objects (no pyplot state), as in
-:mod:`budgetboost.plots`; algorithm names are shown as given unless a ``labels`` mapping
+:mod:`budgetboost.figures.curves`; algorithm names are shown as given unless a ``labels`` mapping
 (algorithm -> display name) is passed.
 
 References
@@ -32,10 +32,10 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
-from budgetboost import ranks as rank_stats
-from budgetboost.catalogue import Catalogue, paper_experiments
-from budgetboost.figures import FigureContext, figure
-from budgetboost.ranks import BAND_LABELS, BANDS, cd_groups
+from budgetboost.analysis import ranks as rank_stats
+from budgetboost.analysis.ranks import BAND_LABELS, BANDS, cd_groups
+from budgetboost.figures.registry import FigureContext, figure
+from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
 __all__ = ["draw_cd_diagram", "figure_cd", "figure_win_tie_loss"]
 
@@ -84,7 +84,7 @@ def draw_cd_diagram(
     longer than the axis, so the scale bar stays true). Every algorithm drops a line from its
     average rank to a label with its name and rank: the better half to the left, the others
     to the right, nested so that no two lines cross. Thick bars below the axis join the
-    groups of :func:`budgetboost.ranks.cd_groups` (rank span below the CD: not significantly
+    groups of :func:`budgetboost.analysis.ranks.cd_groups` (rank span below the CD: not significantly
     different by the Nemenyi test); a bar above the axis shows the length of the CD. The title
     is ``title`` followed by the Friedman p-value.
 
@@ -98,9 +98,9 @@ def draw_cd_diagram(
     ----------
     ax : Axes
     ranks : Series
-        Average ranks (:func:`budgetboost.ranks.average_ranks`), indexed by algorithm.
+        Average ranks (:func:`budgetboost.analysis.ranks.average_ranks`), indexed by algorithm.
     cd : float
-        Critical difference (:func:`budgetboost.ranks.nemenyi_cd`).
+        Critical difference (:func:`budgetboost.analysis.ranks.nemenyi_cd`).
     title : str
     p_value : float
         Friedman p-value shown in the title (NaN shows as "n/a").
@@ -227,7 +227,7 @@ def figure_cd(
     Parameters
     ----------
     cd_table : DataFrame
-        :func:`budgetboost.ranks.cd_analysis` output (or the Parquet file written from it).
+        :func:`budgetboost.analysis.ranks.cd_analysis` output (or the Parquet file written from it).
     labels : Mapping[str, str], optional
         Display name of each algorithm (default: the names).
     width : float
@@ -291,7 +291,7 @@ def figure_win_tie_loss(
     Parameters
     ----------
     table : DataFrame
-        :func:`budgetboost.ranks.win_tie_loss` output for one reference algorithm.
+        :func:`budgetboost.analysis.ranks.win_tie_loss` output for one reference algorithm.
     labels : Mapping[str, str], optional
         Display name of each algorithm (default: the names).
 

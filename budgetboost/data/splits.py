@@ -17,8 +17,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from budgetboost.io import write_table
-from budgetboost.seeds import rng_from_key
+from budgetboost.data.io import write_table
+from budgetboost.data.seeds import rng_from_key
 
 __all__ = ["split_indices", "make_splits", "write_splits", "read_splits"]
 

@@ -10,10 +10,10 @@
 * :func:`figure3`: Figure 3, budgeted decision trees, error against number of nodes (log
   scale), AdaBoost's error as diamonds on a horizontal line for comparison.
 
-Each is registered with :func:`budgetboost.figures.figure` (name, caption, families), which
+Each is registered with :func:`budgetboost.figures.registry.figure` (name, caption, families), which
 is all the pipeline needs to draw it and put it in the report. Figures are plain
 :class:`matplotlib.figure.Figure` objects (no pyplot state); labels, colours, markers and
-line styles come from the run's :class:`~budgetboost.catalogue.Catalogue`.
+line styles come from the run's :class:`~budgetboost.pipeline.catalogue.Catalogue`.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from budgetboost.catalogue import Catalogue, paper_experiments
-from budgetboost.figures import FigureContext, figure
-from budgetboost.io import atomic_path
+from budgetboost.data.io import atomic_path
+from budgetboost.figures.registry import FigureContext, figure
+from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
 __all__ = [
     "REAL_COST_MODELS",

@@ -1,17 +1,17 @@
 """Ranks of the budgeted algorithms across data sets: Friedman test and critical differences.
 
-Pairwise Wilcoxon tests (:func:`budgetboost.stats.paired_comparisons`) answer "is X better
+Pairwise Wilcoxon tests (:func:`budgetboost.analysis.stats.paired_comparisons`) answer "is X better
 than Y on this data set at this budget?". Over many data sets and many algorithms the
 question becomes "which algorithms are better *in general*?", and Demšar (2006) recommends
 ranks for it: rank the algorithms on every data set (1 = lowest error), average the ranks,
 test with Friedman's statistic whether the average ranks differ more than chance allows, and
 call two algorithms different when their average ranks differ by at least the Nemenyi
-critical difference (CD), drawn as a CD diagram (:mod:`budgetboost.rank_plots`).
+critical difference (CD), drawn as a CD diagram (:mod:`budgetboost.figures.ranks`).
 
 Here a "data set" of the Friedman test is one (dataset, cost model) pair and an algorithm's
 score on it is its mean test error averaged over the budgets of one *budget band*: the
 lowest, middle or highest third of that pair's finite budget grid (:func:`in_budget_band`,
-the same thirds as :func:`budgetboost.claims.budget_band`). Two caveats a reader should keep
+the same thirds as :func:`budgetboost.analysis.claims.budget_band`). Two caveats a reader should keep
 in mind: the Friedman test assumes independent data sets, and two cost models of the same
 dataset share their examples, so the test is somewhat optimistic when many datasets appear
 under several cost models; and the Nemenyi test compares all pairs, so it is conservative
@@ -21,10 +21,10 @@ next to the per-budget Wilcoxon tests.
 * :func:`average_ranks`, :func:`friedman`, :func:`nemenyi_cd`, :func:`cd_groups`: the
   statistics of Demšar (2006), Section 3.2.2, and the bars of his CD diagrams.
 * :func:`cd_analysis`: all three bands in one tidy table, the input of
-  :func:`budgetboost.rank_plots.figure_cd`.
+  :func:`budgetboost.figures.ranks.figure_cd`.
 * :func:`win_tie_loss`: per (dataset, cost model) and algorithm, the share of budgets where it
   is significantly better or worse than a reference algorithm (Holm-adjusted Wilcoxon), the
-  input of :func:`budgetboost.rank_plots.figure_win_tie_loss`.
+  input of :func:`budgetboost.figures.ranks.figure_win_tie_loss`.
 
 References
 ----------
@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from budgetboost.catalogue import Catalogue
+from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
     "ALPHA",
@@ -98,7 +98,7 @@ WIN_TIE_LOSS_COLUMNS = [
 ]
 _ROW_KEYS = ["dataset", "cost_model"]
 #: Errors are rounded to this many decimals before ranking, so that equal error rates tie
-#: exactly despite floating-point noise (as :func:`budgetboost.stats.wilcoxon_p` does).
+#: exactly despite floating-point noise (as :func:`budgetboost.analysis.stats.wilcoxon_p` does).
 _DECIMALS = 12
 
 
@@ -107,7 +107,7 @@ def in_budget_band(position: ArrayLike, grid_size: ArrayLike, band: str) -> np.n
 
     The thirds rule: with ``m = ceil(grid_size / 3)`` (at least 1), ``"small"`` is the ``m``
     lowest budgets and ``"large"`` the ``m`` highest, exactly as
-    :func:`budgetboost.claims.budget_band` chooses small and larger budgets; ``"medium"`` is
+    :func:`budgetboost.analysis.claims.budget_band` chooses small and larger budgets; ``"medium"`` is
     what lies strictly between them. A grid of 3 budgets gives one budget per band; grids of
     1, 2 and 4 budgets have no medium band (and a single budget is both small and large).
 
@@ -146,7 +146,7 @@ def band_errors(
     Parameters
     ----------
     summary : DataFrame
-        :func:`budgetboost.stats.summarize` output; only ``dataset``, ``cost_model``,
+        :func:`budgetboost.analysis.stats.summarize` output; only ``dataset``, ``cost_model``,
         ``algorithm``, ``budget`` and ``error_mean`` are used.
     band : {"small", "medium", "large"}
         Which third of each (dataset, cost_model)'s finite budget grid (:func:`in_budget_band`).
@@ -364,7 +364,7 @@ def cd_analysis(
     Parameters
     ----------
     summary : DataFrame
-        :func:`budgetboost.stats.summarize` output.
+        :func:`budgetboost.analysis.stats.summarize` output.
     alpha : float
         Significance level of the critical difference.
 
@@ -433,7 +433,7 @@ def win_tie_loss(
 
     A budget of a (dataset, cost model) counts as *better* for algorithm X when X's mean test
     error is below the reference's and the Holm-adjusted Wilcoxon p-value (``p_holm`` of
-    :func:`budgetboost.stats.paired_comparisons`, adjusted across the budgets of the curve) is
+    :func:`budgetboost.analysis.stats.paired_comparisons`, adjusted across the budgets of the curve) is
     below ``alpha``; *worse* when X's mean error is above with ``p_holm < alpha``; a *tie*
     otherwise (including a missing p-value). The comparisons table stores each pair once, in
     canonical order, with ``mean_diff = error_a - error_b``; rows with the reference as
@@ -444,7 +444,7 @@ def win_tie_loss(
     Parameters
     ----------
     comparisons : DataFrame
-        :func:`budgetboost.stats.paired_comparisons` output.
+        :func:`budgetboost.analysis.stats.paired_comparisons` output.
     reference : str
         The control algorithm (default Smoothed, the paper's proposal).
     alpha : float

@@ -1,16 +1,16 @@
 """Peers from gradient-boosting libraries, under the project's budget contract.
 
-- :class:`BudgetedLightGBM` (``budgetboost.peers.lightgbm_peer``): LightGBM's
+- :class:`BudgetedLightGBM` (``budgetboost.estimators.peers.lightgbm_peer``): LightGBM's
   cost-effective gradient boosting (``cegb_tradeoff``, ``cegb_penalty_feature_coupled``);
-- :class:`BudgetedCatBoost` (``budgetboost.peers.catboost_peer``): CatBoost's feature
+- :class:`BudgetedCatBoost` (``budgetboost.estimators.peers.catboost_peer``): CatBoost's feature
   penalties (``penalties_coefficient``, ``first_feature_use_penalties``).
 
 Each fits a grid of trade-offs, serves every budget with the prefix of trees (and the
 trade-off) that did best on a validation part of the training rows among those it can
-afford, and accounts costs as the project does (see :mod:`budgetboost.peers._base`). The
-libraries are imported only when a peer is: ``from budgetboost.peers import
+afford, and accounts costs as the project does (see :mod:`budgetboost.estimators.peers._base`). The
+libraries are imported only when a peer is: ``from budgetboost.estimators.peers import
 BudgetedLightGBM`` needs ``lightgbm``, not ``catboost``. In a pipeline config:
-``estimator: "budgetboost.peers.lightgbm_peer:BudgetedLightGBM"``.
+``estimator: "budgetboost.estimators.peers.lightgbm_peer:BudgetedLightGBM"``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 __all__ = ["BudgetedCatBoost", "BudgetedLightGBM"]
 
 _MODULES = {
-    "BudgetedLightGBM": "budgetboost.peers.lightgbm_peer",
-    "BudgetedCatBoost": "budgetboost.peers.catboost_peer",
+    "BudgetedLightGBM": "budgetboost.estimators.peers.lightgbm_peer",
+    "BudgetedCatBoost": "budgetboost.estimators.peers.catboost_peer",
 }
 
 

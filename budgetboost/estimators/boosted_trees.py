@@ -6,7 +6,7 @@ learner that grows, in each round, one tree of depth at most ``max_depth`` with 
 the round's weights ``D_t``:
 
 1. **Root.** The root split is the stump the stump engine chooses in that round
-   (:func:`budgetboost.boosting._choose_stump`: the criterion on ``(|gamma|, c)`` of every
+   (:func:`budgetboost.estimators.boosting._choose_stump`: the criterion on ``(|gamma|, c)`` of every
    stump, ties to the larger ``|gamma|``, then the lower column, then the lower threshold),
    with the stump's leaves ``-s`` (``x < v``) and ``s`` (``x >= v``). A depth-1 tree is that
    stump, so ``max_depth=1`` reproduces the stump engine bit for bit. When no stump has an
@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .boosting import (
+from budgetboost.estimators.boosting import (
     CRITERIA,
     GAMMA_CAP,
     GAMMA_ZERO,
@@ -62,7 +62,7 @@ from .boosting import (
     _choose_stump,
     _select,
 )
-from .stumps import StumpSpace
+from budgetboost.estimators.stumps import StumpSpace
 
 __all__ = ["TreePath", "boost_tree_path", "tree_leaves", "example_costs"]
 
@@ -92,7 +92,7 @@ class TreePath:
 
 def _score_one(phase: str, gamma: float, cost: float, spent: float, tau: float) -> float:
     """The round's criterion of one tree of edge ``gamma`` and original cost ``cost``: the
-    value :data:`~budgetboost.boosting.CRITERIA` gives, in scalar arithmetic."""
+    value :data:`~budgetboost.estimators.boosting.CRITERIA` gives, in scalar arithmetic."""
     if phase == "adaboost":
         return gamma
     ratio = CRITERIA[phase]
@@ -120,7 +120,7 @@ def _best_split(
 ) -> int:
     """The candidate (of ``index``) whose tree scores best, or -1; ties as ``_select``.
 
-    As :func:`~budgetboost.boosting._contenders` does for stumps, only the candidates whose
+    As :func:`~budgetboost.estimators.boosting._contenders` does for stumps, only the candidates whose
     upper bound ``k x / (d (1 - k x))`` (``x = gamma^2``, ``d`` the denominator) reaches the
     best lower bound ``M = max k x / d``, less the relative margin ``PRUNE_MARGIN * (1 +
     |log M|)``, are scored exactly: the others score below the best by more than the tie
@@ -147,7 +147,7 @@ def _best_split(
 
 def _beats(score: float, gamma: float, score0: float, gamma0: float) -> bool:
     """Whether a split tree ``(score, gamma)`` beats the unsplit one ``(score0, gamma0)``
-    in :func:`~budgetboost.boosting._select`'s order, the unsplit tree winning exact ties."""
+    in :func:`~budgetboost.estimators.boosting._select`'s order, the unsplit tree winning exact ties."""
     if score == -math.inf:
         return False
     if math.isinf(score) or math.isinf(score0):
@@ -266,7 +266,7 @@ def boost_tree_path(
     """Run Algorithm 1 with depth-``max_depth`` trees on validated inputs (``y`` in {-1, +1}).
 
     See the module docstring for the weak learner; ``max_depth=1`` gives the stump engine's
-    path (:func:`budgetboost.boosting.boost_path`) bit for bit.
+    path (:func:`budgetboost.estimators.boosting.boost_path`) bit for bit.
     """
     space = StumpSpace.from_matrix(X) if space is None else space
     m = X.shape[0]

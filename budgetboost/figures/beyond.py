@@ -9,8 +9,8 @@
   ``adversarial`` and ``few_cheap`` cost models, the same algorithms under U[0, 2] faintly
   behind (Section 8, second and third questions).
 
-Registered with :func:`budgetboost.figures.figure` like the paper's figures
-(:mod:`budgetboost.plots`), whose panel and legend helpers it reuses.
+Registered with :func:`budgetboost.figures.registry.figure` like the paper's figures
+(:mod:`budgetboost.figures.curves`), whose panel and legend helpers it reuses.
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from budgetboost.catalogue import BASELINE_COST_MODEL, Catalogue, paper_experiments
-from budgetboost.figures import FigureContext, figure
-from budgetboost.plots import (
+from budgetboost.figures.curves import (
     NCOLS,
     _budget_panel,
     _grid,
@@ -33,6 +31,8 @@ from budgetboost.plots import (
     _placeholder,
     figure_budget_curves,
 )
+from budgetboost.figures.registry import FigureContext, figure
+from budgetboost.pipeline.catalogue import BASELINE_COST_MODEL, Catalogue, paper_experiments
 
 __all__ = [
     "ADVERSARIAL_COST_MODELS",

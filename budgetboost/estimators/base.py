@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
-from ._params import (
+from budgetboost.estimators.params import (
     Boolean,
     InstanceOf,
     Interval,
@@ -29,7 +29,7 @@ from ._params import (
     Vector,
     validate_params,
 )
-from ._validation import (
+from budgetboost.estimators.validation import (
     check_budgets,
     check_feature_costs,
     check_feature_groups,
@@ -206,7 +206,7 @@ class BudgetedEstimator:
     per-example costs (``mean_example_cost``, ``max_example_cost``) are what individual test
     examples paid, each for the groups its own prediction read (see :class:`BudgetCosts`).
 
-    **Parameters the pipeline sets per trial** (``budgetboost.experiment.make_estimator``);
+    **Parameters the pipeline sets per trial** (``budgetboost.pipeline.experiment.make_estimator``);
     a config entry gives every other parameter:
 
     - ``feature_costs``: the trial's cost vector, one cost per column;
@@ -278,7 +278,7 @@ class BudgetedEstimator:
 
     _estimator_type = "classifier"
     #: What each constructor parameter may be: ``{name: [constraint, ...]}`` (see
-    #: :mod:`budgetboost._params`); ``None`` in a list allows ``None``.
+    #: :mod:`budgetboost.estimators.params`); ``None`` in a list allows ``None``.
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
 
     # ------------------------------------------------------------------ parameters

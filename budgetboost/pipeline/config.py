@@ -10,7 +10,7 @@ config path of the offending value, e.g.::
     config algorithms.greedy.params.criterion: must be one of [...]; got 'gredy'
 
 so ``snakemake -n`` stops on a bad config before any job starts. ``python -m
-budgetboost.config FILE`` runs the same checks on a config file without Snakemake.
+budgetboost.pipeline.config FILE`` runs the same checks on a config file without Snakemake.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from typing import Any
 
 import yaml
 
-from budgetboost._jsonschema import validate_with_defaults
-from budgetboost._params import InvalidParameterError
-from budgetboost.costs import SpecError, check_spec
-from budgetboost.datasets import load_registry, source_files
+from budgetboost.data.costs import SpecError, check_spec
+from budgetboost.data.datasets import load_registry, source_files
+from budgetboost.data.jsonschema import validate_with_defaults
+from budgetboost.estimators.params import InvalidParameterError
 
 __all__ = [
     "PIPELINE_PARAMS",
@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 #: The config's JSON Schema (its documentation, key by key).
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "workflow/schemas/config.schema.yaml"
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow/schemas/config.schema.yaml"
 
 #: Estimator parameters the pipeline sets per trial; a config entry may not set them.
 PIPELINE_PARAMS = ("feature_costs", "feature_groups", "random_state", "adaboost_path")
@@ -240,7 +240,7 @@ def _shown(path: Path, root: Path) -> Path:
 
 
 def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> None:
-    from budgetboost import experiment  # the estimators, imported only to check them
+    from budgetboost.pipeline import experiment  # the estimators, imported only to check them
 
     params = dict(entry.get("params") or {})
     for key in PIPELINE_PARAMS:
@@ -271,7 +271,7 @@ def _check_shared_path(
     """An algorithm fitting from the shared AdaBoost path boosts plainly, and no longer."""
     import inspect
 
-    from budgetboost import experiment
+    from budgetboost.pipeline import experiment
 
     cls = experiment.estimator_class(entry["estimator"])
     signature = inspect.signature(cls.__init__).parameters
@@ -326,7 +326,7 @@ def _check_params(name: str, cls: type, params: Mapping[str, Any], accepted: set
 
 
 def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> None:
-    from budgetboost.experiment import budget_grid
+    from budgetboost.pipeline.experiment import budget_grid
 
     override = config["datasets"][dataset].get("budgets", {})
     if cost_model in override:
@@ -364,7 +364,7 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
 
 
 def _check_catalogue(config: Mapping[str, Any]) -> None:
-    from budgetboost.catalogue import Catalogue
+    from budgetboost.pipeline.catalogue import Catalogue
 
     try:
         Catalogue.from_config(config["algorithms"])
@@ -388,7 +388,7 @@ def _check_catalogue(config: Mapping[str, Any]) -> None:
 
 
 def _check_figures(config: Mapping[str, Any]) -> None:
-    from budgetboost import figures
+    from budgetboost.figures import registry as figures
 
     for module in config.get("figure_modules", []):
         try:
@@ -402,7 +402,7 @@ def _check_figures(config: Mapping[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Check config files as the pipeline does: ``python -m budgetboost.config FILE...``."""
+    """Check config files as the pipeline does: ``python -m budgetboost.pipeline.config FILE...``."""
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", help="config files (YAML)")
     parser.add_argument("--root", default=".", help="repository root (default: .)")

@@ -34,9 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._params import InstanceOf, Interval, InvalidParameterError, Options
-from ._validation import check_budgets, check_X_y, encode_labels
-from .base import (
+from budgetboost.estimators.base import (
     BUDGET,
     FEATURE_COSTS,
     FEATURE_GROUPS,
@@ -44,7 +42,9 @@ from .base import (
     BudgetedEstimator,
     TrainingData,
 )
-from .stumps import StumpSpace, stump_outputs
+from budgetboost.estimators.params import InstanceOf, Interval, InvalidParameterError, Options
+from budgetboost.estimators.stumps import StumpSpace, stump_outputs
+from budgetboost.estimators.validation import check_budgets, check_X_y, encode_labels
 
 __all__ = ["BudgetedBoost", "CRITERIA", "boost_path", "BoostPath"]
 
@@ -308,7 +308,7 @@ class BoostPath:
 
 #: Constraint of the ``adaboost_path`` parameter (set per trial by the pipeline).
 ADABOOST_PATH = [
-    InstanceOf((BoostPath,), "a BoostPath of budgetboost.boosting.adaboost_path"),
+    InstanceOf((BoostPath,), "a BoostPath of budgetboost.estimators.boosting.adaboost_path"),
     None,
 ]
 
@@ -618,7 +618,7 @@ class BudgetedBoost(BudgetedEstimator):
         ``weak_learner="tree"`` it is an :class:`InvalidParameterError`.
     weak_learner : {"stump", "tree"}, default="stump"
         ``stump``: Algorithm 1 as printed. ``tree``: each round grows one tree of depth at most
-        ``max_depth`` with +-1 leaves on the round's weights (:mod:`budgetboost.boosted_trees`):
+        ``max_depth`` with +-1 leaves on the round's weights (:mod:`budgetboost.estimators.boosted_trees`):
         the root is the stump the criterion chooses; then each leaf above ``max_depth``, in
         preorder, is split by the candidate that maximises the criterion of the resulting
         whole tree, ``(gamma, c)`` with ``gamma = sum_i D(i) y_i h(x_i)`` (new leaves take the
@@ -764,8 +764,8 @@ class BudgetedBoost(BudgetedEstimator):
         self.stop_reason_ = path.stop_reason
 
     def _fit_trees(self, data: TrainingData, budget: float) -> None:
-        """Boost depth-``max_depth`` trees (:mod:`budgetboost.boosted_trees`)."""
-        from .boosted_trees import boost_tree_path
+        """Boost depth-``max_depth`` trees (:mod:`budgetboost.estimators.boosted_trees`)."""
+        from budgetboost.estimators.boosted_trees import boost_tree_path
 
         path = boost_tree_path(
             data.X,
@@ -811,7 +811,7 @@ class BudgetedBoost(BudgetedEstimator):
     def _outputs(self, Xa: np.ndarray) -> np.ndarray:
         """Outputs ``h_t(x_i)`` in {-1, +1} of every round's stump or tree: (m, T)."""
         if hasattr(self, "tree_feature_"):
-            from .boosted_trees import tree_leaves
+            from budgetboost.estimators.boosted_trees import tree_leaves
 
             leaves = tree_leaves(Xa, self.tree_feature_, self.tree_threshold_)
             return self.tree_value_[np.arange(leaves.shape[1]), leaves]
@@ -838,7 +838,7 @@ class BudgetedBoost(BudgetedEstimator):
         )
         mean_cost = max_cost = spent
         if hasattr(self, "tree_feature_") and X.shape[0]:
-            from .boosted_trees import example_costs, tree_leaves
+            from budgetboost.estimators.boosted_trees import example_costs, tree_leaves
 
             paid = example_costs(
                 tree_leaves(X, self.tree_feature_, self.tree_threshold_),

@@ -32,9 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ._params import Boolean, Interval, InvalidParameterError, Options
-from ._validation import check_budgets
-from .base import (
+from budgetboost.estimators.base import (
     BUDGET,
     FEATURE_COSTS,
     FEATURE_GROUPS,
@@ -44,7 +42,9 @@ from .base import (
     BudgetEvaluation,
     TrainingData,
 )
-from .peers._base import TRADEOFF, validation_split
+from budgetboost.estimators.params import Boolean, Interval, InvalidParameterError, Options
+from budgetboost.estimators.peers._base import TRADEOFF, validation_split
+from budgetboost.estimators.validation import check_budgets
 
 __all__ = [
     "BudgetedTree",

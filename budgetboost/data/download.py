@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pooch
 
-from budgetboost.io import sha256_file
+from budgetboost.data.io import sha256_file
 
 __all__ = ["DownloadError", "fetch"]
 
