@@ -12,7 +12,7 @@ min_version("9.0")
 # plan with the workflow's own copy of the package, as the rule scripts do
 sys.path.insert(0, workflow.basedir)
 
-from budgetboost.pipeline.config import ConfigError, load_config_file
+from budgetboost.config import ConfigError, load_config_file
 
 # the full experiment, unless a config file is given on the command line: `--configfile
 # config/test.yaml` replaces it instead of being merged into it. Read once beforehand, so a

@@ -39,12 +39,8 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 from budgetboost import BudgetedBoost  # noqa: E402
-from budgetboost.data.datasets import (  # noqa: E402
-    BinarizedData,
-    build_binarized,
-    load_registry,
-    paper_datasets,
-)
+from budgetboost.data.datasets import BinarizedData, build_binarized  # noqa: E402
+from budgetboost.data.registry import load_registry, paper_datasets  # noqa: E402
 from budgetboost.data.splits import split_indices  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,7 @@
 """Digests of fitted paths and shards, to show that a speed-up changed no result.
 
 For a few trials of some Table 1 datasets, runs every algorithm of the default config
-(``config/config.yaml``) as a train job does (:func:`budgetboost.pipeline.experiment.run_block`) and
+(``config/config.yaml``) as a train job does (:func:`budgetboost.pipeline.blocks.run_block`) and
 prints one SHA-256 per (dataset, cost model, algorithm) over
 
 - the fitted attributes of each trial's estimator (``feature_``, ``threshold_``,
@@ -28,15 +28,13 @@ import pandas as pd
 import yaml
 
 from budgetboost.data.costs import make_costs
-from budgetboost.data.datasets import build_binarized, load_registry
+from budgetboost.data.datasets import build_binarized
+from budgetboost.data.registry import load_registry
 from budgetboost.data.splits import split_indices
-from budgetboost.pipeline.experiment import (
-    algorithm_spec,
-    budget_grid,
-    cost_rows,
-    make_estimator,
-    run_block,
-)
+from budgetboost.pipeline.blocks import cost_rows, run_block
+from budgetboost.pipeline.plan import budget_grid
+from budgetboost.pipeline.shared_path import fit_adaboost_paths
+from budgetboost.pipeline.specs import algorithm_spec, make_estimator
 
 ROOT = Path(__file__).resolve().parents[1]
 #: (dataset, cost model) pairs of the default config checked by default.
@@ -96,6 +94,10 @@ def fingerprint(
     digest = hashlib.sha256()
     X = data.X.astype(np.float64)
     groups = data.groups if table.grouped else None
+    paths = None
+    if spec.adaboost_path:  # as the adaboost_path rule fits them
+        rounds = max(config["adaboost_path"]["max_rounds"], entry.get("adaboost_rounds") or 0)
+        paths, _ = fit_adaboost_paths(X, data.y, splits, trials, rounds)
     for t in trials:
         estimator = make_estimator(
             spec,
@@ -105,6 +107,7 @@ def fingerprint(
             feature_costs=costs[t],
             feature_groups=groups,
             budget=None if spec.unbudgeted else budgets[-1],
+            adaboost_path=None if paths is None else paths[t],
         )
         estimator.fit(X[splits[t][0]], data.y[splits[t][0]])
         for name in sorted(vars(estimator)):
@@ -124,6 +127,7 @@ def fingerprint(
         spec=spec,
         budgets=budgets,
         trials=trials,
+        paths=paths,
     )
     _frame(digest, shard)
     _frame(digest, stumps)

@@ -38,10 +38,11 @@ import numpy as np  # noqa: E402
 
 import budgetboost  # noqa: E402
 from budgetboost.data.costs import make_costs  # noqa: E402
-from budgetboost.data.datasets import build_binarized, load_registry  # noqa: E402
+from budgetboost.data.datasets import build_binarized  # noqa: E402
+from budgetboost.data.registry import load_registry  # noqa: E402
 from budgetboost.data.seeds import seed_from_key  # noqa: E402
 from budgetboost.data.splits import split_indices  # noqa: E402
-from budgetboost.pipeline.experiment import budget_grid  # noqa: E402
+from budgetboost.pipeline.plan import budget_grid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIFORM = ("uniform_0_2", {"model": "uniform_random", "low": 0.0, "high": 2.0}, (2, 40))

@@ -20,10 +20,11 @@ import time
 from pathlib import Path
 
 from budgetboost.data.costs import make_costs
-from budgetboost.data.datasets import build_binarized, load_registry, paper_datasets
+from budgetboost.data.datasets import build_binarized
+from budgetboost.data.registry import load_registry, paper_datasets
 from budgetboost.data.seeds import seed_from_key
 from budgetboost.data.splits import split_indices
-from budgetboost.pipeline.experiment import budget_grid
+from budgetboost.pipeline.plan import budget_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The datasets of Table 1, in its order (the registry's).

@@ -20,8 +20,9 @@ from budgetboost import (
     BudgetEvaluation,
     InvalidParameterError,
 )
-from budgetboost.pipeline import experiment
+from budgetboost.estimators import names
 from budgetboost.estimators.params import Interval
+from budgetboost.pipeline import blocks, specs
 
 ESTIMATORS = [BudgetedBoost, AdaBoostRS, BudgetedTree]
 REPO = Path(__file__).resolve().parent.parent
@@ -121,7 +122,7 @@ def test_the_config_entries_pass_the_estimators_checks():
     entries = config["algorithms"]
     assert entries
     for entry in entries.values():
-        experiment.estimator_class(entry["estimator"]).check_params(entry.get("params") or {})
+        names.estimator_class(entry["estimator"]).check_params(entry.get("params") or {})
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
@@ -299,8 +300,8 @@ def test_an_external_estimator_gets_labels_checks_and_the_record(data):
 def test_the_pipeline_runs_an_external_estimator(data):
     X, y = data
     splits = {0: (np.arange(40), np.arange(40, 60))}
-    spec = experiment.algorithm_spec("cheap", {"estimator": "external_estimator:CheapestStump"})
-    shard, _, stumps = experiment.run_block(
+    spec = specs.algorithm_spec("cheap", {"estimator": "external_estimator:CheapestStump"})
+    shard, _, stumps = blocks.run_block(
         X=X,
         y=y,
         groups=None,
@@ -318,11 +319,11 @@ def test_the_pipeline_runs_an_external_estimator(data):
 
 def test_the_pipeline_rejects_a_result_that_is_not_the_record(data):
     X, y = data
-    spec = experiment.algorithm_spec("dict", {"estimator": "external_estimator:DictEvaluation"})
+    spec = specs.algorithm_spec("dict", {"estimator": "external_estimator:DictEvaluation"})
     with pytest.raises(
         TypeError, match="'dict': evaluate_at_budgets must return a budgetboost.BudgetEvaluation"
     ):
-        experiment.run_block(
+        blocks.run_block(
             X=X,
             y=y,
             groups=None,

@@ -12,8 +12,8 @@ from reference import reference_tree_fit
 from test_boosting import CRITERIA, problems
 
 from budgetboost import BudgetedBoost
-from budgetboost.estimators.boosted_trees import boost_tree_path
-from budgetboost.estimators.boosting import adaboost_path
+from budgetboost.estimators.boosted_trees import TreeLearner
+from budgetboost.estimators.boosting import adaboost_path, boost_path
 
 STUMP_ATTRIBUTES = (
     "feature_",
@@ -262,14 +262,14 @@ def test_degenerate_inputs():
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     perfect = _fit(X, [0, 0, 1, 1], None, None, "adaboost", 50, 2)
     assert perfect.stop_reason_ == "perfect_tree" and len(perfect.alpha_) == 1
-    path = boost_tree_path(
+    path = boost_path(
         X,
         np.array([-1.0, -1.0, 1.0, 1.0]),
         criterion="greedy",
         max_rounds=3,
         group_of_column=np.arange(1),
         group_cost=np.ones(1),
-        max_depth=2,
+        learner=TreeLearner(max_depth=2),
         budget=0.5,
     )
     assert path.stop_reason == "budget" and path.alpha.shape == (0,)

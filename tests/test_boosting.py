@@ -359,12 +359,12 @@ def test_cached_scores_equal_the_criteria_as_the_budget_is_spent():
     """A fit reuses each criterion's log-denominator until what is spent changes (Eq. 2);
     the scores must equal the criteria's direct values, including +inf/-inf at zero costs
     and zero or perfect edges."""
-    from budgetboost.estimators.boosting import CRITERIA as criteria
-    from budgetboost.estimators.boosting import _CachedScores
+    from budgetboost.estimators.criteria import CRITERIA as criteria
+    from budgetboost.estimators.criteria import CachedScores
 
     rng = np.random.default_rng(5)
     cost = np.concatenate([[0.0, 0.0, 1.5], rng.uniform(0, 2, size=40)])
-    cached = _CachedScores(cost, tau=0.4)
+    cached = CachedScores(cost, tau=0.4)
     for spent in [0.0, 0.0, 1.5, 1.5, 2.25, 7.0]:
         g = rng.uniform(0, 0.6, size=cost.size)
         g[[0, 2]] = 0.0  # 0/0 at a zero cost scores -inf, a zero edge over a cost -inf
@@ -379,7 +379,7 @@ def test_cached_scores_equal_the_criteria_as_the_budget_is_spent():
 
 
 def test_ratio_denominators_are_the_original_or_the_smoothed_cost():
-    from budgetboost.estimators.boosting import CRITERIA as criteria
+    from budgetboost.estimators.criteria import CRITERIA as criteria
 
     cost = np.array([0.0, 0.5, 2.0])
     with np.errstate(divide="ignore"):
@@ -413,7 +413,7 @@ def test_a_path_without_rounds_has_typed_empty_arrays():
         "alpha": np.float64,
         "edge": np.float64,
         "group": np.intp,
-        "new_group": bool,
+        "new_groups": np.intp,
         "spent": np.float64,
         "criterion": object,
     }

@@ -1,4 +1,4 @@
-"""Verdict logic of budgetboost.analysis.claims on synthetic results built to reproduce or refute."""
+"""Verdict logic of budgetboost.analysis.claims on synthetic results made to reproduce or refute."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ import pandas as pd
 import pytest
 from synthetic_results import row, shard_frame
 
-from budgetboost.analysis import claims, stats
+from budgetboost.analysis import claims, paired
+from budgetboost.analysis import summary as summaries
 from budgetboost.data.costs import CostTable, write_costs
 from budgetboost.data.seeds import rng_from_key
+from budgetboost.report import claims as claims_text
 
 BUDGETS = (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)
 Curve = Callable[[float], float]
@@ -52,9 +54,9 @@ def build(
 
 
 def check(df: pd.DataFrame, **kwargs) -> dict[str, claims.ClaimResult]:
-    s = stats.summarize(df)
+    s = summaries.summarize(df)
     results = claims.check_claims(
-        s, stats.paired_comparisons(df), stats.budget_to_match(s), **kwargs
+        s, paired.paired_comparisons(df), summaries.budget_to_match(s), **kwargs
     )
     return {r.claim: r for r in results}
 
@@ -266,7 +268,7 @@ def test_outputs_state_thresholds_and_every_claim():
     table = claims.claims_table(results)
     assert list(table["claim"]) == ["1", "2", "3a", "3b", "4a", "4b", "5", "6"]
     assert set(table["verdict"]) == {claims.INCONCLUSIVE}
-    text = claims.claims_markdown(results)
+    text = claims_text.claims_markdown(results)
     for name in (
         "ALPHA",
         "EQUIVALENCE_MARGIN",
@@ -280,8 +282,8 @@ def test_outputs_state_thresholds_and_every_claim():
 
 def _empty_tables():
     df = build({}, reference=None)
-    s = stats.summarize(df)
-    return s, stats.paired_comparisons(df), stats.budget_to_match(s)
+    s = summaries.summarize(df)
+    return s, paired.paired_comparisons(df), summaries.budget_to_match(s)
 
 
 def test_claims_md_shows_the_deciding_evidence_and_counts_the_rest():
@@ -294,16 +296,16 @@ def test_claims_md_shows_the_deciding_evidence_and_counts_the_rest():
             "p_holm": [0.001] * 25 + [0.04, 0.07, 0.01, 0.02, 0.5],
         }
     )
-    shown, note = claims.deciding_evidence(detail)
+    shown, note = claims_text.deciding_evidence(detail)
     assert list(shown["why"]).count("contradicts") == 2
     closest = shown[shown["why"] == "closest call"]
-    assert len(closest) == claims.CLOSEST_CALLS
+    assert len(closest) == claims_text.CLOSEST_CALLS
     assert set(closest["p_holm"].head(2)) == {0.04, 0.07}
     assert note.startswith(
         "2 contradicting cells and the 5 closest calls of 30 cells; the "
         "other 23: `claims_evidence.parquet`"
     )
     results = [claims.ClaimResult("1", claims.NOT_REPRODUCED, "e", detail=detail)]
-    text = claims.claims_markdown(results)
+    text = claims_text.claims_markdown(results)
     assert text.index("## Verdicts") < text.index("### Thresholds") < text.index("## Claim 1")
     assert len(claims.evidence_table(results)) == 30

@@ -1,4 +1,4 @@
-"""The config checks the pipeline makes when it is planned (budgetboost.pipeline.config).
+"""The config checks made when the workflow is planned (budgetboost.config, .pipeline.config).
 
 Every message is one line that starts with the config path of the offending value; the
 end-to-end counterparts (``snakemake -n`` stops before any job) are in test_workflow.py.
@@ -12,16 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from budgetboost.data.datasets import load_registry
-from budgetboost.pipeline.config import (
-    ConfigError,
-    check_all,
-    check_config,
-    check_file,
-    load_config_file,
-    main,
-    validate_config,
-)
+from budgetboost.config import ConfigError, check_all, check_file, load_config_file, main
+from budgetboost.data.registry import load_registry
+from budgetboost.pipeline.config import check_config, validate_config
 
 REPO = Path(__file__).resolve().parents[1]
 

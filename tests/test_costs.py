@@ -20,8 +20,9 @@ from budgetboost.data.costs import (
     read_costs,
     write_costs,
 )
-from budgetboost.data.datasets import BinarizedData, build_binarized, load_registry
+from budgetboost.data.datasets import BinarizedData, build_binarized
 from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.registry import load_registry
 from budgetboost.data.splits import split_indices
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,18 +14,20 @@ import yaml
 
 from budgetboost.data.costs import make_costs
 from budgetboost.data.datasets import (
-    DatasetError,
     build_binarized,
-    download_targets,
-    load_registry,
-    paper_datasets,
     read_binarized,
     read_svmlight,
-    source_files,
-    validate_registry,
     write_binarized,
 )
 from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.registry import (
+    DatasetError,
+    download_targets,
+    load_registry,
+    paper_datasets,
+    source_files,
+    validate_registry,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "config" / "datasets.yaml"

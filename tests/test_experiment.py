@@ -1,4 +1,5 @@
-"""Unit tests of budgetboost.pipeline.experiment: algorithm entries, blocks, grids and run_block."""
+"""Unit tests of the pipeline layer: algorithm specs (specs), grids and trial blocks (plan),
+run_block (blocks) and the code a job depends on (code)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetboost import AdaBoostRS, BudgetedBoost
+from budgetboost.data import schema
 from budgetboost.data.seeds import rng_from_key, seed_from_key
-from budgetboost.pipeline import experiment, shared_path
+from budgetboost.estimators import names
+from budgetboost.pipeline import blocks, code, plan, shared_path, specs
 
 N_ROWS, N_COLS, N_TRIALS = 80, 12, 4
 
@@ -40,7 +43,7 @@ def problem():
 def spec(name="smoothed", **entry):
     entry.setdefault("estimator", "BudgetedBoost")
     entry.setdefault("params", {"criterion": "smoothed", "max_rounds": 30})
-    return experiment.algorithm_spec(name, entry, registry_rounds=7)
+    return specs.algorithm_spec(name, entry, registry_rounds=7)
 
 
 def run(
@@ -51,7 +54,7 @@ def run(
     grouped=False,
     costs=None,
 ):
-    return experiment.run_block(
+    return blocks.run_block(
         X=problem.X,
         y=problem.y,
         groups=problem.groups,
@@ -70,30 +73,30 @@ def run(
 
 
 def test_budget_grid_every_two_units():
-    assert experiment.budget_grid(2, 10) == [2.0, 4.0, 6.0, 8.0, 10.0]
-    assert experiment.budget_grid(10, 35, start=5) == [5.0, 15.0, 25.0, 35.0]
+    assert plan.budget_grid(2, 10) == [2.0, 4.0, 6.0, 8.0, 10.0]
+    assert plan.budget_grid(10, 35, start=5) == [5.0, 15.0, 25.0, 35.0]
 
 
 def test_budget_grid_has_no_float_drift():
-    grid = experiment.budget_grid(0.1, 1.0)
+    grid = plan.budget_grid(0.1, 1.0)
     assert grid[-1] == 1.0 and len(grid) == 10 and grid[2] == 0.3
 
 
 @pytest.mark.parametrize("args", [(0, 10), (-1, 10), (2, 1), (2, 10, 20)])
 def test_budget_grid_rejects_bad_values(args):
     with pytest.raises(ValueError, match="budget"):
-        experiment.budget_grid(*args)
+        plan.budget_grid(*args)
 
 
 def test_block_trials_cover_every_trial_once():
-    blocks = [experiment.block_trials(k, 3, 10) for k in range(4)]
+    blocks = [plan.block_trials(k, 3, 10) for k in range(4)]
     assert blocks == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
 
 
 @pytest.mark.parametrize("block,size,trials", [(4, 3, 10), (-1, 3, 10), (0, 0, 10)])
 def test_block_trials_out_of_range(block, size, trials):
     with pytest.raises(ValueError, match="block"):
-        experiment.block_trials(block, size, trials)
+        plan.block_trials(block, size, trials)
 
 
 # ------------------------------------------------------------------ algorithm entries
@@ -106,7 +109,7 @@ def test_algorithm_spec_copies_registry_rounds_into_the_named_parameter():
         "rounds_from_registry": "max_rounds",
         "unbudgeted": True,
     }
-    resolved = experiment.algorithm_spec("adaboost", entry, registry_rounds=15)
+    resolved = specs.algorithm_spec("adaboost", entry, registry_rounds=15)
     assert resolved.params == {"criterion": "adaboost", "max_rounds": 15}
     assert resolved.unbudgeted and not resolved.refit_per_budget
     assert entry["params"] == {"criterion": "adaboost"}  # the config entry is not modified
@@ -114,16 +117,16 @@ def test_algorithm_spec_copies_registry_rounds_into_the_named_parameter():
 
 def test_algorithm_spec_errors_name_the_algorithm():
     with pytest.raises(ValueError, match="'broken'.*estimator"):
-        experiment.algorithm_spec("broken", {"params": {}})
+        specs.algorithm_spec("broken", {"params": {}})
     with pytest.raises(ValueError, match="'ref'.*adaboost_rounds"):
-        experiment.algorithm_spec(
+        specs.algorithm_spec(
             "ref", {"estimator": "BudgetedBoost", "rounds_from_registry": "max_rounds"}
         )
 
 
 def test_estimator_class_short_name_and_module_path():
-    assert experiment.estimator_class("BudgetedBoost") is BudgetedBoost
-    assert experiment.estimator_class("budgetboost.estimators.sampling:AdaBoostRS") is AdaBoostRS
+    assert names.estimator_class("BudgetedBoost") is BudgetedBoost
+    assert names.estimator_class("budgetboost.estimators.sampling:AdaBoostRS") is AdaBoostRS
 
 
 @pytest.mark.parametrize(
@@ -136,12 +139,12 @@ def test_estimator_class_short_name_and_module_path():
 )
 def test_estimator_class_errors(name, message):
     with pytest.raises(ValueError, match=message):
-        experiment.estimator_class(name)
+        names.estimator_class(name)
 
 
 def test_make_estimator_sets_costs_groups_and_a_stable_seed(problem):
     rs = spec("adaboost_rs", estimator="AdaBoostRS", params={"n_rounds": 10})
-    est = experiment.make_estimator(
+    est = specs.make_estimator(
         rs,
         dataset="toy",
         cost_model="u02",
@@ -158,7 +161,7 @@ def test_make_estimator_sets_costs_groups_and_a_stable_seed(problem):
 def test_make_estimator_rejects_a_parameter_the_class_lacks(problem):
     bad = spec(params={"criterion": "smoothed", "not_a_param": 1})
     with pytest.raises(ValueError, match="smoothed.*not_a_param"):
-        experiment.make_estimator(
+        specs.make_estimator(
             bad,
             dataset="toy",
             cost_model="u02",
@@ -173,17 +176,17 @@ def test_make_estimator_rejects_a_parameter_the_class_lacks(problem):
 
 def test_run_block_rows_columns_and_dtypes(problem):
     shard, timings, stumps = run(problem, spec())
-    assert list(shard.columns) == list(experiment.SHARD_COLUMNS)
+    assert list(shard.columns) == list(schema.SHARD_COLUMNS)
     assert {
         c: str(t)
         for c, t in shard.dtypes.items()
         if c not in ("dataset", "cost_model", "algorithm")
-    } == {c: t for c, t in experiment.SHARD_COLUMNS.items() if t != "string"}
+    } == {c: t for c, t in schema.SHARD_COLUMNS.items() if t != "string"}
     assert len(shard) == N_TRIALS * 4
     assert shard["trial"].tolist() == [t for t in range(N_TRIALS) for _ in range(4)]
     assert set(shard["dataset"]) == {"toy"} and set(shard["algorithm"]) == {"smoothed"}
     assert (shard["spent"] <= shard["budget"]).all()
-    assert list(timings.columns) == list(experiment.TIMING_COLUMNS)
+    assert list(timings.columns) == list(schema.TIMING_COLUMNS)
     assert timings["trial"].tolist() == list(range(N_TRIALS))
     assert (timings[["fit_seconds", "predict_seconds"]] >= 0).all().all()
     # the stumps of each trial's path, up to the rounds the largest budget affords
@@ -230,7 +233,7 @@ def test_fitting_to_the_largest_budget_changes_no_result(problem, estimator, par
     budgets = [1.0, 2.0, 4.0, 8.0]
     entry = spec("algo", estimator=estimator, params=params)
     shard, *_ = run(problem, entry, trials=[1], budgets=budgets)
-    est = experiment.make_estimator(
+    est = specs.make_estimator(
         entry,
         dataset="toy",
         cost_model="u02",
@@ -313,14 +316,14 @@ def test_a_zero_budget_is_a_grid_point_like_any_other(problem):
 
 
 def test_run_block_returns_three_tables_as_annotated(problem):
-    hints = typing.get_type_hints(experiment.run_block)
+    hints = typing.get_type_hints(blocks.run_block)
     assert hints["return"] == tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]
     assert all(isinstance(t, pd.DataFrame) for t in run(problem, spec(), trials=[0]))
 
 
 def test_run_block_grouped_without_groups(problem):
     with pytest.raises(ValueError, match="grouped"):
-        experiment.run_block(
+        blocks.run_block(
             X=problem.X,
             y=problem.y,
             groups=None,
@@ -340,7 +343,7 @@ def test_run_block_grouped_without_groups(problem):
 
 def test_shard_metadata_is_json_and_records_seeds():
     rs = spec("adaboost_rs", estimator="AdaBoostRS", params={"n_rounds": 20})
-    meta = experiment.shard_metadata(
+    meta = blocks.shard_metadata(
         dataset="toy",
         cost_model="u02",
         spec=rs,
@@ -355,7 +358,7 @@ def test_shard_metadata_is_json_and_records_seeds():
     )
     assert meta["split"] == {"train_size": 50}
     assert (
-        experiment.shard_metadata(
+        blocks.shard_metadata(
             dataset="toy", cost_model="u02", spec=spec(), trials=[0], budgets=[1.0]
         )["seeds"]["random_state"]
         is None
@@ -364,10 +367,10 @@ def test_shard_metadata_is_json_and_records_seeds():
 
 def test_cost_rows_by_trial_and_shape_check():
     table = SimpleNamespace(trials=np.array([0, 1]), costs=np.arange(6.0).reshape(2, 3))
-    rows = experiment.cost_rows(table)
+    rows = blocks.cost_rows(table)
     np.testing.assert_array_equal(rows[1], [3.0, 4.0, 5.0])
     with pytest.raises(ValueError, match="x.parquet.*one cost vector per trial"):
-        experiment.cost_rows(
+        blocks.cost_rows(
             SimpleNamespace(trials=np.array([0, 1, 2]), costs=np.zeros((2, 3))), "x.parquet"
         )
 
@@ -385,7 +388,7 @@ def test_source_files_follow_package_imports(tmp_path):
     (pkg / "sub" / "c.py").write_text("thing = 1\n")
     (pkg / "sub" / "d.py").write_text("")
     (pkg / "unused.py").write_text("")
-    files = experiment.source_files("pkg.a", tmp_path)
+    files = code.source_files("pkg.a", tmp_path)
     assert sorted(Path(f).relative_to(tmp_path).as_posix() for f in files) == [
         "pkg/__init__.py",
         "pkg/a.py",
@@ -396,10 +399,10 @@ def test_source_files_follow_package_imports(tmp_path):
     ]
 
 
-def test_source_files_of_the_experiment_module():
-    root = Path(experiment.__file__).resolve().parents[2]
-    files = {Path(f).name for f in experiment.source_files("budgetboost.pipeline.experiment", root)}
-    assert {"experiment.py", "seeds.py"} <= files
+def test_source_files_of_the_blocks_module():
+    root = Path(blocks.__file__).resolve().parents[2]
+    files = {Path(f).name for f in code.source_files("budgetboost.pipeline.blocks", root)}
+    assert {"blocks.py", "specs.py", "seeds.py", "splits.py", "costs.py"} <= files
     assert "plots.py" not in files and "boosting.py" not in files
 
 
@@ -409,9 +412,9 @@ def test_inf_budget_of_budgeted_estimators_is_the_whole_path(problem):
 
 
 def test_check_algorithm_catches_an_unknown_parameter_before_any_fit():
-    experiment.check_algorithm(spec())
+    specs.check_algorithm(spec())
     with pytest.raises(ValueError, match="'smoothed'.*max_round"):
-        experiment.check_algorithm(spec(params={"criterion": "smoothed", "max_round": 5}))
+        specs.check_algorithm(spec(params={"criterion": "smoothed", "max_round": 5}))
 
 
 def test_shared_adaboost_paths_round_trip_and_serve_run_block(tmp_path):
@@ -427,7 +430,7 @@ def test_shared_adaboost_paths_round_trip_and_serve_run_block(tmp_path):
     shared_path.write_adaboost_paths(paths, tmp_path / "paths.parquet", {"dataset": "toy"})
     back = shared_path.read_adaboost_paths(tmp_path / "paths.parquet")
     for t in (0, 1):
-        for name in ("feature", "threshold", "polarity", "alpha", "edge", "new_group"):
+        for name in ("feature", "threshold", "polarity", "alpha", "edge", "new_groups"):
             np.testing.assert_array_equal(getattr(back[t], name), getattr(paths[t], name))
         assert (back[t].stop_reason, back[t].fingerprint) == (
             paths[t].stop_reason,
@@ -455,9 +458,9 @@ def test_shared_adaboost_paths_round_trip_and_serve_run_block(tmp_path):
             budgets=[1.0, 3.0, 6.0],
             trials=[0, 1],
         )
-        anew = experiment.run_block(spec=experiment.algorithm_spec(name, entry), **common)
-        shared = experiment.run_block(
-            spec=experiment.algorithm_spec(name, {**entry, "adaboost_path": True}),
+        anew = blocks.run_block(spec=specs.algorithm_spec(name, entry), **common)
+        shared = blocks.run_block(
+            spec=specs.algorithm_spec(name, {**entry, "adaboost_path": True}),
             paths=back,
             **common,
         )
@@ -465,6 +468,6 @@ def test_shared_adaboost_paths_round_trip_and_serve_run_block(tmp_path):
             if "fit_seconds" not in a:
                 pd.testing.assert_frame_equal(a, b)
     with pytest.raises(ValueError, match="fits from the shared AdaBoost path"):
-        experiment.run_block(
-            spec=experiment.algorithm_spec("bt", {**entries["bt"], "adaboost_path": True}), **common
+        blocks.run_block(
+            spec=specs.algorithm_spec("bt", {**entries["bt"], "adaboost_path": True}), **common
         )

@@ -1,4 +1,5 @@
-"""Head-to-head counts of budgetboost.analysis.findings and the peer sections of summary.md."""
+"""Head-to-head counts of budgetboost.analysis.findings, their text (budgetboost.report.findings)
+and the peer sections of summary.md."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import numpy as np
 import pandas as pd
 from test_claims import build
 
-from budgetboost.analysis import findings, stats
+from budgetboost.analysis import findings, paired
+from budgetboost.analysis import summary as summaries
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report import findings as findings_text
+from budgetboost.report import summary as report_summary
 
 PEER = "lgbm"
 CATALOGUE = Catalogue(
@@ -21,7 +25,7 @@ CATALOGUE = Catalogue(
 
 
 def _comparisons(curves: dict, datasets=("ecoli", "heart"), trials=12) -> pd.DataFrame:
-    return stats.paired_comparisons(build(curves, datasets, trials=trials), CATALOGUE)
+    return paired.paired_comparisons(build(curves, datasets, trials=trials), CATALOGUE)
 
 
 def test_better_tied_and_worse_are_counted_per_dataset_and_band():
@@ -65,11 +69,15 @@ def test_a_mixed_band_is_tied():
 
 def test_the_peers_section_names_each_peer_and_the_fewest_trials():
     curves = {"smoothed": lambda b: 0.2, "greedy": lambda b: 0.2, PEER: lambda b: 0.3}
-    outcomes, text = findings.beyond_the_paper(_comparisons(curves), CATALOGUE)
+    outcomes = findings.peer_outcomes(_comparisons(curves), CATALOGUE)
+    text = findings_text.peers_section(outcomes, CATALOGUE)
     assert text.startswith("## Beyond the paper")
     assert "LightGBM CEGB" in text and "AdaBoostBT_Smoothed" in text
     assert set(outcomes["question"]) == {"peers"}
-    _, empty = findings.beyond_the_paper(_comparisons(curves), Catalogue.default())
+    default = Catalogue.default()
+    empty = findings_text.peers_section(
+        findings.peer_outcomes(_comparisons(curves), default), default
+    )
     assert "No peer" in empty
 
 
@@ -78,12 +86,12 @@ def test_the_summary_names_capped_algorithms_and_the_chosen_tradeoffs():
     shards = build(curves, ("ecoli",), trials=12)
     shards = shards[(shards["algorithm"] != PEER) | (shards["trial"] < 5)].copy()
     shards["tradeoff"] = np.where(shards["algorithm"] == PEER, shards["budget"] / 10, np.nan)
-    summary = stats.summarize(shards, catalogue=CATALOGUE)
-    comparisons = stats.paired_comparisons(shards, CATALOGUE)
+    summary = summaries.summarize(shards, catalogue=CATALOGUE)
+    comparisons = paired.paired_comparisons(shards, CATALOGUE)
     assert summary.loc[summary["algorithm"] == "smoothed", "tradeoff_median"].isna().all()
     peer = summary[(summary["algorithm"] == PEER) & np.isfinite(summary["budget"])]
     np.testing.assert_allclose(peer["tradeoff_median"], peer["budget"] / 10)
-    text = stats.summary_markdown(summary, summary.iloc[:0], comparisons, CATALOGUE)
+    text = report_summary.summary_markdown(summary, summary.iloc[:0], comparisons, CATALOGUE)
     assert "- LightGBM CEGB: 5 trials per dataset" in text
     assert "## Smoothed and Greedy against the peers" in text
     assert "## Chosen trade-offs" in text and "2: 0.2" in text
@@ -117,7 +125,7 @@ def _with_open_questions():
 
 def test_cost_model_comparisons_pair_each_algorithm_with_itself_under_the_baseline():
     shards, catalogue = _with_open_questions()
-    rises = stats.cost_model_comparisons(shards, catalogue=catalogue)
+    rises = paired.cost_model_comparisons(shards, baseline="uniform_0_2", catalogue=catalogue)
     assert set(rises["cost_model"]) == {"adversarial"}  # not the paper's experiments
     assert set(rises["algorithm"]) == {"greedy", "smoothed"}
     assert (rises["n_pairs"] == 8).all()  # paired on the trials both ran
@@ -127,14 +135,18 @@ def test_cost_model_comparisons_pair_each_algorithm_with_itself_under_the_baseli
     greedy = rises[rises["algorithm"] == "greedy"]
     assert (greedy["rise"] == 0).all() and (greedy["p_holm"] == 1).all()
     without_reference = shards[shards["algorithm"] != "adaboost"]
-    assert stats.cost_model_comparisons(without_reference, catalogue=catalogue).empty
+    assert paired.cost_model_comparisons(
+        without_reference, baseline="uniform_0_2", catalogue=catalogue
+    ).empty
 
 
 def test_the_future_work_section_counts_trees_and_cost_model_rises():
     shards, catalogue = _with_open_questions()
-    comparisons = stats.paired_comparisons(shards, catalogue)
-    rises = stats.cost_model_comparisons(shards, catalogue=catalogue)
-    trees, costs, text = findings.future_work(comparisons, rises, catalogue)
+    comparisons = paired.paired_comparisons(shards, catalogue)
+    rises = paired.cost_model_comparisons(shards, baseline="uniform_0_2", catalogue=catalogue)
+    trees = findings.tree_outcomes(comparisons, catalogue)
+    costs = findings.cost_model_rises(rises)
+    text = findings_text.future_work_section(trees, costs, catalogue)
     counts = findings.tally(trees, catalogue).set_index("band")
     assert counts.loc["small", ["better", "worse"]].tolist() == [2, 0]
     assert counts.loc["large", "better"] == 0
@@ -147,10 +159,11 @@ def test_the_future_work_section_counts_trees_and_cost_model_rises():
 
 def test_the_first_page_shows_the_findings_as_valid_rst_tables():
     shards, catalogue = _with_open_questions()
-    comparisons = stats.paired_comparisons(shards, catalogue)
-    rises = stats.cost_model_comparisons(shards, catalogue=catalogue)
-    trees, costs, _ = findings.future_work(comparisons, rises, catalogue)
-    lines = findings.landing_lines(trees, costs, catalogue)
+    comparisons = paired.paired_comparisons(shards, catalogue)
+    rises = paired.cost_model_comparisons(shards, baseline="uniform_0_2", catalogue=catalogue)
+    trees = findings.tree_outcomes(comparisons, catalogue)
+    costs = findings.cost_model_rises(rises)
+    lines = findings_text.landing_lines(trees, costs, catalogue)
     text = "\n".join(lines)
     # one row per comparison, the bands as columns: better / tied / worse
     tally = findings.tally(trees, catalogue).set_index("band")

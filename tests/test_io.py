@@ -44,16 +44,16 @@ def test_seeds_are_stable_and_separate_their_parts():
         seed_from_key()
 
 
-def test_one_sha256_helper_for_datasets_and_downloads(tmp_path):
+def test_one_sha256_helper_for_the_registry_and_downloads(tmp_path):
     import hashlib
 
-    from budgetboost.data import datasets, download
+    from budgetboost.data import download, registry
     from budgetboost.data.io import sha256_file
 
     content = os.urandom((1 << 20) + 123)  # more than one read block
     (tmp_path / "f.bin").write_bytes(content)
     assert sha256_file(tmp_path / "f.bin") == hashlib.sha256(content).hexdigest()
-    assert datasets.sha256_file is download.sha256_file is sha256_file
+    assert registry.sha256_file is download.sha256_file is sha256_file
 
 
 def test_a_job_log_ends_with_the_peak_memory(tmp_path):

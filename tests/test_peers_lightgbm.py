@@ -17,7 +17,8 @@ lightgbm = pytest.importorskip("lightgbm")
 
 from budgetboost import InvalidParameterError  # noqa: E402
 from budgetboost.estimators.peers import BudgetedLightGBM  # noqa: E402
-from budgetboost.estimators.peers._base import PeerBooster, validation_split  # noqa: E402
+from budgetboost.estimators.peers._base import PeerBooster  # noqa: E402
+from budgetboost.estimators.tuning import validation_split  # noqa: E402
 
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, np.inf]
 

@@ -1,5 +1,5 @@
-"""The paper's figures drawn by budgetboost.figures.curves: panels, lines, styles, files; and the figure
-registry (budgetboost.figures.registry) every figure goes through."""
+"""The budget-curve figures (budgetboost.figures.curves, .panels): panels, lines, styles, files;
+and the figure registry (budgetboost.figures.registry) every figure goes through."""
 
 from __future__ import annotations
 
@@ -12,12 +12,16 @@ import pandas as pd
 import pytest
 from synthetic_results import synthetic_shards
 
-from budgetboost.analysis import stats
-from budgetboost.data.datasets import load_registry, paper_datasets
-from budgetboost.figures import registry as figures
-from budgetboost.figures.beyond import BASELINE_ALPHA
+from budgetboost.analysis import paired
+from budgetboost.analysis import summary as summaries
+from budgetboost.data.registry import load_registry, paper_datasets
 from budgetboost.figures import curves as plots
+from budgetboost.figures import panels as curve_panels
+from budgetboost.figures import registry as figures
+from budgetboost.figures.curves import BASELINE_ALPHA
+from budgetboost.figures.style import save_figure
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report import summary as report_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Table 1's datasets, in its order (the registry's)
@@ -36,17 +40,19 @@ def shards():
 
 @pytest.fixture(scope="module")
 def summary(shards):
-    return stats.summarize(shards)
+    return summaries.summarize(shards)
 
 
 def results_tables(shards, catalogue=None) -> dict:
     """Every results table a registered figure may read (figures.TABLES)."""
-    summary = stats.summarize(shards, catalogue=catalogue)
+    summary = summaries.summarize(shards, catalogue=catalogue)
     return {
         "summary": summary,
-        "comparisons": stats.paired_comparisons(shards, catalogue),
-        "budget_to_match": stats.budget_to_match(summary, catalogue),
-        "cost_model_rise": stats.cost_model_comparisons(shards, catalogue=catalogue),
+        "comparisons": paired.paired_comparisons(shards, catalogue),
+        "budget_to_match": summaries.budget_to_match(summary, catalogue),
+        "cost_model_rise": paired.cost_model_comparisons(
+            shards, baseline=BASELINE, catalogue=catalogue
+        ),
     }
 
 
@@ -55,9 +61,33 @@ def texts(fig) -> set[str]:
     return {t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))}
 
 
+#: what the cost models of the synthetic results are (their spec's model), as a run says it
+KINDS = {
+    "uniform_0_2": "uniform_random",
+    "turney": "real",
+    "webscope_costs": "uniform_random",
+    "adversarial": "correlated",
+    "few_cheap": "few_cheap",
+}
+BASELINE = "uniform_0_2"
+
+
+def make_context(catalogue, families, local=()):
+    """A figure's context as the plot rule gives it (Table 1's panel order, the kinds)."""
+    return figures.FigureContext(
+        catalogue,
+        tuple(local),
+        tuple(families),
+        datasets=PAPER_DATASETS,
+        cost_models=KINDS,
+        baseline=BASELINE,
+    )
+
+
 CATALOGUE = Catalogue.default()
-CONTEXT = figures.FigureContext(CATALOGUE, families=plots.CURVE_FAMILIES)
-TREES = figures.FigureContext(CATALOGUE, families=("reference", "tree"))
+CONTEXT = make_context(CATALOGUE, curve_panels.CURVE_FAMILIES)
+LOCAL = make_context(CATALOGUE, curve_panels.CURVE_FAMILIES, ["webscope"])
+TREES = make_context(CATALOGUE, ("reference", "tree"))
 
 
 def label(name: str) -> str:
@@ -75,16 +105,16 @@ def curves(ax) -> dict[str, object]:
 
 
 def test_panel_selection(summary):
-    fig1 = plots.figure1_panels(summary, local_datasets=["webscope"])
-    fig2 = plots.figure2_panels(summary, local_datasets=["webscope"])
+    fig1 = plots.figure1_panels(summary, LOCAL)
+    fig2 = plots.figure2_panels(summary, LOCAL)
     assert fig1 == [(d, "uniform_0_2") for d in PAPER_DATASETS]  # the paper's Table 1 order
     assert fig2 == [("heart", "turney"), ("webscope", "webscope_costs")]
-    assert ("webscope", "webscope_costs") in plots.figure1_panels(summary)  # not local
+    assert ("webscope", "webscope_costs") in plots.figure1_panels(summary, CONTEXT)  # not local
 
 
 def test_figure1_panels_lines_and_axes(summary):
-    panels = plots.figure1_panels(summary, ["webscope"])
-    fig = plots.figure_budget_curves(summary, panels, "Figure 1", CONTEXT)
+    panels = plots.figure1_panels(summary, LOCAL)
+    fig = curve_panels.budget_curves(summary, panels, "Figure 1", CONTEXT)
     axes = main_axes(fig)
     assert [ax.get_title() for ax in axes] == [f"{d} · uniform_0_2" for d in PAPER_DATASETS]
     assert all(ax.get_subplotspec().get_geometry()[:2] == (3, 3) for ax in axes)
@@ -107,7 +137,7 @@ def test_figure1_panels_lines_and_axes(summary):
 
 
 def test_reference_line_is_the_adaboost_mean(summary):
-    fig = plots.figure_budget_curves(summary, [("ecoli", "uniform_0_2")], "one panel", CONTEXT)
+    fig = curve_panels.budget_curves(summary, [("ecoli", "uniform_0_2")], "one panel", CONTEXT)
     (ax,) = main_axes(fig)
     ref = summary[
         (summary["algorithm"] == "adaboost")
@@ -119,9 +149,9 @@ def test_reference_line_is_the_adaboost_mean(summary):
 
 
 def test_styles_are_consistent_across_figures(summary):
-    fig1 = plots.figure_budget_curves(summary, plots.figure1_panels(summary), "1", CONTEXT)
-    fig2 = plots.figure_budget_curves(summary, plots.figure2_panels(summary), "2", CONTEXT)
-    by_label = {plots._label(CATALOGUE, a): a for a in CATALOGUE}
+    fig1 = curve_panels.budget_curves(summary, plots.figure1_panels(summary, CONTEXT), "1", CONTEXT)
+    fig2 = curve_panels.budget_curves(summary, plots.figure2_panels(summary, CONTEXT), "2", CONTEXT)
+    by_label = {curve_panels.legend_label(CATALOGUE, a): a for a in CATALOGUE}
     for fig in (fig1, fig2):
         for ax in fig.axes:
             for text, container in curves(ax).items():
@@ -135,9 +165,9 @@ def test_styles_are_consistent_across_figures(summary):
 
 def test_figure2_placeholder_without_real_costs(summary):
     plain = summary[summary["cost_model"] == "uniform_0_2"]
-    fig = plots.figure_budget_curves(
+    fig = curve_panels.budget_curves(
         plain,
-        plots.figure2_panels(plain),
+        plots.figure2_panels(plain, CONTEXT),
         "Figure 2",
         CONTEXT,
         empty_message="no real-cost results",
@@ -167,12 +197,14 @@ def test_figure3_placeholder_without_trees(summary, drop):
 
 
 def test_save_figure_png_and_pdf_reproducible(summary, tmp_path):
-    fig = plots.figure_budget_curves(summary, plots.figure2_panels(summary), "Figure 2", CONTEXT)
+    fig = curve_panels.budget_curves(
+        summary, plots.figure2_panels(summary, CONTEXT), "Figure 2", CONTEXT
+    )
     png, pdf = tmp_path / "f.png", tmp_path / "f.pdf"
-    plots.save_figure(fig, png, pdf)
+    save_figure(fig, png, pdf)
     first = png.read_bytes(), pdf.read_bytes()
     assert first[0].startswith(b"\x89PNG") and first[1].startswith(b"%PDF")
-    plots.save_figure(fig, png, pdf)
+    save_figure(fig, png, pdf)
     assert (png.read_bytes(), pdf.read_bytes()) == first
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.pdf", "f.png"]  # no temp files
 
@@ -197,7 +229,7 @@ def test_the_paper_figures_are_registered_with_captions():
 def test_every_registered_figure_draws_from_its_tables(shards):
     tables = results_tables(shards)
     for name, spec in figures.load().items():
-        context = figures.FigureContext(CATALOGUE, ("webscope",), spec.families)
+        context = make_context(CATALOGUE, spec.families, ["webscope"])
         fig = spec.draw({t: tables[t] for t in spec.tables}, context)
         assert fig.axes, name
 
@@ -248,7 +280,7 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
     config = {name: {} for name in shards["algorithm"].unique()}
     config["smoothed_tau_half"] = {"label": "Smoothed τ=0.5", "family": "boosting"}
     catalogue = Catalogue.from_config(config)
-    table = stats.summarize(shards, catalogue=catalogue)
+    table = summaries.summarize(shards, catalogue=catalogue)
     new = catalogue["smoothed_tau_half"]
     assert new.style.colour not in {
         catalogue[a].style.colour for a in catalogue if a != "smoothed_tau_half"
@@ -256,7 +288,7 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
     assert new.style.colour != "grey"
     tables = results_tables(shards, catalogue)
     for name, spec in figures.load().items():
-        context = figures.FigureContext(catalogue, (), spec.families)
+        context = make_context(catalogue, spec.families)
         fig = spec.draw({t: tables[t] for t in spec.tables}, context)
         drawn = {text: c for ax in fig.axes for text, c in curves(ax).items()}
         shown = " | ".join(texts(fig))
@@ -269,10 +301,10 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
             assert line.get_marker() == new.style.marker
         else:  # rank diagrams and grids: named by its label
             assert "Smoothed τ=0.5" in shown, name
-    text = stats.summary_markdown(
+    text = report_summary.summary_markdown(
         table,
-        stats.budget_to_match(table, catalogue),
-        stats.paired_comparisons(shards, catalogue),
+        summaries.budget_to_match(table, catalogue),
+        paired.paired_comparisons(shards, catalogue),
         catalogue,
     )
     header = next(line for line in text.splitlines() if line.startswith("| budget"))
@@ -319,7 +351,7 @@ def test_the_open_questions_figures_draw_their_experiments_only():
     draw = {
         name: registry[name].draw(
             {t: tables[t] for t in registry[name].tables},
-            figures.FigureContext(catalogue, (), registry[name].families),
+            make_context(catalogue, registry[name].families),
         )
         for name in ("figure1", "boosted_trees", "adversarial_costs", "few_cheap_costs")
     }

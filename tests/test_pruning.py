@@ -1,7 +1,7 @@
 """The bounded selection of Greedy, Smoothed and SpeedBoost chooses what full scoring chooses.
 
 Each round scores exactly only the candidates whose upper bound reaches the best lower bound
-(``boosting._contenders``). These tests compare it with scoring every candidate, on random
+(``criteria.contenders``). These tests compare it with scoring every candidate, on random
 candidate sets built to contain exact ties, near-ties on either side of the tie tolerance,
 zero and perfect edges and zero costs, and on whole fits.
 """
@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetboost import BudgetedBoost
-from budgetboost.estimators import boosting
-from budgetboost.estimators.boosting import CRITERIA, GAMMA_ZERO, _CachedScores, _select
+from budgetboost.estimators import criteria
+from budgetboost.estimators.criteria import CRITERIA, GAMMA_ZERO, CachedScores, select
 
 RATIOS = ["greedy", "smoothed", "speedboost"]
 
@@ -26,7 +26,7 @@ RATIOS = ["greedy", "smoothed", "speedboost"]
 def bound_every_candidate_set():
     """Bound candidate sets of any size (the engine bounds only the large ones)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(boosting, "PRUNE_MIN_CANDIDATES", 0)
+        patch.setattr(criteria, "PRUNE_MIN_CANDIDATES", 0)
         yield
 
 
@@ -112,15 +112,15 @@ def test_bounded_selection_chooses_what_full_scoring_chooses(case, among_seed):
     phase, gamma, costs, spent, tau, column, threshold = case
     abs_gamma, top = _prepared(gamma)
     full = CRITERIA[phase](abs_gamma, costs, spent, tau)
-    expected = _select(full, abs_gamma, column, threshold)
+    expected = select(full, abs_gamma, column, threshold)
 
-    index, score = _CachedScores(costs, tau).contenders(phase, abs_gamma, top, spent)
+    index, score = CachedScores(costs, tau).contenders(phase, abs_gamma, top, spent)
     np.testing.assert_array_equal(score, full[index])  # the same floats, not close ones
-    assert _select(score, abs_gamma, column, threshold, index=index) == expected
+    assert select(score, abs_gamma, column, threshold, index=index) == expected
 
     # hybrid's quality: the best score among a subset (the unpaid candidates)
     among = np.flatnonzero(np.random.default_rng(among_seed).random(gamma.size) < 0.5)
-    _, among_score = _CachedScores(costs, tau).contenders(phase, abs_gamma, top, spent, among)
+    _, among_score = CachedScores(costs, tau).contenders(phase, abs_gamma, top, spent, among)
     best = full[among].max() if among.size else -np.inf
     assert (among_score.max() if among_score.size else -np.inf) == best
 
@@ -138,9 +138,9 @@ def test_a_near_tie_left_unscored_would_change_nothing(phase, scale, offset):
     abs_gamma, top = _prepared(g)
     column, threshold = np.arange(3), np.ones(3)
     full = CRITERIA[phase](abs_gamma, costs, 0.0, 1.0)
-    expected = _select(full, abs_gamma, column, threshold)
-    index, score = _CachedScores(costs, 1.0).contenders(phase, abs_gamma, top, 0.0)
-    assert _select(score, abs_gamma, column, threshold, index=index) == expected
+    expected = select(full, abs_gamma, column, threshold)
+    index, score = CachedScores(costs, 1.0).contenders(phase, abs_gamma, top, 0.0)
+    assert select(score, abs_gamma, column, threshold, index=index) == expected
 
 
 def test_most_candidates_are_left_unscored():
@@ -149,7 +149,7 @@ def test_most_candidates_are_left_unscored():
     abs_gamma = rng.uniform(0, 0.2, size=5000)
     costs = rng.uniform(0, 2, size=5000)
     for phase in RATIOS:
-        index, _ = _CachedScores(costs, 1.0).contenders(phase, abs_gamma, abs_gamma.max(), 1.0)
+        index, _ = CachedScores(costs, 1.0).contenders(phase, abs_gamma, abs_gamma.max(), 1.0)
         assert 1 <= index.size < 50, phase
 
 
@@ -201,7 +201,7 @@ def test_bounded_fit_equals_the_fully_scored_fit(problem, criterion, tau, switch
 
     bounded = fit()
     with pytest.MonkeyPatch.context() as patch:  # a margin of 1: every candidate scored
-        patch.setattr(boosting, "PRUNE_MARGIN", 1.0)
+        patch.setattr(criteria, "PRUNE_MARGIN", 1.0)
         full = fit()
     for name in ("feature_", "threshold_", "polarity_", "alpha_", "spent_", "criterion_used_"):
         np.testing.assert_array_equal(getattr(bounded, name), getattr(full, name))

@@ -13,9 +13,10 @@ from matplotlib.figure import Figure
 from synthetic_results import synthetic_shards
 from test_ranks import DEMSAR_AUC, DEMSAR_NAMES
 
-from budgetboost.analysis import ranks, stats
-from budgetboost.figures.curves import save_figure
+from budgetboost.analysis import paired, ranks
+from budgetboost.analysis import summary as summaries
 from budgetboost.figures import ranks as rank_plots
+from budgetboost.figures.style import save_figure
 
 matplotlib.use("Agg")  # the figures never touch pyplot; this keeps any GUI backend away
 
@@ -127,7 +128,7 @@ def test_cd_diagram_rejects_bad_input():
 
 
 def test_figure_cd_one_panel_per_band(shards, tmp_path):
-    table = ranks.cd_analysis(stats.summarize(shards))
+    table = ranks.cd_analysis(summaries.summarize(shards))
     fig = rank_plots.figure_cd(table, labels=LABELS)
     assert len(fig.axes) == 3
     titles = [ax.get_title() for ax in fig.axes]
@@ -175,7 +176,7 @@ def test_figure_cd_ten_algorithms_with_long_names(tmp_path):
 
 
 def test_figure_cd_without_bands(shards):
-    table = ranks.cd_analysis(stats.summarize(shards).iloc[:0])
+    table = ranks.cd_analysis(summaries.summarize(shards).iloc[:0])
     assert table.empty
     fig = rank_plots.figure_cd(table)
     assert len(fig.axes) == 1
@@ -207,7 +208,7 @@ def wtl_table(n_rows: int, n_cols: int, seed: int = 0) -> pd.DataFrame:
 
 
 def test_figure_win_tie_loss_from_comparisons(shards, tmp_path):
-    table = ranks.win_tie_loss(stats.paired_comparisons(shards))
+    table = ranks.win_tie_loss(paired.paired_comparisons(shards))
     fig = rank_plots.figure_win_tie_loss(table, labels=LABELS)
     ax, colorbar = fig.axes
     assert colorbar.get_ylabel() == "share better − share worse"

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 from synthetic_results import synthetic_shards
 
-from budgetboost.analysis import claims, ranks, stats
+from budgetboost.analysis import bands, paired, ranks
+from budgetboost.analysis import summary as summaries
 from budgetboost.data.io import read_metadata, read_table, write_table
 
 # Demšar (2006), Table 6: AUC of C4.5 with m = 0 and cf = 0.25 (C4.5), with a tuned m
@@ -237,22 +238,22 @@ def test_cd_groups_are_maximal_runs_within_cd(values, cd):
 def test_in_budget_band_thirds(size, small, medium, large):
     position = np.arange(size)
     for band, expected in (("small", small), ("medium", medium), ("large", large)):
-        assert list(np.flatnonzero(ranks.in_budget_band(position, size, band))) == expected
+        assert list(np.flatnonzero(bands.in_budget_band(position, size, band))) == expected
 
 
 @pytest.mark.parametrize("size", range(1, 13))
-def test_in_budget_band_matches_claims_budget_band(size):
+def test_in_budget_band_matches_budget_band_of_a_table(size):
     budgets = np.arange(1.0, size + 1) * 3
     cells = pd.DataFrame({"dataset": "d", "cost_model": "c", "budget": budgets})
     for band in ("small", "large"):
-        theirs = sorted(claims.budget_band(cells, band)["budget"])
-        ours = list(budgets[ranks.in_budget_band(np.arange(size), size, band)])
+        theirs = sorted(bands.budget_band(cells, band)["budget"])
+        ours = list(budgets[bands.in_budget_band(np.arange(size), size, band)])
         assert ours == theirs
 
 
 def test_in_budget_band_rejects_unknown_band():
     with pytest.raises(ValueError, match="band must be one of"):
-        ranks.in_budget_band([0], 3, "tiny")
+        bands.in_budget_band([0], 3, "tiny")
 
 
 def summary_rows(rows: list[tuple[str, str, str, float, float]]) -> pd.DataFrame:
@@ -322,7 +323,7 @@ def shards() -> pd.DataFrame:
 
 
 def test_cd_analysis_table(shards, tmp_path):
-    summary = stats.summarize(shards)
+    summary = summaries.summarize(shards)
     table = ranks.cd_analysis(summary)
     assert list(table.columns) == ranks.CD_COLUMNS
     assert list(dict.fromkeys(table["band"])) == list(ranks.BANDS)
@@ -415,7 +416,7 @@ def test_win_tie_loss_orientation_and_shares():
 
 
 def test_win_tie_loss_on_paired_comparisons(shards):
-    comparisons = stats.paired_comparisons(shards)
+    comparisons = paired.paired_comparisons(shards)
     table = ranks.win_tie_loss(comparisons)
     assert set(table["algorithm"]) == {"adaboost_bt", "greedy", "speedboost", "adaboost_rs", "tree"}
     assert (table["n_budgets"] == 6).all()

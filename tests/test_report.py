@@ -146,7 +146,8 @@ def test_helpers_detect_missing_and_altered_images(tmp_path):
 MINI_SNAKEFILE = """\
 # Minimal workflow: the results rules over synthetic shards. It defines what
 # workflow/rules/common.smk provides to them: all_shards(), cost_tables(), local_datasets(),
-# code_files(), the catalogue, the figure registry and results_outputs().
+# dataset_order(), cost_model_roles(), code_files(), the catalogue, the figure registry and
+# results_outputs().
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline.catalogue import Catalogue
 
@@ -167,6 +168,15 @@ def cost_tables():
 
 def local_datasets():
     return []
+
+
+def dataset_order():
+    return sorted({{d for d, _, _ in EXPERIMENTS}})
+
+
+def cost_model_roles():
+    kinds = {{"uniform_0_2": "uniform_random", "turney": "real"}}
+    return {{"baseline": "uniform_0_2", "kinds": kinds}}
 
 
 def claim_stumps():

@@ -34,8 +34,9 @@ from conftest import (
     snakemake,
 )
 
+from budgetboost.data import schema
 from budgetboost.data.io import read_metadata, read_table
-from budgetboost.pipeline import experiment
+from budgetboost.pipeline import plan
 
 RESULTS_RULES = {"aggregate", "plot", "claims", "landing"}  # downstream of every shard
 HAS_RESULTS = (REPO / "workflow" / "rules" / "results.smk").exists()
@@ -206,7 +207,8 @@ def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
 
 def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
     """Issue 12, item 5 (``--configfile`` files are read by Snakemake itself, before the
-    workflow: ``python -m budgetboost.pipeline.config FILE`` names their line; see test_config.py)."""
+    workflow: ``python -m budgetboost.config FILE`` names their line; see test_config.py).
+    """
     repo = copy_repo(tmp_path / "repo")
     path = repo / "config/config.yaml"
     lines = path.read_text().splitlines()
@@ -265,7 +267,7 @@ def test_full_run_writes_every_output(base_run):
     for dataset, entry in config["datasets"].items():
         for cost_model in entry["cost_models"]:
             model = config["cost_models"][cost_model]
-            budgets = experiment.budget_grid(**model["budgets"])
+            budgets = plan.budget_grid(**model["budgets"])
             for algorithm, spec in config["algorithms"].items():
                 rows = frame[
                     (frame.dataset == dataset)
@@ -280,7 +282,7 @@ def test_full_run_writes_every_output(base_run):
                 trials = min(entry["trials"], spec.get("trials", 999), model.get("trials", 999))
                 assert sorted(rows.trial.unique()) == list(range(trials))
                 assert len(rows) == trials * per_trial
-    assert list(frame.columns) == list(experiment.SHARD_COLUMNS)
+    assert list(frame.columns) == list(schema.SHARD_COLUMNS)
     assert frame.test_error.between(0, 1).all()
     meta = read_metadata(shard_paths(base_run, "heart", "adaboost_rs")[0])
     assert meta["params"] == config["algorithms"]["adaboost_rs"]["params"]
@@ -290,7 +292,7 @@ def test_full_run_writes_every_output(base_run):
     assert len(timings) == len(shard_paths(base_run)) + len(shared)
     assert len(shared) == len(list(base_run.glob("results/paths/*/block-*.parquet")))
     assert shared and len(shared) == len(config["datasets"])  # one block each
-    assert list(read_table(timings[0]).columns) == list(experiment.TIMING_COLUMNS)
+    assert list(read_table(timings[0]).columns) == list(schema.TIMING_COLUMNS)
     logs = list(base_run.glob("logs/train/*/*/*/block-*.log"))
     assert len(logs) == len(shard_paths(base_run))
     assert not list(base_run.glob("results/**/.*.tmp")), "temporary files left behind"
@@ -439,14 +441,14 @@ def test_adding_a_cost_model_runs_only_its_jobs(run_copy):
 @pytest.mark.slow
 @pytest.mark.skipif(not HAS_RESULTS, reason="the results rules are not there yet")
 def test_editing_plotting_code_reruns_only_the_plots(run_copy):
-    plots = run_copy / "budgetboost" / "plots.py"
+    plots = run_copy / "budgetboost" / "figures" / "panels.py"
     plots.write_text(plots.read_text() + "\n# an edit\n")
     assert set(planned_rules(run_copy)) == {"plot"}
 
 
 @pytest.mark.slow
 def test_editing_training_code_reruns_the_shards_not_the_data(run_copy):
-    code = run_copy / "budgetboost" / "experiment.py"
+    code = run_copy / "budgetboost" / "pipeline" / "blocks.py"
     code.write_text(code.read_text() + "\n# an edit\n")
     rules = planned_rules(run_copy)
     assert rules["train"] == len(shard_paths(run_copy))
@@ -485,7 +487,7 @@ def test_editing_a_real_cost_file_retrains_in_one_run(tmp_path):
 @pytest.mark.parametrize("module", ["seeds", "splits", "costs"])
 def test_editing_split_or_cost_code_retrains_in_one_run(run_copy, module):
     """Issue 12, item 2: the first run after the edit retrains every shard."""
-    code = run_copy / "budgetboost" / f"{module}.py"
+    code = run_copy / "budgetboost" / "data" / f"{module}.py"
     code.write_text(code.read_text() + "\n# an edit\n")
     rules = planned_rules(run_copy)
     assert rules["train"] == len(shard_paths(run_copy))

@@ -6,7 +6,7 @@ threshold a verdict depends on is a module-level constant below and is printed a
 ``claims.md`` by :func:`claims_markdown`, so a reader sees the rule, not only the outcome.
 
 Directional claims ("X beats Y") are judged on *cells*: one paired comparison (from
-:func:`budgetboost.analysis.stats.paired_comparisons`) at one (dataset, cost model, budget). A cell
+:func:`budgetboost.analysis.paired.paired_comparisons`) at one (dataset, cost model, budget). A cell
 *supports* the claim when X's mean error is lower and the Holm-adjusted Wilcoxon p-value is
 below :data:`ALPHA`, *contradicts* it when X's mean error is higher with p below
 :data:`ALPHA`, and points the claimed way when X's mean error is lower at all. Then:
@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from budgetboost.analysis.stats import markdown_table, oriented, rst_table
+from budgetboost.analysis.bands import BAND_SHARE, budget_band
+from budgetboost.analysis.paired import oriented
 from budgetboost.data.costs import read_costs
 from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
@@ -47,10 +48,7 @@ __all__ = [
     "ClaimResult",
     "DirectionalRule",
     "check_claims",
-    "claims_markdown",
     "claims_table",
-    "deciding_evidence",
-    "landing_page",
     "evidence_table",
     "identical_stump_share",
     "stump_agreement",
@@ -65,10 +63,6 @@ INCONCLUSIVE = "inconclusive"
 
 #: Significance level for the Holm-adjusted Wilcoxon p-values of a cell.
 ALPHA = 0.05
-#: "Small budgets": the lowest third of each (dataset, cost model)'s finite budget grid.
-SMALL_BUDGET_SHARE = 1 / 3
-#: "Larger budgets": the highest third of each (dataset, cost model)'s finite budget grid.
-LARGE_BUDGET_SHARE = 1 / 3
 #: Claim 3b: Greedy "leaves budget unspent" if it spends less than this fraction of B
 #: (mean over trials and the larger budgets).
 UNSPENT_FRACTION = 0.9
@@ -172,23 +166,6 @@ def directional_verdict(
     contradicted = float(np.mean((diff > 0) & significant))
     direction = float(np.mean(diff < 0))
     return rule.verdict(supported, contradicted, direction), supported, contradicted, direction
-
-
-def budget_band(comparisons: pd.DataFrame, band: str) -> pd.DataFrame:
-    """Rows at the ``"small"`` (lowest third) or ``"large"`` (highest third) budgets.
-
-    The grid is the sorted finite budgets of each (dataset, cost model) in ``comparisons``;
-    a band holds at least one budget.
-    """
-    finite = comparisons[np.isfinite(comparisons["budget"])]
-    keep = []
-    for _, part in finite.groupby(["dataset", "cost_model"], sort=False):
-        grid = np.sort(part["budget"].unique())
-        share = SMALL_BUDGET_SHARE if band == "small" else LARGE_BUDGET_SHARE
-        k = max(1, int(np.ceil(share * grid.size)))
-        chosen = grid[:k] if band == "small" else grid[-k:]
-        keep.append(part[part["budget"].isin(chosen)])
-    return pd.concat(keep) if keep else finite.iloc[:0]
 
 
 def read_cost_variation(paths: Sequence[str | os.PathLike]) -> set[tuple[str, str]]:
@@ -504,8 +481,9 @@ def check_claims(
     Parameters
     ----------
     summary, comparisons, matches
-        Outputs of :func:`budgetboost.analysis.stats.summarize`, :func:`~budgetboost.analysis.stats.
-        paired_comparisons` and :func:`~budgetboost.analysis.stats.budget_to_match`.
+        Outputs of :func:`budgetboost.analysis.summary.summarize`,
+        :func:`~budgetboost.analysis.paired.paired_comparisons` and
+        :func:`~budgetboost.analysis.summary.budget_to_match`.
     varied
         (dataset, cost_model) pairs whose costs vary (:func:`read_cost_variation`); ``None``
         treats every cost model not named in :data:`CONSTANT_COST_MODELS` as varied.
@@ -580,12 +558,12 @@ def thresholds_table() -> pd.DataFrame:
         ("ALPHA", ALPHA, "significance level of a cell's Holm-adjusted Wilcoxon p-value"),
         (
             "SMALL_BUDGET_SHARE",
-            SMALL_BUDGET_SHARE,
+            BAND_SHARE,
             "small budgets = this lowest share of each finite budget grid (claim 2)",
         ),
         (
             "LARGE_BUDGET_SHARE",
-            LARGE_BUDGET_SHARE,
+            BAND_SHARE,
             "larger budgets = this highest share of each finite budget grid (claims 3, 5)",
         ),
         (
@@ -630,86 +608,6 @@ def thresholds_table() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["threshold", "value", "meaning"])
 
 
-def landing_page(
-    claims_table: pd.DataFrame,
-    summary: pd.DataFrame,
-    *,
-    catalogue: Catalogue,
-    figures: Sequence[tuple[str, str, str]],
-    version: str,
-    findings: Sequence[str] = (),
-) -> str:
-    """The report's first page (reStructuredText): what ran, the verdicts, the findings
-    beyond the paper, where to look.
-
-    ``figures`` is ``(name, title, category)`` per registered figure; ``claims_table`` is
-    :func:`claims_table`'s output, ``summary`` :func:`budgetboost.analysis.stats.summarize`'s;
-    ``findings`` the lines of :func:`budgetboost.analysis.findings.landing_lines`.
-    """
-    trials = (
-        summary.groupby(["dataset", "cost_model"])["trials"].max().reset_index()
-        if not summary.empty
-        else pd.DataFrame(columns=["dataset", "cost_model", "trials"])
-    )
-    algorithms = catalogue.sort(summary["algorithm"]) if not summary.empty else []
-    verdicts = claims_table[["claim", "verdict", "statement"]]
-    counts = verdicts["verdict"].value_counts()
-    lines = [
-        "budgetboost: feature-budgeted boosting, reproduced and compared",
-        "=" * 63,
-        "",
-        f"Package version {version}. Huang, Powers & Reyzin (IJCAI 2015) reproduced on "
-        f"{trials['dataset'].nunique()} datasets: "
-        f"{counts.get(REPRODUCED, 0)} of {len(verdicts)} claims reproduced, "
-        f"{counts.get(NOT_REPRODUCED, 0)} not reproduced, "
-        f"{counts.get(INCONCLUSIVE, 0)} inconclusive.",
-        "",
-        "Verdicts",
-        "--------",
-        "",
-        rst_table(verdicts),
-        "",
-        "The evidence of each verdict is in ``claims.md`` (Tables); every threshold is printed "
-        "there.",
-        "",
-        *(
-            [
-                "Beyond the paper and its open questions",
-                "---------------------------------------",
-                "",
-                "Findings, counted per (dataset, cost model) with the claims' cell rules "
-                "(``claims.md``, sections *Beyond the paper* and *Future work*).",
-                "",
-                *findings,
-            ]
-            if findings
-            else []
-        ),
-        "What ran",
-        "--------",
-        "",
-        "Datasets and cost models (trials):",
-        "",
-        *[f"- {r.dataset} · {r.cost_model} ({int(r.trials)} trials)" for r in trials.itertuples()],
-        "",
-        "Algorithms (by family):",
-        "",
-        *[
-            f"- {catalogue.label(a)} (``{a}``, {catalogue.including([a])[a].family})"
-            for a in algorithms
-        ],
-        "",
-        "Where to look",
-        "-------------",
-        "",
-        *[f"- {category}: {title} (``{name}``)" for name, title, category in figures],
-        "- Tables: ``summary.md`` (mean error per budget, the best in bold) and "
-        "``claims.md`` (verdicts and their evidence)",
-        "",
-    ]
-    return "\n".join(lines)
-
-
 def evidence_table(results: Sequence[ClaimResult]) -> pd.DataFrame:
     """Every claim's full evidence in one table (``claim`` first; the union of the columns):
     written beside ``claims.md`` as ``claims_evidence.parquet``."""
@@ -718,90 +616,3 @@ def evidence_table(results: Sequence[ClaimResult]) -> pd.DataFrame:
         return pd.DataFrame({"claim": pd.Series(dtype="object")})
     table = pd.concat(parts, ignore_index=True)
     return table[["claim", *[c for c in table.columns if c != "claim"]]]
-
-
-#: How many of the closest calls (p nearest ALPHA) claims.md shows per directional claim.
-CLOSEST_CALLS = 5
-#: How many rows of a non-directional claim's evidence claims.md shows.
-SHOWN_ROWS = 10
-
-
-def deciding_evidence(detail: pd.DataFrame) -> tuple[pd.DataFrame, str]:
-    """The rows of a claim's evidence that decide it, and a sentence counting the rest.
-
-    For cells of an "X beats Y" claim: every contradicting cell (X significantly worse) and
-    the :data:`CLOSEST_CALLS` other cells whose Holm-adjusted p-value is nearest
-    :data:`ALPHA`; for other evidence, its first :data:`SHOWN_ROWS` rows.
-    """
-    if {"diff", "p_holm"} <= set(detail.columns):
-        contradicting = detail[(detail["diff"] > 0) & (detail["p_holm"] < ALPHA)]
-        rest = detail.drop(contradicting.index)
-        closest = rest.loc[(rest["p_holm"] - ALPHA).abs().sort_values(kind="stable").index]
-        closest = closest.head(CLOSEST_CALLS)
-        shown = pd.concat(
-            [contradicting.assign(why="contradicts"), closest.assign(why="closest call")]
-        )
-        note = (
-            f"{len(contradicting)} contradicting cells and the {len(closest)} closest calls "
-            f"of {len(detail)} cells; the other {len(detail) - len(shown)}: "
-        )
-    else:
-        shown = detail.head(SHOWN_ROWS)
-        note = f"{len(shown)} of {len(detail)} rows; all: "
-    return shown, note + "`claims_evidence.parquet` (column `claim`)."
-
-
-def claims_markdown(
-    results: Sequence[ClaimResult],
-    catalogue: Catalogue | None = None,
-    findings: Sequence[str] = (),
-) -> str:
-    """``claims.md``: the verdicts first, then ``findings`` (markdown sections of
-    :mod:`budgetboost.analysis.findings`), then the rules, then per claim the evidence that decides it
-    (the full evidence is in ``claims_evidence.parquet``).
-
-    The evidence names algorithms by role; a table maps each role to this run's algorithm.
-    """
-    table = claims_table(results)
-    catalogue = catalogue if catalogue is not None else Catalogue.default()
-    lines = [
-        "# The paper's claims on this run",
-        "",
-        "Huang, Powers & Reyzin (IJCAI 2015), Sections 6–7: each claim checked on this run's "
-        "paired results, with a verdict and the evidence that decides it.",
-        "",
-        "## Verdicts",
-        "",
-        markdown_table(table[["claim", "verdict", "statement"]]),
-        "",
-        *findings,
-        "## How a verdict is reached",
-        "",
-        "A *cell* is one paired comparison "
-        '(X vs Y) at one (dataset, cost model, budget); it *supports* "X beats Y" if X\'s '
-        f"mean error is lower and the Holm-adjusted Wilcoxon p < {ALPHA}, *contradicts* it if "
-        "X's mean error is higher with p < ALPHA. Reproduced: supported share >= "
-        "min_supported and contradicted share <= max_contradicted. Not reproduced: "
-        "contradicted share > max_contradicted or the share of cells where X is better by mean "
-        "< min_direction. Otherwise inconclusive.",
-        "",
-        "### Thresholds",
-        "",
-        markdown_table(thresholds_table()),
-        "",
-        "### Roles",
-        "",
-        "The claims name the paper's algorithms by role; in this run:",
-        "",
-        markdown_table(roles_table(catalogue)),
-        "",
-    ]
-    for r in results:
-        lines += [f"## Claim {r.claim}: {r.verdict}", "", f"*{r.statement}*", "", r.evidence, ""]
-        if not r.detail.empty:
-            shown, note = deciding_evidence(r.detail)
-            shown = shown.drop(columns=[c for c in ("p_value",) if c in shown.columns])
-            lines += [note, ""]
-            if not shown.empty:
-                lines += [markdown_table(shown), ""]
-    return "\n".join(lines)

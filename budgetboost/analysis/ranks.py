@@ -1,6 +1,6 @@
 """Ranks of the budgeted algorithms across data sets: Friedman test and critical differences.
 
-Pairwise Wilcoxon tests (:func:`budgetboost.analysis.stats.paired_comparisons`) answer "is X better
+Pairwise Wilcoxon tests (:func:`budgetboost.analysis.paired.paired_comparisons`) answer "is X better
 than Y on this data set at this budget?". Over many data sets and many algorithms the
 question becomes "which algorithms are better *in general*?", and Demšar (2006) recommends
 ranks for it: rank the algorithms on every data set (1 = lowest error), average the ranks,
@@ -8,14 +8,14 @@ test with Friedman's statistic whether the average ranks differ more than chance
 call two algorithms different when their average ranks differ by at least the Nemenyi
 critical difference (CD), drawn as a CD diagram (:mod:`budgetboost.figures.ranks`).
 
-Here a "data set" of the Friedman test is one (dataset, cost model) pair and an algorithm's
-score on it is its mean test error averaged over the budgets of one *budget band*: the
-lowest, middle or highest third of that pair's finite budget grid (:func:`in_budget_band`,
-the same thirds as :func:`budgetboost.analysis.claims.budget_band`). Two caveats a reader should keep
-in mind: the Friedman test assumes independent data sets, and two cost models of the same
-dataset share their examples, so the test is somewhat optimistic when many datasets appear
-under several cost models; and the Nemenyi test compares all pairs, so it is conservative
-next to the per-budget Wilcoxon tests.
+Here a "data set" of the Friedman test is one (dataset, cost model) pair and an algorithm's score on
+it is its mean test error averaged over the budgets of one *budget band*: the lowest, middle or
+highest third of that pair's finite budget grid (:mod:`budgetboost.analysis.bands`, the thirds
+of the claims). Two caveats a reader should keep in mind: the
+Friedman test assumes independent data sets, and two cost models of the same dataset share their
+examples, so the test is somewhat optimistic when many datasets appear under several cost models;
+and the Nemenyi test compares all pairs, so it is conservative next to the per-budget Wilcoxon
+tests.
 
 * :func:`band_errors`: the (data set x algorithm) error table of one band.
 * :func:`average_ranks`, :func:`friedman`, :func:`nemenyi_cd`, :func:`cd_groups`: the
@@ -43,12 +43,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from budgetboost.analysis.bands import BANDS, in_budget_band
 from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
     "ALPHA",
-    "BANDS",
-    "BAND_LABELS",
     "CD_COLUMNS",
     "WIN_TIE_LOSS_COLUMNS",
     "FriedmanResult",
@@ -57,7 +56,6 @@ __all__ = [
     "cd_analysis",
     "cd_groups",
     "friedman",
-    "in_budget_band",
     "nemenyi_cd",
     "nemenyi_q",
     "win_tie_loss",
@@ -65,10 +63,6 @@ __all__ = [
 
 #: Significance level of the Nemenyi critical difference and of the win/tie/loss counts.
 ALPHA = 0.05
-#: The budget bands, in order: lowest, middle and highest third of each budget grid.
-BANDS = ("small", "medium", "large")
-#: How the bands are named in figure titles (the paper speaks of "larger budgets").
-BAND_LABELS = {"small": "Small budgets", "medium": "Medium budgets", "large": "Larger budgets"}
 #: Columns of :func:`cd_analysis`, in order.
 CD_COLUMNS = [
     "band",
@@ -98,39 +92,8 @@ WIN_TIE_LOSS_COLUMNS = [
 ]
 _ROW_KEYS = ["dataset", "cost_model"]
 #: Errors are rounded to this many decimals before ranking, so that equal error rates tie
-#: exactly despite floating-point noise (as :func:`budgetboost.analysis.stats.wilcoxon_p` does).
+#: exactly despite floating-point noise (as :func:`budgetboost.analysis.paired.wilcoxon_p` does).
 _DECIMALS = 12
-
-
-def in_budget_band(position: ArrayLike, grid_size: ArrayLike, band: str) -> np.ndarray:
-    """Whether the budget at ``position`` of a sorted grid of ``grid_size`` budgets is in ``band``.
-
-    The thirds rule: with ``m = ceil(grid_size / 3)`` (at least 1), ``"small"`` is the ``m``
-    lowest budgets and ``"large"`` the ``m`` highest, exactly as
-    :func:`budgetboost.analysis.claims.budget_band` chooses small and larger budgets; ``"medium"`` is
-    what lies strictly between them. A grid of 3 budgets gives one budget per band; grids of
-    1, 2 and 4 budgets have no medium band (and a single budget is both small and large).
-
-    Parameters
-    ----------
-    position : array_like of int
-        0-based position of each budget in its sorted grid of distinct finite budgets.
-    grid_size : array_like of int
-        Number of distinct finite budgets of that grid (broadcast against ``position``).
-    band : {"small", "medium", "large"}
-
-    Returns
-    -------
-    ndarray of bool
-    """
-    if band not in BANDS:
-        raise ValueError(f"band must be one of {BANDS}; got {band!r}")
-    position = np.asarray(position, dtype=np.int64)
-    size = np.asarray(grid_size, dtype=np.int64)
-    share = np.maximum(1, -(-size // 3))  # ceil(size / 3) in integers
-    small = position < share
-    large = position >= size - share
-    return {"small": small, "large": large, "medium": ~small & ~large}[band]
 
 
 def _sorted(names, catalogue: Catalogue | None) -> list[str]:
@@ -146,7 +109,7 @@ def band_errors(
     Parameters
     ----------
     summary : DataFrame
-        :func:`budgetboost.analysis.stats.summarize` output; only ``dataset``, ``cost_model``,
+        :func:`budgetboost.analysis.summary.summarize` output; only ``dataset``, ``cost_model``,
         ``algorithm``, ``budget`` and ``error_mean`` are used.
     band : {"small", "medium", "large"}
         Which third of each (dataset, cost_model)'s finite budget grid (:func:`in_budget_band`).
@@ -364,7 +327,7 @@ def cd_analysis(
     Parameters
     ----------
     summary : DataFrame
-        :func:`budgetboost.analysis.stats.summarize` output.
+        :func:`budgetboost.analysis.summary.summarize` output.
     alpha : float
         Significance level of the critical difference.
 
@@ -431,20 +394,20 @@ def win_tie_loss(
 ) -> pd.DataFrame:
     """Share of budgets where each algorithm is significantly better / worse than ``reference``.
 
-    A budget of a (dataset, cost model) counts as *better* for algorithm X when X's mean test
-    error is below the reference's and the Holm-adjusted Wilcoxon p-value (``p_holm`` of
-    :func:`budgetboost.analysis.stats.paired_comparisons`, adjusted across the budgets of the curve) is
-    below ``alpha``; *worse* when X's mean error is above with ``p_holm < alpha``; a *tie*
+    A budget of a (dataset, cost model) counts as *better* for algorithm X when X's mean test error
+    is below the reference's and the Holm-adjusted Wilcoxon p-value (``p_holm`` of
+    :func:`budgetboost.analysis.paired.paired_comparisons`, adjusted across the budgets of the
+    curve) is below ``alpha``; *worse* when X's mean error is above with ``p_holm < alpha``; a *tie*
     otherwise (including a missing p-value). The comparisons table stores each pair once, in
     canonical order, with ``mean_diff = error_a - error_b``; rows with the reference as
     ``algorithm_a`` are turned round. This is Demšar's (2006, Section 3.1.4) count of wins and
-    losses against a control, with only significant differences counted, per data set and over
-    the budget grid.
+    losses against a control, with only significant differences counted, per data set and over the
+    budget grid.
 
     Parameters
     ----------
     comparisons : DataFrame
-        :func:`budgetboost.analysis.stats.paired_comparisons` output.
+        :func:`budgetboost.analysis.paired.paired_comparisons` output.
     reference : str
         The control algorithm (default Smoothed, the paper's proposal).
     alpha : float

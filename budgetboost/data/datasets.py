@@ -1,13 +1,11 @@
-"""Dataset registry, readers, label rules and the binarized tables on disk.
+"""A registry entry read, labelled and binarized; the binarized tables on disk.
 
-A dataset is one entry of ``config/datasets.yaml`` (schema:
-``workflow/schemas/datasets.schema.yaml``): where its raw table comes from (a ``vendored``
-file under ``resources/``, a ``url`` downloaded beforehand by :func:`budgetboost.data.download.fetch`,
-or a user's ``local`` file), how to read it, the one-line label rule collapsing it to +/-1 as
-the paper did, and the binarization per column kind (:mod:`budgetboost.data.binarize`).
-:func:`build_binarized` turns an entry into a :class:`BinarizedData`;
-:func:`write_binarized` / :func:`read_binarized` store it as ``results/data/{dataset}.parquet``
-(column ``y`` then one uint8 column per indicator, indicator descriptions in the metadata).
+An entry of the registry (:mod:`budgetboost.data.registry`) says how to read its raw files,
+the one-line label rule collapsing them to +/-1 as the paper did, and the binarization per
+column kind (:mod:`budgetboost.data.binarize`).
+:func:`build_binarized` turns an entry into a :class:`BinarizedData`; :func:`write_binarized` /
+:func:`read_binarized` store it as ``results/data/{dataset}.parquet`` (column ``y`` then one uint8
+column per indicator, indicator descriptions in the metadata).
 """
 
 from __future__ import annotations
@@ -17,48 +15,37 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-import yaml
 
 from budgetboost.data.binarize import NotNumericError, binarize_frame, format_value
-from budgetboost.data.io import read_metadata, sha256_file, write_table
-from budgetboost.data.jsonschema import validate_with_defaults
+from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.registry import (
+    DatasetError,
+    SourceFile,
+    check_present,
+    load_registry,
+    source_files,
+    verify_sha256,
+)
 
 __all__ = [
     "BinarizedData",
-    "DatasetError",
-    "SourceFile",
-    "SCHEMA_PATH",
-    "load_registry",
-    "paper_datasets",
-    "validate_registry",
-    "source_files",
-    "download_targets",
-    "sha256_file",
-    "verify_sha256",
+    "build_binarized",
+    "label_vector",
+    "main",
+    "read_binarized",
     "read_source",
     "read_svmlight",
-    "label_vector",
-    "build_binarized",
     "write_binarized",
-    "read_binarized",
-    "main",
 ]
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "datasets.schema.yaml"
-DOWNLOADS = Path("resources") / "downloads"
 CSV_OPTIONS = {"sep", "header", "names", "comment", "skiprows", "skipinitialspace", "na_values"}
 #: What a csv source's fields read as missing unless ``read_options.na_values`` says otherwise.
 CSV_NA_VALUES = ["?", ""]
-
-
-class DatasetError(ValueError):
-    """A dataset's file or content is unusable; the message names dataset, file and value."""
 
 
 @dataclass
@@ -95,165 +82,6 @@ class BinarizedData:
         else:
             text = f"{info['attribute']} == {info['category']}"
         return f"{self.meta.get('dataset', '')} {text}".strip()
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    """One raw file of a dataset: where it is on disk, and how to check or fetch it."""
-
-    path: Path
-    sha256: str | None = None
-    url: str | None = None
-
-
-# --------------------------------------------------------------------------- registry
-
-
-def validate_registry(
-    registry: Mapping[str, object], schema: str | os.PathLike | None = None
-) -> dict[str, dict]:
-    """Validate a registry mapping against the JSON Schema; return a copy with defaults.
-
-    Raises
-    ------
-    ValueError
-        Naming the dataset and the offending field and value.
-    """
-    schema_path = Path(schema) if schema is not None else SCHEMA_PATH
-    with open(schema_path) as handle:
-        schema_doc = yaml.safe_load(handle)
-    filled, error = validate_with_defaults(registry, schema_doc)
-    if error:
-        path, reason = error
-        raise ValueError(f"dataset registry: {'/'.join(path) or '<top level>'}: {reason}")
-    return filled
-
-
-def load_registry(
-    path: str | os.PathLike = "config/datasets.yaml", schema: str | os.PathLike | None = None
-) -> dict[str, dict]:
-    """Read ``config/datasets.yaml``, validate it and fill the schema defaults.
-
-    Parameters
-    ----------
-    path : path-like
-        The registry YAML (one entry per dataset).
-    schema : path-like, optional
-        JSON Schema (YAML); default ``workflow/schemas/datasets.schema.yaml`` of this
-        repository.
-    """
-    with open(path) as handle:
-        registry = yaml.safe_load(handle)
-    if not isinstance(registry, dict):
-        raise ValueError(
-            f"dataset registry {path}: expected a mapping of dataset entries, "
-            f"got {type(registry).__name__}"
-        )
-    try:
-        return validate_registry(registry, schema)
-    except ValueError as err:
-        raise ValueError(f"{path}: {err}") from None
-
-
-def paper_datasets(registry: Mapping[str, Mapping[str, object]]) -> tuple[str, ...]:
-    """The paper's Table 1 datasets that run here, in its order.
-
-    The registry's enabled entries that give ``paper_features`` (Table 1's column count), in
-    the file's order (which is Table 1's): benchmarks iterate over them, so a dataset added
-    to the registry with its Table 1 count joins them with no other edit.
-    """
-    return tuple(
-        name for name, entry in registry.items() if entry["enabled"] and "paper_features" in entry
-    )
-
-
-# --------------------------------------------------------------------------- sources
-
-
-def _resolve(root: Path, path: str) -> Path:
-    candidate = Path(path).expanduser()
-    return candidate if candidate.is_absolute() else Path(root) / candidate
-
-
-#: a downloaded file's name: one plain path component, so it stays in its download folder
-_FILENAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-
-
-def _url_filename(url: str, filename: str | None) -> str:
-    name = filename or Path(urlparse(url).path).name
-    if not name:
-        raise ValueError(f"url {url!r} has no file name; set `filename` in its source")
-    if not _FILENAME.match(name):
-        raise ValueError(
-            f"url {url!r}: file name {name!r} is not a plain file name (letters, "
-            "digits, '_', '.', '-'); set `filename` in its source"
-        )
-    return name
-
-
-def source_files(
-    name: str, entry: Mapping[str, object], root: str | os.PathLike = "."
-) -> list[SourceFile]:
-    """The raw file(s) of a dataset, in pooling order, resolved against ``root``.
-
-    ``url`` sources resolve to their download location
-    ``resources/downloads/<dataset>/<filename>``.
-    """
-    source = entry["source"]
-    parts = source.get("parts") or [source]
-    files = []
-    for part in parts:
-        if source["type"] == "url":
-            dest = Path(root) / DOWNLOADS / name / _url_filename(part["url"], part.get("filename"))
-            files.append(SourceFile(dest, part.get("sha256"), part["url"]))
-        else:
-            files.append(SourceFile(_resolve(Path(root), part["path"]), part.get("sha256")))
-    return files
-
-
-def download_targets(
-    name: str, entry: Mapping[str, object], root: str | os.PathLike = "."
-) -> list[tuple[str, str, Path]]:
-    """``(url, sha256, destination)`` of every file a ``url`` source needs (else empty)."""
-    if entry["source"]["type"] != "url":
-        return []
-    return [(f.url, f.sha256, f.path) for f in source_files(name, entry, root)]
-
-
-def verify_sha256(dataset: str, path: Path, expected: str | None) -> None:
-    """Raise :class:`DatasetError` when ``path``'s sha256 is not ``expected``."""
-    if expected is None:
-        return
-    actual = sha256_file(path)
-    if actual != expected.lower():
-        raise DatasetError(
-            f"dataset {dataset!r}: checksum mismatch for {path}: expected "
-            f"sha256 {expected}, got {actual} (truncated, modified or a "
-            f"different version of the file)"
-        )
-
-
-def _check_present(dataset: str, entry: Mapping[str, object], file: SourceFile) -> None:
-    if file.path.is_file():
-        return
-    kind = entry["source"]["type"]
-    if kind == "vendored":
-        hint = (
-            "the vendored copy is missing from the repository; restore it (it is "
-            "rebuilt by resources/make_resources.py)"
-        )
-    elif kind == "url":
-        hint = (
-            f"it is downloaded from {file.url} by the `download` rule "
-            "(budgetboost.data.download.fetch); run that first"
-        )
-    else:
-        extra = entry["source"].get("instructions", "")
-        hint = (
-            f"this is a user-supplied local file: put it at {file.path.resolve()} or "
-            f"change source.path in the registry. {extra}"
-        ).strip()
-    raise FileNotFoundError(f"dataset {dataset!r}: file {file.path} not found; {hint}")
 
 
 # --------------------------------------------------------------------------- readers
@@ -472,7 +300,7 @@ def build_binarized(
     files = source_files(name, entry, root)
     parts = []
     for file in files:
-        _check_present(name, entry, file)
+        check_present(name, entry, file)
         verify_sha256(name, file.path, file.sha256)
         parts.append(read_source(name, entry, file))
     frame = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]

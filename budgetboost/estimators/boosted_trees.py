@@ -1,13 +1,13 @@
-"""Budgeted boosting of small decision trees: the ``weak_learner="tree"`` engine (issue 16).
+"""Budgeted boosting of small decision trees: the weak learner of ``weak_learner="tree"`` (#16).
 
 Section 8 of Huang, Powers & Reyzin (2015) conjectures that boosting decision trees with the
-cost-aware criteria would beat stumps. :func:`boost_tree_path` runs Algorithm 1 with a weak
-learner that grows, in each round, one tree of depth at most ``max_depth`` with +-1 leaves on
-the round's weights ``D_t``:
+cost-aware criteria would beat stumps. :class:`TreeLearner` is the weak learner that the loop of
+Algorithm 1 (:func:`budgetboost.estimators.boosting.boost_path`) asks for, in each round, one tree
+of depth at most ``max_depth`` with +-1 leaves on the round's weights ``D_t``:
 
 1. **Root.** The root split is the stump the stump engine chooses in that round
-   (:func:`budgetboost.estimators.boosting._choose_stump`: the criterion on ``(|gamma|, c)`` of every
-   stump, ties to the larger ``|gamma|``, then the lower column, then the lower threshold),
+   (:class:`~budgetboost.estimators.criteria.StumpChoice`: the criterion on ``(|gamma|, c)``
+   of every stump, ties to the larger ``|gamma|``, then the lower column, then the lower threshold),
    with the stump's leaves ``-s`` (``x < v``) and ``s`` (``x >= v``). A depth-1 tree is that
    stump, so ``max_depth=1`` reproduces the stump engine bit for bit. When no stump has an
    edge, boosting ends (``zero_edge``), even where a deeper tree would have one (XOR).
@@ -47,66 +47,23 @@ trees costs at most ``2^(d-1)`` edge passes instead of one.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
-from budgetboost.estimators.boosting import (
+from budgetboost.estimators.criteria import (
     CRITERIA,
     GAMMA_CAP,
     GAMMA_ZERO,
     PRUNE_MARGIN,
     PRUNE_MIN_CANDIDATES,
     TIE_TOL,
-    _CachedScores,
-    _choose_stump,
-    _select,
+    score_one,
+    select,
 )
 from budgetboost.estimators.stumps import StumpSpace
+from budgetboost.estimators.weak_learners import Round, Step
 
-__all__ = ["TreePath", "boost_tree_path", "tree_leaves", "example_costs"]
-
-
-@dataclass
-class TreePath:
-    """The trees of one boosting run, one entry (row) per round.
-
-    Trees are stored in heap layout: node ``n``'s children are ``2n + 1`` (``x[f] < v``) and
-    ``2n + 2`` (``x[f] >= v``); the ``2^d - 1`` internal slots hold a split or ``-1``
-    (a leaf, or below one), and ``value`` the outputs of the ``2^d`` depth-``d`` leaf slots
-    (a leaf above depth ``d`` fills all the slots below it).
-    """
-
-    node_feature: np.ndarray  # (T, 2^d - 1) int, -1: no split
-    node_threshold: np.ndarray  # (T, 2^d - 1) float, nan: no split
-    node_group: np.ndarray  # (T, 2^d - 1) int, -1: no split
-    value: np.ndarray  # (T, 2^d) +-1
-    polarity: np.ndarray  # (T,) the root stump's polarity
-    alpha: np.ndarray
-    edge: np.ndarray  # the tree's edge sum_i D(i) y_i h(x_i)
-    new_groups: np.ndarray  # (T,) groups the round paid for
-    spent: np.ndarray
-    criterion: np.ndarray
-    stop_reason: str
-
-
-def _score_one(phase: str, gamma: float, cost: float, spent: float, tau: float) -> float:
-    """The round's criterion of one tree of edge ``gamma`` and original cost ``cost``: the
-    value :data:`~budgetboost.estimators.boosting.CRITERIA` gives, in scalar arithmetic."""
-    if phase == "adaboost":
-        return gamma
-    ratio = CRITERIA[phase]
-    den = ratio.denominator(cost, spent, tau)
-    if gamma <= 0.0:
-        num = -math.inf
-    elif ratio.slope == 1.0:  # Eq. 1 and 2: log(-ln(1 - gamma^2))
-        num = math.inf if gamma >= 1.0 else math.log(-math.log1p(-gamma * gamma))
-    else:  # Eq. 4: log(1 - sqrt(1 - gamma^2))
-        num = math.log(gamma * gamma) - math.log1p(math.sqrt(1.0 - gamma * gamma))
-    log_den = math.log(den) if den > 0 else -math.inf
-    if math.isinf(num) and num == log_den:
-        return -math.inf  # 0/0 or inf/inf, as Ratio.score's nan
-    return num - log_den
+__all__ = ["TreeLearner", "example_costs", "tree_leaves"]
 
 
 def _best_split(
@@ -120,14 +77,13 @@ def _best_split(
 ) -> int:
     """The candidate (of ``index``) whose tree scores best, or -1; ties as ``_select``.
 
-    As :func:`~budgetboost.estimators.boosting._contenders` does for stumps, only the candidates whose
-    upper bound ``k x / (d (1 - k x))`` (``x = gamma^2``, ``d`` the denominator) reaches the
-    best lower bound ``M = max k x / d``, less the relative margin ``PRUNE_MARGIN * (1 +
-    |log M|)``, are scored exactly: the others score below the best by more than the tie
-    tolerance.
+    As :func:`~budgetboost.estimators.criteria.contenders` does for stumps, only the candidates
+    whose upper bound ``k x / (d (1 - k x))`` (``x = gamma^2``, ``d`` the denominator) reaches the
+    best lower bound ``M = max k x / d``, less the relative margin ``PRUNE_MARGIN * (1 + |log M|)``,
+    are scored exactly: the others score below the best by more than the tie tolerance.
     """
     if phase == "adaboost":
-        return _select(cand_gamma[index], cand_gamma, space.column, space.threshold, index=index)
+        return select(cand_gamma[index], cand_gamma, space.column, space.threshold, index=index)
     ratio = CRITERIA[phase]
     gamma = cand_gamma[index]
     den = ratio.denominator(tree_cost, spent, tau)
@@ -142,12 +98,13 @@ def _best_split(
             index, gamma, den = index[keep], gamma[keep], den[keep]
     with np.errstate(divide="ignore"):
         score = ratio.score(gamma, np.log(den))
-    return _select(score, cand_gamma, space.column, space.threshold, index=index)
+    return select(score, cand_gamma, space.column, space.threshold, index=index)
 
 
 def _beats(score: float, gamma: float, score0: float, gamma0: float) -> bool:
     """Whether a split tree ``(score, gamma)`` beats the unsplit one ``(score0, gamma0)``
-    in :func:`~budgetboost.estimators.boosting._select`'s order, the unsplit tree winning exact ties."""
+    in :func:`~budgetboost.estimators.criteria.select`'s order, the unsplit tree winning exact ties.
+    """
     if score == -math.inf:
         return False
     if math.isinf(score) or math.isinf(score0):
@@ -223,8 +180,8 @@ def _grow(
         if best < 0:
             continue
         added = 0.0 if in_tree[cand_group[best]] else float(cand_cost[best])
-        score = _score_one(phase, float(cand_gamma[best]), tree_cost + added, spent, tau)
-        score0 = _score_one(phase, tree_gamma, tree_cost, spent, tau)
+        score = score_one(phase, float(cand_gamma[best]), tree_cost + added, spent, tau)
+        score0 = score_one(phase, tree_gamma, tree_cost, spent, tau)
         if not _beats(score, float(cand_gamma[best]), score0, tree_gamma):
             continue
         j, v = int(space.column[best]), float(space.threshold[best])
@@ -249,128 +206,94 @@ def _grow(
     return feature, threshold, splits, label, node_of_row, tree_gamma, s
 
 
-def boost_tree_path(
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    criterion: str,
-    max_rounds: int,
-    group_of_column: np.ndarray,
-    group_cost: np.ndarray,
-    max_depth: int,
-    budget: float = np.inf,
-    tau: float = 1.0,
-    switch: float = 0.5,
-    space: StumpSpace | None = None,
-) -> TreePath:
-    """Run Algorithm 1 with depth-``max_depth`` trees on validated inputs (``y`` in {-1, +1}).
+class TreeLearner:
+    """The weak learner of ``weak_learner="tree"``: a tree of depth at most ``max_depth``
+    grown from the round's stump (see the module docstring)."""
 
-    See the module docstring for the weak learner; ``max_depth=1`` gives the stump engine's
-    path (:func:`budgetboost.estimators.boosting.boost_path`) bit for bit.
-    """
-    space = StumpSpace.from_matrix(X) if space is None else space
-    m = X.shape[0]
-    n_inner, n_leaves = 2**max_depth - 1, 2**max_depth
-    cand_group = group_of_column[space.column]
-    cand_cost = group_cost[cand_group]
-    paid = np.zeros(group_cost.shape[0], dtype=bool)
-    weights = np.full(m, 1.0 / m)
-    wy = np.empty(m)
-    spent = 0.0
-    phase = "greedy" if criterion == "hybrid" else criterion
-    score_of = _CachedScores(cand_cost, tau)
-    first_quality = None
-    rows: dict[str, list] = {
-        k: []
-        for k in ("feature", "threshold", "group", "value", "polarity", "alpha", "edge", "new")
-    }
-    spent_path: list[float] = []
-    phases: list[str] = []
-    stop_reason = "max_rounds" if space.n_candidates else "no_stumps"
-    for _ in range(max_rounds if space.n_candidates else 0):
-        gamma = space.edges(np.multiply(weights, y, out=wy))
-        k, abs_gamma, phase, first_quality = _choose_stump(
-            gamma, space, phase, criterion, first_quality, switch, paid, cand_group, spent, score_of
-        )
-        if k < 0:
-            stop_reason = "zero_edge"
-            break
-        feature, threshold, splits, label, node_of_row, edge, s = _grow(
-            X,
-            wy,
-            gamma,
-            abs_gamma,
-            k,
-            space,
-            max_depth,
-            phase,
-            spent,
-            tau,
-            cand_group,
-            cand_cost,
-            group_cost.shape[0],
-        )
-        total, new = spent, []
-        for c in splits:  # the tree's unpaid groups, in the order of its splits
-            g = cand_group[c]
-            if not paid[g] and g not in new:
-                total += cand_cost[c]
-                new.append(g)
-        if total > budget:
-            stop_reason = "budget"
-            break
-        paid[new] = True
-        spent = total
-        group = np.where(feature >= 0, group_of_column[np.maximum(feature, 0)], -1)
-        value = np.empty(n_leaves)
-        for node, out in label.items():  # each final leaf fills its depth-d slots
-            level = int(math.log2(node + 1))
-            width = 2 ** (max_depth - level)
-            first = (node + 1) * width - 1 - n_inner
-            value[first : first + width] = out
-        capped = min(edge, 1.0 - GAMMA_CAP)
-        alpha = 0.5 * np.log((1.0 + capped) / (1.0 - capped))
-        for key, item in (
-            ("feature", feature),
-            ("threshold", threshold),
-            ("group", group),
-            ("value", value),
-            ("polarity", s),
-            ("alpha", alpha),
-            ("edge", edge),
-            ("new", len(new)),
-        ):
-            rows[key].append(item)
-        spent_path.append(spent)
-        phases.append(phase)
-        if edge >= 1.0 - GAMMA_CAP:
-            stop_reason = "perfect_tree"
-            break
-        # D(i) exp(-alpha y_i h(x_i)): exp(-alpha) where the tree is right, exp(alpha) where
-        # wrong (the same floats as the stump engine's update for a depth-1 tree)
-        out_of_node = np.zeros(2 * n_leaves - 1)
-        for node, out in label.items():
-            out_of_node[node] = out
-        agree = (out_of_node[node_of_row] == y).view(np.uint8)
-        weights *= np.exp([alpha, -alpha]).take(agree)
-        weights /= weights.sum()
+    name = "tree"
+    perfect = "perfect_tree"
+    attributes = ("tree_feature_", "tree_threshold_", "tree_group_", "tree_value_", "group_cost_")
 
-    def stacked(key: str, shape: tuple, dtype) -> np.ndarray:
-        return np.asarray(rows[key], dtype=dtype).reshape((len(rows[key]), *shape))
+    def __init__(self, max_depth: int):
+        self.max_depth = int(max_depth)
 
-    return TreePath(
-        node_feature=stacked("feature", (n_inner,), np.intp),
-        node_threshold=stacked("threshold", (n_inner,), np.float64),
-        node_group=stacked("group", (n_inner,), np.intp),
-        value=stacked("value", (n_leaves,), np.float64),
-        polarity=stacked("polarity", (), np.float64),
-        alpha=stacked("alpha", (), np.float64),
-        edge=stacked("edge", (), np.float64),
-        new_groups=stacked("new", (), np.intp),
-        spent=np.asarray(spent_path, dtype=np.float64),
-        criterion=np.asarray(phases, dtype=object),
-        stop_reason=stop_reason,
-    )
+    def start(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        space: StumpSpace,
+        group_of_column: np.ndarray,
+        group_cost: np.ndarray,
+        tau: float,
+    ):
+        """The step function of one fit: a tree per round, its groups in split order."""
+        depth = self.max_depth
+        cand_group = group_of_column[space.column]
+        cand_cost = group_cost[cand_group]
+        n_groups = group_cost.shape[0]
+        n_inner, n_leaves = 2**depth - 1, 2**depth
+
+        def step(r: Round) -> Step:
+            feature, threshold, splits, label, node_of_row, edge, _ = _grow(
+                X,
+                r.wy,
+                r.gamma,
+                r.abs_gamma,
+                r.k,
+                space,
+                depth,
+                r.phase,
+                r.spent,
+                tau,
+                cand_group,
+                cand_cost,
+                n_groups,
+            )
+            value = np.empty(n_leaves)
+            out_of_node = np.zeros(2 * n_leaves - 1)
+            for node, out in label.items():  # each final leaf fills its depth-d slots
+                level = int(math.log2(node + 1))
+                width = 2 ** (depth - level)
+                first = (node + 1) * width - 1 - n_inner
+                value[first : first + width] = out
+                out_of_node[node] = out
+            # exp(-alpha) where the tree is right, exp(alpha) where wrong (the same floats
+            # as the stump learner's for a depth-1 tree)
+            right = (out_of_node[node_of_row] == y).view(np.uint8)
+            groups = list(dict.fromkeys(cand_group[c] for c in splits))  # in split order
+            node_group = np.where(feature >= 0, group_of_column[np.maximum(feature, 0)], -1)
+            return Step(groups, edge, right, (feature, threshold, node_group, value))
+
+        return step
+
+    def stacked(self, records: list) -> dict[str, np.ndarray]:
+        """The trees of a path in heap layout (see ``BudgetedBoost``'s ``tree_*_``)."""
+        n_inner, n_leaves = 2**self.max_depth - 1, 2**self.max_depth
+        parts = list(zip(*records, strict=True)) or [(), (), (), ()]
+        return {
+            "tree_feature_": np.asarray(parts[0], dtype=np.intp).reshape(-1, n_inner),
+            "tree_threshold_": np.asarray(parts[1], dtype=np.float64).reshape(-1, n_inner),
+            "tree_group_": np.asarray(parts[2], dtype=np.intp).reshape(-1, n_inner),
+            "tree_value_": np.asarray(parts[3], dtype=np.float64).reshape(-1, n_leaves),
+        }
+
+    def fitted(self, path, group_cost: np.ndarray) -> dict[str, np.ndarray]:
+        """``BudgetedBoost``'s tree attributes: the path's trees and the groups' costs."""
+        return {**path.learner, "group_cost_": np.array(group_cost, dtype=np.float64)}
+
+    def outputs(self, model, X: np.ndarray) -> np.ndarray:
+        leaves = tree_leaves(X, model.tree_feature_, model.tree_threshold_)
+        return model.tree_value_[np.arange(leaves.shape[1]), leaves]
+
+    def example_costs(self, model, X: np.ndarray, n_rounds: np.ndarray) -> np.ndarray | None:
+        """Each row's lazy cost at each prefix: the groups on its paths, each once."""
+        if not X.shape[0]:
+            return None
+        leaves = tree_leaves(X, model.tree_feature_, model.tree_threshold_)
+        return example_costs(leaves, model.tree_group_, model.group_cost_, n_rounds)
+
+    def __repr__(self) -> str:
+        return f"TreeLearner(max_depth={self.max_depth})"
 
 
 def tree_leaves(X: np.ndarray, node_feature: np.ndarray, node_threshold: np.ndarray) -> np.ndarray:

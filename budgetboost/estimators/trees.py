@@ -43,7 +43,7 @@ from budgetboost.estimators.base import (
     TrainingData,
 )
 from budgetboost.estimators.params import Boolean, Interval, InvalidParameterError, Options
-from budgetboost.estimators.peers._base import TRADEOFF, validation_split
+from budgetboost.estimators.tuning import TRADEOFF, validation_split
 from budgetboost.estimators.validation import check_budgets
 
 __all__ = [
@@ -516,23 +516,23 @@ class BudgetedTree(BudgetedEstimator):
     path, each once; after budget pruning every path costs at most the budget, so the budget
     holds strictly for every example.
 
-    **Cost-sensitive** (``cost_sensitive=True``, Greedy Miser's split criterion, Xu et al.
-    2012): a split maximises ``gain - lambda * c``, ``c`` the unpaid cost of the split's
-    feature group on the node's path (0 if the group is split on above the node), and is
-    made only when ``gain > lambda * c``: each split must lower ``mean impurity + lambda *
-    mean example cost`` of the tree (the gain is per example of the node, so both terms are
-    weighted by the node's share of the examples). The training rows are split, stratified
-    by class, into a *fit part* and a *validation part* (``validation_fraction``, seeded by
-    ``random_state``; the peers' ``validation_split``). One tree per ``lambda`` of the grid
-    ``tradeoffs_`` is grown on the fit part and pruned by budget as plain CART is. At each
-    budget ``B`` the tree used is the one, among the grid's trees each pruned to ``B``, with
-    the fewest validation errors; ties go to the smaller ``lambda`` (so to plain CART,
-    ``lambda = 0``, whenever it does as well). The choice is a step function of the budget
-    fixed at fit time (:attr:`choice_budgets_`, :meth:`chosen_tradeoffs`). The chosen tree is
-    **not** refit on all training rows: it is the tree grown on the fit part, whose
-    validation error chose it. Test rows take no part in the fit or the choice (the
-    estimator only sees the training rows). A single ``lambda`` is a fixed trade-off; with
-    ``validation_fraction=0`` it is grown on all training rows.
+    **Cost-sensitive** (``cost_sensitive=True``, Greedy Miser's split criterion, Xu et al. 2012): a
+    split maximises ``gain - lambda * c``, ``c`` the unpaid cost of the split's feature group on the
+    node's path (0 if the group is split on above the node), and is made only when ``gain > lambda *
+    c``: each split must lower ``mean impurity + lambda * mean example cost`` of the tree (the gain
+    is per example of the node, so both terms are weighted by the node's share of the examples). The
+    training rows are split, stratified by class, into a *fit part* and a *validation part*
+    (``validation_fraction``, seeded by ``random_state``;
+    :func:`~budgetboost.estimators.tuning.validation_split`). One tree per ``lambda`` of the grid
+    ``tradeoffs_`` is grown on the fit part and pruned by budget as plain CART is. At each budget
+    ``B`` the tree used is the one, among the grid's trees each pruned to ``B``, with the fewest
+    validation errors; ties go to the smaller ``lambda`` (so to plain CART, ``lambda = 0``, whenever
+    it does as well). The choice is a step function of the budget fixed at fit time
+    (:attr:`choice_budgets_`, :meth:`chosen_tradeoffs`). The chosen tree is **not** refit on all
+    training rows: it is the tree grown on the fit part, whose validation error chose it. Test rows
+    take no part in the fit or the choice (the estimator only sees the training rows). A single
+    ``lambda`` is a fixed trade-off; with ``validation_fraction=0`` it is grown on all training
+    rows.
 
     Parameters
     ----------

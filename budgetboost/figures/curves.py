@@ -1,268 +1,88 @@
-"""The paper's figures, drawn from the aggregated summary table and registered by name.
+"""Every budget-curve figure, registered by name: the paper's Figures 1-3 and those beyond it.
 
 * :func:`figure1`: Figure 1 of Huang, Powers & Reyzin (2015): one panel per dataset (and cost
   model), test error against budget, one line per algorithm with 95 % confidence-interval
   error bars, the unbudgeted AdaBoost reference as a horizontal line (its interval shaded) and
   test-time sampling (AdaBoostRS) on a secondary right axis, since its error is on another
   scale.
-* :func:`figure2`: Figure 2, the real-cost experiments (heart with Turney's costs, and any
-  local dataset such as Yahoo! Webscope).
+* :func:`figure2`: Figure 2, the real-cost experiments (cost models of kind ``real``: heart
+  with Turney's costs; and any local dataset such as Yahoo! Webscope).
 * :func:`figure3`: Figure 3, budgeted decision trees, error against number of nodes (log
   scale), AdaBoost's error as diamonds on a horizontal line for comparison.
+* :func:`figure_peers`: the paper's boosters that face the peers
+  (:meth:`~budgetboost.pipeline.catalogue.Catalogue.peer_opponents`) against every algorithm of
+  family ``peer`` (LightGBM's cost-efficient gradient boosting, CatBoost's feature
+  penalties), one panel per dataset and cost model where a peer ran.
+* :func:`figure_boosted_trees`: each declared variant (``variant_of``: boosting depth-2
+  trees) against its stump counterpart (Section 8, first question).
+* :func:`figure_adversarial`, :func:`figure_few_cheap`: every algorithm under the cost
+  models of kind ``correlated`` and ``few_cheap``, the same algorithms under the baseline
+  U[0, 2] faintly behind (Section 8, second and third questions).
 
-Each is registered with :func:`budgetboost.figures.registry.figure` (name, caption, families), which
-is all the pipeline needs to draw it and put it in the report. Figures are plain
-:class:`matplotlib.figure.Figure` objects (no pyplot state); labels, colours, markers and
-line styles come from the run's :class:`~budgetboost.pipeline.catalogue.Catalogue`.
+Each is registered with :func:`budgetboost.figures.registry.figure` (name, caption,
+families), which is all the pipeline needs to draw it and put it in the report.
 """
 
 from __future__ import annotations
 
-import math
-import os
-from collections.abc import Collection, Mapping, Sequence
+import dataclasses
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from budgetboost.data.io import atomic_path
+from budgetboost.figures.panels import (
+    CURVE_FAMILIES,
+    NCOLS,
+    budget_curves,
+    budget_panel,
+    draw_curve,
+    draw_reference,
+    grid,
+    legend,
+    panel_pairs,
+    placeholder,
+    reference,
+    subset,
+    trials_note,
+)
 from budgetboost.figures.registry import FigureContext, figure
-from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
+from budgetboost.figures.style import paper_style
+from budgetboost.pipeline.catalogue import paper_experiments
 
 __all__ = [
-    "REAL_COST_MODELS",
+    "cost_model_curves",
     "figure1",
     "figure1_panels",
     "figure2",
     "figure2_panels",
     "figure3",
-    "figure_budget_curves",
+    "figure_adversarial",
+    "figure_boosted_trees",
+    "figure_few_cheap",
+    "figure_peers",
     "figure_trees",
-    "save_figure",
+    "peer_curves",
+    "variant_curves",
 ]
 
-#: Panel order: the paper's Table 1 (other datasets follow alphabetically).
-DATASET_ORDER = (
-    "ocr17",
-    "ocr49",
-    "splice",
-    "census",
-    "breast_cancer",
-    "ecoli",
-    "sonar",
-    "heart",
-    "ionosphere",
-    "webscope",
-)
-#: Cost models of the real-cost experiment (Figure 2).
-REAL_COST_MODELS = ("turney",)
-#: Families drawn as budget curves (Figures 1 and 2).
-CURVE_FAMILIES = ("reference", "boosting", "sampling")
-NCOLS = 3
-#: Legend text per inch of figure width (paper context, font scale 1.1), to size its columns.
-LEGEND_CHARS_PER_INCH = 9
+#: How faint the baseline's curves are drawn behind another cost model's.
+BASELINE_ALPHA = 0.3
 
 
-def _paper_style():
-    """The figures' look (seaborn's whitegrid, paper context); seaborn is imported here, not
-    when the figure registry is loaded to plan a workflow (it takes a second or more)."""
-    import seaborn as sns
-
-    return sns.axes_style("whitegrid"), sns.plotting_context("paper", font_scale=1.1)
-
-
-def _label(catalogue: Catalogue, algorithm: str) -> str:
-    entry = catalogue[algorithm]
-    return f"{entry.label} (right axis)" if entry.right_axis else entry.label
+def figure2_panels(summary: pd.DataFrame, context: FigureContext) -> list[tuple[str, str]]:
+    """(dataset, cost_model) panels of Figure 2: real costs (kind ``real``) or a local dataset."""
+    real = set(context.of_kind("real"))
+    local = set(context.local_datasets)
+    return [(d, c) for d, c in panel_pairs(summary, context) if c in real or d in local]
 
 
-def figure2_panels(
-    summary: pd.DataFrame, local_datasets: Collection[str] = ()
-) -> list[tuple[str, str]]:
-    """(dataset, cost_model) panels of Figure 2: real costs or a local dataset."""
-    pairs = _pairs(summary)
-    return [(d, c) for d, c in pairs if c in REAL_COST_MODELS or d in set(local_datasets)]
-
-
-def figure1_panels(
-    summary: pd.DataFrame, local_datasets: Collection[str] = ()
-) -> list[tuple[str, str]]:
+def figure1_panels(summary: pd.DataFrame, context: FigureContext) -> list[tuple[str, str]]:
     """(dataset, cost_model) panels of Figure 1: every experiment not in Figure 2."""
-    fig2 = set(figure2_panels(summary, local_datasets))
-    return [p for p in _pairs(summary) if p not in fig2]
-
-
-def _pairs(
-    summary: pd.DataFrame, algorithms: Collection[str] | None = None
-) -> list[tuple[str, str]]:
-    """(dataset, cost_model) pairs with finite-budget rows, in :data:`DATASET_ORDER`.
-
-    Rows of ``algorithms`` only if given, else of the budget-curve families.
-    """
-    if algorithms is None:
-        algorithms = Catalogue.default().including(summary["algorithm"]).of_family(*CURVE_FAMILIES)
-    curves = summary[summary["algorithm"].isin(algorithms) & np.isfinite(summary["budget"])]
-    pairs = {(d, c) for d, c in zip(curves["dataset"], curves["cost_model"], strict=True)}
-    return sorted(
-        pairs,
-        key=lambda p: (
-            DATASET_ORDER.index(p[0]) if p[0] in DATASET_ORDER else len(DATASET_ORDER),
-            p,
-        ),
-    )
-
-
-def _grid(n_panels: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, list[Axes]]:
-    ncols = min(NCOLS, max(1, n_panels))
-    nrows = max(1, math.ceil(n_panels / ncols))
-    width = max(width * ncols, 7.0)
-    fig = Figure(figsize=(width, height * nrows + 0.9), layout="constrained")
-    axes = list(fig.subplots(nrows, ncols, squeeze=False).ravel())
-    for ax in axes[max(1, n_panels) :]:
-        fig.delaxes(ax)
-    return fig, axes[: max(1, n_panels)]
-
-
-def _reference(
-    summary: pd.DataFrame, dataset: str, cost_model: str, catalogue: Catalogue
-) -> pd.Series | None:
-    ref = summary[
-        (summary["algorithm"] == catalogue.with_role("reference"))
-        & np.isinf(summary["budget"])
-        & (summary["dataset"] == dataset)
-    ]
-    if ref.empty:
-        return None
-    same = ref[ref["cost_model"] == cost_model]
-    return (same if not same.empty else ref.sort_values("cost_model")).iloc[0]
-
-
-def _draw_reference(ax: Axes, ref: pd.Series | None, catalogue: Catalogue) -> None:
-    if ref is None:
-        return
-    s = catalogue[ref["algorithm"]].style
-    ax.axhline(
-        ref["error_mean"],
-        color=s.colour,
-        linestyle=s.linestyle,
-        linewidth=1.2,
-        label=_label(catalogue, ref["algorithm"]),
-    )
-    if np.isfinite(ref["ci_half"]):
-        ax.axhspan(ref["ci_low"], ref["ci_high"], color="0.6", alpha=0.18, linewidth=0)
-
-
-def _draw_curve(
-    ax: Axes, curve: pd.DataFrame, algorithm: str, catalogue: Catalogue, x: str = "budget"
-) -> None:
-    s = catalogue[algorithm].style
-    curve = curve.sort_values(x)
-    ax.errorbar(
-        curve[x],
-        curve["error_mean"],
-        yerr=curve["ci_half"].fillna(0.0),
-        color=s.colour,
-        marker=s.marker,
-        linestyle=s.linestyle,
-        markersize=4,
-        linewidth=1.4,
-        capsize=2,
-        elinewidth=0.8,
-        label=_label(catalogue, algorithm),
-    )
-
-
-def _budget_panel(
-    ax: Axes, summary: pd.DataFrame, dataset: str, cost_model: str, context: FigureContext
-) -> None:
-    catalogue = context.catalogue
-    part = summary[
-        (summary["dataset"] == dataset)
-        & (summary["cost_model"] == cost_model)
-        & np.isfinite(summary["budget"])
-    ]
-    ax.set_title(f"{dataset} · {cost_model}")
-    ax.set_xlabel("budget B")
-    ax.set_ylabel("test error")
-    if "reference" in context.families:
-        _draw_reference(ax, _reference(summary, dataset, cost_model, catalogue), catalogue)
-    algorithms = [
-        a for a in context.algorithms(part["algorithm"]) if catalogue[a].family != "reference"
-    ]
-    for algorithm in algorithms:
-        if not catalogue[algorithm].right_axis:
-            _draw_curve(ax, part[part["algorithm"] == algorithm], algorithm, catalogue)
-    secondary = [a for a in algorithms if catalogue[a].right_axis]
-    if secondary:
-        right = ax.twinx()
-        right.grid(False)
-        for algorithm in secondary:
-            _draw_curve(right, part[part["algorithm"] == algorithm], algorithm, catalogue)
-        colour = catalogue[secondary[0]].style.colour
-        right.set_ylabel("test error (test-time sampling)", color=colour)
-        right.tick_params(axis="y", colors=colour)
-
-
-def _placeholder(ax: Axes, message: str) -> None:
-    ax.set_axis_off()
-    ax.set_title("no results")
-    ax.text(
-        0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes, fontsize=12, wrap=True
-    )
-
-
-def _legend(fig: Figure, ncols: int, catalogue: Catalogue) -> None:
-    """One figure legend with each algorithm once, in catalogue order."""
-    by_label = {}
-    for ax in fig.axes:
-        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            by_label.setdefault(label, handle)
-    if not by_label:
-        return
-    order = [label for label in (_label(catalogue, a) for a in catalogue) if label in by_label]
-    order += [label for label in by_label if label not in order]
-    # as many columns as fit the figure's width (about LEGEND_CHARS_PER_INCH characters per
-    # inch, each entry its label plus the marker), so that long labels are never cut off
-    widest = max(len(label) for label in order) + 6
-    fitting = max(1, int(fig.get_figwidth() * LEGEND_CHARS_PER_INCH / widest))
-    fig.legend(
-        [by_label[label] for label in order],
-        order,
-        loc="outside lower center",
-        ncols=min(len(order), {1: 3, 2: 4}.get(ncols, 7), fitting),
-        frameon=False,
-    )
-
-
-def figure_budget_curves(
-    summary: pd.DataFrame,
-    panels: Sequence[tuple[str, str]],
-    title: str,
-    context: FigureContext,
-    empty_message: str = "no results",
-) -> Figure:
-    """Test error against budget, one panel per (dataset, cost_model) in ``panels``.
-
-    Lines: one per algorithm of the context's families with its 95 % CI as error bars;
-    right-axis families (test-time sampling) on the right axis; the unbudgeted AdaBoost
-    reference as a dotted horizontal line with its CI shaded. With no panels the figure holds
-    one placeholder panel saying ``empty_message``.
-    """
-    catalogue = context.catalogue.including(summary["algorithm"])
-    context = FigureContext(catalogue, context.local_datasets, context.families)
-    axes_style, context_style = _paper_style()
-    with axes_style, context_style:
-        fig, axes = _grid(len(panels))
-        if not panels:
-            _placeholder(axes[0], empty_message)
-        for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
-            _budget_panel(ax, summary, dataset, cost_model, context)
-        fig.suptitle(title)
-        _legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
-    return fig
+    fig2 = set(figure2_panels(summary, context))
+    return [p for p in panel_pairs(summary, context) if p not in fig2]
 
 
 def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
@@ -275,22 +95,22 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
     catalogue = context.catalogue.including(summary["algorithm"])
     names = catalogue.of_family("tree")
     trees = summary[summary["algorithm"].isin(names) & (summary["nodes_mean"] > 0)]
-    panels = _pairs(trees, names)
-    axes_style, context_style = _paper_style()
+    panels = panel_pairs(trees, context, names)
+    axes_style, context_style = paper_style()
     with axes_style, context_style:
-        fig, axes = _grid(len(panels))
+        fig, axes = grid(len(panels))
         if not panels:
-            _placeholder(axes[0], "no tree results\n(no algorithm of family 'tree' ran)")
+            placeholder(axes[0], "no tree results\n(no algorithm of family 'tree' ran)")
         for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
             part = trees[(trees["dataset"] == dataset) & (trees["cost_model"] == cost_model)]
             for algorithm in catalogue.sort(part["algorithm"]):
-                _draw_curve(
+                draw_curve(
                     ax, part[part["algorithm"] == algorithm], algorithm, catalogue, x="nodes_mean"
                 )
-            ref = _reference(summary, dataset, cost_model, catalogue)
+            ref = reference(summary, dataset, cost_model, catalogue)
             if ref is not None:
                 s = catalogue[ref["algorithm"]].style
-                _draw_reference(ax, ref, catalogue)
+                draw_reference(ax, ref, catalogue)
                 ax.plot(
                     [part["nodes_mean"].min(), part["nodes_mean"].max()],
                     [ref["error_mean"]] * 2,
@@ -306,11 +126,8 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
             ax.set_xlabel("tree nodes (log scale)")
             ax.set_ylabel("test error")
         fig.suptitle("Figure 3: budgeted decision trees against AdaBoost")
-        _legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
+        legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
     return fig
-
-
-# --------------------------------------------------------------------- registered figures
 
 
 @figure(
@@ -329,9 +146,9 @@ because its error is much higher.
 def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 1: budget curves of every experiment without real costs."""
     summary = paper_experiments(tables["summary"], tables["summary"], context.catalogue)
-    return figure_budget_curves(
+    return budget_curves(
         summary,
-        figure1_panels(summary, context.local_datasets),
+        figure1_panels(summary, context),
         "Figure 1: test error against budget (95 % CI; test-time sampling on the right axis)",
         context,
     )
@@ -351,9 +168,9 @@ Turney's test costs (cost model ``turney``) and any local dataset enabled in the
 def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 2: budget curves of the real-cost experiments."""
     summary = paper_experiments(tables["summary"], tables["summary"], context.catalogue)
-    return figure_budget_curves(
+    return budget_curves(
         summary,
-        figure2_panels(summary, context.local_datasets),
+        figure2_panels(summary, context),
         "Figure 2: real feature costs (heart with Turney's costs, local datasets)",
         context,
         empty_message="no real-cost results\n(cost model turney or a local dataset)",
@@ -379,17 +196,184 @@ def figure3(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     )
 
 
-def save_figure(fig: Figure, *paths: str | os.PathLike) -> None:
-    """Write ``fig`` to each path (format from the suffix: .png at 150 dpi, .pdf) atomically.
+def peer_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
+    """Budget curves of the peers and the paper's boosters (see :func:`figure_peers`)."""
+    catalogue = context.catalogue.including(summary["algorithm"])
+    peers = [a for a in catalogue.of_family("peer") if a in set(summary["algorithm"])]
+    boosters = catalogue.peer_opponents()
+    names = [n for n in boosters if n is not None] + peers
+    chosen = summary[summary["algorithm"].isin(names)]
+    panels = panel_pairs(chosen[chosen["algorithm"].isin(peers)], context, peers)
+    title = "Beyond the paper: the paper's boosters against the library peers"
+    note = trials_note(chosen, peers, catalogue)
+    return budget_curves(
+        chosen,
+        panels,
+        f"{title}\n({note})" if note else title,
+        dataclasses.replace(
+            context, catalogue=subset(catalogue, names), families=("boosting", "peer")
+        ),
+        empty_message="no peer results\n(no algorithm of family 'peer' ran)",
+    )
 
-    Creation dates and software versions are left out so unchanged results give unchanged
-    files.
-    """
-    for path in paths:
-        fmt = os.fspath(path).rsplit(".", 1)[-1].lower()
-        metadata = {
-            "pdf": {"CreationDate": None, "Producer": None, "Creator": None},
-            "png": {"Software": None},
-        }.get(fmt)
-        with atomic_path(path, suffix=f".{fmt}") as tmp:
-            fig.savefig(tmp, format=fmt, dpi=150, metadata=metadata)
+
+@figure(
+    "peers",
+    title="Peers: LightGBM and CatBoost",
+    category="Beyond the paper",
+    families=("peer",),  # and the catalogue's peer opponents, as Figure 3 its reference
+    caption="""
+The paper's boosters (AdaBoostBT, Greedy Eq. 1, Smoothed Eq. 2) against cost-aware gradient
+boosting in the libraries everyone uses: LightGBM's cost-efficient gradient boosting (CEGB)
+and CatBoost's feature penalties, each with stumps and with small trees. Test error (y)
+against the feature budget B (x), one panel per dataset and cost model on which a peer ran,
+95 % confidence intervals. A peer uses, at each budget, the (trade-off, number of trees) with
+the lowest error on a validation part of the training rows among those it can afford. The
+slower peers run on the first trials of each dataset only (their number is in the figure's
+title and in ``summary.md``), so their intervals are wider; the paired comparisons use the
+trials both ran (``claims.md``, *Beyond the paper*).
+""",
+)
+def figure_peers(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """The peers figure: AdaBoostBT, Greedy and Smoothed against every peer (the paper's
+    experiments; the open questions' cost models have figures of their own)."""
+    summary = tables["summary"]
+    return peer_curves(paper_experiments(summary, summary, context.catalogue), context)
+
+
+def variant_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
+    """Budget curves of every declared variant (``variant_of``) and its base algorithm."""
+    catalogue = context.catalogue.including(summary["algorithm"])
+    present = set(summary["algorithm"])
+    pairs = [(v, b) for v, b in catalogue.variants() if v in present and b in present]
+    variants = [v for v, _ in pairs]
+    names = catalogue.sort([n for pair in pairs for n in pair])
+    chosen = summary[summary["algorithm"].isin(names)]
+    panels = panel_pairs(chosen[chosen["algorithm"].isin(variants)], context, variants)
+    title = "Future work: boosting small trees against stumps, same criterion"
+    note = trials_note(chosen, variants, catalogue)
+    families = tuple({catalogue[n].family for n in names}) or ("boosted_trees",)
+    return budget_curves(
+        chosen,
+        panels,
+        f"{title}\n({note})" if note else title,
+        dataclasses.replace(context, catalogue=subset(catalogue, names), families=families),
+        empty_message="no variant results\n(no algorithm with variant_of ran)",
+    )
+
+
+def cost_model_curves(
+    summary: pd.DataFrame,
+    context: FigureContext,
+    kind: str,
+    title: str,
+) -> Figure:
+    """Every algorithm under the cost models of ``kind`` (spec ``model``), one panel per
+    (dataset, cost model), with the same algorithms under the context's ``baseline`` (U[0, 2])
+    drawn faintly (dashed, unlabelled) for comparison; test-time sampling on a right-hand axis
+    as in Figure 1 (without its baseline)."""
+    cost_models = tuple(c for c in context.of_kind(kind) if c != context.baseline)
+    baseline = context.baseline
+    catalogue = context.catalogue.including(summary["algorithm"])
+    context = dataclasses.replace(context, catalogue=catalogue)
+    chosen = summary[summary["cost_model"].isin(cost_models)]
+    names = context.algorithms(chosen["algorithm"])
+    chosen = chosen[chosen["algorithm"].isin(names)]
+    panels = panel_pairs(chosen, context, names)
+    axes_style, context_style = paper_style()
+    with axes_style, context_style:
+        fig, axes = grid(len(panels))
+        if not panels:
+            placeholder(axes[0], f"no results under a cost model of kind {kind!r}")
+        for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
+            base = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == baseline)]
+            here = chosen.loc[
+                (chosen["dataset"] == dataset) & (chosen["cost_model"] == cost_model), "algorithm"
+            ]
+            for algorithm in catalogue.sort(here):
+                curve = base[base["algorithm"] == algorithm]
+                curve = curve[np.isfinite(curve["budget"])].sort_values("budget")
+                if curve.empty or catalogue[algorithm].right_axis:
+                    continue  # right-axis curves (test-time sampling): no baseline drawn
+                s = catalogue[algorithm].style
+                ax.plot(
+                    curve["budget"],
+                    curve["error_mean"],
+                    color=s.colour,
+                    linestyle="--",
+                    linewidth=1.0,
+                    alpha=BASELINE_ALPHA,
+                )
+            budget_panel(ax, chosen, dataset, cost_model, context)
+        note = trials_note(chosen, catalogue.sort(chosen["algorithm"]), catalogue)
+        fig.suptitle(f"{title}\n(faint dashed: the same algorithm under {baseline}; {note})")
+        legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
+    return fig
+
+
+@figure(
+    "boosted_trees",
+    title="Trees against stumps",
+    category="Future work",
+    families=("boosted_trees",),  # and each variant's base algorithm (variant_of)
+    caption="""
+The paper's first open question (Section 8): "boosting decision trees with the optimizations
+we suggest … would likely outperform stumps, especially because decision trees show highest
+gains at small budgets". Each algorithm declared a variant of another (``variant_of``:
+AdaBoostBT, Greedy and Smoothed boosting depth-2 trees, each split chosen by the round's
+criterion applied to the whole tree's edge and the original cost of its feature groups)
+against its stump counterpart: test error (y) against budget B (x), 95 % CIs, one panel per
+dataset and cost model of the paper's experiments. The tree variants run on the first trials
+only (number in the title); ``claims.md``, *Future work*, counts where they win.
+""",
+)
+def figure_boosted_trees(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """Tree variants against their stump counterparts."""
+    summary = tables["summary"]
+    return variant_curves(paper_experiments(summary, summary, context.catalogue), context)
+
+
+@figure(
+    "adversarial_costs",
+    title="Adversarial costs",
+    category="Future work",
+    families=("boosting", "boosted_trees", "sampling", "peer"),
+    caption="""
+The paper's second open question (Section 8): "an adversarial cost model where cost and
+feature performance are strongly positively correlated". Cost model ``adversarial``: each
+binarized feature's cost rises with its absolute correlation with the label on the trial's
+training rows (rank scaled to [0, 2], a quarter uniform noise; mean 1 as U[0, 2]), so the
+informative features are the expensive ones. Every boosting algorithm, AdaBoostRS and the
+peers, test error against budget with 95 % CIs; the faint dashed lines are the same
+algorithms under U[0, 2] (Figure 1). These run on the first trials only (numbers in the
+title); ``claims.md``, *Future work*, gives how much each algorithm's error rises, paired by
+trial.
+""",
+)
+def figure_adversarial(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """Every algorithm under the adversarial cost model."""
+    return cost_model_curves(
+        tables["summary"], context, "correlated", "Future work: adversarial costs"
+    )
+
+
+@figure(
+    "few_cheap_costs",
+    title="Few cheap features",
+    category="Future work",
+    families=("boosting", "boosted_trees", "sampling", "peer"),
+    caption="""
+The paper's third open question (Section 8): "improve optimization for cost distributions
+with few cheap features". Cost model ``few_cheap``: 10 % of the binarized features, chosen at
+random per trial, cost U[0, 0.2], the rest U[1.5, 2.5] (mean about 1.8; budgets as for
+U[0, 2]). Every boosting algorithm, AdaBoostRS and the peers, test error against budget with
+95 % CIs; the faint dashed lines are the same algorithms under U[0, 2]. These run on the first
+trials only (numbers in the title); ``claims.md``, *Future work*, gives how much each
+algorithm's error rises, paired by trial.
+""",
+)
+def figure_few_cheap(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """Every algorithm under the few-cheap-features cost model."""
+    return cost_model_curves(
+        tables["summary"], context, "few_cheap", "Future work: few cheap features"
+    )

@@ -4,7 +4,8 @@
   Figure 1: the average ranks on a horizontal axis (best on the left), each algorithm
   connected to its label, thick bars joining algorithms whose ranks differ by less than the
   Nemenyi critical difference, and the CD itself as a scale bar.
-* :func:`figure_cd`: one such diagram per budget band, from :func:`budgetboost.analysis.ranks.cd_analysis`.
+* :func:`figure_cd`: one such diagram per budget band, from
+:func:`budgetboost.analysis.ranks.cd_analysis`.
 * :func:`figure_win_tie_loss`: rows (dataset, cost model) by columns (algorithm), each cell
   coloured by the share of budgets where the algorithm is significantly better minus the share
   where it is significantly worse than the reference, from
@@ -33,7 +34,8 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
 from budgetboost.analysis import ranks as rank_stats
-from budgetboost.analysis.ranks import BAND_LABELS, BANDS, cd_groups
+from budgetboost.analysis.bands import BAND_LABELS, BANDS
+from budgetboost.analysis.ranks import cd_groups
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
@@ -80,13 +82,13 @@ def draw_cd_diagram(
 ) -> list[tuple[int, int]]:
     """Draw a critical-difference diagram of average ranks on ``ax`` (Demšar 2006, Figure 1).
 
-    The rank axis runs from 1 (best, left) to ``k`` (extended to ``1 + cd`` when the CD is
-    longer than the axis, so the scale bar stays true). Every algorithm drops a line from its
-    average rank to a label with its name and rank: the better half to the left, the others
-    to the right, nested so that no two lines cross. Thick bars below the axis join the
-    groups of :func:`budgetboost.analysis.ranks.cd_groups` (rank span below the CD: not significantly
-    different by the Nemenyi test); a bar above the axis shows the length of the CD. The title
-    is ``title`` followed by the Friedman p-value.
+    The rank axis runs from 1 (best, left) to ``k`` (extended to ``1 + cd`` when the CD is longer
+    than the axis, so the scale bar stays true). Every algorithm drops a line from its average rank
+    to a label with its name and rank: the better half to the left, the others to the right, nested
+    so that no two lines cross. Thick bars below the axis join the groups of
+    :func:`budgetboost.analysis.ranks.cd_groups` (rank span below the CD: not significantly
+    different by the Nemenyi test); a bar above the axis shows the length of the CD. The title is
+    ``title`` followed by the Friedman p-value.
 
     The axes is turned off and its limits set: x in axes fractions, y in text lines (the
     caller should make the axes about ``(top - bottom) * 1.45`` lines of ``fontsize`` high;

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from budgetboost.pipeline.catalogue import FAMILIES, Catalogue
@@ -31,14 +31,19 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["DEFAULT_MODULES", "TABLES", "FigureContext", "FigureSpec", "figure", "load", "registry"]
+__all__ = [
+    "DEFAULT_MODULES",
+    "TABLES",
+    "FigureContext",
+    "FigureSpec",
+    "check_modules",
+    "figure",
+    "load",
+    "registry",
+]
 
 #: Modules whose figures every run draws (the paper's figures first).
-DEFAULT_MODULES = (
-    "budgetboost.figures.curves",
-    "budgetboost.figures.beyond",
-    "budgetboost.figures.ranks",
-)
+DEFAULT_MODULES = ("budgetboost.figures.curves", "budgetboost.figures.ranks")
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``.
 TABLES = ("summary", "comparisons", "budget_to_match", "cost_model_rise")
 
@@ -55,11 +60,24 @@ class FigureContext:
         Datasets read from a user's local file (the paper's Webscope set).
     families : tuple of str
         The families the figure's entry declares.
+    datasets : tuple of str
+        The run's datasets in the registry's order (Table 1's): the order of the panels;
+        datasets not named follow alphabetically.
+    cost_models : mapping
+        Each cost model's kind, its spec's ``model`` (``uniform_random``, ``real``,
+        ``correlated``, ``few_cheap``, ...): figures find cost models by what they are.
+    baseline : str or None
+        The cost model of the paper's U[0, 2]
+        (:data:`budgetboost.pipeline.plan.BASELINE_SPEC`), against which the open questions'
+        cost models are drawn.
     """
 
     catalogue: Catalogue
     local_datasets: tuple[str, ...] = ()
     families: tuple[str, ...] = FAMILIES
+    datasets: tuple[str, ...] = ()
+    cost_models: Mapping[str, str] = field(default_factory=dict)
+    baseline: str | None = None
 
     def algorithms(self, names: Iterable[str] | None = None) -> list[str]:
         """The catalogue's algorithms of the figure's families (among ``names`` if given)."""
@@ -68,6 +86,15 @@ class FigureContext:
         present = set(names)
         members = self.catalogue.including(present).of_family(*self.families)
         return [n for n in members if n in present]
+
+    def of_kind(self, *kinds: str) -> list[str]:
+        """The run's cost models of these kinds (spec ``model``), in config order."""
+        return [name for name, kind in self.cost_models.items() if kind in kinds]
+
+    def panel_order(self, pair: tuple[str, str]) -> tuple:
+        """Sort key of a (dataset, cost model) panel: :attr:`datasets` first, in order."""
+        order = list(self.datasets)
+        return (order.index(pair[0]) if pair[0] in order else len(order), pair)
 
 
 @dataclass(frozen=True)
@@ -144,6 +171,19 @@ def load(modules: Iterable[str] = ()) -> dict[str, FigureSpec]:
     return {
         name: spec for module in wanted for name, spec in _REGISTRY.items() if spec.module == module
     }
+
+
+def check_modules(modules: Iterable[str]) -> str | None:
+    """Why the config's ``figure_modules`` cannot be loaded, as one line naming the config
+    path (``None`` when every module imports and registers its figures)."""
+    for module in modules:
+        try:
+            load([module])
+        except ImportError as exc:
+            return f"config figure_modules: cannot import {module!r} ({exc})"
+        except ValueError as exc:
+            return f"config figure_modules: {module!r}: {exc}"
+    return None
 
 
 def registry() -> dict[str, FigureSpec]:

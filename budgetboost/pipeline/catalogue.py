@@ -34,9 +34,9 @@ from typing import Any
 import pandas as pd
 
 __all__ = [
-    "BASELINE_COST_MODEL",
     "BUILTIN",
     "FAMILIES",
+    "PEER_OPPONENTS",
     "ROLES",
     "RIGHT_AXIS_FAMILIES",
     "Algorithm",
@@ -49,6 +49,8 @@ __all__ = [
 FAMILIES = ("reference", "boosting", "boosted_trees", "sampling", "tree", "peer", "other")
 #: Families whose error is on another scale: drawn on a right-hand axis of budget curves.
 RIGHT_AXIS_FAMILIES = ("sampling",)
+#: The paper's boosters that face the library peers (roles), in the order they are reported.
+PEER_OPPONENTS = ("smoothed", "greedy")
 #: The paper's algorithms, as the claims refer to them (at most one algorithm per role).
 ROLES = (
     "reference",
@@ -341,6 +343,10 @@ class Catalogue(Mapping[str, Algorithm]):
             raise ValueError(f"unknown role {role!r}; expected one of {list(ROLES)}")
         return self._roles.get(role)
 
+    def peer_opponents(self) -> list[str]:
+        """The algorithms that face the peers: those of the roles :data:`PEER_OPPONENTS`."""
+        return self.with_roles(*PEER_OPPONENTS)
+
     def with_roles(self, *roles: str) -> list[str]:
         """Names of the algorithms that play ``roles`` (those present), in role order."""
         return [name for name in (self.with_role(r) for r in roles) if name is not None]
@@ -379,10 +385,6 @@ def _as_style(value: Any) -> Style:
 def _hue(i: int, n: int) -> str:
     r, g, b = colorsys.hls_to_rgb(i / n, 0.35 + 0.2 * (i % 2), 0.75)
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
-
-
-#: The cost model the open questions' cost models are compared with (the paper's U[0, 2]).
-BASELINE_COST_MODEL = "uniform_0_2"
 
 
 def paper_experiments(

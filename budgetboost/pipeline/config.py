@@ -1,21 +1,20 @@
 """The pipeline's configuration, checked in full before any job is planned.
 
-``workflow/rules/common.smk`` calls :func:`load_config_file` (for the default config file),
-:func:`validate_config` (the JSON Schema, with its defaults filled in) and
-:func:`check_config` (what a schema cannot say: names that refer to other entries, the
+:func:`load_config_file` reads a config file (a YAML error names its line),
+:func:`validate_config` checks it against the JSON Schema and fills in its defaults, and
+:func:`check_config` checks what a schema cannot say: names that refer to other entries, the
 estimators' parameter values, the cost models' specs, the budget grids and the datasets'
-source files). Every problem is a :class:`ConfigError` of one line that starts with the
-config path of the offending value, e.g.::
+source files. Every problem is a :class:`ConfigError` of one line that starts with the config
+path of the offending value, e.g.::
 
     config algorithms.greedy.params.criterion: must be one of [...]; got 'gredy'
 
-so ``snakemake -n`` stops on a bad config before any job starts. ``python -m
-budgetboost.pipeline.config FILE`` runs the same checks on a config file without Snakemake.
+What only the figures can check (styles, figure modules) is :mod:`budgetboost.figures`'s;
+:func:`budgetboost.config.check_all` runs both when the workflow is planned.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,17 +22,18 @@ from typing import Any
 import yaml
 
 from budgetboost.data.costs import SpecError, check_spec
-from budgetboost.data.datasets import load_registry, source_files
 from budgetboost.data.jsonschema import validate_with_defaults
+from budgetboost.data.registry import load_registry, source_files
+from budgetboost.estimators.names import estimator_class
 from budgetboost.estimators.params import InvalidParameterError
+from budgetboost.pipeline.plan import budget_grid
 
 __all__ = [
     "PIPELINE_PARAMS",
     "SCHEMA_PATH",
     "ConfigError",
-    "check_all",
+    "check_pipeline",
     "check_config",
-    "check_file",
     "load_config_file",
     "validate_config",
 ]
@@ -154,14 +154,13 @@ def check_config(
         _check_grid(config, dataset, cost_model)
         _check_cost_file(config, registry, dataset, cost_model, root)
     _check_catalogue(config)
-    _check_figures(config)
 
 
-def check_all(
+def check_pipeline(
     config: Mapping[str, Any],
     root: str | Path = ".",
 ) -> tuple[dict[str, Any], dict[str, dict]]:
-    """Every check the pipeline makes when it is planned, in order.
+    """The schema, then :func:`check_config`: everything the pipeline layer can check.
 
     Returns the config with its defaults filled in and the dataset registry it names.
     """
@@ -172,11 +171,6 @@ def check_all(
         raise ConfigError(f"{_where('registry')}: {exc}") from None
     check_config(config, registry, root)
     return config, registry
-
-
-def check_file(path: str | Path, root: str | Path = ".") -> dict[str, Any]:
-    """:func:`check_all` on one config file; return the validated config."""
-    return check_all(load_config_file(path), root)[0]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -240,7 +234,6 @@ def _shown(path: Path, root: Path) -> Path:
 
 
 def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> None:
-    from budgetboost.pipeline import experiment  # the estimators, imported only to check them
 
     params = dict(entry.get("params") or {})
     for key in PIPELINE_PARAMS:
@@ -250,7 +243,7 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
                 "the pipeline; remove it from the config"
             )
     try:
-        cls = experiment.estimator_class(entry["estimator"])
+        cls = estimator_class(entry["estimator"])
     except ValueError as exc:
         raise ConfigError(f"{_where('algorithms', name, 'estimator')}: {exc}") from None
     accepted = _constructor_params(cls)
@@ -271,9 +264,7 @@ def _check_shared_path(
     """An algorithm fitting from the shared AdaBoost path boosts plainly, and no longer."""
     import inspect
 
-    from budgetboost.pipeline import experiment
-
-    cls = experiment.estimator_class(entry["estimator"])
+    cls = estimator_class(entry["estimator"])
     signature = inspect.signature(cls.__init__).parameters
     if "adaboost_path" not in signature:
         raise ConfigError(
@@ -326,8 +317,6 @@ def _check_params(name: str, cls: type, params: Mapping[str, Any], accepted: set
 
 
 def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> None:
-    from budgetboost.pipeline.experiment import budget_grid
-
     override = config["datasets"][dataset].get("budgets", {})
     if cost_model in override:
         grid, path = override[cost_model], ("datasets", dataset, "budgets", cost_model)
@@ -370,54 +359,3 @@ def _check_catalogue(config: Mapping[str, Any]) -> None:
         Catalogue.from_config(config["algorithms"])
     except ValueError as exc:
         raise ConfigError(f"{_where('algorithms')}: {exc}") from None
-    try:
-        from matplotlib.colors import to_rgba
-    except ImportError:  # pragma: no cover - matplotlib is a dependency
-        return
-    for name, entry in config["algorithms"].items():
-        colour = entry.get("style", {}).get("colour")
-        if colour is None:
-            continue
-        try:
-            to_rgba(colour)
-        except ValueError:
-            raise ConfigError(
-                f"{_where('algorithms', name, 'style', 'colour')}: not a "
-                f"matplotlib colour: {colour!r}"
-            ) from None
-
-
-def _check_figures(config: Mapping[str, Any]) -> None:
-    from budgetboost.figures import registry as figures
-
-    for module in config.get("figure_modules", []):
-        try:
-            figures.load([module])
-        except ImportError as exc:
-            raise ConfigError(
-                f"{_where('figure_modules')}: cannot import {module!r} ({exc})"
-            ) from None
-        except ValueError as exc:
-            raise ConfigError(f"{_where('figure_modules')}: {module!r}: {exc}") from None
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Check config files as the pipeline does: ``python -m budgetboost.pipeline.config FILE...``."""
-    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", help="config files (YAML)")
-    parser.add_argument("--root", default=".", help="repository root (default: .)")
-    args = parser.parse_args(argv)
-    status = 0
-    for file in args.files:
-        try:
-            check_file(file, args.root)
-        except ConfigError as exc:
-            print(exc)
-            status = 1
-        else:
-            print(f"{file}: ok")
-    return status
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

@@ -36,10 +36,10 @@ def fit_adaboost_paths(
 ) -> tuple[dict[int, BoostPath], pd.DataFrame]:
     """The shared plain AdaBoost path of each trial's training rows, and the fit times.
 
-    AdaBoost's choices do not depend on feature costs, so one path per (dataset, trial)
-    serves the unbudgeted reference, AdaBoostBT and AdaBoostRS under every cost model
-    (:meth:`budgetboost.estimators.boosting.BoostPath.under_costs`), instead of boosting again in each
-    of their jobs.
+    AdaBoost's choices do not depend on feature costs, so one path per (dataset, trial) serves the
+    unbudgeted reference, AdaBoostBT and AdaBoostRS under every cost model
+    (:meth:`budgetboost.estimators.boosting.BoostPath.under_costs`), instead of boosting again in
+    each of their jobs.
     """
     paths, timing_rows = {}, []
     for trial in trials:
@@ -93,7 +93,7 @@ def read_adaboost_paths(path: str | Path) -> dict[int, BoostPath]:
         paths[int(key)] = BoostPath(
             **{name: rows[name].to_numpy(dtype=dtype) for name, dtype in _PATH_COLUMNS.items()},
             group=rows["feature"].to_numpy(dtype=np.intp),
-            new_group=_first_uses(rows["feature"]),
+            new_groups=_first_uses(rows["feature"]),
             spent=np.zeros(n),
             criterion=np.full(n, "adaboost", dtype=object),
             stop_reason=info["stop_reason"],
@@ -103,8 +103,9 @@ def read_adaboost_paths(path: str | Path) -> dict[int, BoostPath]:
 
 
 def _first_uses(feature: pd.Series) -> np.ndarray:
-    first = np.zeros(len(feature), dtype=bool)
-    first[np.unique(feature.to_numpy(), return_index=True)[1]] = True
+    """1 in the round that first uses a feature, else 0 (a path fitted with groups = columns)."""
+    first = np.zeros(len(feature), dtype=np.intp)
+    first[np.unique(feature.to_numpy(), return_index=True)[1]] = 1
     return first
 
 

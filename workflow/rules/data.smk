@@ -69,6 +69,6 @@ rule assign_costs:
         "../envs/budgetboost.yaml"
     params:
         spec=cost_spec,
-        trials=lambda wildcards: n_trials(wildcards.dataset),
+        trials=lambda wildcards: PLAN.trials(wildcards.dataset),
     script:
         "../scripts/assign_costs.py"

@@ -1,9 +1,9 @@
 # Results: aggregate every shard into summary tables, draw every registered figure (one job
-# each, budgetboost.figures.registry) and check the paper's claims. Statistics, plotting and claims live
-# in the package (budgetboost.analysis.stats, .plots, .claims); each rule declares the package code it
-# runs as input, so editing one figure's code re-runs only that figure. Algorithms' labels,
-# families and styles come from the catalogue (a param). Input and target functions
-# (all_shards, cost_tables, figure_inputs, results_outputs) are in common.smk.
+# each, budgetboost.figures.registry) and check the paper's claims. Statistics and verdicts
+# live in budgetboost.analysis, figures in budgetboost.figures, the text in budgetboost.report;
+# each rule declares the package code it runs as input, so editing one figure's code re-runs
+# only that figure. Algorithms' labels, families and styles come from the catalogue (a param).
+# Input and target functions are in common.smk.
 
 
 localrules:
@@ -16,7 +16,11 @@ localrules:
 rule aggregate:
     input:
         shards=all_shards(),
-        code=code_files("budgetboost.analysis.stats"),
+        code=code_files(
+            "budgetboost.analysis.summary",
+            "budgetboost.analysis.paired",
+            "budgetboost.report.summary",
+        ),
     output:
         summary="results/summary/summary.parquet",
         comparisons="results/summary/comparisons.parquet",
@@ -34,6 +38,7 @@ rule aggregate:
         "../envs/budgetboost.yaml"
     params:
         catalogue=CATALOGUE.records(),
+        baseline=cost_model_roles()["baseline"],
     script:
         "../scripts/aggregate.py"
 
@@ -57,6 +62,8 @@ rule plot:
         caption=lambda wildcards: FIGURES[wildcards.figure].caption,
         catalogue=CATALOGUE.records(),
         local_datasets=local_datasets(),
+        datasets=dataset_order(),
+        cost_models=cost_model_roles(),
         modules=FIGURE_MODULES,
     script:
         "../scripts/plot.py"
@@ -70,7 +77,12 @@ rule claims:
         rises="results/summary/cost_model_rise.parquet",
         costs=cost_tables(),
         stumps=claim_stumps(),
-        code=code_files("budgetboost.analysis.claims", "budgetboost.analysis.findings"),
+        code=code_files(
+            "budgetboost.analysis.claims",
+            "budgetboost.analysis.findings",
+            "budgetboost.report.claims",
+            "budgetboost.report.findings",
+        ),
     output:
         table="results/summary/claims.parquet",
         evidence="results/summary/claims_evidence.parquet",
@@ -98,7 +110,7 @@ rule landing:
         summary="results/summary/summary.parquet",
         findings="results/summary/findings.parquet",
         rises="results/summary/findings_costs.parquet",
-        code=code_files("budgetboost.analysis.claims", "budgetboost.analysis.findings"),
+        code=code_files("budgetboost.report.landing", "budgetboost.report.findings"),
     output:
         "results/report/landing.rst",
     log:

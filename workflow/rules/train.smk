@@ -1,5 +1,5 @@
 # Training: one job per block of trials of a (dataset, cost model, algorithm). A job draws
-# its own trials' splits and costs from their stable seeds (budgetboost.pipeline.experiment.
+# its own trials' splits and costs from their stable seeds (budgetboost.pipeline.blocks.
 # block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
 # cost-model spec, the algorithm and the block's trials. Raising the trial count changes the

@@ -12,6 +12,8 @@ import pandas as pd
 from budgetboost.analysis import claims, findings
 from budgetboost.data.io import job_log, read_table, write_table, write_text
 from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
+from budgetboost.report.claims import claims_markdown
+from budgetboost.report.findings import future_work_section, peers_section
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "claims")
@@ -58,16 +60,13 @@ try:
     )
     summary = read_table(sm.input.summary)
     comparisons = paper_experiments(read_table(sm.input.comparisons), summary, catalogue)
-    peers, peer_section = findings.beyond_the_paper(comparisons, catalogue)
-    trees, costs, future_section = findings.future_work(
-        comparisons, read_table(sm.input.rises), catalogue
-    )
+    peers = findings.peer_outcomes(comparisons, catalogue)
+    trees = findings.tree_outcomes(comparisons, catalogue)
+    costs = findings.cost_model_rises(read_table(sm.input.rises))
     write_table(pd.concat([peers, trees], ignore_index=True), sm.output.findings)
     write_table(costs, sm.output.rises)
-    write_text(
-        claims.claims_markdown(results, catalogue, [peer_section, future_section]),
-        sm.output.markdown,
-    )
+    sections = [peers_section(peers, catalogue), future_work_section(trees, costs, catalogue)]
+    write_text(claims_markdown(results, catalogue, sections), sm.output.markdown)
 except Exception:
     log.exception("claims failed")
     raise

@@ -6,21 +6,22 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.analysis import claims, findings
 from budgetboost.data.io import job_log, read_table, write_text
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.findings import landing_lines
+from budgetboost.report.landing import landing_page
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "landing")
 try:
     catalogue = Catalogue(dict(sm.params.catalogue))
-    page = claims.landing_page(
+    page = landing_page(
         read_table(sm.input.claims),
         read_table(sm.input.summary),
         catalogue=catalogue,
         figures=[tuple(f) for f in sm.params.figures],
         version=sm.params.version,
-        findings=findings.landing_lines(
+        findings=landing_lines(
             read_table(sm.input.findings), read_table(sm.input.rises), catalogue
         ),
     )

@@ -8,7 +8,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 from budgetboost.data.io import job_log, read_table
 from budgetboost.figures import registry as figures
-from budgetboost.figures.curves import save_figure
+from budgetboost.figures.style import save_figure
 from budgetboost.pipeline.catalogue import Catalogue
 
 sm = snakemake  # noqa: F821
@@ -21,6 +21,9 @@ try:
         catalogue=Catalogue(dict(sm.params.catalogue)),
         local_datasets=tuple(sm.params.local_datasets),
         families=spec.families,
+        datasets=tuple(sm.params.datasets),
+        cost_models=dict(sm.params.cost_models["kinds"]),
+        baseline=sm.params.cost_models["baseline"],
     )
     save_figure(spec.draw(tables, context), sm.output.png, sm.output.pdf)
 except Exception:

@@ -10,9 +10,10 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost import experiment  # noqa: E402
 from budgetboost.data.datasets import read_binarized  # noqa: E402
 from budgetboost.data.io import job_log, write_table  # noqa: E402
+from budgetboost.pipeline.blocks import block_inputs, run_block, shard_metadata  # noqa: E402
+from budgetboost.pipeline.specs import algorithm_spec  # noqa: E402
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "train")
@@ -22,14 +23,14 @@ dataset, cost_model, algorithm = (
     sm.wildcards.cost_model,
     sm.wildcards.algorithm,
 )
-spec = experiment.algorithm_spec(algorithm, sm.params.algorithm)
+spec = algorithm_spec(algorithm, sm.params.algorithm)
 budgets = [float(b) for b in sm.params.budgets]
 trials = [int(t) for t in sm.params.trials]
 log.info("%s/%s/%s trials %s, %d budgets", dataset, cost_model, algorithm, trials, len(budgets))
 
 try:
     data = read_binarized(sm.input.data)
-    inputs = experiment.block_inputs(
+    inputs = block_inputs(
         data,
         dataset=dataset,
         cost_model=cost_model,
@@ -43,7 +44,7 @@ try:
         from budgetboost.pipeline.shared_path import read_adaboost_paths
 
         paths = read_adaboost_paths(sm.input.paths[0])
-    shard, timings, stumps = experiment.run_block(
+    shard, timings, stumps = run_block(
         X=data.X,
         y=data.y,
         groups=data.groups,
@@ -57,7 +58,7 @@ try:
         trials=trials,
         paths=paths,
     )
-    metadata = experiment.shard_metadata(
+    metadata = shard_metadata(
         dataset=dataset,
         cost_model=cost_model,
         spec=spec,

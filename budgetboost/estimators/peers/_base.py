@@ -10,19 +10,17 @@ budget ``B`` the peer uses the candidate with the lowest error on the *validatio
 the training rows among those costing at most ``B``. The choice is a step function of the
 budget fixed at fit time (:attr:`PeerBooster.choice_budgets_`): test rows take no part in it.
 
-Under a grouped cost model the library is given one ordinal column per attribute of
-threshold indicators, not the indicators (:class:`~budgetboost.estimators.peers._columns.ColumnEncoding`):
-the same splits, one penalty per feature group (heart with Turney's costs: 371 columns become
-13). Ungrouped columns reach it unchanged.
+Under a grouped cost model the library is given one ordinal column per attribute of threshold
+indicators, not the indicators (:class:`~budgetboost.estimators.peers._columns.ColumnEncoding`): the
+same splits, one penalty per feature group (heart with Turney's costs: 371 columns become 13).
+Ungrouped columns reach it unchanged.
 
 A library module implements five hooks (see :class:`PeerBooster`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from numbers import Real
 from typing import Any, ClassVar
 
 import numpy as np
@@ -30,37 +28,16 @@ import numpy as np
 from budgetboost.estimators.base import BudgetCosts, BudgetedEstimator, TrainingData
 from budgetboost.estimators.params import (
     Constraint,
-    Interval,
     InvalidParameterError,
-    NonNegativeVector,
 )
 from budgetboost.estimators.peers._columns import ColumnEncoding
+from budgetboost.estimators.tuning import validation_split
 from budgetboost.estimators.validation import check_budgets
 
-__all__ = ["TRADEOFF", "LibraryParams", "PeerBooster", "TradeoffGrid", "validation_split"]
+__all__ = ["LibraryParams", "PeerBooster"]
 
 #: The empty model (no tree) predicts the training majority class with this score.
 EMPTY_SCORE = 1e-10
-
-
-class TradeoffGrid(NonNegativeVector):
-    """A non-empty 1-d array-like of finite numbers >= 0: the trade-offs to fit."""
-
-    description = "a non-empty 1-d array-like of finite numbers >= 0"
-
-    def is_satisfied_by(self, value: Any) -> bool:
-        array = self._numbers(value)
-        return array is not None and array.size > 0 and super().is_satisfied_by(value)
-
-    def explain(self, value: Any) -> str | None:
-        array = self._numbers(value)
-        if array is not None and array.size == 0:
-            return "got an empty grid"
-        return super().explain(value)
-
-
-#: Constraints of a trade-off parameter: one value >= 0 (fixed), a grid of them, or None.
-TRADEOFF = [Interval(Real, 0, math.inf, closed="left"), TradeoffGrid(), None]
 
 
 class LibraryParams(Constraint):
@@ -93,24 +70,6 @@ class LibraryParams(Constraint):
 
     def __str__(self) -> str:
         return f"a dict of further {self.library} parameters (not those the wrapper sets itself)"
-
-
-def validation_split(
-    y: np.ndarray, fraction: float, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted ``(fit_rows, validation_rows)`` of the training rows, stratified by class.
-
-    Each class gives ``floor(fraction * n_class + 1/2)`` random rows to the validation part,
-    but keeps at least one in the fit part (so the library always sees both classes).
-    """
-    fit, validation = [], []
-    for label in (-1.0, 1.0):
-        rows = np.flatnonzero(y == label)
-        shuffled = rows[rng.permutation(rows.size)]
-        n_validation = min(int(np.floor(fraction * rows.size + 0.5)), rows.size - 1)
-        validation.append(shuffled[:n_validation])
-        fit.append(shuffled[n_validation:])
-    return np.sort(np.concatenate(fit)), np.sort(np.concatenate(validation))
 
 
 def _log_loss(scores: np.ndarray, y: np.ndarray) -> np.ndarray:

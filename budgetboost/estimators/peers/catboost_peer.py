@@ -21,7 +21,8 @@ import numpy as np
 
 from budgetboost.estimators.base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
 from budgetboost.estimators.params import Interval
-from budgetboost.estimators.peers._base import TRADEOFF, LibraryParams, PeerBooster
+from budgetboost.estimators.peers._base import LibraryParams, PeerBooster
+from budgetboost.estimators.tuning import TRADEOFF
 
 __all__ = ["BudgetedCatBoost"]
 

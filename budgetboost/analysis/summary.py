@@ -1,0 +1,283 @@
+"""Result shards, validated and summarised: what a reader of the paper's figures looks at.
+
+The pipeline writes one shard row per (dataset, cost model, algorithm, trial, budget); see
+``docs/design.md``.
+
+* :func:`summarize`: per (dataset, cost model, algorithm, budget) the number of trials, mean
+  and standard deviation of the test error with a Student-t 95 % confidence interval (the
+  error bars of Figures 1-3 of Huang, Powers & Reyzin 2015), mean rounds, budget spent and
+  features used, and the mean and maximum per-example cost (what AdaBoostRS actually pays).
+* :func:`budget_to_match`: the smallest budget at which an algorithm's mean error is within
+  the confidence interval of the unbudgeted AdaBoost reference (Section 6: on ecoli,
+  Smoothed at budget 6 does what AdaBoost needs 18 for).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from budgetboost.data.io import read_table
+from budgetboost.data.schema import SHARD_COLUMNS
+from budgetboost.pipeline.catalogue import Catalogue
+
+__all__ = [
+    "ALPHA",
+    "CONFIDENCE",
+    "OPTIONAL_COLUMNS",
+    "budget_to_match",
+    "column_dtype",
+    "read_shards",
+    "sort_rows",
+    "summarize",
+    "t_interval",
+    "validate_shards",
+    "with_names",
+]
+
+#: Confidence level of every interval reported (the paper's error bars are 95 % intervals).
+CONFIDENCE = 0.95
+#: Significance level of the paired tests a reader's marks rest on (Holm-adjusted p).
+ALPHA = 0.05
+GROUP_KEYS = ["dataset", "cost_model", "algorithm", "budget"]
+CELL_KEYS = ["dataset", "cost_model", "budget"]
+
+
+def with_names(catalogue: Catalogue | None, names: Iterable[str]) -> Catalogue:
+    """``catalogue`` (default: the built-in algorithms) with every name of the data in it."""
+    return (catalogue if catalogue is not None else Catalogue.default()).including(names)
+
+
+#: Shard columns an external table may leave out (filled with NaN).
+OPTIONAL_COLUMNS = ("tradeoff",)
+
+
+def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:
+    """Check that ``df`` has the shard columns of docs/design.md with usable values.
+
+    Returns a copy with canonical dtypes. Raises ``ValueError`` naming ``source`` and the
+    offending column or value. The columns of :data:`OPTIONAL_COLUMNS` (``tradeoff``: only
+    the peers choose one) are NaN where absent.
+    """
+    missing = [
+        col for col in SHARD_COLUMNS if col not in df.columns and col not in OPTIONAL_COLUMNS
+    ]
+    if missing:
+        raise ValueError(f"{source}: missing shard column(s) {missing}; have {list(df.columns)}")
+    df = df.assign(**{col: np.nan for col in OPTIONAL_COLUMNS if col not in df.columns})
+    out = df.loc[:, list(SHARD_COLUMNS)].copy()
+    for col, kind in SHARD_COLUMNS.items():
+        if kind == "string":
+            out[col] = out[col].astype(str)
+        else:
+            try:
+                values = pd.to_numeric(out[col], errors="raise")
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"{source}: column {col!r} must be numeric ({err})") from None
+            out[col] = values.astype("int64" if kind.startswith("int") else "float64")
+    bad = out["test_error"].isna() | ~out["test_error"].between(0.0, 1.0)
+    if bad.any():
+        raise ValueError(
+            f"{source}: test_error must lie in [0, 1]; got {out.loc[bad, 'test_error'].iloc[0]!r}"
+        )
+    bad = out["budget"].isna() | (out["budget"] < 0)
+    if bad.any():
+        raise ValueError(
+            f"{source}: budget must be >= 0 or inf; got {out.loc[bad, 'budget'].iloc[0]!r}"
+        )
+    dup = out.duplicated(subset=[*GROUP_KEYS, "trial"])
+    if dup.any():
+        row = out.loc[dup].iloc[0]
+        raise ValueError(
+            f"{source}: duplicate row for dataset={row.dataset!r}, "
+            f"cost_model={row.cost_model!r}, algorithm={row.algorithm!r}, "
+            f"trial={row.trial}, budget={row.budget}"
+        )
+    return out
+
+
+def read_shards(paths: Sequence[str | os.PathLike]) -> pd.DataFrame:
+    """Read and concatenate shard files, validating each (errors name the file)."""
+    frames = [validate_shards(read_table(path), source=os.fspath(path)) for path in paths]
+    if not frames:
+        return validate_shards(pd.DataFrame({col: [] for col in SHARD_COLUMNS}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def t_interval(
+    values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> tuple[float, float, float, float]:
+    """Mean, sample standard deviation and Student-t confidence interval of ``values``.
+
+    ``mean ± t_{(1+confidence)/2, n-1} * sd / sqrt(n)``; with a single value the standard
+    deviation and the interval are NaN (no spread can be estimated).
+    """
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        raise ValueError("t_interval needs at least one value")
+    mean = float(x.mean())
+    if x.size < 2:
+        return mean, float("nan"), float("nan"), float("nan")
+    sd = float(x.std(ddof=1))
+    half = float(sps.t.ppf(0.5 + confidence / 2, x.size - 1)) * sd / np.sqrt(x.size)
+    return mean, sd, mean - half, mean + half
+
+
+def summarize(
+    shards: pd.DataFrame, confidence: float = CONFIDENCE, catalogue: Catalogue | None = None
+) -> pd.DataFrame:
+    """One row per (dataset, cost_model, algorithm, budget) with error statistics.
+
+    Columns: the keys, ``trials``, ``error_mean``, ``error_sd``, ``ci_low``, ``ci_high``,
+    ``ci_half`` (Student t, see :func:`t_interval`), ``train_error_mean``, ``rounds_mean``,
+    ``spent_mean``, ``spent_fraction`` (spent / budget; NaN for an unbudgeted row),
+    ``n_features_mean``, ``nodes_mean``, ``example_cost_mean`` (mean over trials of the
+    per-example mean cost), ``example_cost_max`` (largest per-example cost of any trial) and
+    ``tradeoff_median`` (median over trials of the trade-off a peer chose at that budget on
+    its validation part; NaN for the others).
+    """
+    df = validate_shards(shards)
+    grouped = df.groupby(GROUP_KEYS, sort=False, dropna=False)
+    out = grouped.agg(
+        trials=("test_error", "size"),
+        error_mean=("test_error", "mean"),
+        error_sd=("test_error", "std"),
+        train_error_mean=("train_error", "mean"),
+        rounds_mean=("rounds", "mean"),
+        spent_mean=("spent", "mean"),
+        n_features_mean=("n_features", "mean"),
+        nodes_mean=("nodes", "mean"),
+        example_cost_mean=("mean_example_cost", "mean"),
+        example_cost_max=("max_example_cost", "max"),
+        tradeoff_median=("tradeoff", "median"),
+    ).reset_index()
+    n = out["trials"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tcrit = np.where(n > 1, sps.t.ppf(0.5 + confidence / 2, np.maximum(n - 1, 1)), np.nan)
+        half = tcrit * out["error_sd"].to_numpy() / np.sqrt(n)
+        budget = out["budget"].to_numpy()
+        out["spent_fraction"] = np.where(
+            np.isfinite(budget) & (budget > 0), out["spent_mean"].to_numpy() / budget, np.nan
+        )
+    out["ci_half"] = half
+    out["ci_low"] = out["error_mean"] - half
+    out["ci_high"] = out["error_mean"] + half
+    columns = [
+        *GROUP_KEYS,
+        "trials",
+        "error_mean",
+        "error_sd",
+        "ci_low",
+        "ci_high",
+        "ci_half",
+        "train_error_mean",
+        "rounds_mean",
+        "spent_mean",
+        "spent_fraction",
+        "n_features_mean",
+        "nodes_mean",
+        "example_cost_mean",
+        "example_cost_max",
+        "tradeoff_median",
+    ]
+    return sort_rows(out[columns], ["dataset", "cost_model", "algorithm", "budget"], catalogue)
+
+
+def budget_to_match(summary: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
+    """Smallest budget at which each algorithm's mean error reaches the AdaBoost reference.
+
+    "Reaches" means ``error_mean <= ci_high`` of the unbudgeted reference (the catalogue's
+    role ``reference``, budget = inf) of the same dataset and cost model; if that
+    cost model has no reference row, the dataset's reference under the first cost model
+    (sorted) is used and named in ``reference_cost_model``. ``match_budget`` is NaN when the
+    algorithm never reaches it on the budget grid. With one trial the interval is undefined
+    and the reference mean itself is the bar.
+    """
+    columns = [
+        "dataset",
+        "cost_model",
+        "algorithm",
+        "reference_cost_model",
+        "reference_error",
+        "reference_ci_high",
+        "match_budget",
+        "error_at_match",
+        "largest_budget",
+    ]
+    catalogue = with_names(catalogue, summary["algorithm"])
+    reference = catalogue.with_role("reference")
+    ref = summary[(summary["algorithm"] == reference) & np.isinf(summary["budget"])]
+    curves = summary[(summary["algorithm"] != reference) & np.isfinite(summary["budget"])]
+    rows = []
+    for (dataset, cost_model, algorithm), curve in curves.groupby(
+        ["dataset", "cost_model", "algorithm"], sort=True
+    ):
+        ref_rows = ref[ref["dataset"] == dataset]
+        if ref_rows.empty:
+            continue
+        same = ref_rows[ref_rows["cost_model"] == cost_model]
+        ref_row = (same if not same.empty else ref_rows.sort_values("cost_model")).iloc[0]
+        bar = ref_row["ci_high"] if np.isfinite(ref_row["ci_high"]) else ref_row["error_mean"]
+        curve = curve.sort_values("budget")
+        reached = curve[curve["error_mean"] <= bar]
+        rows.append(
+            {
+                "dataset": dataset,
+                "cost_model": cost_model,
+                "algorithm": algorithm,
+                "reference_cost_model": ref_row["cost_model"],
+                "reference_error": float(ref_row["error_mean"]),
+                "reference_ci_high": float(bar),
+                "match_budget": float(reached["budget"].iloc[0]) if not reached.empty else np.nan,
+                "error_at_match": (
+                    float(reached["error_mean"].iloc[0]) if not reached.empty else np.nan
+                ),
+                "largest_budget": float(curve["budget"].max()),
+            }
+        )
+    if not rows:
+        return pd.DataFrame({col: pd.Series(dtype=column_dtype(col)) for col in columns})
+    return sort_rows(
+        pd.DataFrame(rows, columns=columns), ["dataset", "cost_model", "algorithm"], catalogue
+    )
+
+
+def sort_rows(
+    df: pd.DataFrame,
+    keys: list[str],
+    catalogue: Catalogue | None = None,
+) -> pd.DataFrame:
+    """Sort rows by ``keys``, algorithm columns in catalogue order, and reset the index."""
+    names = [
+        n
+        for col in ("algorithm", "algorithm_a", "algorithm_b")
+        if col in df
+        for n in df[col].unique()
+    ]
+    catalogue = with_names(catalogue, names)
+
+    def key(col: pd.Series) -> pd.Series:
+        if col.name in ("algorithm", "algorithm_a", "algorithm_b"):
+            return col.map(catalogue.rank)
+        return col
+
+    return df.sort_values(keys, key=key, kind="stable").reset_index(drop=True)
+
+
+def column_dtype(col: str) -> str:
+    if col in (
+        "dataset",
+        "cost_model",
+        "algorithm",
+        "algorithm_a",
+        "algorithm_b",
+        "reference_cost_model",
+    ):
+        return "object"
+    if col in ("n_pairs", "wins", "ties", "losses", "trials", "rises", "falls"):
+        return "int64"
+    return "float64"

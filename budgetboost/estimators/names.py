@@ -1,0 +1,56 @@
+"""The estimators by the short names a config may give them, and the lookup of any other.
+
+A config entry's ``estimator`` is one of :data:`ESTIMATORS` or a ``"package.module:Class"``
+path (an estimator of the user's own, a :class:`~budgetboost.BudgetedEstimator`). Modules are
+imported only when their estimator is asked for, so the peers' libraries (LightGBM, CatBoost)
+load only where a peer runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["ESTIMATORS", "estimator_class", "estimator_module"]
+
+#: The built-in estimators: short name -> ``"module:Class"``.
+ESTIMATORS: dict[str, str] = {
+    "BudgetedBoost": "budgetboost.estimators.boosting:BudgetedBoost",
+    "AdaBoostRS": "budgetboost.estimators.sampling:AdaBoostRS",
+    "BudgetedTree": "budgetboost.estimators.trees:BudgetedTree",
+    "BudgetedLightGBM": "budgetboost.estimators.peers.lightgbm_peer:BudgetedLightGBM",
+    "BudgetedCatBoost": "budgetboost.estimators.peers.catboost_peer:BudgetedCatBoost",
+}
+
+
+def estimator_module(estimator: str) -> str:
+    """The module that defines ``estimator`` (a key of :data:`ESTIMATORS` or ``module:Class``)."""
+    return ESTIMATORS.get(estimator, estimator).partition(":")[0]
+
+
+def estimator_class(estimator: str) -> type:
+    """Import the class named by ``estimator`` (a key of :data:`ESTIMATORS` or ``module:Class``).
+
+    Raises
+    ------
+    ValueError
+        Naming ``estimator`` when it is neither, or its module or class cannot be imported.
+    """
+    target = ESTIMATORS.get(estimator, estimator)
+    module_name, sep, class_name = target.partition(":")
+    if not sep or not module_name or not class_name:
+        raise ValueError(
+            f"estimator {estimator!r} is neither one of {sorted(ESTIMATORS)} "
+            "nor a 'module:Class' path"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(
+            f"estimator {estimator!r}: cannot import module {module_name!r} ({exc})"
+        ) from exc
+    try:
+        return getattr(module, class_name)
+    except AttributeError:
+        raise ValueError(
+            f"estimator {estimator!r}: module {module_name!r} has no {class_name!r}"
+        ) from None

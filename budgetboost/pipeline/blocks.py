@@ -1,0 +1,373 @@
+"""One training block: its trials' splits and costs, fit, evaluate the budget grid.
+
+The pipeline's ``train`` rule calls :func:`run_block` for a block of trials of one
+(dataset, cost model, algorithm): each trial's estimator is built from the algorithm's
+:class:`~budgetboost.pipeline.specs.AlgorithmSpec`, fitted once (or once per budget) and
+evaluated at every budget of the grid. The shard holds no wall-clock value, so it is
+byte-identical whatever ``--cores``, block size or job order; fit and predict times go to a
+separate timings table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from budgetboost.data.costs import make_costs
+from budgetboost.data.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
+from budgetboost.data.seeds import seed_from_key
+from budgetboost.data.splits import split_indices
+from budgetboost.estimators.base import BudgetEvaluation
+from budgetboost.estimators.validation import check_budgets
+from budgetboost.pipeline.code import package_version
+from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_estimator
+
+__all__ = [
+    "BlockInputs",
+    "block_inputs",
+    "cost_rows",
+    "run_block",
+    "shard_metadata",
+]
+
+# fields of the BudgetEvaluation of ``evaluate_at_budgets`` copied into the shard as they are
+_EVAL_KEYS = tuple(f.name for f in dataclasses.fields(BudgetEvaluation) if f.name != "error")
+
+
+@dataclass(frozen=True)
+class BlockInputs:
+    """What the trials of one block train on besides the data (see :func:`block_inputs`).
+
+    Attributes
+    ----------
+    splits : dict
+        ``{trial: (train_idx, test_idx)}``.
+    costs : dict
+        ``{trial: cost vector over the columns}``.
+    grouped : bool
+        The cost model pays the indicators of one raw attribute together.
+    """
+
+    splits: dict[int, tuple[np.ndarray, np.ndarray]]
+    costs: dict[int, np.ndarray]
+    grouped: bool
+
+
+def block_inputs(
+    data: Any,
+    *,
+    dataset: str,
+    cost_model: str,
+    cost_spec: Mapping[str, Any],
+    train_size: int,
+    test_size: int,
+    trials: Sequence[int],
+    root: str | Path = ".",
+) -> BlockInputs:
+    """The splits and feature costs of a block's trials, drawn from their stable seeds.
+
+    Each trial's split (``("split", dataset, trial)``) and costs (``("costs", dataset,
+    cost_model, trial)``) depend on nothing but the trial and the inputs named here, so a
+    train job computes its own rather than reading them from files made by other jobs: its
+    declared inputs are then exactly what its shard depends on, and a change of any of them
+    (data, sizes, spec, cost file, the split or cost code) re-runs it in the same run. They
+    are the same values as in ``results/splits/`` and ``results/costs/``, which are made by
+    the same functions for readers and for the claims.
+
+    Parameters
+    ----------
+    data : BinarizedData
+        The binarized dataset.
+    dataset, cost_model : str
+        Names in the seed keys.
+    cost_spec : mapping
+        The cost model's spec (``costs.make_costs``).
+    train_size, test_size : int
+        Table 1's sizes.
+    trials : sequence of int
+        The block's trials.
+    root : path-like
+        Repository root, for a ``real`` cost model's relative cost file.
+    """
+    n_rows = len(data.y)
+    splits = {int(t): split_indices(dataset, int(t), n_rows, train_size, test_size) for t in trials}
+    table = make_costs(dataset, cost_model, cost_spec, data, splits, list(splits), root)
+    return BlockInputs(splits=splits, costs=cost_rows(table), grouped=table.grouped)
+
+
+def run_block(
+    *,
+    X: np.ndarray,
+    y: np.ndarray,
+    groups: np.ndarray | None,
+    splits: Mapping[int, tuple[np.ndarray, np.ndarray]],
+    costs: Mapping[int, np.ndarray],
+    grouped: bool,
+    dataset: str,
+    cost_model: str,
+    spec: AlgorithmSpec,
+    budgets: Sequence[float],
+    trials: Sequence[int],
+    paths: Mapping[int, Any] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Fit and evaluate ``spec`` on each trial of a block.
+
+    Parameters
+    ----------
+    X, y : ndarray
+        The binarized dataset (all rows); ``splits`` index into it.
+    groups : ndarray or None
+        Raw-attribute index per column, passed as ``feature_groups`` when ``grouped``.
+    splits : mapping
+        ``{trial: (train_idx, test_idx)}`` (``splits.read_splits``).
+    costs : mapping
+        ``{trial: cost vector over the columns}``.
+    grouped : bool
+        Whether the cost model pays the indicators of one raw attribute together.
+    dataset, cost_model : str
+        Names written to the shard and used in the seed keys.
+    spec : AlgorithmSpec
+        The algorithm (see :func:`algorithm_spec`).
+    budgets : sequence of float
+        The budget grid; ignored (replaced by ``[inf]``) for an unbudgeted spec.
+    trials : sequence of int
+        The block's trials.
+    paths : mapping, optional
+        ``{trial: shared plain AdaBoost path}`` (``budgetboost.pipeline.shared_path``), for a spec
+        with ``adaboost_path``.
+
+    Returns
+    -------
+    shard : DataFrame
+        One row per (trial, budget), columns :data:`SHARD_COLUMNS`; no wall-clock values.
+    timings : DataFrame
+        One row per trial, columns :data:`TIMING_COLUMNS`.
+    stumps : DataFrame
+        The stumps a booster chose, one row per (trial, round), columns
+        :data:`STUMP_COLUMNS` (empty for estimators without a stump path, e.g. trees). For
+        claim 4: SpeedBoost's choices against Greedy's.
+    """
+    grid = check_budgets([math.inf] if spec.unbudgeted else budgets, increasing=True).tolist()
+    if not len(trials):
+        raise ValueError(f"{dataset}/{cost_model}/{spec.name}: the block has no trials")
+    feature_groups = np.asarray(groups) if grouped else None
+    if grouped and groups is None:
+        raise ValueError(
+            f"{dataset}/{cost_model}: the cost model is grouped but the data has no feature groups"
+        )
+    parts, timing_rows, stump_parts = [], [], []
+    for trial in trials:
+        if trial not in splits:
+            raise ValueError(
+                f"{dataset}: trial {trial} is not in the splits "
+                f"(trials {min(splits)}..{max(splits)})"
+            )
+        if trial not in costs:
+            raise ValueError(f"{dataset}/{cost_model}: trial {trial} is not in the costs")
+        train_idx, test_idx = splits[trial]
+        columns, fit_seconds, predict_seconds, estimator = _run_trial(
+            X,
+            y,
+            train_idx,
+            test_idx,
+            costs[trial],
+            feature_groups,
+            grid,
+            dataset=dataset,
+            cost_model=cost_model,
+            spec=spec,
+            trial=trial,
+            adaboost_path=(paths or {}).get(trial),
+        )
+        parts.append(pd.DataFrame(columns))
+        stump_parts.append(_stump_rows(estimator, trial))
+        timing_rows.append((trial, fit_seconds, predict_seconds))
+    shard = _typed(
+        pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
+        SHARD_COLUMNS,
+        dataset=dataset,
+        cost_model=cost_model,
+        algorithm=spec.name,
+    )
+    timings = _typed(pd.DataFrame(timing_rows, columns=list(TIMING_COLUMNS)), TIMING_COLUMNS)
+    stumps = _typed(
+        pd.concat(stump_parts, ignore_index=True),
+        STUMP_COLUMNS,
+        dataset=dataset,
+        cost_model=cost_model,
+        algorithm=spec.name,
+    )
+    return shard, timings, stumps
+
+
+def _stump_rows(estimator: Any, trial: int) -> pd.DataFrame:
+    """Round-by-round stumps of a fitted BudgetedBoost (none for other estimators)."""
+    if not hasattr(estimator, "spent_"):
+        return pd.DataFrame({c: [] for c in ("trial", "round", "feature", "threshold", "polarity")})
+    n = len(estimator.feature_)
+    return pd.DataFrame(
+        {
+            "trial": np.full(n, trial),
+            "round": np.arange(n),
+            "feature": estimator.feature_,
+            "threshold": estimator.threshold_,
+            "polarity": estimator.polarity_,
+        }
+    )
+
+
+def cost_rows(table: Any, source: str | Path = "costs") -> dict[int, np.ndarray]:
+    """``{trial: cost vector}`` of a ``CostTable`` (``trials``, ``costs`` T x n)."""
+    trials = np.asarray(table.trials).reshape(-1)
+    matrix = np.asarray(table.costs, dtype=np.float64)
+    if matrix.ndim != 2 or matrix.shape[0] != trials.size:
+        raise ValueError(
+            f"{source}: expected one cost vector per trial, got costs of shape "
+            f"{matrix.shape} for {trials.size} trials"
+        )
+    return {int(t): matrix[i] for i, t in enumerate(trials)}
+
+
+def shard_metadata(
+    *,
+    dataset: str,
+    cost_model: str,
+    spec: AlgorithmSpec,
+    trials: Sequence[int],
+    budgets: Sequence[float],
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The run metadata stored in a shard's Parquet schema (package version, params, seeds)."""
+    seeded = "random_state" in constructor_params(spec.estimator)
+    return {
+        "package": "budgetboost",
+        "version": package_version(),
+        "dataset": dataset,
+        "cost_model": cost_model,
+        "algorithm": spec.name,
+        "estimator": spec.estimator,
+        "params": spec.params,
+        "unbudgeted": spec.unbudgeted,
+        "refit_per_budget": spec.refit_per_budget,
+        "trials": [int(t) for t in trials],
+        "budgets": ["inf"] if spec.unbudgeted else [float(b) for b in budgets],
+        "seeds": {
+            "split": "seed_from_key('split', dataset, trial)",
+            "costs": "seed_from_key('costs', dataset, cost_model, trial)",
+            "random_state": (
+                {
+                    str(t): str(seed_from_key("sampling", dataset, cost_model, spec.name, t))
+                    for t in trials
+                }
+                if seeded
+                else None
+            ),
+        },
+        **dict(extra or {}),
+    }
+
+
+def _run_trial(
+    X,
+    y,
+    train_idx,
+    test_idx,
+    feature_costs,
+    feature_groups,
+    grid,
+    *,
+    dataset,
+    cost_model,
+    spec,
+    trial,
+    adaboost_path=None,
+):
+    X_train, y_train = X[train_idx], y[train_idx]
+    X_test, y_test = X[test_idx], y[test_idx]
+    if spec.unbudgeted:
+        fits = [(None, grid)]
+    elif spec.refit_per_budget:
+        fits = [(b, [b]) for b in grid]
+    else:  # the anytime path up to the largest budget serves every smaller one
+        fits = [(grid[-1], grid)]
+    fit_seconds = predict_seconds = 0.0
+    test_parts, train_parts, tradeoff_parts = [], [], []
+    for fit_budget, budgets in fits:
+        estimator = make_estimator(
+            spec,
+            dataset=dataset,
+            cost_model=cost_model,
+            trial=trial,
+            feature_costs=feature_costs,
+            feature_groups=feature_groups,
+            budget=fit_budget,
+            adaboost_path=adaboost_path,
+        )
+        start = time.perf_counter()
+        estimator.fit(X_train, y_train)
+        fit_seconds += time.perf_counter() - start
+        start = time.perf_counter()
+        test = estimator.evaluate_at_budgets(X_test, y_test, budgets)
+        train = estimator.evaluate_at_budgets(X_train, y_train, budgets)
+        predict_seconds += time.perf_counter() - start
+        for result in (test, train):
+            if not isinstance(result, BudgetEvaluation):
+                raise TypeError(
+                    f"algorithm {spec.name!r}: evaluate_at_budgets must return a "
+                    "budgetboost.BudgetEvaluation (subclass "
+                    f"budgetboost.BudgetedEstimator); got {type(result).__name__}"
+                )
+            if len(result) != len(budgets):
+                raise ValueError(
+                    f"algorithm {spec.name!r}: evaluate_at_budgets returned "
+                    f"{len(result)} values for {len(budgets)} budgets"
+                )
+        test_parts.append(test)
+        train_parts.append(train)
+        tradeoff_parts.append(_chosen_tradeoffs(estimator, budgets))
+    columns = {
+        "trial": np.full(len(grid), trial),
+        "budget": np.asarray(grid, dtype=np.float64),
+        "test_error": np.concatenate([part.error for part in test_parts]),
+        "train_error": np.concatenate([part.error for part in train_parts]),
+        **{key: np.concatenate([getattr(part, key) for part in test_parts]) for key in _EVAL_KEYS},
+        "tradeoff": np.concatenate(tradeoff_parts),
+    }
+    return columns, fit_seconds, predict_seconds, estimator
+
+
+def _chosen_tradeoffs(estimator: Any, budgets: Sequence[float]) -> np.ndarray:
+    """The trade-off ``estimator`` chose at each budget (its ``chosen_tradeoffs``), else NaN."""
+    if not hasattr(estimator, "chosen_tradeoffs"):
+        return np.full(len(budgets), np.nan)
+    chosen = np.asarray(estimator.chosen_tradeoffs(budgets), dtype=np.float64)
+    if chosen.shape != (len(budgets),):
+        raise ValueError(
+            f"{type(estimator).__name__}.chosen_tradeoffs returned shape {chosen.shape} "
+            f"for {len(budgets)} budgets"
+        )
+    return chosen
+
+
+def _typed(df: pd.DataFrame, schema: Mapping[str, str], **constants: str) -> pd.DataFrame:
+    """``df`` with exactly the columns of ``schema``, in order and of its dtypes."""
+    n = len(df)
+    out = {}
+    for col, dtype in schema.items():
+        if col in constants:
+            out[col] = pd.Series([constants[col]] * n, dtype="string")
+        elif dtype == "string":
+            out[col] = pd.Series(df[col].to_numpy(), dtype="string")
+        elif dtype.startswith("int"):
+            out[col] = pd.Series(np.rint(df[col].to_numpy(dtype=np.float64)).astype(dtype))
+        else:
+            out[col] = pd.Series(df[col].to_numpy(dtype=dtype))
+    return pd.DataFrame(out)

@@ -1,0 +1,244 @@
+"""What a checked config asks for: the experiments of a run, their trials, blocks and budgets.
+
+``workflow/rules/common.smk`` builds one :class:`Plan` from the validated config and the
+dataset registry and reads every target, input and param from it, so what a run holds is
+plain Python that unit tests reach:
+
+- an *experiment* is a (dataset, cost model, algorithm) the config asks for: every dataset's
+  cost models, every algorithm of the dataset (its ``algorithms``, else all), unless the cost
+  model lists its own ``algorithms``;
+- its *trials* are the dataset's (the config's ``trials``, else Table 1's), capped at the
+  ``trials`` of the algorithm's and of the cost model's entries where set: the FIRST trials,
+  so a capped run pairs with the others by trial;
+- trials are grouped into *blocks* of ``block_size`` (one train job and one shard each);
+- the *budgets* of a (dataset, cost model) are the dataset's grid for it, else the cost
+  model's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from budgetboost.estimators.names import estimator_module
+from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
+
+__all__ = ["BASELINE_SPEC", "Plan", "block_trials", "budget_grid"]
+
+#: The paper's U[0, 2] (its Figure 1): the cost model of this spec is the *baseline* against
+#: which the open questions' cost models are compared, whatever the config names it.
+BASELINE_SPEC = {"model": "uniform_random", "low": 0.0, "high": 2.0}
+
+#: Registry fields that do not change the binarized table (sizes, trials, rounds, docs).
+NOT_BINARIZATION = frozenset(
+    {
+        "description",
+        "enabled",
+        "train_size",
+        "test_size",
+        "trials",
+        "adaboost_rounds",
+        "paper_features",
+    }
+)
+
+
+def budget_grid(step: float, stop: float, start: float | None = None) -> list[float]:
+    """The budgets ``start, start + step, ..., <= stop`` (the paper: every 2 units).
+
+    ``start`` defaults to ``step``. Values are rounded to 10 decimals so that the grid is the
+    same on every machine and can be written to config-derived params.
+    """
+    if not step > 0:
+        raise ValueError(f"budget step must be > 0, got {step}")
+    first = step if start is None else start
+    if not 0 < first <= stop:
+        raise ValueError(f"budget grid needs 0 < start <= stop, got start={first}, stop={stop}")
+    count = math.floor((stop - first) / step + 1e-9) + 1
+    return [round(first + i * step, 10) for i in range(count)]
+
+
+def block_trials(block: int, block_size: int, n_trials: int) -> list[int]:
+    """Trials of block ``block``: ``[block * block_size, ...)`` capped at ``n_trials``."""
+    if block_size < 1:
+        raise ValueError(f"block_size must be >= 1, got {block_size}")
+    start = block * block_size
+    if block < 0 or start >= n_trials:
+        raise ValueError(
+            f"block {block} is out of range for {n_trials} trials in blocks of {block_size}"
+        )
+    return list(range(start, min(start + block_size, n_trials)))
+
+
+class Plan:
+    """The experiments of a checked config (see the module docstring).
+
+    Parameters
+    ----------
+    config : mapping
+        The config after :func:`budgetboost.pipeline.config.check_all` (defaults filled in).
+    registry : mapping
+        The dataset registry it names.
+    """
+
+    def __init__(self, config: Mapping[str, Any], registry: Mapping[str, Mapping[str, Any]]):
+        self.config = config
+        self.registry = registry
+        self.datasets = list(config["datasets"])
+        self.cost_models = list(config["cost_models"])
+        self.algorithms = list(config["algorithms"])
+        self.block_size = int(config["block_size"])
+
+    # ------------------------------------------------------------------ trials and blocks
+    def trials(self, dataset: str) -> int:
+        """Trials of ``dataset``: the config's ``trials``, else the registry's (Table 1)."""
+        entry = self.config["datasets"][dataset]
+        return int(entry.get("trials", self.registry[dataset]["trials"]))
+
+    def run_trials(
+        self, dataset: str, cost_model: str | None = None, algorithm: str | None = None
+    ) -> int:
+        """Trials ``algorithm`` runs on ``dataset`` under ``cost_model``: the dataset's, capped
+        at the ``trials`` of the algorithm's and of the cost model's entries where set."""
+        caps = [self.trials(dataset)]
+        if cost_model is not None:
+            caps.append(self.config["cost_models"][cost_model].get("trials"))
+        if algorithm is not None:
+            caps.append(self.config["algorithms"][algorithm].get("trials"))
+        return min(int(c) for c in caps if c is not None)
+
+    def blocks(
+        self, dataset: str, cost_model: str | None = None, algorithm: str | None = None
+    ) -> int:
+        """Blocks of ``dataset`` (of the trials of ``algorithm`` under ``cost_model``)."""
+        return math.ceil(self.run_trials(dataset, cost_model, algorithm) / self.block_size)
+
+    def block_trials(
+        self,
+        block: int,
+        dataset: str,
+        cost_model: str | None = None,
+        algorithm: str | None = None,
+    ) -> list[int]:
+        """Trials of one block (of the first trials ``algorithm`` runs, for a train job)."""
+        return block_trials(block, self.block_size, self.run_trials(dataset, cost_model, algorithm))
+
+    # ------------------------------------------------------------------ experiments
+    def dataset_algorithms(self, dataset: str) -> list[str]:
+        """The algorithms of ``dataset`` (its ``algorithms``, else all)."""
+        return list(self.config["datasets"][dataset].get("algorithms", self.algorithms))
+
+    def experiments(self) -> Iterator[tuple[str, str, str]]:
+        """Every (dataset, cost model, algorithm) the config asks for, in config order."""
+        for dataset in self.datasets:
+            for cost_model in self.config["datasets"][dataset]["cost_models"]:
+                only = self.config["cost_models"][cost_model].get("algorithms")
+                for algorithm in self.dataset_algorithms(dataset):
+                    if only is None or algorithm in only:
+                        yield dataset, cost_model, algorithm
+
+    def shards(self, folder: str = "shards", algorithms: Any = None) -> list[str]:
+        """``results/{folder}/{dataset}/{cost_model}/{algorithm}/block-{k}.parquet`` of every
+        train job (of ``algorithms`` only, if given): shards, timings or stump tables."""
+        return [
+            f"results/{folder}/{d}/{c}/{a}/block-{k}.parquet"
+            for d, c, a in self.experiments()
+            if algorithms is None or a in algorithms
+            for k in range(self.blocks(d, c, a))
+        ]
+
+    def cost_tables(self) -> list[str]:
+        """The cost table of every (dataset, cost model) that runs."""
+        return sorted({f"results/costs/{d}/{c}.parquet" for d, c, _ in self.experiments()})
+
+    def budgets(self, dataset: str, cost_model: str) -> list[float]:
+        """The budget grid of (dataset, cost model): the dataset's own, else the model's."""
+        grid = (
+            self.config["datasets"][dataset]
+            .get("budgets", {})
+            .get(cost_model, self.config["cost_models"][cost_model]["budgets"])
+        )
+        return budget_grid(grid["step"], grid["stop"], grid.get("start"))
+
+    def block_budgets(self, dataset: str, cost_model: str, algorithm: str) -> list[float | str]:
+        """The budgets a train job evaluates: ``["inf"]`` for an unbudgeted algorithm."""
+        if self.config["algorithms"][algorithm].get("unbudgeted", False):
+            return ["inf"]
+        return self.budgets(dataset, cost_model)
+
+    # ------------------------------------------------------------------ what a job reads
+    def algorithm(self, name: str, dataset: str) -> AlgorithmSpec:
+        """The algorithm as a train job on ``dataset`` runs it (Table 1 rounds filled in)."""
+        rounds = self.registry[dataset].get("adaboost_rounds")
+        return algorithm_spec(name, self.config["algorithms"][name], rounds)
+
+    def train_modules(self, algorithm: str) -> list[str]:
+        """Package modules a shard of ``algorithm`` depends on (besides what they import).
+
+        ``blocks`` draws its trials' splits and costs and ``datasets`` reads the data; the
+        estimator's own module; ``shared_path`` for an algorithm fitting from the shared
+        AdaBoost path.
+        """
+        entry = self.config["algorithms"][algorithm]
+        modules = [
+            "budgetboost.pipeline.blocks",
+            "budgetboost.data.datasets",
+            estimator_module(entry["estimator"]),
+        ]
+        if entry.get("adaboost_path", False):
+            modules.append("budgetboost.pipeline.shared_path")
+        return modules
+
+    def path_rounds(self, dataset: str) -> int:
+        """Rounds of the shared AdaBoost path: the config's, or the dataset's Table 1 rounds
+        where those are more (census: 880), so the unbudgeted reference is one of its
+        prefixes."""
+        rounds = self.registry[dataset].get("adaboost_rounds") or 0
+        return max(int(self.config["adaboost_path"]["max_rounds"]), int(rounds))
+
+    def split_sizes(self, dataset: str) -> dict[str, int]:
+        """Train/test sizes of the dataset's splits (Table 1)."""
+        entry = self.registry[dataset]
+        return {"train_size": int(entry["train_size"]), "test_size": int(entry["test_size"])}
+
+    def cost_spec(self, cost_model: str) -> dict[str, Any]:
+        return dict(self.config["cost_models"][cost_model]["spec"])
+
+    def cost_file(self, dataset: str, cost_model: str) -> list[str]:
+        """The per-attribute cost file a ``real`` cost model reads (else nothing)."""
+        spec = self.cost_spec(cost_model)
+        if spec["model"] != "real":
+            return []
+        path = spec.get("file") or self.registry[dataset].get("cost_file")
+        return [path] if path else []
+
+    def binarize_entry(self, dataset: str) -> dict[str, Any]:
+        """The registry entry without the fields binarization does not read."""
+        entry = self.registry[dataset]
+        return {k: v for k, v in entry.items() if k not in NOT_BINARIZATION}
+
+    def local_datasets(self) -> list[str]:
+        """Datasets read from a user-supplied local file (Webscope): shown in Figure 2."""
+        return [d for d in self.datasets if self.registry[d]["source"]["type"] == "local"]
+
+    def dataset_order(self) -> list[str]:
+        """The run's datasets in the registry's order (Table 1's): the figures' panel order."""
+        return [d for d in self.registry if d in set(self.datasets)]
+
+    def baseline_cost_model(self) -> str | None:
+        """The first cost model whose spec is :data:`BASELINE_SPEC` (ungrouped), if any."""
+        for name, entry in self.config["cost_models"].items():
+            spec = entry["spec"]
+            if not spec.get("grouped", False) and all(
+                spec.get(key) == value for key, value in BASELINE_SPEC.items()
+            ):
+                return name
+        return None
+
+    def cost_model_kinds(self) -> dict[str, str]:
+        """Each cost model's ``spec.model`` (``uniform_random``, ``real``, ...): figures find
+        cost models by what they are, never by the name a config gives them."""
+        return {
+            name: str(entry["spec"]["model"]) for name, entry in self.config["cost_models"].items()
+        }

@@ -1,0 +1,61 @@
+"""Tables as text: GitHub-flavoured Markdown for ``summary.md`` and ``claims.md``,
+reStructuredText for the report's first page."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["markdown_table", "rst_table"]
+
+
+def rst_table(df: pd.DataFrame) -> str:
+    """``df`` as an reStructuredText grid of the simple kind (columns padded, ``=`` rules)."""
+    cells = [[str(c) for c in df.columns], *[[str(v) for v in row] for row in df.to_numpy()]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(df.columns))]
+    rule = "  ".join("=" * w for w in widths)
+    body = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells]
+    return "\n".join([rule, body[0], rule, *body[1:], rule])
+
+
+def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
+    """Render ``df`` as a GitHub-flavoured pipe table, padded for reading in a terminal.
+
+    Numeric columns are right-aligned, text left-aligned; ``|`` inside a cell is escaped.
+    Budgets (columns named ``budget`` or ``*_budget``) print in their shortest form.
+    """
+
+    def fmt(value: object, spec: str) -> str:
+        if isinstance(value, (float, np.floating)):
+            if np.isnan(value):
+                return "–"
+            if np.isinf(value):
+                return "inf"
+            return format(value, spec)
+        return str(value).replace("|", "\\|")
+
+    header = [str(col) for col in df.columns]
+    specs = ["g" if col == "budget" or col.endswith("_budget") else floatfmt for col in header]
+    numeric = [pd.api.types.is_numeric_dtype(df[col]) for col in df.columns]
+    body = [
+        [fmt(v, spec) for v, spec in zip(row, specs, strict=True)]
+        for row in df.itertuples(index=False, name=None)
+    ]
+    widths = [max(len(cell) for cell in col) for col in zip(header, *body, strict=True)]
+
+    def line(cells: list[str]) -> str:
+        padded = (
+            c.rjust(w) if num else c.ljust(w)
+            for c, w, num in zip(cells, widths, numeric, strict=True)
+        )
+        return "| " + " | ".join(padded) + " |"
+
+    rule = (
+        "|"
+        + "|".join(
+            ("-" * (w + 1) + ":") if num else ("-" * (w + 2))
+            for w, num in zip(widths, numeric, strict=True)
+        )
+        + "|"
+    )
+    return "\n".join([line(header), rule, *(line(row) for row in body)])
