@@ -25,6 +25,30 @@ settings.register_profile("budgetboost", deadline=None)
 settings.load_profile("budgetboost")
 
 REPO = Path(__file__).resolve().parent.parent
+#: markers of the tests a plain ``pytest`` leaves out (``--all`` or ``-m`` runs them)
+OPT_IN = ("slow", "slurm")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--all",
+        action="store_true",
+        help="also run the slow end-to-end and the SLURM tests (what .ci/run runs)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """A plain ``pytest`` is the fast loop: tests marked slow or slurm run only with
+    ``--all``, or when ``-m`` selects by marker."""
+    if config.getoption("--all") or config.getoption("markexpr"):
+        return
+    kept = [item for item in items if not any(m in item.keywords for m in OPT_IN)]
+    deselected = [item for item in items if item not in kept]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+
+
 #: what a run needs; results, logs and .snakemake are left behind
 WORKFLOW_FILES = [
     "Snakefile",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import matplotlib.colors as mcolors
 import pandas as pd
 import pytest
@@ -17,6 +19,7 @@ from budgetboost.pipeline.catalogue import (
     paper_experiments,
 )
 
+REPO = Path(__file__).resolve().parents[1]
 #: the order of tables, legends and pairs before the catalogue existed (stats.ALGORITHM_ORDER)
 PAPER_ORDER = [
     "adaboost",
@@ -148,3 +151,14 @@ def test_paper_experiments_are_the_pairs_the_reference_ran_on():
     assert kept["dataset"].tolist() == ["heart", "heart"]
     no_reference = summary[summary["algorithm"] != "adaboost"]
     assert paper_experiments(no_reference, no_reference).equals(no_reference)  # all kept
+
+
+def test_the_config_schema_allows_exactly_the_catalogues_families_and_roles():
+    """The schema documents a config's keys; its enums must be the catalogue's, not a copy
+    that drifts (a family added in one place only would pass the schema and fail later)."""
+    import yaml
+
+    schema = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+    algorithm = schema["$defs"]["algorithm"]["properties"]
+    assert tuple(algorithm["family"]["enum"]) == FAMILIES
+    assert tuple(algorithm["role"]["enum"]) == ROLES

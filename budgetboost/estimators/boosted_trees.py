@@ -61,7 +61,7 @@ from budgetboost.estimators.criteria import (
     select,
 )
 from budgetboost.estimators.stumps import StumpSpace
-from budgetboost.estimators.weak_learners import Round, Step
+from budgetboost.estimators.weak_learners import Round, Step, WeakLearner
 
 __all__ = ["TreeLearner", "example_costs", "tree_leaves"]
 
@@ -206,7 +206,7 @@ def _grow(
     return feature, threshold, splits, label, node_of_row, tree_gamma, s
 
 
-class TreeLearner:
+class TreeLearner(WeakLearner):
     """The weak learner of ``weak_learner="tree"``: a tree of depth at most ``max_depth``
     grown from the round's stump (see the module docstring)."""
 

@@ -12,29 +12,19 @@ reweights the examples. The weak learner supplies only the hypothesis (as scikit
 - :class:`~budgetboost.estimators.boosted_trees.TreeLearner`: a small tree grown from the
   chosen stump by the round's criterion (the paper's first open question, Section 8).
 
-A weak learner has a ``name`` (the ``weak_learner`` parameter of ``BudgetedBoost``), the
-stop reason of a perfect hypothesis, and four methods:
-
-- ``start(X, y, space, group_of_column, group_cost, tau) -> step``: the per-fit state, as a
-  function of a :class:`Round` returning a :class:`Step`;
-- ``stacked(records) -> dict``: the learner's own per-round arrays of a path (e.g. the
-  trees' nodes, ``tree_feature_``), from the ``record`` of each kept step;
-- ``fitted(path, group_cost) -> dict``: the fitted attributes of ``BudgetedBoost`` beyond
-  those of every round (named in ``attributes``);
-- ``outputs(model, X) -> (n_samples, n_rounds)`` and ``example_costs(model, X, n_rounds)``:
-  a fitted model's hypotheses on new rows, and what each row pays at each prefix (``None``:
-  every row reads every hypothesis, and pays the prefix's ``spent``).
+A weak learner subclasses :class:`WeakLearner`, whose docstring is the contract.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from budgetboost.estimators.stumps import StumpSpace, stump_outputs
 
-__all__ = ["Round", "Step", "StumpLearner"]
+__all__ = ["Round", "Step", "StumpLearner", "WeakLearner"]
 
 
 class Round(NamedTuple):
@@ -57,12 +47,60 @@ class Step(NamedTuple):
     record: Any = None  # what the learner keeps of the round (``stacked`` reads it)
 
 
-class StumpLearner:
+class WeakLearner:
+    """What a weak learner supplies to the loop of Algorithm 1 (the module docstring).
+
+    Attributes
+    ----------
+    name : str
+        Its name as the ``weak_learner`` parameter of ``BudgetedBoost`` gives it.
+    perfect : str
+        The stop reason when a hypothesis has edge 1 (boosting ends).
+    attributes : tuple of str
+        The fitted attributes of ``BudgetedBoost`` it sets beyond those of every round.
+    """
+
+    name: str
+    perfect: str
+    attributes: tuple[str, ...] = ()
+
+    def start(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        space: StumpSpace,
+        group_of_column: np.ndarray,
+        group_cost: np.ndarray,
+        tau: float,
+    ) -> Callable[[Round], Step]:
+        """The per-fit state, as a function of a :class:`Round` returning the :class:`Step`
+        of the round's hypothesis (``X`` finite, ``y`` in {-1, +1})."""
+        raise NotImplementedError
+
+    def stacked(self, records: list) -> dict[str, np.ndarray]:
+        """The learner's own per-round arrays of a path (e.g. the trees' nodes), from the
+        ``record`` of each step the loop kept."""
+        return {}
+
+    def fitted(self, path: Any, group_cost: np.ndarray) -> dict[str, np.ndarray]:
+        """The fitted attributes of ``BudgetedBoost`` named in :attr:`attributes`."""
+        return {}
+
+    def outputs(self, model: Any, X: np.ndarray) -> np.ndarray:
+        """A fitted model's hypotheses on new rows: (n_samples, n_rounds) in {-1, +1}."""
+        raise NotImplementedError
+
+    def example_costs(self, model: Any, X: np.ndarray, n_rounds: np.ndarray) -> np.ndarray | None:
+        """What each row pays at each prefix: (len(n_rounds), n_samples), or ``None`` when
+        every row reads every hypothesis and pays the prefix's ``spent``."""
+        return None
+
+
+class StumpLearner(WeakLearner):
     """Algorithm 1's weak learner: the stump the round's criterion chose."""
 
     name = "stump"
     perfect = "perfect_stump"
-    attributes: tuple[str, ...] = ()
 
     def start(
         self,
@@ -88,17 +126,8 @@ class StumpLearner:
 
         return step
 
-    def stacked(self, records: list) -> dict[str, np.ndarray]:
-        return {}
-
-    def fitted(self, path: Any, group_cost: np.ndarray) -> dict[str, np.ndarray]:
-        return {}
-
     def outputs(self, model: Any, X: np.ndarray) -> np.ndarray:
         return stump_outputs(X, model.feature_, model.threshold_, model.polarity_)
-
-    def example_costs(self, model: Any, X: np.ndarray, n_rounds: np.ndarray) -> None:
-        return None  # every example reads every stump of a prefix
 
     def __repr__(self) -> str:
         return "StumpLearner()"
