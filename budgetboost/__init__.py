@@ -18,11 +18,11 @@ The package's layers, each a folder that imports only the ones before it: ``esti
 
 from importlib.metadata import PackageNotFoundError, version
 
-from budgetboost.estimators.base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
-from budgetboost.estimators.boosting import BudgetedBoost
-from budgetboost.estimators.params import InvalidParameterError
-from budgetboost.estimators.sampling import AdaBoostRS
-from budgetboost.estimators.trees import BudgetedTree
+from .estimators.base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
+from .estimators.boosting import BudgetedBoost
+from .estimators.params import InvalidParameterError
+from .estimators.sampling import AdaBoostRS
+from .estimators.trees import BudgetedTree
 
 try:
     __version__ = version("budgetboost")

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
-from budgetboost.estimators.params import (
+from .params import (
     Boolean,
     InstanceOf,
     Interval,
@@ -29,7 +29,7 @@ from budgetboost.estimators.params import (
     Vector,
     validate_params,
 )
-from budgetboost.estimators.validation import (
+from .validation import (
     check_budgets,
     check_feature_costs,
     check_feature_groups,

@@ -50,7 +50,7 @@ import math
 
 import numpy as np
 
-from budgetboost.estimators.criteria import (
+from .criteria import (
     CRITERIA,
     GAMMA_CAP,
     GAMMA_ZERO,
@@ -60,8 +60,8 @@ from budgetboost.estimators.criteria import (
     score_one,
     select,
 )
-from budgetboost.estimators.stumps import StumpSpace
-from budgetboost.estimators.weak_learners import Round, Step, WeakLearner
+from .stumps import StumpSpace
+from .weak_learners import Round, Step, WeakLearner
 
 __all__ = ["TreeLearner", "example_costs", "tree_leaves"]
 

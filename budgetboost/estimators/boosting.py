@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from budgetboost.estimators.base import (
+from .base import (
     BUDGET,
     FEATURE_COSTS,
     FEATURE_GROUPS,
@@ -33,12 +33,12 @@ from budgetboost.estimators.base import (
     BudgetedEstimator,
     TrainingData,
 )
-from budgetboost.estimators.boosted_trees import TreeLearner
-from budgetboost.estimators.criteria import CRITERION_NAMES, GAMMA_CAP, StumpChoice
-from budgetboost.estimators.params import InstanceOf, Interval, InvalidParameterError, Options
-from budgetboost.estimators.stumps import StumpSpace
-from budgetboost.estimators.validation import check_budgets, check_X_y, encode_labels
-from budgetboost.estimators.weak_learners import Round, StumpLearner
+from .boosted_trees import TreeLearner
+from .criteria import CRITERION_NAMES, GAMMA_CAP, StumpChoice
+from .params import InstanceOf, Interval, InvalidParameterError, Options
+from .stumps import StumpSpace
+from .validation import check_budgets, check_X_y, encode_labels
+from .weak_learners import Round, StumpLearner
 
 __all__ = ["BoostPath", "BudgetedBoost", "WEAK_LEARNERS", "adaboost_path", "boost_path"]
 

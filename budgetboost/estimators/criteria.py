@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from budgetboost.estimators.stumps import StumpSpace
+from .stumps import StumpSpace
 
 __all__ = [
     "CRITERIA",

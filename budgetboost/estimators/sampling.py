@@ -13,7 +13,7 @@ from numbers import Integral
 
 import numpy as np
 
-from budgetboost.estimators.base import (
+from .base import (
     BUDGET,
     FEATURE_COSTS,
     FEATURE_GROUPS,
@@ -22,10 +22,10 @@ from budgetboost.estimators.base import (
     BudgetedEstimator,
     TrainingData,
 )
-from budgetboost.estimators.boosting import ADABOOST_PATH, VOTE_TIE, BoostPath, boost_path, path_for
-from budgetboost.estimators.params import Boolean, Interval
-from budgetboost.estimators.stumps import stump_outputs
-from budgetboost.estimators.validation import check_budgets
+from .boosting import ADABOOST_PATH, VOTE_TIE, BoostPath, boost_path, path_for
+from .params import Boolean, Interval
+from .stumps import stump_outputs
+from .validation import check_budgets
 
 __all__ = ["AdaBoostRS", "MIN_COST"]
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from budgetboost.estimators.base import (
+from .base import (
     BUDGET,
     FEATURE_COSTS,
     FEATURE_GROUPS,
@@ -42,9 +42,9 @@ from budgetboost.estimators.base import (
     BudgetEvaluation,
     TrainingData,
 )
-from budgetboost.estimators.params import Boolean, Interval, InvalidParameterError, Options
-from budgetboost.estimators.tuning import TRADEOFF, validation_split
-from budgetboost.estimators.validation import check_budgets
+from .params import Boolean, Interval, InvalidParameterError, Options
+from .tuning import TRADEOFF, validation_split
+from .validation import check_budgets
 
 __all__ = [
     "BudgetedTree",

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from budgetboost.estimators.params import Interval, NonNegativeVector
+from .params import Interval, NonNegativeVector
 
 __all__ = ["TRADEOFF", "TradeoffGrid", "validation_split"]
 

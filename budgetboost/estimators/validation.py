@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from budgetboost.estimators.params import InvalidParameterError
+from .params import InvalidParameterError
 
 __all__ = [
     "DataConversionWarning",

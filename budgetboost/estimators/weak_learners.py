@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from budgetboost.estimators.stumps import StumpSpace, stump_outputs
+from .stumps import StumpSpace, stump_outputs
 
 __all__ = ["Round", "Step", "StumpLearner", "WeakLearner"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from budgetboost.estimators.names import estimator_class
+from ..names import estimator_class
 
 __all__ = ["BudgetedCatBoost", "BudgetedLightGBM"]
 

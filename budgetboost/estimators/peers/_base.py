@@ -25,14 +25,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from budgetboost.estimators.base import BudgetCosts, BudgetedEstimator, TrainingData
-from budgetboost.estimators.params import (
+from ..base import BudgetCosts, BudgetedEstimator, TrainingData
+from ..params import (
     Constraint,
     InvalidParameterError,
 )
-from budgetboost.estimators.peers._columns import ColumnEncoding
-from budgetboost.estimators.tuning import validation_split
-from budgetboost.estimators.validation import check_budgets
+from ..tuning import validation_split
+from ..validation import check_budgets
+from ._columns import ColumnEncoding
 
 __all__ = ["LibraryParams", "PeerBooster"]
 

@@ -14,10 +14,10 @@ from typing import Any
 import lightgbm
 import numpy as np
 
-from budgetboost.estimators.base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
-from budgetboost.estimators.params import Interval
-from budgetboost.estimators.peers._base import LibraryParams, PeerBooster
-from budgetboost.estimators.tuning import TRADEOFF
+from ..base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
+from ..params import Interval
+from ..tuning import TRADEOFF
+from ._base import LibraryParams, PeerBooster
 
 __all__ = ["BudgetedLightGBM"]
 
