@@ -30,7 +30,7 @@ include: "workflow/rules/common.smk"
 
 
 # the report's first page: what ran, the verdicts, where to look (made by rule `landing`)
-report: "results/report/landing.rst"
+report: f"{RESULTS}/report/landing.rst"
 
 
 # a wildcard matches only names from the config, so a typo never matches a rule

@@ -9,10 +9,11 @@ import pandas as pd
 import pytest
 from synthetic_results import row, shard_frame
 
-from budgetboost.analysis import claims, paired
-from budgetboost.analysis import summary as summaries
+from budgetboost.analysis import claims
+from budgetboost.analysis.results import aggregate
 from budgetboost.data.costs import CostTable, write_costs
 from budgetboost.data.seeds import rng_from_key
+from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report import claims as claims_text
 
 BUDGETS = (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)
@@ -53,11 +54,14 @@ def build(
     return shard_frame(rows)
 
 
+def tables(df: pd.DataFrame):
+    """Summary, comparison rows and budget to match, as the aggregate rule makes them."""
+    results = aggregate(df, Catalogue.default(), baseline="uniform_0_2")
+    return results.summary, results.comparisons, results.budget_to_match
+
+
 def check(df: pd.DataFrame, **kwargs) -> dict[str, claims.ClaimResult]:
-    s = summaries.summarize(df)
-    results = claims.check_claims(
-        s, paired.paired_comparisons(df), summaries.budget_to_match(s), **kwargs
-    )
+    results = claims.check_claims(*tables(df), **kwargs)
     return {r.claim: r for r in results}
 
 
@@ -65,23 +69,30 @@ def const(value: float) -> Curve:
     return lambda b: value
 
 
+def rows(differences, outcomes) -> pd.DataFrame:
+    return pd.DataFrame({"mean_difference": differences, "outcome": outcomes})
+
+
 def test_directional_verdict_rules():
     rule = claims.DirectionalRule(min_supported=0.5, max_contradicted=0.1, min_direction=0.5)
-    assert claims.directional_verdict([-1, -1], [0.01, 0.01], rule)[0] == claims.REPRODUCED
-    assert claims.directional_verdict([-1, 1], [0.01, 0.01], rule)[0] == claims.NOT_REPRODUCED
-    assert claims.directional_verdict([1, 1], [0.5, 0.5], rule)[0] == claims.NOT_REPRODUCED
-    assert claims.directional_verdict([-1, -1], [0.5, 0.5], rule)[0] == claims.INCONCLUSIVE
-    verdict, sup, con, direc = claims.directional_verdict([], [], rule)
-    assert verdict == claims.INCONCLUSIVE and np.isnan(sup)
+    verdict = claims.directional_verdict
+    assert verdict(rows([-1, -1], ["better"] * 2), rule)[0] == claims.REPRODUCED
+    assert verdict(rows([-1, 1], ["better", "worse"]), rule)[0] == claims.NOT_REPRODUCED
+    assert verdict(rows([1, 1], ["inconclusive"] * 2), rule)[0] == claims.NOT_REPRODUCED
+    assert verdict(rows([-1, -1], ["inconclusive"] * 2), rule)[0] == claims.INCONCLUSIVE
+    # equivalent rows support nothing: the right direction without evidence
+    assert verdict(rows([-0.001, -0.001], ["equivalent"] * 2), rule)[0] == claims.INCONCLUSIVE
+    result, sup, con, direc = verdict(rows([], []), rule)
+    assert result == claims.INCONCLUSIVE and np.isnan(sup)
 
 
 def test_claim1_reproduced_refuted_and_inconclusive():
     good = check(build({"adaboost_bt": const(0.2), "adaboost_rs": const(0.4)}))["1"]
-    assert good.verdict == claims.REPRODUCED and good.n_cells == len(BUDGETS)
+    assert good.verdict == claims.REPRODUCED and good.n_rows == 1  # one dataset, all budgets
     assert good.supported_share == 1.0
     bad = check(build({"adaboost_bt": const(0.4), "adaboost_rs": const(0.2)}))["1"]
     assert bad.verdict == claims.NOT_REPRODUCED and bad.contradicted_share == 1.0
-    # three trials: the smallest two-sided exact Wilcoxon p is 0.25, never significant
+    # three trials: the smallest two-sided exact sign-flip p is 0.25, never significant
     few = check(build({"adaboost_bt": const(0.2), "adaboost_rs": const(0.4)}, trials=3))["1"]
     assert few.verdict == claims.INCONCLUSIVE and few.direction_share == 1.0
     none = check(build({"adaboost_bt": const(0.2)}))["1"]
@@ -105,7 +116,7 @@ def test_claims_judge_the_paper_experiments_only():
     both = pd.concat([paper, against], ignore_index=True)
     result, alone = check(both)["2"], check(paper)["2"]
     assert result.verdict == alone.verdict == claims.REPRODUCED
-    assert result.n_cells == alone.n_cells == 4
+    assert result.n_rows == alone.n_rows == 2
     assert set(result.detail["cost_model"]) == {"uniform_0_2"}
 
 
@@ -118,10 +129,10 @@ def test_claim2_small_budgets_with_varied_costs_only():
     }
     df = build(curves)
     assert check(df)["2"].verdict == claims.REPRODUCED
-    assert check(df)["2"].n_cells == 4  # two small budgets x two algorithms
+    assert check(df)["2"].n_rows == 2  # the small band x two algorithms
     flipped = build({k: (lambda b, f=f: 0.6 - f(b)) for k, f in curves.items()})
     assert check(flipped)["2"].verdict == claims.NOT_REPRODUCED
-    # equal costs everywhere: the claim has no cells to judge
+    # equal costs everywhere: the claim has no rows to judge
     assert check(df, varied=set())["2"].verdict == claims.INCONCLUSIVE
     assert check(df, varied={("ecoli", "uniform_0_2")})["2"].verdict == claims.REPRODUCED
     constant = build(curves, cost_model="constant")
@@ -228,7 +239,7 @@ def test_claim6_budget_to_match_on_overfitting_datasets():
         datasets=("ecoli", "heart", "breast_cancer"),
     )
     r = check(good)["6"]
-    assert r.verdict == claims.REPRODUCED and r.n_cells == 3
+    assert r.verdict == claims.REPRODUCED and r.n_rows == 3
     assert "ecoli/uniform_0_2: Smoothed B=4 vs AdaBoostBT B=12" in r.evidence
     never = build(
         {"smoothed": const(0.3), "adaboost_bt": lambda b: 0.05 if b >= 6 else 0.3},
@@ -250,7 +261,7 @@ def test_claim6_budget_to_match_on_overfitting_datasets():
             ),
         ]
     )
-    assert check(both)["6"].n_cells == 2
+    assert check(both)["6"].n_rows == 2
     elsewhere = build({"smoothed": const(0.05), "adaboost_bt": const(0.3)}, datasets=("sonar",))
     assert check(elsewhere)["6"].verdict == claims.INCONCLUSIVE
 
@@ -281,19 +292,19 @@ def test_outputs_state_thresholds_and_every_claim():
 
 
 def _empty_tables():
-    df = build({}, reference=None)
-    s = summaries.summarize(df)
-    return s, paired.paired_comparisons(df), summaries.budget_to_match(s)
+    return tables(build({}, reference=None))
 
 
 def test_claims_md_shows_the_deciding_evidence_and_counts_the_rest():
-    """Issue 17: every contradicting cell, the closest calls, a count of the rest; the
+    """Issue 17: every contradicting row, the closest calls, a count of the rest; the
     verdicts come first and the full evidence is one table."""
+    p_holm = [0.001] * 25 + [0.04, 0.07, 0.01, 0.02, 0.5]
     detail = pd.DataFrame(
         {
             "dataset": ["d"] * 30,
-            "diff": [-0.1] * 27 + [0.2, 0.2, -0.01],
-            "p_holm": [0.001] * 25 + [0.04, 0.07, 0.01, 0.02, 0.5],
+            "mean_difference": [-0.1] * 27 + [0.2, 0.2, -0.01],
+            "p_holm": p_holm,
+            "outcome": ["better"] * 25 + ["better", "inconclusive", "worse", "worse", "equivalent"],
         }
     )
     shown, note = claims_text.deciding_evidence(detail)
@@ -302,7 +313,7 @@ def test_claims_md_shows_the_deciding_evidence_and_counts_the_rest():
     assert len(closest) == claims_text.CLOSEST_CALLS
     assert set(closest["p_holm"].head(2)) == {0.04, 0.07}
     assert note.startswith(
-        "2 contradicting cells and the 5 closest calls of 30 cells; the "
+        "2 contradicting rows and the 5 closest calls of 30 rows; the "
         "other 23: `claims_evidence.parquet`"
     )
     results = [claims.ClaimResult("1", claims.NOT_REPRODUCED, "e", detail=detail)]

@@ -80,7 +80,7 @@ SCHEMA_ERRORS = [
     (
         lambda c: c.update(block_sise=2),
         "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_size, "
-        "cost_models, datasets, figure_modules, registry)",
+        "cost_models, datasets, figure_modules, registry, results)",
     ),
     (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum of 1"),
     (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails: unknown"),

@@ -1,5 +1,6 @@
-"""Head-to-head counts of budgetboost.analysis.findings, their text (budgetboost.report.findings)
-and the peer sections of summary.md."""
+"""The findings (budgetboost.analysis.findings): which comparisons each question asks, their
+outcomes, and the one table that summary.md, claims.md and the first page read
+(budgetboost.report.findings)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import numpy as np
 import pandas as pd
 from test_claims import build
 
-from budgetboost.analysis import findings, paired
-from budgetboost.analysis import summary as summaries
+from budgetboost.analysis import findings
+from budgetboost.analysis.results import aggregate
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report import findings as findings_text
 from budgetboost.report import summary as report_summary
@@ -19,16 +20,34 @@ PEER = "lgbm"
 CATALOGUE = Catalogue(
     {
         **Catalogue.default().records(),
-        PEER: {"label": "LightGBM CEGB", "family": "peer"},
+        PEER: {"label": "LightGBM CEGB", "family": "peer", "tuned": True},
+        "smoothed_tuned": {
+            "label": "Smoothed, tuned",
+            "family": "boosting",
+            "variant_of": "smoothed",
+            "tuned": True,
+        },
     }
 )
 
 
-def _comparisons(curves: dict, datasets=("ecoli", "heart"), trials=12) -> pd.DataFrame:
-    return paired.paired_comparisons(build(curves, datasets, trials=trials), CATALOGUE)
+def results(curves: dict, datasets=("ecoli", "heart"), trials=12, catalogue=CATALOGUE):
+    return aggregate(build(curves, datasets, trials=trials), catalogue, "uniform_0_2")
 
 
-def test_better_tied_and_worse_are_counted_per_dataset_and_band():
+def test_the_questions_come_from_the_catalogue():
+    pairs = (("ecoli", "uniform_0_2"),)
+    asked = findings.questions(CATALOGUE, pairs, (), "uniform_0_2")
+    peers = [(c.x, c.y) for c in asked if c.question == "peers"]
+    # as published (Smoothed, Greedy) and tuned against tuned (the tuned variant)
+    assert peers == [("smoothed", PEER), ("greedy", PEER), ("smoothed_tuned", PEER)]
+    assert [(c.x, c.y) for c in asked if c.question == "tuning"] == [("smoothed_tuned", "smoothed")]
+    assert not [c for c in asked if c.question in ("trees", "costs")]
+    assert findings.protocol(CATALOGUE, "smoothed") == "as published"
+    assert findings.protocol(CATALOGUE, PEER) == "tuned"
+
+
+def test_better_equivalent_worse_and_inconclusive_per_dataset_and_band():
     # Smoothed clearly better at small budgets (2-4), clearly worse at larger ones (10-12);
     # Greedy equal to the peer up to noise everywhere
     curves = {
@@ -36,67 +55,38 @@ def test_better_tied_and_worse_are_counted_per_dataset_and_band():
         "greedy": lambda b: 0.25,
         PEER: lambda b: 0.25,
     }
-    outcomes = findings.band_outcomes(_comparisons(curves), findings.peer_pairs(CATALOGUE))
-    assert set(outcomes["band"]) == {"small", "large"}
-    smoothed = outcomes[outcomes["x"] == "smoothed"].set_index(["band", "dataset"])["outcome"]
+    rows = results(curves).findings
+    peers = rows[rows["question"] == "peers"]
+    assert set(peers["band"]) == {"small", "large"}
+    smoothed = peers[(peers["x"] == "smoothed") & (peers["dataset"] != "all")]
+    smoothed = smoothed.set_index(["band", "dataset"])["outcome"]
     assert (smoothed.loc["small"] == "better").all()
     assert (smoothed.loc["large"] == "worse").all()
-    counts = findings.tally(outcomes, CATALOGUE).set_index(["x", "band"])
-    assert counts.loc[("smoothed", "small"), ["better", "tied", "worse", "n"]].tolist() == [
+    # the same error up to noise (sd 0.002 per budget): equivalent within 0.01, not "tied"
+    greedy = peers[(peers["x"] == "greedy") & (peers["dataset"] != "all")]
+    assert (greedy["outcome"] == "equivalent").all()
+    assert (greedy["ci_high"] - greedy["ci_low"] < 0.02).all()
+    counts = findings.tally(peers, CATALOGUE).set_index(["x", "band"])
+    assert counts.loc[("smoothed", "small"), ["better", "equivalent", "worse", "n"]].tolist() == [
         2,
         0,
         0,
         2,
     ]
-    assert (
-        counts.loc[("smoothed", "large"), "worse_on"] == "ecoli · uniform_0_2, heart · uniform_0_2"
-    )
     assert counts.loc[("smoothed", "small"), "trials"] == 12
-    # noise alone (sd 0.002 per trial) decides nothing at alpha 0.05 after Holm, mostly:
-    # at least one of the two datasets is tied in each band
-    greedy = counts.loc["greedy"]
-    assert (greedy["tied"] >= 1).all()
+    for column in ("mean_difference", "ci_low", "ci_high", "p_value", "trials", "min_detectable"):
+        assert column in rows.columns
 
 
-def test_a_mixed_band_is_tied():
-    # in the small band (2, 4) Smoothed is better at 2 and worse at 4: neither rule passes
-    curves = {"smoothed": lambda b: 0.10 if b == 2 else 0.40, PEER: lambda b: 0.25}
-    outcomes = findings.band_outcomes(_comparisons(curves, ("ecoli",)), [("smoothed", PEER)])
-    small = outcomes[outcomes["band"] == "small"]
-    assert small["outcome"].tolist() == ["tied"]
-    assert small["supported_share"].item() == 0.5 and small["contradicted_share"].item() == 0.5
-
-
-def test_the_peers_section_names_each_peer_and_the_fewest_trials():
-    curves = {"smoothed": lambda b: 0.2, "greedy": lambda b: 0.2, PEER: lambda b: 0.3}
-    outcomes = findings.peer_outcomes(_comparisons(curves), CATALOGUE)
-    text = findings_text.peers_section(outcomes, CATALOGUE)
-    assert text.startswith("## Beyond the paper")
-    assert "LightGBM CEGB" in text and "AdaBoostBT_Smoothed" in text
-    assert set(outcomes["question"]) == {"peers"}
-    default = Catalogue.default()
-    empty = findings_text.peers_section(
-        findings.peer_outcomes(_comparisons(curves), default), default
-    )
-    assert "No peer" in empty
-
-
-def test_the_summary_names_capped_algorithms_and_the_chosen_tradeoffs():
-    curves = {"smoothed": lambda b: 0.2, "greedy": lambda b: 0.2, PEER: lambda b: 0.3}
-    shards = build(curves, ("ecoli",), trials=12)
-    shards = shards[(shards["algorithm"] != PEER) | (shards["trial"] < 5)].copy()
-    shards["tradeoff"] = np.where(shards["algorithm"] == PEER, shards["budget"] / 10, np.nan)
-    summary = summaries.summarize(shards, catalogue=CATALOGUE)
-    comparisons = paired.paired_comparisons(shards, CATALOGUE)
-    assert summary.loc[summary["algorithm"] == "smoothed", "tradeoff_median"].isna().all()
-    peer = summary[(summary["algorithm"] == PEER) & np.isfinite(summary["budget"])]
-    np.testing.assert_allclose(peer["tradeoff_median"], peer["budget"] / 10)
-    text = report_summary.summary_markdown(summary, summary.iloc[:0], comparisons, CATALOGUE)
-    assert "- LightGBM CEGB: 5 trials per dataset" in text
-    assert "## Smoothed and Greedy against the peers" in text
-    assert "## Chosen trade-offs" in text and "2: 0.2" in text
-    pair = comparisons[(comparisons["algorithm_b"] == PEER)]
-    assert (pair["n_pairs"] == 5).all()  # paired on the peer's five trials
+def test_too_few_trials_are_inconclusive_and_say_what_they_could_detect():
+    curves = {"smoothed": lambda b: 0.20, PEER: lambda b: 0.30}
+    rows = results(curves, trials=4).findings
+    per = rows[(rows["question"] == "peers") & (rows["dataset"] != "all")]
+    assert (per["outcome"] == "inconclusive").all()  # 2^-3 > 0.05 / 4: never significant
+    assert np.isinf(per["min_detectable"]).all()
+    many = results(curves, trials=12).findings
+    per = many[(many["question"] == "peers") & (many["dataset"] != "all")]
+    assert (per["outcome"] == "better").all() and np.isfinite(per["min_detectable"]).all()
 
 
 def _with_open_questions():
@@ -123,57 +113,73 @@ def _with_open_questions():
     return pd.concat([paper, open_q], ignore_index=True), catalogue
 
 
-def test_cost_model_comparisons_pair_each_algorithm_with_itself_under_the_baseline():
+def test_open_cost_models_pair_each_algorithm_with_itself_under_the_baseline():
     shards, catalogue = _with_open_questions()
-    rises = paired.cost_model_comparisons(shards, baseline="uniform_0_2", catalogue=catalogue)
-    assert set(rises["cost_model"]) == {"adversarial"}  # not the paper's experiments
-    assert set(rises["algorithm"]) == {"greedy", "smoothed"}
-    assert (rises["n_pairs"] == 8).all()  # paired on the trials both ran
-    smoothed = rises[rises["algorithm"] == "smoothed"]
-    np.testing.assert_allclose(smoothed["rise"], 0.1, atol=1e-9)
-    assert (smoothed["rises"] == 8).all() and (smoothed["p_holm"] < 0.05).all()
-    greedy = rises[rises["algorithm"] == "greedy"]
-    assert (greedy["rise"] == 0).all() and (greedy["p_holm"] == 1).all()
-    without_reference = shards[shards["algorithm"] != "adaboost"]
-    assert paired.cost_model_comparisons(
-        without_reference, baseline="uniform_0_2", catalogue=catalogue
-    ).empty
+    rows = aggregate(shards, catalogue, "uniform_0_2").findings
+    costs = rows[rows["question"] == "costs"]
+    assert set(costs["cost_model"]) == {"adversarial"}  # not the paper's experiments
+    assert set(costs["x"]) == {"greedy", "smoothed"} and (costs["x"] == costs["y"]).all()
+    per = costs[costs["dataset"] != "all"]
+    assert (per["trials"] == 8).all()  # paired on the trials both ran
+    smoothed = per[per["x"] == "smoothed"]
+    np.testing.assert_allclose(smoothed["mean_difference"], 0.1, atol=1e-9)
+    assert (smoothed["outcome"] == "worse").all()  # its error rises
+    assert (per.loc[per["x"] == "greedy", "outcome"] == "equivalent").all()  # unchanged
+    # without the reference no experiment is the paper's: no open question either
+    alone = shards[shards["algorithm"] != "adaboost"]
+    again = aggregate(alone, catalogue, "uniform_0_2").findings
+    assert again[again["question"] == "costs"].empty
+    # no baseline cost model in the run: nothing to compare the open ones with
+    assert aggregate(shards, catalogue, None).findings.query("question == 'costs'").empty
 
 
-def test_the_future_work_section_counts_trees_and_cost_model_rises():
+def test_trees_against_stumps_and_the_future_work_section():
     shards, catalogue = _with_open_questions()
-    comparisons = paired.paired_comparisons(shards, catalogue)
-    rises = paired.cost_model_comparisons(shards, baseline="uniform_0_2", catalogue=catalogue)
-    trees = findings.tree_outcomes(comparisons, catalogue)
-    costs = findings.cost_model_rises(rises)
-    text = findings_text.future_work_section(trees, costs, catalogue)
-    counts = findings.tally(trees, catalogue).set_index("band")
-    assert counts.loc["small", ["better", "worse"]].tolist() == [2, 0]
-    assert counts.loc["large", "better"] == 0
-    assert set(costs.loc[costs["algorithm"] == "smoothed", "outcome"]) == {"rises"}
-    assert set(costs.loc[costs["algorithm"] == "greedy", "outcome"]) == {"unchanged"}
-    assert "least degraded AdaBoostBT_Greedy (+0.000)" in text
-    assert text.startswith("## Future work") and "### Boosting small trees" in text
-    assert len(comparisons)  # the paired comparisons include the adversarial cells too
+    rows = aggregate(shards, catalogue, "uniform_0_2").findings
+    trees = rows[(rows["question"] == "trees") & (rows["dataset"] != "all")]
+    assert set(trees.loc[trees["band"] == "small", "outcome"]) == {"better"}
+    assert "better" not in set(trees.loc[trees["band"] == "large", "outcome"])
+    beyond, future = findings_text.findings_sections(rows, catalogue)
+    assert beyond.startswith("## Beyond the paper") and "No such comparison" in beyond
+    assert future.startswith("## Future work") and "### Boosting depth-2 trees" in future
+    assert "Greedy: adversarial vs U[0, 2]" in future and "worse" in future
+    assert "min detectable" in future and "[" in future  # intervals and power
 
 
 def test_the_first_page_shows_the_findings_as_valid_rst_tables():
     shards, catalogue = _with_open_questions()
-    comparisons = paired.paired_comparisons(shards, catalogue)
-    rises = paired.cost_model_comparisons(shards, baseline="uniform_0_2", catalogue=catalogue)
-    trees = findings.tree_outcomes(comparisons, catalogue)
-    costs = findings.cost_model_rises(rises)
-    lines = findings_text.landing_lines(trees, costs, catalogue)
+    rows = aggregate(shards, catalogue, "uniform_0_2").findings
+    lines = findings_text.landing_lines(rows, catalogue)
     text = "\n".join(lines)
-    # one row per comparison, the bands as columns: better / tied / worse
-    tally = findings.tally(trees, catalogue).set_index("band")
-    small = "{} / {} / {}".format(*tally.loc["small", ["better", "tied", "worse"]])
-    larger = "{} / {} / {}".format(*tally.loc["large", ["better", "tied", "worse"]])
-    row = next(part for line in lines for part in line.split("\n") if " vs " in part)
-    assert small in row and larger in row
-    assert "Least degraded" in text and "AdaBoostBT_Greedy (+0.000)" in text
+    across = rows[(rows["question"] == "trees") & (rows["dataset"] == "all")]
+    small = across[across["band"] == "small"].iloc[0]
+    assert f"{small['mean_difference']:+.3f} [{small['ci_low']:+.3f}" in text
+    assert "(as published)" in text and "equivalent" in text
     # reStructuredText without a warning: the report renders the page
     doctree = docutils_core.publish_doctree(
         text, settings_overrides={"halt_level": 2, "report_level": 5}
     )
-    assert len(list(doctree.findall(docutils_nodes.table))) == 2
+    assert len(list(doctree.findall(docutils_nodes.table))) == 2  # trees, costs
+
+
+def test_summary_md_reads_the_same_findings():
+    curves = {"smoothed": lambda b: 0.2, "greedy": lambda b: 0.2, PEER: lambda b: 0.3}
+    shards = build(curves, ("ecoli", "heart"), trials=12)
+    shards = shards[(shards["algorithm"] != PEER) | (shards["trial"] < 8)].copy()
+    shards["tradeoff"] = np.where(shards["algorithm"] == PEER, shards["budget"] / 10, np.nan)
+    result = aggregate(shards, CATALOGUE, "uniform_0_2")
+    summary = result.summary
+    assert summary.loc[summary["algorithm"] == "smoothed", "tradeoff_median"].isna().all()
+    peer = summary[(summary["algorithm"] == PEER) & np.isfinite(summary["budget"])]
+    np.testing.assert_allclose(peer["tradeoff_median"], peer["budget"] / 10)
+    text = report_summary.summary_markdown(result, CATALOGUE)
+    assert "- LightGBM CEGB: 8 trials per dataset" in text
+    assert "## The paper's boosters against the peers" in text
+    assert "## Chosen trade-offs" in text and "2: 0.2" in text
+    table = findings_text.findings_table(
+        result.findings[result.findings["question"] == "peers"], CATALOGUE
+    )
+    for line in table["difference [95% CI]"]:
+        assert line in text  # the same numbers as claims.md and the first page
+    per = result.findings[result.findings["dataset"] != "all"]
+    assert (per["trials"] == 8).all()  # paired on the peer's eight trials

@@ -143,6 +143,7 @@ def test_a_peer_gives_the_library_one_column_per_attribute(library):
     trees = {"iterations": 20, "depth": 2} if library == "catboost" else {"n_estimators": 20}
     est = kind(
         **trees,
+        learning_rate=0.2,
         validation_fraction=0.0,
         **{kind._tradeoff_name: 0.5},
         feature_costs=group_cost[groups],
@@ -152,14 +153,15 @@ def test_a_peer_gives_the_library_one_column_per_attribute(library):
     np.testing.assert_array_equal(est.encoding_.group, [0, 1, 2])
     np.testing.assert_array_equal(est.encoding_.transform(X), ranks)
     # the penalty of each library column is its attribute's cost, paid once
+    model = est.models_[0]
     if library == "catboost":
-        penalties = est.models_[0].get_params()["first_feature_use_penalties"]
+        penalties = model.model.get_params()["first_feature_use_penalties"]
     else:
-        penalties = est.models_[0].params["cegb_penalty_feature_coupled"]
+        penalties = model.booster.params["cegb_penalty_feature_coupled"]
     np.testing.assert_array_equal(penalties, group_cost)
-    used = set(np.concatenate(est.tree_groups_[0]).tolist())
-    assert est.prefix_cost_[0, -1] == pytest.approx(group_cost[sorted(used)].sum())
+    used = set(np.concatenate(model.tree_columns()).tolist())
+    assert est.prefix_cost_[0][-1] == pytest.approx(group_cost[sorted(used)].sum())
     # predictions go through the same encoding
     ev = est.evaluate_at_budgets(X, y, [np.inf])
-    raw = est._raw_scores(0, ranks, int(est.n_trees_[0]))
+    raw = model.raw_scores(ranks, len(model.tree_columns()))
     np.testing.assert_array_equal(ev.error[0], np.mean((raw > 0) != (y > 0)))

@@ -17,7 +17,7 @@ lightgbm = pytest.importorskip("lightgbm")
 
 from budgetboost import InvalidParameterError  # noqa: E402
 from budgetboost.estimators.peers import BudgetedLightGBM  # noqa: E402
-from budgetboost.estimators.peers._base import PeerBooster  # noqa: E402
+from budgetboost.estimators.peers._base import _prefix_costs  # noqa: E402
 from budgetboost.estimators.tuning import validation_split  # noqa: E402
 
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, np.inf]
@@ -34,14 +34,16 @@ def problem(n=400, d=12, seed=0):
     return X, y, costs
 
 
-def reference_params(est, tradeoff, costs):
-    """LightGBM's parameters for one trade-off, written out independently of the wrapper."""
+def reference_params(est, tradeoff, costs, learning_rate):
+    """LightGBM's parameters for one configuration, written out independently of the wrapper."""
     return {
         "objective": "binary",
-        "learning_rate": est.learning_rate,
+        "learning_rate": learning_rate,
         "num_leaves": est.num_leaves,
         "max_depth": est.max_depth,
         "min_data_in_leaf": est.min_child_samples,
+        "min_data_in_bin": est.min_data_in_bin,
+        "feature_pre_filter": False,
         "lambda_l2": est.reg_lambda,
         "num_threads": 1,
         "deterministic": True,
@@ -53,12 +55,14 @@ def reference_params(est, tradeoff, costs):
     }
 
 
-def reference_booster(est, tradeoff, costs, X, y):
-    params = reference_params(est, tradeoff, costs)
+def reference_booster(est, config, costs, X, y, n_trees=None):
+    """LightGBM trained on ``X, y`` with configuration ``config`` (an index of ``configs_``)."""
+    tradeoff, rate = est.configs_[config]["tradeoff"], est.configs_[config]["learning_rate"]
+    params = reference_params(est, tradeoff, costs, rate)
     return lightgbm.train(
         params,
         lightgbm.Dataset(X, label=(y > 0).astype(int), params=params),
-        num_boost_round=est.n_estimators,
+        num_boost_round=est.n_estimators if n_trees is None else n_trees,
     )
 
 
@@ -84,6 +88,7 @@ def test_fixed_tradeoff_is_the_library_model_and_the_longest_affordable_prefix(m
     tradeoff = 20.0
     est = BudgetedLightGBM(
         n_estimators=40,
+        learning_rate=0.1,
         max_depth=max_depth,
         num_leaves=8,
         cegb_tradeoff=tradeoff,
@@ -92,8 +97,9 @@ def test_fixed_tradeoff_is_the_library_model_and_the_longest_affordable_prefix(m
         random_state=3,
     ).fit(X, y)
     assert est.fit_rows_.size == X.shape[0] and est.validation_rows_.size == 0
-    booster = reference_booster(est, tradeoff, costs, X, y)
-    assert booster.num_trees() == est.n_trees_[0]
+    assert est.refits_[0] is est.models_[0]  # nothing held out: nothing to refit
+    booster = reference_booster(est, 0, costs, X, y)
+    assert booster.num_trees() == len(est.models_[0].trees)
     columns = split_columns(booster)
     expected_cost = [
         pay_once(columns, k, costs, np.arange(costs.size)) for k in range(booster.num_trees() + 1)
@@ -119,50 +125,106 @@ def test_models_are_the_library_models_on_the_fit_part():
     est = BudgetedLightGBM(
         n_estimators=30,
         max_depth=2,
-        cegb_tradeoff=[1.0, 30.0, 300.0],
+        learning_rate=[0.1, 0.3],
+        cegb_tradeoff=[1.0, 300.0],
         feature_costs=costs,
         random_state=5,
     ).fit(X, y)
+    assert [(c["tradeoff"], c["learning_rate"]) for c in est.configs_] == [
+        (1.0, 0.1),
+        (1.0, 0.3),
+        (300.0, 0.1),
+        (300.0, 0.3),
+    ]
     Xf, yf = X[est.fit_rows_], y[est.fit_rows_]
+    Xv, yv = X[est.validation_rows_], y[est.validation_rows_]
     Xt, _, _ = problem(n=200, seed=2)
-    for m, tradeoff in enumerate(est.tradeoffs_):
-        booster = reference_booster(est, tradeoff, costs, Xf, yf)
-        assert booster.num_trees() == est.n_trees_[m]
+    for m in range(len(est.configs_)):
+        booster = reference_booster(est, m, costs, Xf, yf)
+        model = est.models_[m]
+        assert booster.num_trees() == len(model.trees)
         for k in {1, booster.num_trees() // 2, booster.num_trees()} - {0}:
             np.testing.assert_array_equal(
-                est._raw_scores(m, Xt, k), booster.predict(Xt, num_iteration=k, raw_score=True)
+                model.raw_scores(Xt, k), booster.predict(Xt, num_iteration=k, raw_score=True)
             )
         columns = split_columns(booster)
         for k in range(booster.num_trees() + 1):
-            assert est.prefix_cost_[m, k] == pytest.approx(
+            assert est.prefix_cost_[m][k] == pytest.approx(
                 pay_once(columns, k, costs, np.arange(costs.size)), abs=1e-12
             )
-        # the validation curve is the library's own prediction on the validation rows
-        staged = est._staged_scores(m, Xt)  # every prefix, as the library predicts it
+        # every prefix, as the library predicts it (to rounding: a cumulative sum of leaves)
+        staged = model.staged_scores(Xt)
         assert staged.shape == (booster.num_trees(), Xt.shape[0])
         for k in range(1, booster.num_trees() + 1, 3):
-            np.testing.assert_array_equal(
-                staged[k - 1], booster.predict(Xt, num_iteration=k, raw_score=True)
+            np.testing.assert_allclose(
+                staged[k - 1], booster.predict(Xt, num_iteration=k, raw_score=True), atol=1e-12
             )
-        Xv, yv = X[est.validation_rows_], y[est.validation_rows_]
+        # the validation curve is the library's own prediction on the validation rows
         for k in (1, booster.num_trees()):
             wrong = (booster.predict(Xv, num_iteration=k, raw_score=True) > 0) != (yv > 0)
-            assert est.validation_error_[m, k] == wrong.mean()
+            assert est.validation_error_[m][k] == wrong.mean()
+
+
+def test_chosen_configurations_are_refitted_on_all_training_rows():
+    X, y, costs = problem()
+    est = BudgetedLightGBM(
+        n_estimators=30,
+        max_depth=2,
+        learning_rate=[0.1, 0.3],
+        cegb_tradeoff=[0.0, 3.0, 300.0],
+        feature_costs=costs,
+        random_state=6,
+    ).fit(X, y)
+    chosen = np.unique(est.choice_.config[est.choice_.config >= 0])
+    assert sorted(est.refits_) == chosen.tolist() and chosen.size
+    for index in chosen.tolist():
+        most = int(est.choice_.size[est.choice_.config == index].max())
+        booster = reference_booster(est, index, costs, X, y, n_trees=most)
+        refit = est.refits_[index]
+        assert len(refit.trees) == booster.num_trees() <= most
+        np.testing.assert_array_equal(
+            refit.raw_scores(X, booster.num_trees()), booster.predict(X, raw_score=True)
+        )
+        columns = split_columns(booster)
+        np.testing.assert_allclose(
+            est.refit_prefix_cost_[index],
+            [pay_once(columns, k, costs, np.arange(costs.size)) for k in range(len(columns) + 1)],
+        )
+
+
+def test_the_refit_serves_the_chosen_size_or_fewer_trees_within_the_budget():
+    X, y, costs = problem()
+    est = BudgetedLightGBM(
+        n_estimators=40, max_depth=2, learning_rate=0.2, feature_costs=costs, random_state=1
+    ).fit(X, y)
+    budgets = np.unique(np.concatenate([np.linspace(0, 8, 65), *est.prefix_cost_]))
+    config, size = est.choice_.at(budgets)
+    ev = est.evaluate_at_budgets(X, y, budgets)
+    assert np.all(ev.spent <= budgets)
+    assert np.all(ev.rounds <= size)
+    for b, budget in enumerate(budgets):
+        if size[b] == 0:
+            assert ev.rounds[b] == 0
+            continue
+        cost = est.refit_prefix_cost_[int(config[b])]
+        affordable = int(np.flatnonzero(cost <= budget).max())
+        assert ev.rounds[b] == min(size[b], affordable)
+        assert ev.spent[b] == cost[int(ev.rounds[b])]
 
 
 def test_the_default_grid_scales_with_fit_rows_and_mean_cost():
     X, y, costs = problem()
     est = BudgetedLightGBM(n_estimators=5, feature_costs=costs, random_state=0).fit(X, y)
     mean_cost = costs[costs > 0].mean()
-    np.testing.assert_allclose(
-        est.tradeoffs_, est.fit_rows_.size / mean_cost * np.array([1e-4, 1e-3, 1e-2, 0.1, 1])
-    )
+    grid = est.fit_rows_.size / mean_cost * np.array([0.0, *(1e-4 * 4.0**i for i in range(7))])
+    np.testing.assert_allclose(est.tradeoffs_, np.repeat(grid, 2))  # each with 2 rates
+    assert [c["learning_rate"] for c in est.configs_[:2]] == [0.05, 0.2]
     # costs in cents: the same models
     cents = BudgetedLightGBM(n_estimators=5, feature_costs=100 * costs, random_state=0).fit(X, y)
     for m in range(len(est.models_)):
-        assert split_columns(cents.models_[m]) == split_columns(est.models_[m])
+        assert split_columns(cents.models_[m].booster) == split_columns(est.models_[m].booster)
         np.testing.assert_allclose(
-            cents.models_[m].predict(X, raw_score=True), est.models_[m].predict(X, raw_score=True)
+            cents.models_[m].raw_scores(X, 5), est.models_[m].raw_scores(X, 5)
         )
 
 
@@ -178,7 +240,7 @@ def test_prefix_costs_on_crafted_trees():
         np.array([], dtype=np.intp),
         np.array([3]),
     ]
-    cost, n_groups = PeerBooster._prefix_costs(trees, group_cost)
+    cost, n_groups = _prefix_costs(trees, group_cost)
     np.testing.assert_allclose(cost, [0, 1.5, 1.5, 3.75, 3.75, 3.75, 3.75])
     np.testing.assert_array_equal(n_groups, [0, 1, 1, 3, 3, 3, 4])
 
@@ -196,6 +258,7 @@ def test_a_group_is_paid_once_and_its_columns_carry_its_cost(monkeypatch):
     est = BudgetedLightGBM(
         n_estimators=30,
         max_depth=2,
+        learning_rate=0.1,
         cegb_tradeoff=0.0,
         validation_fraction=0.0,
         feature_costs=costs,
@@ -203,12 +266,12 @@ def test_a_group_is_paid_once_and_its_columns_carry_its_cost(monkeypatch):
         random_state=0,
     ).fit(X, y)
     np.testing.assert_array_equal(seen[0]["cegb_penalty_feature_coupled"], costs)
-    columns = split_columns(est.models_[0])
+    columns = split_columns(est.models_[0].booster)
     used = set().union(*columns)
     assert {0, 1, 2} <= used  # the model uses several columns of group 0 ...
     total = pay_once(columns, len(columns), group_cost, groups)
-    assert est.prefix_cost_[0, -1] == pytest.approx(total)  # ... and pays for it once
-    assert est.prefix_n_groups_[0, -1] == len({groups[c] for c in used})
+    assert est.prefix_cost_[0][-1] == pytest.approx(total)  # ... and pays for it once
+    assert est.refit_prefix_n_groups_[0][-1] == len({groups[c] for c in used})
 
 
 def path_groups(frame, tree, x, group_of_column):
@@ -232,6 +295,7 @@ def test_per_example_costs_are_the_groups_on_each_examples_paths():
     costs = costs[groups * 2]
     est = BudgetedLightGBM(
         n_estimators=12,
+        learning_rate=0.1,
         max_depth=3,
         num_leaves=8,
         cegb_tradeoff=0.0,
@@ -241,9 +305,9 @@ def test_per_example_costs_are_the_groups_on_each_examples_paths():
         random_state=0,
     ).fit(X, y)
     Xt = problem(n=40, seed=4)[0]
-    budgets = np.array([est.prefix_cost_[0, k] for k in (2, 5, 12)])
+    budgets = np.array([est.prefix_cost_[0][k] for k in (2, 5, 12)])
     _, paid = est._scores_and_costs(Xt, budgets)
-    frame = est.models_[0].trees_to_dataframe()
+    frame = est.models_[0].booster.trees_to_dataframe()
     group_cost = costs[::2]
     for b, k in enumerate(paid.rounds.astype(int)):
         per_example = [
@@ -264,12 +328,13 @@ def test_stumps_every_example_pays_the_prefix_and_trees_have_one_split():
     est = BudgetedLightGBM(n_estimators=25, max_depth=1, feature_costs=costs, random_state=0).fit(
         X, y
     )
-    assert all(len(tree) <= 1 for trees in est.tree_groups_ for tree in trees)
+    assert all(len(tree) <= 1 for model in est.models_ for tree in model.tree_columns())
     ev = est.evaluate_at_budgets(X, y, BUDGETS)
     np.testing.assert_allclose(ev.mean_example_cost, ev.spent)
     np.testing.assert_allclose(ev.max_example_cost, ev.spent)
     deep = BudgetedLightGBM(
         n_estimators=5,
+        learning_rate=0.1,
         max_depth=4,
         num_leaves=16,
         min_child_samples=2,
@@ -277,7 +342,7 @@ def test_stumps_every_example_pays_the_prefix_and_trees_have_one_split():
         validation_fraction=0.0,
         random_state=0,
     ).fit(X, y)
-    frame = deep.models_[0].trees_to_dataframe()
+    frame = deep.models_[0].booster.trees_to_dataframe()
     assert frame["node_depth"].max() == 5  # depth 4: leaves at node depth 5
     assert frame.groupby("tree_index")["split_feature"].count().max() > 1
 
@@ -338,11 +403,7 @@ def test_test_rows_never_change_the_choice():
     est = BudgetedLightGBM(n_estimators=30, max_depth=2, feature_costs=costs, random_state=11).fit(
         X[train], y[train]
     )
-    steps = (
-        est.choice_budgets_.copy(),
-        est.choice_tradeoff_index_.copy(),
-        est.choice_n_trees_.copy(),
-    )
+    steps = (est.choice_.budgets.copy(), est.choice_.config.copy(), est.choice_.size.copy())
     first = est.evaluate_at_budgets(X[test], y[test], BUDGETS)
     permuted = np.random.default_rng(0).permutation(test)
     second = est.evaluate_at_budgets(X[permuted], y[permuted], BUDGETS)
@@ -352,7 +413,7 @@ def test_test_rows_never_change_the_choice():
         np.testing.assert_array_equal(ev.rounds, first.rounds)
         np.testing.assert_array_equal(ev.spent, first.spent)
     for before, after in zip(
-        steps, (est.choice_budgets_, est.choice_tradeoff_index_, est.choice_n_trees_), strict=True
+        steps, (est.choice_.budgets, est.choice_.config, est.choice_.size), strict=True
     ):
         np.testing.assert_array_equal(before, after)
     # refit with other rows beside the training set: the same models and choice
@@ -367,14 +428,17 @@ def test_the_choice_minimises_validation_error_among_affordable_candidates():
     est = BudgetedLightGBM(n_estimators=30, max_depth=2, feature_costs=costs, random_state=2).fit(
         X, y
     )
-    ev = est.evaluate_at_budgets(X, y, BUDGETS)
-    chosen = est.chosen_tradeoffs(BUDGETS)
-    for b, budget in enumerate(BUDGETS):
-        affordable = np.nan_to_num(est.prefix_cost_, nan=np.inf) <= budget
-        best = est.validation_error_[affordable].min()
-        k = int(ev.rounds[b])
-        m = 0 if k == 0 else int(np.flatnonzero(est.tradeoffs_ == chosen[b])[0])
-        assert est.validation_error_[m, k] == best
+    budgets = np.unique(np.concatenate([BUDGETS, *est.prefix_cost_]))
+    config, size = est.choice_.at(budgets)
+    for b, budget in enumerate(budgets):
+        best = min(
+            error[cost <= budget].min()
+            for cost, error in zip(est.prefix_cost_, est.validation_error_, strict=True)
+        )
+        m = max(int(config[b]), 0)  # the empty model's error is the same in every curve
+        assert est.validation_error_[m][size[b]] == best
+        assert est.prefix_cost_[m][size[b]] <= budget
+    np.testing.assert_array_equal(np.isnan(est.chosen_tradeoffs(budgets)), size == 0)
 
 
 # ---------------------------------------------------------------------- determinism
@@ -444,15 +508,26 @@ def test_reserved_library_parameters_say_who_sets_them():
         InvalidParameterError, match="'seed', which is set by the parameter 'random_state'"
     ):
         BudgetedLightGBM.check_params({"params": {"seed": 1}})
-    BudgetedLightGBM.check_params({"params": {"min_data_in_bin": 1, "force_col_wise": True}})
+    with pytest.raises(
+        InvalidParameterError, match="'feature_pre_filter', which is set by the wrapper"
+    ):
+        BudgetedLightGBM.check_params({"params": {"feature_pre_filter": True}})
+    BudgetedLightGBM.check_params({"params": {"feature_fraction": 0.8, "force_col_wise": True}})
 
 
-def test_a_grid_needs_a_validation_part():
+@pytest.mark.parametrize(
+    "grid", [{"learning_rate": 0.1}, {"cegb_tradeoff": 2.0}, {"learning_rate": [0.1, 0.2]}]
+)
+def test_a_grid_needs_a_validation_part(grid):
     X, y, costs = problem(n=60)
     with pytest.raises(InvalidParameterError, match="^validation_fraction: "):
-        BudgetedLightGBM(validation_fraction=0.0, feature_costs=costs).fit(X, y)
+        BudgetedLightGBM(validation_fraction=0.0, feature_costs=costs, **grid).fit(X, y)
     BudgetedLightGBM(
-        n_estimators=3, validation_fraction=0.0, cegb_tradeoff=[2.0], feature_costs=costs
+        n_estimators=3,
+        validation_fraction=0.0,
+        cegb_tradeoff=[2.0],
+        learning_rate=[0.1],
+        feature_costs=costs,
     ).fit(X, y)
 
 

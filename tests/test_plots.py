@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from synthetic_results import synthetic_shards
 
-from budgetboost.analysis import paired
 from budgetboost.analysis import summary as summaries
+from budgetboost.analysis.results import aggregate
 from budgetboost.data.registry import load_registry, paper_datasets
 from budgetboost.figures import curves as plots
 from budgetboost.figures import panels as curve_panels
@@ -45,15 +45,9 @@ def summary(shards):
 
 def results_tables(shards, catalogue=None) -> dict:
     """Every results table a registered figure may read (figures.TABLES)."""
-    summary = summaries.summarize(shards, catalogue=catalogue)
-    return {
-        "summary": summary,
-        "comparisons": paired.paired_comparisons(shards, catalogue),
-        "budget_to_match": summaries.budget_to_match(summary, catalogue),
-        "cost_model_rise": paired.cost_model_comparisons(
-            shards, baseline=BASELINE, catalogue=catalogue
-        ),
-    }
+    catalogue = catalogue if catalogue is not None else Catalogue.default()
+    results = aggregate(shards, catalogue, BASELINE)
+    return {table: getattr(results, table) for table in figures.TABLES}
 
 
 def texts(fig) -> set[str]:
@@ -280,7 +274,7 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
     config = {name: {} for name in shards["algorithm"].unique()}
     config["smoothed_tau_half"] = {"label": "Smoothed τ=0.5", "family": "boosting"}
     catalogue = Catalogue.from_config(config)
-    table = summaries.summarize(shards, catalogue=catalogue)
+    summaries.summarize(shards, catalogue=catalogue)  # the config-only algorithm summarises
     new = catalogue["smoothed_tau_half"]
     assert new.style.colour not in {
         catalogue[a].style.colour for a in catalogue if a != "smoothed_tau_half"
@@ -301,12 +295,7 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
             assert line.get_marker() == new.style.marker
         else:  # rank diagrams and grids: named by its label
             assert "Smoothed τ=0.5" in shown, name
-    text = report_summary.summary_markdown(
-        table,
-        summaries.budget_to_match(table, catalogue),
-        paired.paired_comparisons(shards, catalogue),
-        catalogue,
-    )
+    text = report_summary.summary_markdown(aggregate(shards, catalogue, BASELINE), catalogue)
     header = next(line for line in text.splitlines() if line.startswith("| budget"))
     cells = [c.strip() for c in header.strip("|").split("|")]
     assert cells == [

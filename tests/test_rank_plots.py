@@ -14,9 +14,10 @@ from synthetic_results import synthetic_shards
 from test_ranks import DEMSAR_AUC, DEMSAR_NAMES
 
 from budgetboost.analysis import paired, ranks
-from budgetboost.analysis import summary as summaries
+from budgetboost.analysis.results import aggregate
 from budgetboost.figures import ranks as rank_plots
 from budgetboost.figures.style import save_figure
+from budgetboost.pipeline.catalogue import Catalogue
 
 matplotlib.use("Agg")  # the figures never touch pyplot; this keeps any GUI backend away
 
@@ -128,7 +129,7 @@ def test_cd_diagram_rejects_bad_input():
 
 
 def test_figure_cd_one_panel_per_band(shards, tmp_path):
-    table = ranks.cd_analysis(summaries.summarize(shards))
+    table = ranks.cd_analysis(band_means(shards))
     fig = rank_plots.figure_cd(table, labels=LABELS)
     assert len(fig.axes) == 3
     titles = [ax.get_title() for ax in fig.axes]
@@ -176,42 +177,37 @@ def test_figure_cd_ten_algorithms_with_long_names(tmp_path):
 
 
 def test_figure_cd_without_bands(shards):
-    table = ranks.cd_analysis(summaries.summarize(shards).iloc[:0])
+    table = ranks.cd_analysis(band_means(shards).iloc[:0])
     assert table.empty
     fig = rank_plots.figure_cd(table)
     assert len(fig.axes) == 1
     assert "no rank analysis" in fig.axes[0].texts[0].get_text()
 
 
-def wtl_table(n_rows: int, n_cols: int, seed: int = 0) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    rows = []
-    for i in range(n_rows):
-        for j in range(n_cols):
-            better = rng.integers(0, 11)
-            worse = rng.integers(0, 11 - better)
-            rows.append(
-                {
-                    "dataset": f"dataset_{i // 2}",
-                    "cost_model": ("uniform_0_2", "turney")[i % 2],
-                    "reference": "smoothed",
-                    "algorithm": f"algorithm_{j:02d}",
-                    "n_budgets": 10,
-                    "share_better": better / 10,
-                    "share_tie": (10 - better - worse) / 10,
-                    "share_worse": worse / 10,
-                    "net": (better - worse) / 10,
-                    "alpha": 0.05,
-                }
-            )
-    return pd.DataFrame(rows)
+def band_means(shards: pd.DataFrame) -> pd.DataFrame:
+    means = paired.band_means(shards, ranks.BANDS)
+    return means[means["algorithm"] != "adaboost"]
 
 
-def test_figure_win_tie_loss_from_comparisons(shards, tmp_path):
-    table = ranks.win_tie_loss(paired.paired_comparisons(shards))
-    fig = rank_plots.figure_win_tie_loss(table, labels=LABELS)
-    ax, colorbar = fig.axes
-    assert colorbar.get_ylabel() == "share better − share worse"
+def control_rows(shards: pd.DataFrame) -> pd.DataFrame:
+    """Each budgeted algorithm against Smoothed, as the aggregate rule's comparisons."""
+    rows = aggregate(shards, Catalogue.default(), "uniform_0_2").comparisons
+    return rows[rows["question"] == "control"]
+
+
+def test_figure_outcomes_from_comparisons(tmp_path):
+    # 12 trials: Holm over a comparison's 18 rows needs p <= 0.05 / 18, which 8 never give
+    shards = synthetic_shards(
+        datasets=("ecoli", "heart", "sonar", "ionosphere", "breast_cancer"),
+        trials=12,
+        budgets=(2, 6, 10, 14, 18, 22),
+        extra=(("heart", "turney"),),
+    )
+    rows = control_rows(shards)
+    fig = rank_plots.figure_outcomes(rows, "smoothed", labels=LABELS)
+    axes = fig.axes
+    assert [ax.get_title() for ax in axes] == ["Small budgets", "Medium budgets", "Larger budgets"]
+    ax = axes[0]
     image = ax.images[0]
     assert image.get_array().shape == (6, 5)  # (dataset, cost model) x algorithm
     assert [t.get_text() for t in ax.get_xticklabels()] == [
@@ -222,51 +218,47 @@ def test_figure_win_tie_loss_from_comparisons(shards, tmp_path):
         "Decision tree",
     ]
     assert ax.get_yticklabels()[0].get_text() == "breast_cancer · uniform_0_2"
-    assert "Each algorithm against AdaBoostBT_Smoothed" in ax.get_title()
-    # AdaBoostRS is worse at every budget: "+0/−100" and the most negative colour
+    assert "Each algorithm against AdaBoostBT_Smoothed" in fig._suptitle.get_text()
+    # AdaBoostRS is far worse everywhere: the "worse" colour and a positive difference
+    worse = list(rank_plots.OUTCOME_COLOURS).index("worse")
+    assert (image.get_array()[:, 3] == worse).all()
     rs = [t.get_text() for t in ax.texts if t.get_position()[0] == 3]
-    assert rs == ["+0/−100"] * 6
-    assert (image.get_array()[:, 3] == -1.0).all()
+    assert all(text.startswith("+") for text in rs)
     assert_texts_fit(fig)
-    save_figure(fig, tmp_path / "win_tie_loss.png")
+    save_figure(fig, tmp_path / "outcomes.png")
 
 
-def test_figure_win_tie_loss_ten_rows_fifteen_columns(tmp_path):
-    table = wtl_table(10, 15)
-    # rows sort as dataset_0 · turney, dataset_0 · uniform_0_2, ...; row 3 of the table is
-    # (dataset_0, uniform_0_2, algorithm_03): without it, grid cell (1, 3) is a grey "–"
-    table = table.drop(index=[3])
-    fig = rank_plots.figure_win_tie_loss(table)
+def test_figure_outcomes_marks_missing_pairs_and_fits_a_big_grid(tmp_path):
+    rng = np.random.default_rng(4)
+    rows = [
+        {
+            "question": "control",
+            "x": f"algorithm_{j:02d}",
+            "y": "smoothed",
+            "dataset": f"dataset_{i // 2}",
+            "cost_model": ("uniform_0_2", "turney")[i % 2],
+            "band": band,
+            "mean_difference": float(rng.normal(0, 0.05)),
+            "outcome": ("better", "worse", "equivalent", "inconclusive")[(i + j) % 4],
+        }
+        for i in range(10)
+        for j in range(15)
+        for band in ("small", "large")
+        if (i, j) != (0, 3)  # dataset_0 · uniform_0_2, the grid's second row
+    ]
+    fig = rank_plots.figure_outcomes(pd.DataFrame(rows), "smoothed")
     ax = fig.axes[0]
-    cells = ax.texts
-    assert len(cells) == 150
-    assert [t.get_text() for t in cells].count("–") == 1
+    assert len(ax.texts) == 150 and [t.get_text() for t in ax.texts].count("–") == 1
     assert np.ma.is_masked(ax.images[0].get_array()[1, 3])
-    assert cells[1 * 15 + 3].get_text() == "–"
-    first = table[
-        (table["cost_model"] == "turney")
-        & (table["dataset"] == "dataset_0")
-        & (table["algorithm"] == "algorithm_00")
-    ].iloc[0]
-    assert cells[0].get_text() == (
-        f"+{100 * first.share_better:.0f}/−{100 * first.share_worse:.0f}"
-    )
-    # every annotation fits inside its cell
     renderer = FigureCanvasAgg(fig).get_renderer()
     fig.draw(renderer)
     cell_width = ax.get_window_extent(renderer).width / 15
     cell_height = ax.get_window_extent(renderer).height / 10
-    for text in cells:
+    for text in ax.texts:
         box = text.get_window_extent(renderer)
         assert box.width < 0.95 * cell_width and box.height < 0.9 * cell_height
-    assert_texts_fit(fig)  # (rotated tick labels have overlapping axis-aligned boxes)
-    save_figure(fig, tmp_path / "win_tie_loss_big.png")
-
-
-def test_figure_win_tie_loss_one_reference_only():
-    table = pd.concat([wtl_table(2, 2), wtl_table(2, 2).assign(reference="greedy")])
-    with pytest.raises(ValueError, match="one reference algorithm"):
-        rank_plots.figure_win_tie_loss(table)
+    assert_texts_fit(fig)
+    save_figure(fig, tmp_path / "outcomes_big.png")
 
 
 def test_cd_diagram_of_demsar_example(tmp_path):

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 from synthetic_results import synthetic_shards
 
-from budgetboost.analysis import bands, paired, ranks
-from budgetboost.analysis import summary as summaries
+from budgetboost.analysis import bands, paired, ranks, significance
 from budgetboost.data.io import read_metadata, read_table, write_table
 
 # Demšar (2006), Table 6: AUC of C4.5 with m = 0 and cf = 0.25 (C4.5), with a tuned m
@@ -256,60 +255,31 @@ def test_in_budget_band_rejects_unknown_band():
         bands.in_budget_band([0], 3, "tiny")
 
 
-def summary_rows(rows: list[tuple[str, str, str, float, float]]) -> pd.DataFrame:
+def trial_rows(rows: list[tuple]) -> pd.DataFrame:
+    """Band means as :func:`budgetboost.analysis.paired.band_means` gives them."""
     return pd.DataFrame(
-        rows, columns=["dataset", "cost_model", "algorithm", "budget", "error_mean"]
+        rows, columns=["dataset", "cost_model", "band", "algorithm", "trial", "error"]
     )
 
 
-def test_band_errors_averages_band_budgets_and_drops_incomplete_algorithms():
-    budgets = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]  # small: 1, 2; medium: 3, 4; large: 5, 6
+def test_band_errors_average_common_trials_and_drop_incomplete_algorithms():
     rows = []
     for dataset, offset in (("d1", 0.0), ("d2", 0.5)):
-        rows.append((dataset, "c", "adaboost", np.inf, 0.01))  # reference: left out
-        for b in budgets:
-            rows.append((dataset, "c", "smoothed", b, offset + b / 100))
-            rows.append((dataset, "c", "greedy", b, offset + b / 50))
+        for trial in range(4):
+            rows.append((dataset, "c", "small", "smoothed", trial, offset + 0.01 * trial))
+            if trial < 3:  # greedy ran on the first three trials only
+                rows.append((dataset, "c", "small", "greedy", trial, offset + 0.1))
             if dataset == "d1":  # speedboost never runs on d2
-                rows.append((dataset, "c", "speedboost", b, 0.3))
-            if b != 2.0:  # adaboost_bt misses one small budget on both data sets
-                rows.append((dataset, "c", "adaboost_bt", b, 0.2))
-    summary = summary_rows(rows)
-    small = ranks.band_errors(summary, "small")
+                rows.append((dataset, "c", "small", "speedboost", trial, 0.3))
+    small = ranks.band_errors(trial_rows(rows), "small")
     assert list(small.index) == [("d1", "c"), ("d2", "c")]
     assert list(small.index.names) == ["dataset", "cost_model"]
     assert list(small.columns) == ["greedy", "smoothed"]  # canonical order
-    assert small.loc[("d1", "c"), "smoothed"] == pytest.approx((0.01 + 0.02) / 2)
-    assert small.loc[("d2", "c"), "greedy"] == pytest.approx(0.5 + (0.02 + 0.04) / 2)
-    assert small.attrs == {"band": "small", "dropped": ["adaboost_bt", "speedboost"]}
-    large = ranks.band_errors(summary, "large")
-    assert list(large.columns) == ["adaboost_bt", "greedy", "smoothed"]
-    assert large.loc[("d1", "c"), "adaboost_bt"] == pytest.approx(0.2)
-    assert large.loc[("d1", "c"), "smoothed"] == pytest.approx((0.05 + 0.06) / 2)
-    assert large.attrs["dropped"] == ["speedboost"]
-    medium = ranks.band_errors(summary, "medium")
-    assert medium.loc[("d2", "c"), "smoothed"] == pytest.approx(0.5 + 0.035)
-
-
-def test_band_errors_grid_is_per_dataset_and_cost_model():
-    # d1 has budgets 1..3 (one per band), d2 has 10..40 (no medium band)
-    rows = [
-        ("d1", "c", a, b, e * b)
-        for a, e in (("greedy", 0.1), ("smoothed", 0.2))
-        for b in (1.0, 2.0, 3.0)
-    ]
-    rows += [
-        ("d2", "c", a, b, e * b)
-        for a, e in (("greedy", 0.1), ("smoothed", 0.2))
-        for b in (10.0, 20.0, 30.0, 40.0)
-    ]
-    summary = summary_rows(rows)
-    small = ranks.band_errors(summary, "small")
-    assert small["greedy"].to_list() == pytest.approx([0.1, 1.5])
-    medium = ranks.band_errors(summary, "medium")
-    assert list(medium.index) == [("d1", "c")]
-    assert medium["smoothed"].to_list() == pytest.approx([0.4])
-    assert ranks.band_errors(summary.iloc[:0], "large").empty
+    # smoothed on the trials greedy ran too (0, 1, 2), not on its fourth
+    assert small.loc[("d1", "c"), "smoothed"] == pytest.approx(0.01)
+    assert small.loc[("d2", "c"), "greedy"] == pytest.approx(0.6)
+    assert small.attrs == {"band": "small", "trials": 3, "dropped": ["speedboost"]}
+    assert ranks.band_errors(trial_rows(rows).iloc[:0], "large").empty
 
 
 @pytest.fixture(scope="module")
@@ -322,21 +292,28 @@ def shards() -> pd.DataFrame:
     )
 
 
+def budgeted_means(shards: pd.DataFrame) -> pd.DataFrame:
+    means = paired.band_means(shards, ranks.BANDS)
+    return means[means["algorithm"] != "adaboost"]
+
+
 def test_cd_analysis_table(shards, tmp_path):
-    summary = summaries.summarize(shards)
-    table = ranks.cd_analysis(summary)
+    means = budgeted_means(shards)
+    table = ranks.cd_analysis(means, control="smoothed")
     assert list(table.columns) == ranks.CD_COLUMNS
     assert list(dict.fromkeys(table["band"])) == list(ranks.BANDS)
     assert table["n_datasets"].dtype == np.int64 and table["k"].dtype == np.int64
     for band, part in table.groupby("band"):
         k = part["k"].iloc[0]
         assert len(part) == k == 6  # five boosters and the tree
-        assert part["n_datasets"].iloc[0] == 5
+        assert part["n_datasets"].iloc[0] == 5 and part["trials"].iloc[0] == 8
         assert part["average_rank"].sum() == pytest.approx(k * (k + 1) / 2)
         assert part["average_rank"].is_monotonic_increasing
-        errors = ranks.band_errors(summary, band)
+        errors = ranks.band_errors(means, band)
         assert part["friedman_p"].iloc[0] == pytest.approx(ranks.friedman(errors).p_F)
         assert part["cd"].iloc[0] == pytest.approx(ranks.nemenyi_cd(6, 5))
+        control = part.set_index("algorithm").loc["smoothed"]
+        assert np.isnan(control["p_vs_control"]) and (part["control"] == "smoothed").all()
     # the synthetic curves: AdaBoostRS is worst everywhere, Smoothed best at larger budgets
     assert (table.groupby("band").tail(1)["algorithm"] == "adaboost_rs").all()
     large = table[table["band"] == "large"]
@@ -349,84 +326,33 @@ def test_cd_analysis_table(shards, tmp_path):
     assert read_metadata(path)["skipped"] == {}
 
 
+def test_against_control_is_demsars_z_test_with_holm():
+    ranks_ = pd.Series({"a": 1.0, "b": 2.0, "c": 3.5, "d": 3.5})
+    out = ranks.against_control(ranks_, n=14, control="a")
+    se = math.sqrt(4 * 5 / (6 * 14))
+    expected = 2 * sps.norm.sf(np.array([1.0, 2.5, 2.5]) / se)
+    np.testing.assert_allclose(out["p"].iloc[1:], expected)
+    np.testing.assert_allclose(out["p_holm"].iloc[1:], significance.holm(expected))
+    assert np.isnan(out.loc["a", "p"])
+    assert ranks.against_control(ranks_, 14, "absent")["p"].isna().all()
+
+
 def test_cd_analysis_skips_bands_without_a_test():
-    # a grid of 4 budgets has no medium band; one data set cannot be tested
+    # one data set cannot be tested
     rows = [
-        (d, "c", a, b, e * b + (0.01 if d == "d2" else 0.0))
-        for d in ("d1", "d2")
+        ("d1", "c", "small", a, t, e)
         for a, e in (("greedy", 0.1), ("smoothed", 0.2))
-        for b in (1.0, 2.0, 3.0, 4.0)
+        for t in range(3)
     ]
-    table = ranks.cd_analysis(summary_rows(rows))
-    assert list(dict.fromkeys(table["band"])) == ["small", "large"]
-    assert table.attrs["skipped"] == {
-        "medium": "0 algorithm(s) with complete results on 0 data set(s)"
-    }
+    table = ranks.cd_analysis(trial_rows(rows))
+    assert table.empty and set(table.attrs["skipped"]) == set(ranks.BANDS)
+    rows += [
+        ("d2", "c", "small", a, t, e + 0.01)
+        for a, e in (("greedy", 0.1), ("smoothed", 0.2))
+        for t in range(3)
+    ]
+    table = ranks.cd_analysis(trial_rows(rows))
+    assert list(dict.fromkeys(table["band"])) == ["small"]
     assert (table["average_rank"][table["algorithm"] == "greedy"] == 1.0).all()
-    empty = ranks.cd_analysis(summary_rows(rows).iloc[:0])
+    empty = ranks.cd_analysis(trial_rows(rows).iloc[:0])
     assert list(empty.columns) == ranks.CD_COLUMNS and empty.empty
-    assert set(empty.attrs["skipped"]) == set(ranks.BANDS)
-
-
-def comparison(dataset, a, b, budget, mean_diff, p_holm):
-    return {
-        "dataset": dataset,
-        "cost_model": "c",
-        "budget": budget,
-        "algorithm_a": a,
-        "algorithm_b": b,
-        "mean_diff": mean_diff,
-        "p_holm": p_holm,
-    }
-
-
-def test_win_tie_loss_orientation_and_shares():
-    rows = [
-        # greedy comes before smoothed: mean_diff = greedy - smoothed
-        comparison("d1", "greedy", "smoothed", 1.0, -0.05, 0.01),  # greedy better
-        comparison("d1", "greedy", "smoothed", 2.0, +0.05, 0.01),  # greedy worse
-        comparison("d1", "greedy", "smoothed", 3.0, +0.05, 0.20),  # not significant: tie
-        comparison("d1", "greedy", "smoothed", 4.0, +0.05, np.nan),  # no test: tie
-        # smoothed comes before speedboost: mean_diff = smoothed - speedboost
-        comparison("d1", "smoothed", "speedboost", 1.0, -0.05, 0.01),  # speedboost worse
-        comparison("d1", "smoothed", "speedboost", 2.0, -0.05, 0.04),  # speedboost worse
-        comparison("d1", "smoothed", "speedboost", 3.0, +0.02, 0.04),  # speedboost better
-        # pairs without the reference are ignored
-        comparison("d1", "greedy", "speedboost", 1.0, -0.05, 0.01),
-        comparison("d2", "adaboost_bt", "smoothed", 5.0, 0.1, 0.001),
-    ]
-    table = ranks.win_tie_loss(pd.DataFrame(rows), reference="smoothed")
-    assert list(table.columns) == ranks.WIN_TIE_LOSS_COLUMNS
-    assert list(zip(table["dataset"], table["algorithm"], strict=True)) == [
-        ("d1", "greedy"),
-        ("d1", "speedboost"),
-        ("d2", "adaboost_bt"),
-    ]
-    greedy, speedboost, bt = (table.iloc[i] for i in range(3))
-    assert (greedy.n_budgets, greedy.share_better, greedy.share_worse) == (4, 0.25, 0.25)
-    assert greedy.share_tie == 0.5 and greedy.net == 0.0
-    assert speedboost.share_better == pytest.approx(1 / 3)
-    assert speedboost.share_worse == pytest.approx(2 / 3)
-    assert speedboost.net == pytest.approx(-1 / 3)
-    assert (bt.share_worse, bt.net, bt.reference, bt.alpha) == (1.0, -1.0, "smoothed", 0.05)
-    # a stricter alpha turns speedboost's p = 0.04 cells into ties
-    strict = ranks.win_tie_loss(pd.DataFrame(rows), alpha=0.02).set_index("algorithm")
-    assert strict.loc["speedboost", "share_worse"] == pytest.approx(1 / 3)
-    assert strict.loc["speedboost", "share_tie"] == pytest.approx(2 / 3)
-
-
-def test_win_tie_loss_on_paired_comparisons(shards):
-    comparisons = paired.paired_comparisons(shards)
-    table = ranks.win_tie_loss(comparisons)
-    assert set(table["algorithm"]) == {"adaboost_bt", "greedy", "speedboost", "adaboost_rs", "tree"}
-    assert (table["n_budgets"] == 6).all()
-    shares = table[["share_better", "share_tie", "share_worse"]].sum(axis=1)
-    assert shares.to_numpy() == pytest.approx(1.0)
-    # AdaBoostRS is far worse than Smoothed at every budget of every curve (8 trials, the
-    # smallest Holm-adjusted exact Wilcoxon p is 6 * 2/256 < 0.05)
-    rs = table[table["algorithm"] == "adaboost_rs"]
-    assert (rs["share_worse"] == 1.0).all()
-    # the same cells seen from the other side
-    mirrored = ranks.win_tie_loss(comparisons, reference="adaboost_rs")
-    smoothed = mirrored[mirrored["algorithm"] == "smoothed"]
-    assert (smoothed["share_better"] == 1.0).all()

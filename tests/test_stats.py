@@ -1,4 +1,5 @@
-"""Statistics of budgetboost.analysis.stats against values computed by hand."""
+"""Summaries (budgetboost.analysis.summary) and band-level paired comparisons
+(budgetboost.analysis.paired) against values computed by hand."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from synthetic_results import row, shard_frame
 
 from budgetboost.analysis import paired
 from budgetboost.analysis import summary as summaries
+from budgetboost.analysis.results import aggregate
 from budgetboost.data import schema
 from budgetboost.data.io import write_table
+from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report import summary as report_summary
 from budgetboost.report import tables
 
@@ -57,29 +60,6 @@ def test_holm_properties(pvalues):
     assert adjusted.min() == pytest.approx(min(1.0, len(p) * p.min()))
 
 
-def test_wilcoxon_exact_hand_computed():
-    # n = 5, all positive: W- = 0, P(W- <= 0) = 1/32, two-sided 2/32
-    assert paired.wilcoxon_p([1, 2, 3, 4, 5]) == pytest.approx(2 / 32)
-    # smallest rank negative: W- = 1, subsets with rank sum <= 1: {}, {1} -> 2 * 2/32
-    assert paired.wilcoxon_p([-1, 2, 3, 4, 5]) == pytest.approx(4 / 32)
-    # rank 2 negative: W- = 2, subsets {}, {1}, {2} -> 2 * 3/32
-    assert paired.wilcoxon_p([1, -2, 3, 4, 5]) == pytest.approx(6 / 32)
-    # zeros are dropped (Wilcoxon's convention)
-    assert paired.wilcoxon_p([0, 0, 1, 2, 3, 4, 5]) == pytest.approx(2 / 32)
-
-
-def test_wilcoxon_normal_approximation_with_ties_hand_computed():
-    # six tied differences: ranks 3.5, W+ = 21, mean n(n+1)/4 = 10.5,
-    # var = n(n+1)(2n+1)/24 - (6^3 - 6)/48 = 22.75 - 4.375
-    z = 10.5 / math.sqrt(22.75 - 4.375)
-    assert paired.wilcoxon_p([0.1] * 6) == pytest.approx(math.erfc(z / math.sqrt(2)))
-
-
-def test_wilcoxon_degenerate_inputs():
-    assert paired.wilcoxon_p([0.0, 0.0, 0.0]) == 1.0
-    assert np.isnan(paired.wilcoxon_p([]))
-
-
 def _table(
     errors: dict[tuple[str, float], list[float]], dataset="ecoli", cost_model="uniform_0_2"
 ) -> pd.DataFrame:
@@ -109,27 +89,70 @@ def test_summarize_hand_computed():
     assert bt["ci_low"] == pytest.approx(0.35 - 3.18244631 * 0.1 / 2)
 
 
-def test_paired_comparisons_hand_computed():
-    a = [0.10, 0.20, 0.30, 0.40, 0.50]
-    b = [0.20, 0.30, 0.40, 0.50, 0.50]  # a wins 4, ties 1
+BUDGETS = (2.0, 4.0, 6.0)  # one budget per band: small 2, medium 4, large 6
+
+
+def compare(df: pd.DataFrame, *comparisons: paired.Comparison) -> pd.DataFrame:
+    return paired.compare(paired.band_means(df, ("small", "medium", "large", "all")), comparisons)
+
+
+def test_band_means_average_each_trial_over_the_band():
     df = _table(
-        {("greedy", 2.0): a, ("smoothed", 2.0): b, ("greedy", 4.0): b, ("smoothed", 4.0): a}
+        {
+            ("greedy", 2.0): [0.1, 0.2],
+            ("greedy", 4.0): [0.3, 0.2],
+            ("greedy", 6.0): [0.5, 0.2],
+            ("smoothed", 2.0): [0.2, 0.2],  # no budget 4 or 6: only in the small band
+            ("adaboost", np.inf): [0.1, 0.1],  # unbudgeted: in no band
+        }
     )
+    means = paired.band_means(df, ("small", "large", "all")).set_index(
+        ["band", "algorithm", "trial"]
+    )["error"]
+    assert means[("small", "greedy", 0)] == pytest.approx(0.1)
+    assert means[("large", "greedy", 0)] == pytest.approx(0.5)
+    assert means[("all", "greedy", 0)] == pytest.approx(0.3)
+    assert ("all", "smoothed", 0) not in means.index  # misses budgets of the band
+    assert ("small", "smoothed", 1) in means.index
+    assert "adaboost" not in set(means.index.get_level_values("algorithm"))
+
+
+def test_a_comparison_row_hand_computed():
+    a = [0.10, 0.20, 0.30, 0.40, 0.50]
+    b = [0.20, 0.30, 0.40, 0.50, 0.50]  # a lower by 0.1 in 4 trials, tied in 1
+    df = _table({("greedy", 2.0): a, ("smoothed", 2.0): b})
     df = df.sample(frac=1.0, random_state=0)  # pairing must follow trial, not row order
-    c = paired.paired_comparisons(df)
-    assert set(zip(c["algorithm_a"], c["algorithm_b"], strict=True)) == {("greedy", "smoothed")}
-    at2 = c[c["budget"] == 2.0].iloc[0]
-    assert (at2["wins"], at2["ties"], at2["losses"]) == (4, 1, 0)
-    assert at2["mean_diff"] == pytest.approx(-0.08)
-    assert at2["n_pairs"] == 5
-    # four non-zero differences all equal: normal approximation with ties
-    assert at2["p_value"] == pytest.approx(paired.wilcoxon_p([-0.1] * 4))
-    at4 = c[c["budget"] == 4.0].iloc[0]
-    assert (at4["wins"], at4["ties"], at4["losses"]) == (0, 1, 4)
-    np.testing.assert_allclose(c["p_holm"], paired.holm(c["p_value"].to_numpy()))
+    rows = compare(df, paired.Comparison("test", "greedy", "smoothed", bands=("small",)))
+    row = rows[rows["dataset"] == "ecoli"].iloc[0]
+    assert row["trials"] == 5 and row["mean_difference"] == pytest.approx(-0.08)
+    assert row["error_x"] == pytest.approx(0.3) and row["error_y"] == pytest.approx(0.38)
+    # exact: 2 of the 2^4 sign vectors of the four non-zero differences reach |sum| = 0.4
+    assert row["p_value"] == pytest.approx(2 / 16) and row["p_holm"] == pytest.approx(2 / 16)
+    half = 2.7764451052 * np.std([-0.1, -0.1, -0.1, -0.1, 0.0], ddof=1) / math.sqrt(5)
+    assert row["ci_low"] == pytest.approx(-0.08 - half) and row["ci_high"] == pytest.approx(
+        -0.08 + half
+    )
+    assert row["outcome"] == "inconclusive"  # p 0.125: the test cannot tell with 5 trials
+    assert math.isinf(row["min_detectable"])  # 2^-4 > 0.05: it never could
 
 
-def test_paired_comparisons_only_shared_budgets_and_trials():
+def test_outcomes_better_worse_equivalent_inconclusive():
+    rng = np.random.default_rng(1)
+    base = rng.integers(20, 40, 20) / 100
+
+    def outcome(shift: float, noise: float = 0.0) -> str:
+        other = np.clip(base + shift + rng.normal(0, noise, 20).round(2), 0, 1)
+        df = _table({("greedy", 2.0): list(base), ("smoothed", 2.0): list(other)})
+        rows = compare(df, paired.Comparison("t", "greedy", "smoothed", bands=("small",)))
+        return rows.iloc[0]["outcome"]
+
+    assert outcome(0.1) == "better"  # greedy 0.1 lower in every trial
+    assert outcome(-0.1) == "worse"
+    assert outcome(0.0) == "equivalent"  # identical: the difference is within the margin
+    assert outcome(0.0, noise=0.2) == "inconclusive"
+
+
+def test_comparisons_pair_only_shared_trials_and_holm_over_their_rows():
     df = _table(
         {
             ("greedy", 2.0): [0.1, 0.2, 0.3],
@@ -137,8 +160,27 @@ def test_paired_comparisons_only_shared_budgets_and_trials():
             ("adaboost", np.inf): [0.1, 0.1],
         }
     )
-    c = paired.paired_comparisons(df)
-    assert len(c) == 1 and c.iloc[0]["n_pairs"] == 2
+    df = pd.concat(
+        [df, _table({("greedy", 2.0): [0.1] * 8, ("smoothed", 2.0): [0.3] * 8}, dataset="heart")]
+    )
+    rows = compare(df, paired.Comparison("t", "greedy", "smoothed", bands=("small",)))
+    per = rows[rows["dataset"] != paired.ALL].set_index("dataset")
+    assert per.loc["ecoli", "trials"] == 2 and per.loc["heart", "trials"] == 8
+    np.testing.assert_allclose(per["p_holm"], paired.holm(per["p_value"].to_numpy()))
+    across = rows[rows["dataset"] == paired.ALL].iloc[0]
+    assert across["trials"] == 2 and across["cost_model"] == paired.ALL  # two datasets
+
+
+def test_a_cost_model_is_compared_with_the_baseline_by_trial():
+    base = {("greedy", 2.0): [0.2] * 8}
+    df = pd.concat([_table(base), _table({("greedy", 2.0): [0.3] * 6}, cost_model="adversarial")])
+    rows = compare(
+        df,
+        paired.Comparison("costs", "greedy", "greedy", baseline="uniform_0_2", bands=("small",)),
+    )
+    row = rows.iloc[0]
+    assert row["cost_model"] == "adversarial" and row["trials"] == 6  # the trials both ran
+    assert row["mean_difference"] == pytest.approx(0.1) and row["outcome"] == "worse"
 
 
 def test_budget_to_match():
@@ -199,10 +241,7 @@ def test_summary_markdown_is_a_readable_table():
             ("adaboost_rs", 2.0): [0.4, 0.5],
         }
     )
-    s = summaries.summarize(df)
-    text = report_summary.summary_markdown(
-        s, summaries.budget_to_match(s), paired.paired_comparisons(df)
-    )
+    text = report_summary.summary_markdown(aggregate(df, Catalogue.default(), "uniform_0_2"))
     assert "## ecoli · uniform_0_2 (2 trials)" in text
     assert "0.350 ± " in text  # greedy at budget 2
     assert "AdaBoostRS: cost paid per test example" in text
@@ -216,30 +255,8 @@ def test_markdown_table_escapes_and_aligns():
     assert "a\\|b" in body and rule.endswith(":|")
 
 
-@given(st.lists(st.integers(-20, 20), min_size=1, max_size=60))
-def test_wilcoxon_properties(counts):
-    d = np.array(counts) / 100  # error differences are multiples of 1 / n_test
-    p = paired.wilcoxon_p(d)
-    assert 0.0 <= p <= 1.0
-    assert p == pytest.approx(paired.wilcoxon_p(-d))  # two-sided: symmetric in the sign
-    assert p == pytest.approx(paired.wilcoxon_p(np.concatenate([d, [0.0, 0.0]])))  # zeros
-
-
-@given(st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=1, max_size=20))
-def test_paired_counts_add_up(pairs):
-    errors = {
-        ("greedy", 2.0): [a / 10 for a, _ in pairs],
-        ("smoothed", 2.0): [b / 10 for _, b in pairs],
-    }
-    c = paired.paired_comparisons(_table(errors)).iloc[0]
-    assert c["wins"] + c["ties"] + c["losses"] == c["n_pairs"] == len(pairs)
-    assert c["wins"] == sum(a < b for a, b in pairs)
-    assert c["mean_diff"] == pytest.approx(np.mean([(a - b) / 10 for a, b in pairs]))
-
-
-def test_error_table_marks_the_best_mean_and_its_ties():
-    """At each budget the lowest mean is bold; an algorithm not significantly worse than it
-    (Holm-adjusted p >= 0.05) gets a dagger; one significantly worse gets nothing."""
+def test_error_table_marks_the_best_mean():
+    """At each budget the lowest mean is bold, and only it."""
     rng = np.random.default_rng(0)
     base = rng.normal(0.3, 0.02, 12)
     cells = {
@@ -248,9 +265,7 @@ def test_error_table_marks_the_best_mean_and_its_ties():
         ("adaboost_bt", 2.0): base + 0.1,
     }
     df = _table(cells)
-    table = report_summary.error_table(
-        summaries.summarize(df), "ecoli", "uniform_0_2", comparisons=paired.paired_comparisons(df)
-    )
+    table = report_summary.error_table(summaries.summarize(df), "ecoli", "uniform_0_2")
     row = table.iloc[0]
     best = min(
         ("AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"),
@@ -258,5 +273,4 @@ def test_error_table_marks_the_best_mean_and_its_ties():
     )
     other = ({"AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"} - {best}).pop()
     assert row[best].startswith("**") and row[best].endswith("**")
-    assert row[other].endswith(" †")
-    assert "*" not in row["AdaBoostBT"] and "†" not in row["AdaBoostBT"]
+    assert "*" not in row[other] and "*" not in row["AdaBoostBT"]

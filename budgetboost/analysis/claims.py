@@ -5,16 +5,20 @@ Each gets a verdict (reproduced / not reproduced / inconclusive) with its eviden
 threshold a verdict depends on is a module-level constant below and is printed at the top of
 ``claims.md`` by :func:`claims_markdown`, so a reader sees the rule, not only the outcome.
 
-Directional claims ("X beats Y") are judged on *cells*: one paired comparison (from
-:func:`budgetboost.analysis.paired.paired_comparisons`) at one (dataset, cost model, budget). A cell
-*supports* the claim when X's mean error is lower and the Holm-adjusted Wilcoxon p-value is
-below :data:`ALPHA`, *contradicts* it when X's mean error is higher with p below
-:data:`ALPHA`, and points the claimed way when X's mean error is lower at all. Then:
+Directional claims ("X beats Y") are judged on *rows* of the comparisons every finding uses
+(:func:`budgetboost.analysis.paired.compare`): one test per (X vs Y, dataset, cost model,
+budget band) on each trial's error averaged over the band, the exact sign-flip test, Holm over
+the rows of the comparison, and an outcome. A row *supports* the claim when its outcome is
+``better`` (X significantly lower), *contradicts* it when ``worse``, and points the claimed way
+when X's mean error is lower at all. Then:
 
 * reproduced: supported share >= ``min_supported`` and contradicted share <= ``max_contradicted``;
 * not reproduced: contradicted share > ``max_contradicted`` or direction share < ``min_direction``;
 * inconclusive otherwise (the right direction without enough evidence, e.g. few trials) or
-  when there are no cells.
+  when there are no rows.
+
+Claim 4a ("almost identically") is an equivalence: the share of rows whose outcome is
+``equivalent`` (two one-sided tests within :data:`EQUIVALENCE_MARGIN`).
 
 The claims name the paper's algorithms by *role* (:data:`budgetboost.pipeline.catalogue.ROLES`:
 ``adaboost_bt``, ``greedy``, ``smoothed``, ``speedboost``, ``adaboost_rs``, ...), never by a
@@ -34,7 +38,8 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.analysis.bands import BAND_SHARE, budget_band
-from budgetboost.analysis.paired import oriented
+from budgetboost.analysis.paired import ALL, EQUIVALENCE_MARGIN, Comparison
+from budgetboost.analysis.significance import BETTER, EQUIVALENT, WORSE
 from budgetboost.data.costs import read_costs
 from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
@@ -61,17 +66,14 @@ REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 INCONCLUSIVE = "inconclusive"
 
-#: Significance level for the Holm-adjusted Wilcoxon p-values of a cell.
+#: Family-wise significance level of a comparison's rows (Holm over its rows).
 ALPHA = 0.05
 #: Claim 3b: Greedy "leaves budget unspent" if it spends less than this fraction of B
 #: (mean over trials and the larger budgets).
 UNSPENT_FRACTION = 0.9
 #: Claim 3b: datasets with many cheap features where the paper sees Greedy's trap.
 CHEAP_FEATURE_DATASETS = ("sonar", "ionosphere")
-#: Claim 4a: SpeedBoost and Greedy are "almost identical" in a cell when their mean test
-#: errors differ by at most this much (absolute error rate).
-EQUIVALENCE_MARGIN = 0.01
-#: Claim 4a: share of cells within the margin needed to reproduce / below which it fails.
+#: Claim 4a: share of equivalent rows needed to reproduce / below which it fails.
 EQUIVALENT_SHARE_REPRODUCED = 0.9
 EQUIVALENT_SHARE_REFUTED = 0.5
 #: Claim 4b: share of identical stump choices (same round) to reproduce / below which it fails.
@@ -90,12 +92,12 @@ BOOSTERS = ("adaboost_bt", "greedy", "smoothed")
 TREES = ("tree", "tree_cs")
 #: Claim 1: test-time sampling (roles).
 RS_ALGORITHMS = ("adaboost_rs", "adaboost_rs_ac")
-_ALGORITHM_COLUMNS = ("algorithm", "algorithm_a", "algorithm_b")
+_ALGORITHM_COLUMNS = ("algorithm", "x", "y")
 
 
 @dataclass(frozen=True)
 class DirectionalRule:
-    """Verdict thresholds for an "X beats Y" claim (shares of cells, see module docstring)."""
+    """Verdict thresholds for an "X beats Y" claim (shares of rows, see module docstring)."""
 
     min_supported: float
     max_contradicted: float
@@ -139,7 +141,7 @@ class ClaimResult:
     claim: str
     verdict: str
     evidence: str
-    n_cells: int = 0
+    n_rows: int = 0
     supported_share: float = float("nan")
     contradicted_share: float = float("nan")
     direction_share: float = float("nan")
@@ -151,21 +153,41 @@ class ClaimResult:
 
 
 def directional_verdict(
-    diff: np.ndarray, p: np.ndarray, rule: DirectionalRule
+    rows: pd.DataFrame, rule: DirectionalRule
 ) -> tuple[str, float, float, float]:
-    """Verdict of an "X beats Y" claim from per-cell mean differences X - Y and p-values.
+    """Verdict of an "X beats Y" claim from comparison rows of X vs Y (outcomes, differences).
 
     Returns ``(verdict, supported_share, contradicted_share, direction_share)``.
     """
-    diff = np.asarray(diff, dtype=float)
-    p = np.asarray(p, dtype=float)
-    if diff.size == 0:
+    if rows.empty:
         return INCONCLUSIVE, np.nan, np.nan, np.nan
-    significant = p < ALPHA
-    supported = float(np.mean((diff < 0) & significant))
-    contradicted = float(np.mean((diff > 0) & significant))
-    direction = float(np.mean(diff < 0))
+    supported = float(np.mean(rows["outcome"] == BETTER))
+    contradicted = float(np.mean(rows["outcome"] == WORSE))
+    direction = float(np.mean(rows["mean_difference"] < 0))
     return rule.verdict(supported, contradicted, direction), supported, contradicted, direction
+
+
+#: The comparisons behind the directional claims and claim 4a: (claim, x roles, y roles, band).
+CLAIM_COMPARISONS = (
+    ("1", ("adaboost_bt",), RS_ALGORITHMS, "all"),
+    ("2", ("greedy", "smoothed"), ("adaboost_bt",), "small"),
+    ("3a", ("smoothed",), ("greedy",), "large"),
+    ("4a", ("speedboost",), ("greedy",), "all"),
+    ("5", BOOSTERS, TREES, "large"),
+)
+
+
+def claim_comparisons(
+    catalogue: Catalogue, pairs: tuple[tuple[str, str], ...] | None = None
+) -> list[Comparison]:
+    """The comparisons the claims read (questions ``claim 1`` ...), by the catalogue's roles,
+    on the paper's experiments ``pairs``."""
+    out = []
+    for claim, xs, ys, band in CLAIM_COMPARISONS:
+        for x in catalogue.with_roles(*xs):
+            for y in catalogue.with_roles(*ys):
+                out.append(Comparison(f"claim {claim}", x, y, pairs=pairs, bands=(band,)))
+    return out
 
 
 def read_cost_variation(paths: Sequence[str | os.PathLike]) -> set[tuple[str, str]]:
@@ -198,41 +220,46 @@ def _matches_any(names: pd.Series, prefixes: Sequence[str]) -> pd.Series:
     return names.map(lambda n: any(n == p or n.startswith(p) for p in prefixes)).astype(bool)
 
 
-def _directional(claim: str, cells: pd.DataFrame, what: str) -> ClaimResult:
-    verdict, sup, con, direc = directional_verdict(
-        cells["diff"], cells["p_holm"], DIRECTIONAL_RULES[claim]
-    )
-    if cells.empty:
+def _claim_rows(comparisons: pd.DataFrame, claim: str) -> pd.DataFrame:
+    """The per-dataset rows of one claim's comparisons (roles for names)."""
+    rows = comparisons[
+        (comparisons["question"] == f"claim {claim}") & (comparisons["dataset"] != ALL)
+    ]
+    return rows.reset_index(drop=True)
+
+
+def _directional(claim: str, rows: pd.DataFrame, what: str) -> ClaimResult:
+    if rows.empty:
         return ClaimResult(claim, INCONCLUSIVE, f"no results for {what}")
+    verdict, sup, con, direc = directional_verdict(rows, DIRECTIONAL_RULES[claim])
+    counts = rows["outcome"].value_counts()
     evidence = (
-        f"{len(cells)} cells ({cells['dataset'].nunique()} datasets): "
-        f"x better by mean in {direc:.0%}, significantly better in {sup:.0%}, "
-        f"significantly worse in {con:.0%}; median diff x−y "
-        f"{cells['diff'].median():+.3f}, smallest Holm p {cells['p_holm'].min():.3g}"
+        f"{len(rows)} rows ({rows['dataset'].nunique()} datasets, "
+        f"{int(rows['trials'].min())}-{int(rows['trials'].max())} trials): x better by mean in "
+        f"{direc:.0%}, significantly better in {sup:.0%}, significantly worse in {con:.0%}, "
+        f"equivalent in {counts.get(EQUIVALENT, 0) / len(rows):.0%}; median difference x−y "
+        f"{rows['mean_difference'].median():+.3f}, smallest Holm p {rows['p_holm'].min():.3g}"
     )
-    return ClaimResult(claim, verdict, evidence, len(cells), sup, con, direc, cells)
+    return ClaimResult(claim, verdict, evidence, len(rows), sup, con, direc, rows)
 
 
 def claim1(comparisons: pd.DataFrame) -> ClaimResult:
-    """AdaBoostBT vs AdaBoostRS (and RS_AC) at every finite budget of every dataset."""
-    cells = oriented(comparisons, ["adaboost_bt"], RS_ALGORITHMS)
-    return _directional(
-        "1", cells[np.isfinite(cells["budget"])], "AdaBoostBT and AdaBoostRS at a shared budget"
-    )
+    """AdaBoostBT vs AdaBoostRS (and RS_AC) over every budget of every dataset."""
+    return _directional("1", _claim_rows(comparisons, "1"), "AdaBoostBT and AdaBoostRS")
 
 
 def claim2(comparisons: pd.DataFrame, varied: Collection[tuple[str, str]] | None) -> ClaimResult:
     """Greedy and Smoothed vs AdaBoostBT at small budgets, varied-cost experiments only."""
-    cells = oriented(comparisons, ["greedy", "smoothed"], ["adaboost_bt"])
-    cells = budget_band(cells[_varied_mask(cells, varied)], "small")
-    return _directional("2", cells, "Greedy/Smoothed and AdaBoostBT with varied costs")
+    rows = _claim_rows(comparisons, "2")
+    rows = rows[_varied_mask(rows, varied)]
+    return _directional("2", rows, "Greedy/Smoothed and AdaBoostBT with varied costs")
 
 
 def claim3a(comparisons: pd.DataFrame, varied: Collection[tuple[str, str]] | None) -> ClaimResult:
     """Smoothed vs Greedy at the larger budgets, varied-cost experiments only."""
-    cells = oriented(comparisons, ["smoothed"], ["greedy"])
-    cells = budget_band(cells[_varied_mask(cells, varied)], "large")
-    return _directional("3a", cells, "Smoothed and Greedy with varied costs")
+    rows = _claim_rows(comparisons, "3a")
+    rows = rows[_varied_mask(rows, varied)]
+    return _directional("3a", rows, "Smoothed and Greedy with varied costs")
 
 
 def claim3b(summary: pd.DataFrame) -> ClaimResult:
@@ -292,13 +319,12 @@ def claim3b(summary: pd.DataFrame) -> ClaimResult:
 
 
 def claim4a(comparisons: pd.DataFrame) -> ClaimResult:
-    """SpeedBoost vs Greedy: share of cells whose mean errors differ by at most the margin."""
-    cells = oriented(comparisons, ["speedboost"], ["greedy"])
-    cells = cells[np.isfinite(cells["budget"])]
-    if cells.empty:
+    """SpeedBoost vs Greedy: the share of rows that are equivalent within the margin."""
+    rows = _claim_rows(comparisons, "4a")
+    if rows.empty:
         return ClaimResult("4a", INCONCLUSIVE, "no results for SpeedBoost and Greedy")
-    within = float(np.mean(np.abs(cells["diff"]) <= EQUIVALENCE_MARGIN))
-    significant = float(np.mean(cells["p_holm"] < ALPHA))
+    within = float(np.mean(rows["outcome"] == EQUIVALENT))
+    different = float(np.mean(rows["outcome"].isin([BETTER, WORSE])))
     if within >= EQUIVALENT_SHARE_REPRODUCED:
         verdict = REPRODUCED
     elif within < EQUIVALENT_SHARE_REFUTED:
@@ -306,11 +332,11 @@ def claim4a(comparisons: pd.DataFrame) -> ClaimResult:
     else:
         verdict = INCONCLUSIVE
     evidence = (
-        f"{len(cells)} cells: abs(SpeedBoost − Greedy) <= {EQUIVALENCE_MARGIN} in "
-        f"{within:.0%}, largest abs(diff) {np.abs(cells['diff']).max():.3f}, "
-        f"Holm p < {ALPHA} in {significant:.0%}"
+        f"{len(rows)} rows: equivalent within ±{EQUIVALENCE_MARGIN} (two one-sided tests, "
+        f"Holm) in {within:.0%}, significantly different in {different:.0%}; largest "
+        f"|mean difference| {rows['mean_difference'].abs().max():.3f}"
     )
-    return ClaimResult("4a", verdict, evidence, len(cells), within, significant, within, cells)
+    return ClaimResult("4a", verdict, evidence, len(rows), within, different, within, rows)
 
 
 def identical_stump_share(stumps: pd.DataFrame) -> pd.DataFrame:
@@ -402,10 +428,10 @@ def claim4b(detail: pd.DataFrame | None) -> ClaimResult:
 
 def claim5(comparisons: pd.DataFrame) -> ClaimResult:
     """Budgeted boosters vs budgeted trees at the larger budgets."""
-    cells = budget_band(oriented(comparisons, BOOSTERS, TREES), "large")
-    if cells.empty:
+    rows = _claim_rows(comparisons, "5")
+    if rows.empty:
         return ClaimResult("5", INCONCLUSIVE, "no tree results")
-    return _directional("5", cells, "trees")
+    return _directional("5", rows, "trees")
 
 
 def claim6(matches: pd.DataFrame, summary: pd.DataFrame) -> ClaimResult:
@@ -482,8 +508,8 @@ def check_claims(
     ----------
     summary, comparisons, matches
         Outputs of :func:`budgetboost.analysis.summary.summarize`,
-        :func:`~budgetboost.analysis.paired.paired_comparisons` and
-        :func:`~budgetboost.analysis.summary.budget_to_match`.
+        :func:`~budgetboost.analysis.paired.compare` (the rows of :func:`claim_comparisons`,
+        among others) and :func:`~budgetboost.analysis.summary.budget_to_match`.
     varied
         (dataset, cost_model) pairs whose costs vary (:func:`read_cost_variation`); ``None``
         treats every cost model not named in :data:`CONSTANT_COST_MODELS` as varied.
@@ -501,7 +527,8 @@ def check_claims(
         agreement = identical_stump_share(by_role(stumps, catalogue))
     if agreement is not None:
         agreement = paper_experiments(agreement, summary, catalogue)
-    comparisons = by_role(paper_experiments(comparisons, summary, catalogue), catalogue)
+    claims = comparisons["question"].str.startswith("claim ")
+    comparisons = by_role(paper_experiments(comparisons[claims], summary, catalogue), catalogue)
     matches = by_role(paper_experiments(matches, summary, catalogue), catalogue)
     summary = by_role(paper_experiments(summary, summary, catalogue), catalogue)
     return [
@@ -544,7 +571,7 @@ def claims_table(results: Sequence[ClaimResult]) -> pd.DataFrame:
             "statement": [r.statement for r in results],
             "verdict": [r.verdict for r in results],
             "evidence": [r.evidence for r in results],
-            "n_cells": np.array([r.n_cells for r in results], dtype="int64"),
+            "n_rows": np.array([r.n_rows for r in results], dtype="int64"),
             "supported_share": np.array([r.supported_share for r in results], dtype=float),
             "contradicted_share": np.array([r.contradicted_share for r in results], dtype=float),
             "direction_share": np.array([r.direction_share for r in results], dtype=float),
@@ -555,7 +582,12 @@ def claims_table(results: Sequence[ClaimResult]) -> pd.DataFrame:
 def thresholds_table() -> pd.DataFrame:
     """Every threshold a verdict depends on, with its meaning (printed in claims.md)."""
     rows = [
-        ("ALPHA", ALPHA, "significance level of a cell's Holm-adjusted Wilcoxon p-value"),
+        (
+            "ALPHA",
+            ALPHA,
+            "family-wise level of a comparison's rows (exact sign-flip test and two one-sided "
+            "tests, Holm over the rows)",
+        ),
         (
             "SMALL_BUDGET_SHARE",
             BAND_SHARE,
@@ -575,12 +607,13 @@ def thresholds_table() -> pd.DataFrame:
         (
             "EQUIVALENCE_MARGIN",
             EQUIVALENCE_MARGIN,
-            "4a: abs(mean error SpeedBoost − Greedy) at most this counts as identical",
+            "equivalent: the difference in mean error lies within ± this (two one-sided tests); "
+            "4a counts the equivalent rows",
         ),
         (
             "EQUIVALENT_SHARE_REPRODUCED / _REFUTED",
             f"{EQUIVALENT_SHARE_REPRODUCED} / {EQUIVALENT_SHARE_REFUTED}",
-            "4a: reproduced if the share of identical cells is >= the first; "
+            "4a: reproduced if the share of equivalent rows is >= the first; "
             "not reproduced if below the second",
         ),
         (
@@ -602,7 +635,7 @@ def thresholds_table() -> pd.DataFrame:
                 f"claim {claim}: min_supported / max_contradicted / min_direction",
                 f"{rule.min_supported:.2f} / {rule.max_contradicted:.2f} / "
                 f"{rule.min_direction:.2f}",
-                "shares of cells (claim 6: of datasets) for reproduced / not reproduced",
+                "shares of rows (claim 6: of datasets) for reproduced / not reproduced",
             )
         )
     return pd.DataFrame(rows, columns=["threshold", "value", "meaning"])

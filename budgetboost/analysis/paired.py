@@ -1,269 +1,260 @@
-"""Paired comparisons: trials share their split and costs, so errors pair up by trial.
+"""Paired comparisons over budget bands: one test per (comparison, dataset, cost model, band).
 
-* :func:`paired_comparisons`: at each budget the errors of two algorithms pair up by trial.
-  For every pair: mean difference, win/tie/loss counts and a Wilcoxon signed-rank p-value,
-  Holm-corrected across the budgets of one (dataset, cost model, pair) curve.
-* :func:`cost_model_comparisons`: each algorithm under the open questions' cost models
-  against itself under the baseline U[0, 2], paired by trial (same split, other costs).
-* :func:`oriented`: the cells of one comparison "x vs y", whatever the stored pair order.
+Trials share their split and costs across algorithms (and a trial's split across cost
+models), so two algorithms' errors pair up by trial. A *comparison* is "x vs y"
+(:class:`Comparison`): two algorithms under the same cost model, or one algorithm under a
+cost model against itself under the baseline U[0, 2]. For each (dataset, cost model) and
+budget band (:mod:`budgetboost.analysis.bands`), each trial's error is averaged over the
+band's budgets (:func:`band_means`), and the trials both ran give the paired differences
+``x - y`` of one *row* (:func:`compare`):
+
+- ``mean_difference`` with its 95 % Student-t interval (``ci_low``, ``ci_high``);
+- ``p_value``: the exact sign-flip test (:func:`budgetboost.analysis.significance.
+  sign_flip_p`), and ``p_holm``, Holm-adjusted over the rows of the comparison;
+- ``p_equivalence``: the two one-sided tests within ``margin``, Holm-adjusted likewise;
+- ``min_detectable``: the smallest difference the test detects with 80 % power at the
+  comparison's strictest Holm level (``alpha`` over its rows);
+- ``outcome``: ``better``, ``worse``, ``equivalent`` or ``inconclusive`` (x against y).
+
+Across datasets, each comparison and band has one more row (``dataset`` ``all``): the same
+tests over the (dataset, cost model) pairs, each a unit with its mean difference over trials
+(Demšar 2006: compare over the replicated unit, datasets), Holm over the bands.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Collection, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
-from budgetboost.analysis.summary import column_dtype, sort_rows, validate_shards, with_names
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.analysis.bands import in_budget_band
+from budgetboost.analysis.significance import (
+    ALPHA,
+    holm,
+    mean_interval,
+    min_detectable,
+    outcome,
+    sign_flip_p,
+    tost_p,
+)
+from budgetboost.analysis.summary import validate_shards
 
 __all__ = [
-    "CELL_KEYS",
-    "RISE_COLUMNS",
-    "cost_model_comparisons",
-    "holm",
-    "oriented",
-    "paired_comparisons",
-    "wilcoxon_p",
+    "ALL",
+    "COMPARISON_COLUMNS",
+    "EQUIVALENCE_MARGIN",
+    "Comparison",
+    "band_means",
+    "compare",
 ]
 
-CELL_KEYS = ["dataset", "cost_model", "budget"]
-_PAIR = ["dataset", "cost_model"]
-
-
-def holm(pvalues: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Holm (1979) step-down adjusted p-values; NaN entries are ignored and stay NaN.
-
-    With the ``m`` finite p-values sorted ascending, ``p_(i)`` becomes
-    ``max_{j <= i} min(1, (m - j + 1) p_(j))``. Rejecting where the adjusted value is below
-    ``alpha`` controls the family-wise error rate at ``alpha``.
-    """
-    p = np.asarray(pvalues, dtype=float)
-    out = np.full(p.shape, np.nan)
-    finite = np.flatnonzero(~np.isnan(p))
-    m = finite.size
-    if m == 0:
-        return out
-    order = finite[np.argsort(p[finite], kind="stable")]
-    scaled = (m - np.arange(m)) * p[order]
-    out[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
-    return out
-
-
-def wilcoxon_p(differences: Sequence[float] | np.ndarray) -> float:
-    """Two-sided Wilcoxon signed-rank p-value of paired ``differences``.
-
-    Zero differences are dropped (Wilcoxon's convention); all-zero differences give
-    ``p = 1`` (no evidence of any difference) and no differences give NaN. Differences are
-    rounded to 12 decimals first, so that error rates differing by the same number of test
-    examples tie exactly despite floating-point noise. The exact null distribution is used
-    for up to 50 non-zero differences without tied magnitudes, the normal approximation
-    (with tie correction) otherwise.
-    """
-    d = np.round(np.asarray(differences, dtype=float), 12)
-    d = d[~np.isnan(d)]
-    if d.size == 0:
-        return float("nan")
-    d = d[d != 0]
-    if d.size == 0:
-        return 1.0
-    ties = np.unique(np.abs(d)).size < d.size
-    method = "exact" if d.size <= 50 and not ties else "approx"
-    return float(sps.wilcoxon(d, zero_method="wilcox", correction=False, method=method).pvalue)
-
-
-def paired_comparisons(shards: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
-    """Paired comparison of every pair of algorithms at every shared budget.
-
-    Rows are matched on (dataset, cost_model, budget, trial). For a pair (``algorithm_a``,
-    ``algorithm_b``) in ``catalogue`` order (default: the built-in algorithms): ``n_pairs``,
-    ``error_a``, ``error_b``, ``mean_diff`` (a - b, negative when a is better), ``wins`` /
-    ``ties`` / ``losses`` (trials where a has lower / equal / higher error than b),
-    ``p_value`` (Wilcoxon signed rank) and ``p_holm``: Holm-adjusted across the budgets of
-    the same (dataset, cost_model, pair).
-    """
-    df = validate_shards(shards)
-    columns = [
-        "dataset",
-        "cost_model",
-        "budget",
-        "algorithm_a",
-        "algorithm_b",
-        "n_pairs",
-        "error_a",
-        "error_b",
-        "mean_diff",
-        "wins",
-        "ties",
-        "losses",
-        "p_value",
-        "p_holm",
-    ]
-    wide = df.pivot_table(
-        index=[*CELL_KEYS, "trial"], columns="algorithm", values="test_error", aggfunc="first"
-    )
-    catalogue = with_names(catalogue, wide.columns)
-    frames = []
-    for a, b in itertools.combinations(catalogue.sort(wide.columns), 2):
-        both = wide[[a, b]].dropna()
-        if both.empty:
-            continue
-        diff = (both[a] - both[b]).round(12).rename("diff")  # as in wilcoxon_p
-        cells = pd.DataFrame(
-            {
-                "a": both[a],
-                "b": both[b],
-                "diff": diff,
-                "win": diff < 0,
-                "tie": diff == 0,
-                "loss": diff > 0,
-            }
-        )
-        grouped = cells.groupby(level=CELL_KEYS, sort=False)
-        part = grouped.agg(
-            n_pairs=("diff", "size"),
-            error_a=("a", "mean"),
-            error_b=("b", "mean"),
-            mean_diff=("diff", "mean"),
-            wins=("win", "sum"),
-            ties=("tie", "sum"),
-            losses=("loss", "sum"),
-        )
-        part["p_value"] = grouped["diff"].apply(wilcoxon_p)
-        part = part.reset_index()
-        part.insert(3, "algorithm_a", a)
-        part.insert(4, "algorithm_b", b)
-        frames.append(part)
-    if not frames:
-        return pd.DataFrame({col: pd.Series(dtype=column_dtype(col)) for col in columns})
-    out = pd.concat(frames, ignore_index=True)
-    out["p_holm"] = out.groupby(
-        ["dataset", "cost_model", "algorithm_a", "algorithm_b"], sort=False
-    )["p_value"].transform(lambda p: holm(p.to_numpy()))
-    for col in ("n_pairs", "wins", "ties", "losses"):
-        out[col] = out[col].astype("int64")
-    return sort_rows(
-        out[columns], ["dataset", "cost_model", "algorithm_a", "algorithm_b", "budget"], catalogue
-    )
-
-
-#: Columns of :func:`cost_model_comparisons`.
-RISE_COLUMNS = [
+#: Equivalence margin of every comparison: two mean test errors within this (absolute error
+#: rate) are practically the same (the paper's "almost identically", claim 4a).
+EQUIVALENCE_MARGIN = 0.01
+#: The ``dataset`` (and, for comparisons of two algorithms, ``cost_model``) of the rows
+#: across datasets.
+ALL = "all"
+#: Columns of :func:`compare`, in order.
+COMPARISON_COLUMNS = [
+    "question",
+    "x",
+    "y",
     "dataset",
     "cost_model",
-    "algorithm",
-    "budget",
-    "n_pairs",
-    "error",
-    "baseline_error",
-    "rise",
-    "rises",
-    "falls",
+    "band",
+    "trials",
+    "error_x",
+    "error_y",
+    "mean_difference",
+    "ci_low",
+    "ci_high",
     "p_value",
     "p_holm",
+    "p_equivalence",
+    "min_detectable",
+    "outcome",
 ]
 
 
-def cost_model_comparisons(
-    shards: pd.DataFrame,
-    baseline: str | None,
-    catalogue: Catalogue | None = None,
-) -> pd.DataFrame:
-    """Each algorithm under the open questions' cost models against itself under ``baseline``.
+@dataclass(frozen=True)
+class Comparison:
+    """One comparison "x vs y" (x's error minus y's).
 
-    The open questions' cost models are those of (dataset, cost model) pairs without the unbudgeted
-    reference (:func:`budgetboost.pipeline.catalogue.paper_experiments`). Rows are paired on
-    (dataset, algorithm, budget, trial): a trial has the same train/test split under every cost
-    model, so the pair differs only in the costs. Per (dataset, cost model, algorithm, budget):
-    ``n_pairs``, mean ``error`` and ``baseline_error``, ``rise`` (their mean difference: positive
-    when the error rises), ``rises`` / ``falls`` (trials where it rises / falls), the Wilcoxon
-    ``p_value`` and ``p_holm`` (Holm across the budgets of the same dataset, cost model and
-    algorithm).
+    Attributes
+    ----------
+    question : str
+        What it answers (``peers``, ``trees``, ``claim 2``, ...): rows are grouped by it.
+    x, y : str
+        Algorithms.
+    baseline : str or None
+        For a cost-model comparison: y is x itself under this cost model (the row's cost
+        model is x's); else both run under the row's cost model.
+    pairs : tuple of (dataset, cost model) or None
+        The (dataset, cost model) pairs compared (default: every pair both ran on).
+    bands : tuple of str
+        The budget bands compared in (:mod:`budgetboost.analysis.bands`).
+    """
+
+    question: str
+    x: str
+    y: str
+    baseline: str | None = None
+    pairs: tuple[tuple[str, str], ...] | None = None
+    bands: tuple[str, ...] = ("small", "large")
+
+
+def band_means(shards: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
+    """Each trial's test error averaged over the budgets of each band.
+
+    The grid of a (dataset, cost model) is the sorted distinct finite budgets of all its
+    algorithms; an (algorithm, trial) enters a band only if it has every budget of it.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``dataset``, ``cost_model``, ``band``, ``algorithm``, ``trial``, ``error``.
     """
     df = validate_shards(shards)
-    catalogue = with_names(catalogue, df["algorithm"])
-    reference = catalogue.with_role("reference")
-    paper = set(zip(*(df.loc[df["algorithm"] == reference, c] for c in _PAIR), strict=True))
-    pairs = set(zip(df["dataset"], df["cost_model"], strict=True))
-    others = {(d, c) for d, c in pairs - paper if c != baseline and (d, baseline) in pairs}
-    if not paper or not others:
-        return pd.DataFrame({col: pd.Series(dtype=column_dtype(col)) for col in RISE_COLUMNS})
-    keys = ["dataset", "algorithm", "budget", "trial"]
-    base = df[df["cost_model"] == baseline][[*keys, "test_error"]]
-    mask = pd.MultiIndex.from_frame(df[_PAIR]).isin(list(others))
-    cells = df[mask][[*keys, "cost_model", "test_error"]].merge(
-        base, on=keys, suffixes=("", "_baseline")
-    )
-    cells["diff"] = (cells["test_error"] - cells["test_error_baseline"]).round(12)
-    grouped = cells.groupby(["dataset", "cost_model", "algorithm", "budget"], sort=False)
-    out = grouped.agg(
-        n_pairs=("diff", "size"),
-        error=("test_error", "mean"),
-        baseline_error=("test_error_baseline", "mean"),
-        rise=("diff", "mean"),
-        rises=("diff", lambda d: int((d > 0).sum())),
-        falls=("diff", lambda d: int((d < 0).sum())),
-    )
-    out["p_value"] = grouped["diff"].apply(wilcoxon_p)
-    out = out.reset_index()
-    out["p_holm"] = out.groupby(["dataset", "cost_model", "algorithm"], sort=False)[
-        "p_value"
-    ].transform(lambda p: holm(p.to_numpy()))
-    for col in ("n_pairs", "rises", "falls"):
-        out[col] = out[col].astype("int64")
-    return sort_rows(out[RISE_COLUMNS], ["dataset", "cost_model", "algorithm", "budget"], catalogue)
-
-
-def oriented(
-    comparisons: pd.DataFrame, better: Collection[str], worse: Collection[str]
-) -> pd.DataFrame:
-    """Cells comparing an algorithm of ``better`` with one of ``worse``, as ``x`` vs ``y``.
-
-    ``diff`` is x's mean error minus y's (negative: x better), whatever the stored pair order.
-    """
-    c = comparisons
-    forward = c[c["algorithm_a"].isin(better) & c["algorithm_b"].isin(worse)]
-    backward = c[c["algorithm_b"].isin(better) & c["algorithm_a"].isin(worse)]
-    keys = ["dataset", "cost_model", "budget", "n_pairs", "p_value", "p_holm"]
-    fwd = forward[keys].assign(
-        x=forward["algorithm_a"],
-        y=forward["algorithm_b"],
-        error_x=forward["error_a"],
-        error_y=forward["error_b"],
-        diff=forward["mean_diff"],
-        wins=forward["wins"],
-        losses=forward["losses"],
-    )
-    bwd = backward[keys].assign(
-        x=backward["algorithm_b"],
-        y=backward["algorithm_a"],
-        error_x=backward["error_b"],
-        error_y=backward["error_a"],
-        diff=-backward["mean_diff"],
-        wins=backward["losses"],
-        losses=backward["wins"],
-    )
-    out = pd.concat([fwd, bwd], ignore_index=True)
-    cols = [
-        "dataset",
-        "cost_model",
-        "x",
-        "y",
-        "budget",
-        "n_pairs",
-        "error_x",
-        "error_y",
-        "diff",
-        "wins",
-        "losses",
-        "p_value",
-        "p_holm",
+    df = df[np.isfinite(df["budget"])][
+        ["dataset", "cost_model", "algorithm", "trial", "budget", "test_error"]
     ]
-    return (
-        out[cols]
-        .sort_values(["dataset", "cost_model", "x", "y", "budget"], kind="stable")
-        .reset_index(drop=True)
+    if df.empty:
+        return pd.DataFrame(
+            columns=["dataset", "cost_model", "band", "algorithm", "trial", "error"]
+        )
+    grid = df.groupby(["dataset", "cost_model"], sort=False)["budget"]
+    position = grid.rank(method="dense").to_numpy(dtype=np.int64) - 1
+    size = grid.transform("nunique").to_numpy(dtype=np.int64)
+    parts = []
+    for band in bands:
+        inside = in_budget_band(position, size, band)
+        part = df[inside].assign(band=band)
+        need = part.groupby(["dataset", "cost_model"], sort=False)["budget"].transform("nunique")
+        cells = part.assign(need=need).groupby(
+            ["dataset", "cost_model", "band", "algorithm", "trial"], sort=False
+        )
+        table = cells.agg(
+            error=("test_error", "mean"), n=("budget", "nunique"), need=("need", "first")
+        )
+        parts.append(table[table["n"] == table["need"]]["error"].reset_index())
+    return pd.concat(parts, ignore_index=True)
+
+
+def _stats(d: np.ndarray) -> dict:
+    mean, low, high = mean_interval(d)
+    return {
+        "trials": int(d.size),
+        "mean_difference": mean,
+        "ci_low": low,
+        "ci_high": high,
+        "p_value": sign_flip_p(d),
+        "p_equivalence": tost_p(d, EQUIVALENCE_MARGIN),
+        "differences": d,
+    }
+
+
+def _pairs_of(means: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
+    """Trial by trial, x's and y's band errors of one comparison."""
+    x = means[means["algorithm"] == comparison.x]
+    y = means[means["algorithm"] == comparison.y]
+    keys = ["dataset", "cost_model", "band", "trial"]
+    if comparison.baseline is not None:
+        y = y[y["cost_model"] == comparison.baseline].drop(columns="cost_model")
+        x = x[x["cost_model"] != comparison.baseline]
+        keys = ["dataset", "band", "trial"]
+    both = x.merge(y, on=keys, suffixes=("_x", "_y"))
+    if comparison.pairs is not None and not both.empty:
+        wanted = pd.MultiIndex.from_tuples(comparison.pairs)
+        both = both[pd.MultiIndex.from_frame(both[["dataset", "cost_model"]]).isin(wanted)]
+    return both
+
+
+def compare(
+    means: pd.DataFrame, comparisons: Iterable[Comparison], alpha: float = ALPHA
+) -> pd.DataFrame:
+    """The rows of every comparison (see the module docstring), columns
+    :data:`COMPARISON_COLUMNS`, in each comparison's bands.
+
+    Parameters
+    ----------
+    means : DataFrame
+        :func:`band_means` of the shards, in every band a comparison asks for.
+    comparisons : iterable of Comparison
+    """
+    rows = []
+    for comparison in comparisons:
+        both = _pairs_of(means, comparison)
+        if both.empty:
+            continue
+        family, across = [], []
+        for band in comparison.bands:
+            in_band = both[both["band"] == band]
+            units: dict[str, list] = {}
+            for (dataset, cost_model), part in in_band.groupby(
+                ["dataset", "cost_model"], sort=False
+            ):
+                d = (part["error_x"] - part["error_y"]).to_numpy()
+                family.append(
+                    {
+                        "dataset": dataset,
+                        "cost_model": cost_model,
+                        "band": band,
+                        "error_x": float(part["error_x"].mean()),
+                        "error_y": float(part["error_y"].mean()),
+                        **_stats(d),
+                    }
+                )
+                # across datasets: pooled over the cost models, except that a cost model is
+                # compared with the baseline on its own
+                pool = cost_model if comparison.baseline is not None else ALL
+                units.setdefault(pool, []).append(family[-1])
+            for pool, unit_rows in units.items():
+                if len(unit_rows) < 2:
+                    continue
+                ex = np.array([r["error_x"] for r in unit_rows])
+                ey = np.array([r["error_y"] for r in unit_rows])
+                across.append(
+                    {
+                        "dataset": ALL,
+                        "cost_model": pool,
+                        "band": band,
+                        "error_x": float(ex.mean()),
+                        "error_y": float(ey.mean()),
+                        **_stats(ex - ey),
+                    }
+                )
+        for group in (family, across):
+            if not group:
+                continue
+            p_holm = holm([r["p_value"] for r in group])
+            p_equivalence = holm([r["p_equivalence"] for r in group])
+            level = alpha / len(group)
+            for row, ph, pe in zip(group, p_holm, p_equivalence, strict=True):
+                d = row.pop("differences")
+                rows.append(
+                    {
+                        "question": comparison.question,
+                        "x": comparison.x,
+                        "y": comparison.y,
+                        **row,
+                        "p_holm": float(ph),
+                        "p_equivalence": float(pe),
+                        "min_detectable": min_detectable(d, level),
+                        "outcome": outcome(row["mean_difference"], ph, pe, alpha),
+                    }
+                )
+    table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+    return table.astype({"trials": "int64"}) if not table.empty else _empty()
+
+
+def _empty() -> pd.DataFrame:
+    dtypes = {"trials": "int64"}
+    text = {"question", "x", "y", "dataset", "cost_model", "band", "outcome"}
+    return pd.DataFrame(
+        {
+            c: pd.Series(dtype=dtypes.get(c, "object" if c in text else "float64"))
+            for c in COMPARISON_COLUMNS
+        }
     )

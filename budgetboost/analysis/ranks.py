@@ -1,30 +1,29 @@
-"""Ranks of the budgeted algorithms across data sets: Friedman test and critical differences.
+"""Ranks of the budgeted algorithms across data sets: Friedman test, critical differences and
+each algorithm against a control.
 
-Pairwise Wilcoxon tests (:func:`budgetboost.analysis.paired.paired_comparisons`) answer "is X better
-than Y on this data set at this budget?". Over many data sets and many algorithms the
+The paired comparisons (:func:`budgetboost.analysis.paired.compare`) answer "is X better than
+Y on this data set in this budget band?". Over many data sets and many algorithms the
 question becomes "which algorithms are better *in general*?", and Demšar (2006) recommends
 ranks for it: rank the algorithms on every data set (1 = lowest error), average the ranks,
-test with Friedman's statistic whether the average ranks differ more than chance allows, and
-call two algorithms different when their average ranks differ by at least the Nemenyi
-critical difference (CD), drawn as a CD diagram (:mod:`budgetboost.figures.ranks`).
+test with Friedman's statistic whether the average ranks differ more than chance allows, then
+compare each algorithm with a control (the paper's proposal, Smoothed) with Holm's procedure,
+and draw the Nemenyi critical difference (CD) as a CD diagram (:mod:`budgetboost.figures.ranks`).
 
-Here a "data set" of the Friedman test is one (dataset, cost model) pair and an algorithm's score on
-it is its mean test error averaged over the budgets of one *budget band*: the lowest, middle or
-highest third of that pair's finite budget grid (:mod:`budgetboost.analysis.bands`, the thirds
-of the claims). Two caveats a reader should keep in mind: the
-Friedman test assumes independent data sets, and two cost models of the same dataset share their
-examples, so the test is somewhat optimistic when many datasets appear under several cost models;
-and the Nemenyi test compares all pairs, so it is conservative next to the per-budget Wilcoxon
-tests.
+Here a "data set" of the Friedman test is one (dataset, cost model) pair and an algorithm's
+score on it is its mean test error averaged over the budgets of one *budget band*
+(:mod:`budgetboost.analysis.bands`), over the trials *every* ranked algorithm ran (an
+algorithm run on the first 30 trials only is ranked on those 30 beside the others' same 30).
+Two caveats a reader should keep in mind: the Friedman test assumes independent data sets, and
+two cost models of the same dataset share their examples, so the test is somewhat optimistic
+when many datasets appear under several cost models; and the Nemenyi test compares all pairs,
+so it is conservative next to the comparisons with the control.
 
-* :func:`band_errors`: the (data set x algorithm) error table of one band.
-* :func:`average_ranks`, :func:`friedman`, :func:`nemenyi_cd`, :func:`cd_groups`: the
-  statistics of Demšar (2006), Section 3.2.2, and the bars of his CD diagrams.
+* :func:`band_errors`: the (data set x algorithm) error table of one band, on common trials.
+* :func:`average_ranks`, :func:`friedman`, :func:`nemenyi_cd`, :func:`cd_groups`,
+  :func:`against_control`: the statistics of Demšar (2006), Section 3.2.2, and the bars of
+  his CD diagrams.
 * :func:`cd_analysis`: all three bands in one tidy table, the input of
   :func:`budgetboost.figures.ranks.figure_cd`.
-* :func:`win_tie_loss`: per (dataset, cost model) and algorithm, the share of budgets where it
-  is significantly better or worse than a reference algorithm (Holm-adjusted Wilcoxon), the
-  input of :func:`budgetboost.figures.ranks.figure_win_tie_loss`.
 
 References
 ----------
@@ -43,13 +42,13 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from budgetboost.analysis.bands import BANDS, in_budget_band
+from budgetboost.analysis.bands import BANDS
+from budgetboost.analysis.significance import holm
 from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
     "ALPHA",
     "CD_COLUMNS",
-    "WIN_TIE_LOSS_COLUMNS",
     "FriedmanResult",
     "average_ranks",
     "band_errors",
@@ -58,7 +57,7 @@ __all__ = [
     "friedman",
     "nemenyi_cd",
     "nemenyi_q",
-    "win_tie_loss",
+    "against_control",
 ]
 
 #: Significance level of the Nemenyi critical difference and of the win/tie/loss counts.
@@ -76,19 +75,10 @@ CD_COLUMNS = [
     "friedman_p",
     "alpha",
     "cd",
-]
-#: Columns of :func:`win_tie_loss`, in order.
-WIN_TIE_LOSS_COLUMNS = [
-    "dataset",
-    "cost_model",
-    "reference",
-    "algorithm",
-    "n_budgets",
-    "share_better",
-    "share_tie",
-    "share_worse",
-    "net",
-    "alpha",
+    "trials",
+    "control",
+    "p_vs_control",
+    "p_holm_vs_control",
 ]
 _ROW_KEYS = ["dataset", "cost_model"]
 #: Errors are rounded to this many decimals before ranking, so that equal error rates tie
@@ -101,59 +91,51 @@ def _sorted(names, catalogue: Catalogue | None) -> list[str]:
     return (catalogue if catalogue is not None else Catalogue.default()).sort(names)
 
 
-def band_errors(
-    summary: pd.DataFrame, band: str, catalogue: Catalogue | None = None
-) -> pd.DataFrame:
-    """Mean test error of each budgeted algorithm over the budgets of ``band``, per data set.
+def band_errors(means: pd.DataFrame, band: str, catalogue: Catalogue | None = None) -> pd.DataFrame:
+    """Mean test error of each algorithm over ``band``, per data set, on common trials.
 
     Parameters
     ----------
-    summary : DataFrame
-        :func:`budgetboost.analysis.summary.summarize` output; only ``dataset``, ``cost_model``,
-        ``algorithm``, ``budget`` and ``error_mean`` are used.
+    means : DataFrame
+        Each trial's error averaged over the band's budgets
+        (:func:`budgetboost.analysis.paired.band_means`: ``dataset``, ``cost_model``,
+        ``band``, ``algorithm``, ``trial``, ``error``), of the algorithms to rank.
     band : {"small", "medium", "large"}
-        Which third of each (dataset, cost_model)'s finite budget grid (:func:`in_budget_band`).
-        The grid is the sorted distinct finite budgets of all algorithms of that pair.
 
     Returns
     -------
     DataFrame
         Index (``dataset``, ``cost_model``): one row per data set of the rank analysis; one
-        column per algorithm in canonical order; values: ``error_mean`` averaged over the
-        band's budgets. Unbudgeted rows (budget = inf, the AdaBoost reference) are left out.
-        An algorithm counts on a row only if it has every budget of the band there (a mean over
-        fewer budgets would not be comparable), and only algorithms counting on *every* row are
-        kept, since the Friedman test needs a complete table. ``attrs["dropped"]`` lists the
-        others (canonical order), ``attrs["band"]`` the band. Pairs whose grid has no budget in
-        the band (medium with 1, 2 or 4 budgets) give no row.
+        column per algorithm in canonical order. The Friedman test needs a complete table:
+        only algorithms with results on *every* data set are kept (``attrs["dropped"]`` lists
+        the others), and on each data set the errors are means over the trials *every* kept
+        algorithm ran (an algorithm run on the first 30 trials only is ranked on those 30
+        beside the others' same 30), ``attrs["trials"]`` the fewest of them.
     """
-    finite = summary.loc[
-        np.isfinite(summary["budget"].to_numpy(dtype=float)),
-        [*_ROW_KEYS, "algorithm", "budget", "error_mean"],
+    keys = [*_ROW_KEYS, "trial"]
+    part = means[means["band"] == band]
+    n_pairs = part[_ROW_KEYS].drop_duplicates().shape[0]
+    pairs_of = part[["algorithm", *_ROW_KEYS]].drop_duplicates()["algorithm"].value_counts()
+    keep = _sorted([a for a, n in pairs_of.items() if n == n_pairs], catalogue)
+    part = part[part["algorithm"].isin(keep)]
+    count = part.groupby(keys, sort=False)["algorithm"].transform("nunique")
+    common = part[count == len(keep)]
+    wide = (
+        common.groupby([*_ROW_KEYS, "algorithm"], sort=True)["error"]
+        .mean()
+        .unstack("algorithm")
+        .reindex(columns=keep)
+    )
+    wide = wide.dropna().rename_axis(columns="algorithm")
+    trials = common.groupby(_ROW_KEYS)["trial"].nunique()
+    wide.attrs["band"] = band
+    wide.attrs["trials"] = int(trials.min()) if trials.size else 0
+    wide.attrs["dropped"] = [
+        a
+        for a in _sorted(means.loc[means["band"] == band, "algorithm"], catalogue)
+        if a not in keep
     ]
-    grid = finite.groupby(_ROW_KEYS, sort=False)["budget"]
-    position = grid.rank(method="dense").to_numpy(dtype=np.int64) - 1
-    chosen = finite[in_budget_band(position, grid.transform("nunique"), band)]
-    band_size = chosen.groupby(_ROW_KEYS, sort=False)["budget"].transform("nunique")
-    cells = chosen.assign(band_size=band_size).groupby([*_ROW_KEYS, "algorithm"], sort=True)
-    cells = cells.agg(
-        error=("error_mean", "mean"),
-        budgets=("budget", "nunique"),
-        band_size=("band_size", "first"),
-    )
-    complete = cells.loc[cells["budgets"] == cells["band_size"], "error"]
-    algorithms = _sorted(complete.index.get_level_values("algorithm"), catalogue)
-    wide = complete.unstack("algorithm").reindex(columns=algorithms)
-    wide = wide.reindex(
-        index=pd.MultiIndex.from_frame(
-            chosen[_ROW_KEYS].drop_duplicates().sort_values(_ROW_KEYS, kind="stable")
-        )
-    )
-    keep = [a for a in wide.columns if wide[a].notna().all()]
-    out = wide[keep].rename_axis(columns="algorithm")
-    out.attrs["band"] = band
-    out.attrs["dropped"] = [a for a in _sorted(chosen["algorithm"], catalogue) if a not in keep]
-    return out
+    return wide
 
 
 def _check_errors(errors: pd.DataFrame) -> pd.DataFrame:
@@ -317,7 +299,10 @@ def cd_groups(ranks: pd.Series | ArrayLike, cd: float) -> list[tuple[int, int]]:
 
 
 def cd_analysis(
-    summary: pd.DataFrame, alpha: float = ALPHA, catalogue: Catalogue | None = None
+    means: pd.DataFrame,
+    alpha: float = ALPHA,
+    catalogue: Catalogue | None = None,
+    control: str | None = None,
 ) -> pd.DataFrame:
     """Average ranks, Friedman test and Nemenyi CD of the budgeted algorithms, per band.
 
@@ -326,27 +311,31 @@ def cd_analysis(
 
     Parameters
     ----------
-    summary : DataFrame
-        :func:`budgetboost.analysis.summary.summarize` output.
+    means : DataFrame
+        :func:`budgetboost.analysis.paired.band_means` of the algorithms to rank.
     alpha : float
-        Significance level of the critical difference.
+        Significance level of the critical difference and of the comparisons with the
+        control.
+    control : str or None
+        The control algorithm of :func:`against_control`.
 
     Returns
     -------
     DataFrame
-        Tidy, one row per (band, ranked algorithm), bands in :data:`BANDS` order and
-        algorithms by average rank (best first), columns :data:`CD_COLUMNS`: ``band``,
-        ``algorithm``, ``average_rank``, ``n_datasets`` (N), ``k`` (algorithms ranked),
-        ``friedman_chi2`` (chi2_F) with its p-value ``friedman_chi2_p``,
-        ``iman_davenport_F`` (F_F), ``friedman_p`` (the p-value of F_F, the less conservative
-        one Demšar recommends), ``alpha`` and ``cd``. The band-level columns repeat on each
-        row of the band. A band with fewer than 2 complete algorithms or 2 data sets has no
-        rows and is named in ``attrs["skipped"]`` (band -> reason); ``attrs["dropped"]``
-        maps each band to the algorithms left out for missing results (:func:`band_errors`).
+        Tidy, one row per (band, ranked algorithm), bands in :data:`BANDS` order and algorithms by
+        average rank (best first), columns :data:`CD_COLUMNS`: ``band``, ``algorithm``,
+        ``average_rank``, ``n_datasets`` (N), ``k`` (algorithms ranked), ``friedman_chi2`` (chi2_F)
+        with its p-value ``friedman_chi2_p``, ``iman_davenport_F`` (F_F), ``friedman_p`` (the
+        p-value of F_F, the less conservative one Demšar recommends), ``alpha``, ``cd``, ``trials``
+        (the fewest common trials of a data set), ``control`` and each algorithm's ``p_vs_control``
+        and ``p_holm_vs_control``. The band-level columns repeat on each row of the band. A band
+        with fewer than 2 complete algorithms or 2 data sets has no rows and is named in
+        ``attrs["skipped"]`` (band -> reason); ``attrs["dropped"]`` maps each band to the algorithms
+        left out for missing results (:func:`band_errors`).
     """
     parts, dropped, skipped = [], {}, {}
     for band in BANDS:
-        errors = band_errors(summary, band, catalogue)
+        errors = band_errors(means, band, catalogue)
         dropped[band] = list(errors.attrs["dropped"])
         n, k = errors.shape
         if k < 2 or n < 2:
@@ -354,6 +343,7 @@ def cd_analysis(
             continue
         ranks = average_ranks(errors).sort_values(kind="stable")
         test = friedman(errors)
+        versus = against_control(ranks, n, control)
         parts.append(
             pd.DataFrame(
                 {
@@ -368,6 +358,10 @@ def cd_analysis(
                     "friedman_p": test.p_F,
                     "alpha": float(alpha),
                     "cd": nemenyi_cd(k, n, alpha),
+                    "trials": np.int64(errors.attrs["trials"]),
+                    "control": control if control in ranks.index else None,
+                    "p_vs_control": versus["p"].to_numpy(),
+                    "p_holm_vs_control": versus["p_holm"].to_numpy(),
                 }
             )
         )
@@ -386,73 +380,35 @@ def _cd_dtype(col: str) -> str:
     return "int64" if col in ("n_datasets", "k") else "float64"
 
 
-def win_tie_loss(
-    comparisons: pd.DataFrame,
-    reference: str = "smoothed",
-    alpha: float = ALPHA,
-    catalogue: Catalogue | None = None,
-) -> pd.DataFrame:
-    """Share of budgets where each algorithm is significantly better / worse than ``reference``.
+def against_control(ranks: pd.Series, n: int, control: str | None) -> pd.DataFrame:
+    """Each algorithm's average rank against the control's, Holm over the comparisons.
 
-    A budget of a (dataset, cost model) counts as *better* for algorithm X when X's mean test error
-    is below the reference's and the Holm-adjusted Wilcoxon p-value (``p_holm`` of
-    :func:`budgetboost.analysis.paired.paired_comparisons`, adjusted across the budgets of the
-    curve) is below ``alpha``; *worse* when X's mean error is above with ``p_holm < alpha``; a *tie*
-    otherwise (including a missing p-value). The comparisons table stores each pair once, in
-    canonical order, with ``mean_diff = error_a - error_b``; rows with the reference as
-    ``algorithm_a`` are turned round. This is Demšar's (2006, Section 3.1.4) count of wins and
-    losses against a control, with only significant differences counted, per data set and over the
-    budget grid.
+    Demšar (2006), Section 3.2.2: ``z = (R_i - R_c) / sqrt(k (k + 1) / (6 N))`` against the
+    standard normal, two-sided; Holm's step-down over the ``k - 1`` comparisons with the
+    control (the control's own row, and every row when no control ranks, is NaN).
 
     Parameters
     ----------
-    comparisons : DataFrame
-        :func:`budgetboost.analysis.paired.paired_comparisons` output.
-    reference : str
-        The control algorithm (default Smoothed, the paper's proposal).
-    alpha : float
-        Significance level for ``p_holm``.
+    ranks : Series
+        Average ranks by algorithm (:func:`average_ranks`).
+    n : int
+        Data sets ranked on.
+    control : str or None
+        The control algorithm (the paper's proposal, Smoothed).
 
     Returns
     -------
     DataFrame
-        One row per (dataset, cost_model, algorithm compared with the reference), columns
-        :data:`WIN_TIE_LOSS_COLUMNS`: ``dataset``, ``cost_model``, ``reference``,
-        ``algorithm``, ``n_budgets`` (budgets where both have results), ``share_better``,
-        ``share_tie``, ``share_worse`` (fractions of ``n_budgets``, summing to 1), ``net``
-        (``share_better - share_worse``, in [-1, 1]) and ``alpha``. Sorted by dataset, cost
-        model and canonical algorithm order.
+        Indexed like ``ranks``: ``p`` and ``p_holm``.
     """
-    involved = (comparisons["algorithm_a"] == reference) | (comparisons["algorithm_b"] == reference)
-    pairs = comparisons[involved]
-    first = (pairs["algorithm_a"] == reference).to_numpy()
-    # the other algorithm, and its mean error minus the reference's
-    other = np.where(first, pairs["algorithm_b"], pairs["algorithm_a"])
-    diff = np.where(first, -1.0, 1.0) * pairs["mean_diff"].to_numpy(dtype=float)
-    significant = pairs["p_holm"].to_numpy(dtype=float) < alpha  # a NaN p is never significant
-    better = significant & (diff < 0)
-    worse = significant & (diff > 0)
-    cells = pairs[[*_ROW_KEYS, "budget"]].assign(
-        algorithm=other, better=better, tie=~(better | worse), worse=worse
-    )
-    out = (
-        cells.groupby([*_ROW_KEYS, "algorithm"], sort=False)
-        .agg(
-            n_budgets=("budget", "size"),
-            share_better=("better", "mean"),
-            share_tie=("tie", "mean"),
-            share_worse=("worse", "mean"),
-        )
-        .reset_index()
-    )
-    out["net"] = out["share_better"] - out["share_worse"]
-    out["reference"] = reference
-    out["alpha"] = float(alpha)
-    out["n_budgets"] = out["n_budgets"].astype("int64")
-    order = {name: i for i, name in enumerate(_sorted(out["algorithm"], catalogue))}
-    out = out.sort_values(
-        [*_ROW_KEYS, "algorithm"],
-        key=lambda col: col.map(order) if col.name == "algorithm" else col,
-        kind="stable",
-    )
-    return out[WIN_TIE_LOSS_COLUMNS].reset_index(drop=True)
+    out = pd.DataFrame({"p": np.nan, "p_holm": np.nan}, index=ranks.index)
+    if control is None or control not in ranks.index or len(ranks) < 2:
+        return out
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
+    k = len(ranks)
+    z = (ranks - ranks[control]) / np.sqrt(k * (k + 1) / (6.0 * n))
+    others = ranks.index != control
+    out.loc[others, "p"] = 2 * sps.norm.sf(np.abs(z[others]))
+    out.loc[others, "p_holm"] = holm(out.loc[others, "p"].to_numpy())
+    return out

@@ -308,6 +308,13 @@ class BudgetedEstimator:
         """
         validate_params(cls.__name__, cls._parameter_constraints, params, cls._get_param_names())
 
+    @classmethod
+    def tunes(cls, params: Mapping[str, Any]) -> bool:
+        """Whether an estimator of these parameters chooses anything (a trade-off, the size
+        of its model) on a validation part of its training rows, by the protocol of
+        :mod:`budgetboost.estimators.tuning`; reports name each side's protocol."""
+        return False
+
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Return the constructor arguments as a dict (``deep`` is accepted for sklearn)."""
         return {name: getattr(self, name) for name in self._get_param_names()}

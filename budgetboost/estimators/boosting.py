@@ -487,7 +487,10 @@ class BudgetedBoost(BudgetedEstimator):
         groups on its paths through the prefix's trees, each once (at most ``spent``).
         ``nodes`` is 0 (no single tree).
         """
-        n_rounds = self.rounds_at_budgets(budgets)
+        return self._at_rounds(X, self.rounds_at_budgets(budgets))
+
+    def _at_rounds(self, X: np.ndarray, n_rounds: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
+        """Votes and costs of the prefixes of ``n_rounds`` rounds (see ``_scores_and_costs``)."""
         last = n_rounds - 1
         spent = np.where(
             n_rounds > 0, self.spent_[np.maximum(last, 0)] if self.spent_.size else 0.0, 0.0

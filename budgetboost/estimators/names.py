@@ -15,6 +15,7 @@ __all__ = ["ESTIMATORS", "estimator_class", "estimator_module"]
 #: The built-in estimators: short name -> ``"module:Class"``.
 ESTIMATORS: dict[str, str] = {
     "BudgetedBoost": "budgetboost.estimators.boosting:BudgetedBoost",
+    "TunedBoost": "budgetboost.estimators.tuned:TunedBoost",
     "AdaBoostRS": "budgetboost.estimators.sampling:AdaBoostRS",
     "BudgetedTree": "budgetboost.estimators.trees:BudgetedTree",
     "BudgetedLightGBM": "budgetboost.estimators.peers.lightgbm_peer:BudgetedLightGBM",

@@ -528,11 +528,12 @@ class BudgetedTree(BudgetedEstimator):
     ``B`` the tree used is the one, among the grid's trees each pruned to ``B``, with the fewest
     validation errors; ties go to the smaller ``lambda`` (so to plain CART, ``lambda = 0``, whenever
     it does as well). The choice is a step function of the budget fixed at fit time
-    (:attr:`choice_budgets_`, :meth:`chosen_tradeoffs`). The chosen tree is **not** refit on all
-    training rows: it is the tree grown on the fit part, whose validation error chose it. Test rows
-    take no part in the fit or the choice (the estimator only sees the training rows). A single
-    ``lambda`` is a fixed trade-off; with ``validation_fraction=0`` it is grown on all training
-    rows.
+    (:attr:`choice_budgets_`, :meth:`chosen_tradeoffs`). Each ``lambda`` chosen at some budget is
+    then grown again on all training rows (the protocol of every tuned estimator,
+    :mod:`budgetboost.estimators.tuning`), and that tree, pruned to ``B``, serves budget ``B``.
+    Test rows take no part in the fit or the choice (the estimator only sees the training rows).
+    A single ``lambda`` is a fixed trade-off; with ``validation_fraction=0`` it is grown on all
+    training rows.
 
     Parameters
     ----------
@@ -612,7 +613,10 @@ class BudgetedTree(BudgetedEstimator):
         the validation part is empty) after each step of its ``budget_path_``.
     choice_budgets_, choice_index_ : ndarray of shape (n_steps,)
         Cost-sensitive only: from budget ``choice_budgets_[s]`` (increasing, the first 0) up
-        to the next, the tree used is ``trees_[choice_index_[s]]``, pruned to the budget.
+        to the next, the ``lambda`` is ``tradeoffs_[choice_index_[s]]``.
+    refit_trees_ : dict of int to BudgetedTree
+        Cost-sensitive only: each chosen ``lambda``'s tree grown on all training rows, by
+        index of ``tradeoffs_``; pruned to the budget, it serves the budgets it was chosen at.
 
     Notes
     -----
@@ -663,6 +667,14 @@ class BudgetedTree(BudgetedEstimator):
         self.random_state = random_state
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
+
+    @classmethod
+    def tunes(cls, params: Mapping[str, Any]) -> bool:
+        """A cost-sensitive tree chooses ``lambda`` on a validation part."""
+        return (
+            bool(params.get("cost_sensitive", False))
+            and params.get("validation_fraction", 0.25) > 0
+        )
 
     @classmethod
     def check_params(cls, params: Mapping[str, Any]) -> None:
@@ -718,8 +730,17 @@ class BudgetedTree(BudgetedEstimator):
         self.fit_rows_, self.validation_rows_ = fit_rows, validation_rows
         self.validation_errors_ = [_errors_by_budget_step(t, data.X[rows], y1[rows]) for t in trees]
         self._choose()
+        # the chosen trade-offs grown again on every training row (not when no row was held out)
+        self.refit_trees_ = {
+            index: trees[index]
+            if fit_rows.size == data.y.size
+            else self._subtree(data, data.X, y1, grid[index])
+            for index in np.unique(self.choice_index_).tolist()
+        }
         budget = np.inf if self.budget is None else float(self.budget)
-        chosen = trees[int(self.choice_index_[self._choice_steps(np.array([budget]))[0]])]
+        chosen = self.refit_trees_[
+            int(self.choice_index_[self._choice_steps(np.array([budget]))[0]])
+        ]
         for name in _TREE_ATTRIBUTES:
             setattr(self, name, getattr(chosen, name))
         self.budget_step_ = int(self.budget_path_.step_for_budget(budget))
@@ -922,7 +943,7 @@ class BudgetedTree(BudgetedEstimator):
         fields = {f: np.empty(budgets.size) for f in BudgetCosts.__dataclass_fields__}
         for m in np.unique(index).tolist():
             rows = np.flatnonzero(index == m)
-            part, costs = self.trees_[m]._scores_and_costs(X, capped[rows])
+            part, costs = self.refit_trees_[m]._scores_and_costs(X, capped[rows])
             scores[rows] = part
             for name, value in costs.as_dict().items():
                 fields[name][rows] = value

@@ -33,13 +33,12 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 
-from budgetboost.analysis import ranks as rank_stats
 from budgetboost.analysis.bands import BAND_LABELS, BANDS
 from budgetboost.analysis.ranks import cd_groups
 from budgetboost.figures.registry import FigureContext, figure
-from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
+from budgetboost.pipeline.catalogue import Catalogue
 
-__all__ = ["draw_cd_diagram", "figure_cd", "figure_win_tie_loss"]
+__all__ = ["OUTCOME_COLOURS", "draw_cd_diagram", "figure_cd", "figure_outcomes"]
 
 #: Font size (points) of the CD diagrams; one vertical layout unit is one text line.
 CD_FONTSIZE = 9.0
@@ -280,99 +279,115 @@ def figure_cd(
     return fig
 
 
-def figure_win_tie_loss(
-    table: pd.DataFrame, labels: Mapping[str, str] | None = None, catalogue: Catalogue | None = None
-) -> Figure:
-    """Grid of wins and losses against the reference, per (dataset, cost model) and algorithm.
+#: Colours of the outcomes of a comparison with the control (colour-blind safe).
+OUTCOME_COLOURS = {
+    "better": "#0173b2",
+    "equivalent": "#a6cee3",
+    "inconclusive": "#e5e5e5",
+    "worse": "#d55e00",
+}
 
-    Each cell is coloured by ``net`` = share of budgets significantly better minus share
-    significantly worse than the reference (diverging colormap, blue = better, red = worse,
-    white = even) and annotated ``+better/−worse`` in percent of the budgets, e.g. ``+40/−10``.
-    Pairs without comparisons are grey and marked ``–``.
+
+def figure_outcomes(
+    table: pd.DataFrame,
+    control: str,
+    labels: Mapping[str, str] | None = None,
+    catalogue: Catalogue | None = None,
+) -> Figure:
+    """Grid of each algorithm's outcome against the control, per (dataset, cost model) and
+    budget band.
 
     Parameters
     ----------
     table : DataFrame
-        :func:`budgetboost.analysis.ranks.win_tie_loss` output for one reference algorithm.
+        Rows of :func:`budgetboost.analysis.paired.compare` of each algorithm (``x``) against
+        the control (``y``), per dataset (the rows across datasets are left out).
+    control : str
+        The control's name.
     labels : Mapping[str, str], optional
         Display name of each algorithm (default: the names).
 
     Returns
     -------
     Figure
-        One axes with the grid (rows: ``dataset · cost_model``, columns: algorithms in
-        canonical order) and a colorbar. Sized by the grid: readable up to about 15 rows and
-        20 columns.
+        One panel per budget band: rows ``dataset · cost_model``, columns algorithms in
+        canonical order, each cell coloured by the outcome (:data:`OUTCOME_COLOURS`) and
+        annotated with the mean difference in test error (x minus the control); grey ``–``
+        where the pair has no comparison.
     """
     labels = labels or {}
-    references = list(dict.fromkeys(table["reference"]))
-    if len(references) > 1:
-        raise ValueError(f"one reference algorithm per figure; got {references}")
-    reference = references[0] if references else "reference"
+    table = table[table["dataset"] != "all"]
     keys = ["dataset", "cost_model"]
     rows = table[keys].drop_duplicates().sort_values(keys, kind="stable")
     index = pd.MultiIndex.from_frame(rows)
-    columns = (catalogue if catalogue is not None else Catalogue.default()).sort(table["algorithm"])
-
-    def grid(value: str) -> np.ndarray:
-        wide = table.pivot(index=keys, columns="algorithm", values=value)
-        return wide.reindex(index=index, columns=columns).to_numpy(dtype=float)
-
-    net, better, worse = grid("net"), grid("share_better"), grid("share_worse")
-    n_rows, n_cols = net.shape
+    columns = (catalogue if catalogue is not None else Catalogue.default()).sort(table["x"])
+    bands = [b for b in BANDS if b in set(table["band"])]
+    n_rows, n_cols = len(index), len(columns)
     fig = Figure(
-        figsize=(3.2 + 0.7 * max(n_cols, 4), 2.5 + 0.36 * max(n_rows, 2)), layout="constrained"
+        figsize=(
+            1.5 + (1.2 + 0.62 * max(n_cols, 3)) * max(len(bands), 1),
+            2.6 + 0.34 * max(n_rows, 2),
+        ),
+        layout="constrained",
     )
-    ax = fig.add_subplot()
-    if n_rows == 0 or n_cols == 0:
+    if not bands or n_rows == 0 or n_cols == 0:
+        ax = fig.add_subplot()
         ax.set_axis_off()
         ax.text(
             0.5,
             0.5,
-            f"no comparisons with {reference}",
+            f"no comparisons with {labels.get(control, control)}",
             ha="center",
             va="center",
             transform=ax.transAxes,
         )
         return fig
-    colormap = mpl.colormaps["RdBu"].with_extremes(bad="0.85")
-    image = ax.imshow(
-        np.ma.masked_invalid(net),
-        cmap=colormap,
-        norm=Normalize(-1.0, 1.0),
-        aspect="auto",
-        interpolation="nearest",
-    )
-    for i, j in np.ndindex(net.shape):
-        if np.isnan(net[i, j]):
-            text, colour = "–", "0.3"
-        else:
-            text = f"+{100 * better[i, j]:.0f}/−{100 * worse[i, j]:.0f}"
-            colour = "white" if abs(net[i, j]) > 0.6 else "black"
-        ax.text(j, i, text, ha="center", va="center", fontsize=7.5, color=colour)
-    ax.set_xticks(
-        np.arange(n_cols),
-        [labels.get(a, a) for a in columns],
-        rotation=35,
-        ha="right",
-        rotation_mode="anchor",
-    )
-    ax.set_yticks(np.arange(n_rows), [f"{d} · {c}" for d, c in index])
-    ax.set_xticks(np.arange(n_cols + 1) - 0.5, minor=True)
-    ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
-    ax.grid(which="minor", color="white", linewidth=1.5)
-    ax.tick_params(which="both", length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    alpha = float(table["alpha"].iloc[0]) if "alpha" in table else float("nan")
-    ax.set_title(
-        f"Each algorithm against {labels.get(reference, reference)}\n"
-        "% of budgets significantly better (+) / worse (−)\n"
-        f"(Holm-adjusted Wilcoxon p < {alpha:g} across trials)",
+    axes = fig.subplots(1, len(bands), sharey=True, squeeze=False)[0]
+    order = list(OUTCOME_COLOURS)
+    cmap = mpl.colors.ListedColormap([OUTCOME_COLOURS[o] for o in order]).with_extremes(bad="white")
+    for ax, band in zip(axes, bands, strict=True):
+        part = table[table["band"] == band]
+
+        def wide(value: str, part: pd.DataFrame = part) -> pd.DataFrame:
+            return part.pivot(index=keys, columns="x", values=value).reindex(
+                index=index, columns=columns
+            )
+
+        outcome = wide("outcome")
+        codes = outcome.map(lambda o: order.index(o) if isinstance(o, str) else np.nan)
+        ax.imshow(
+            np.ma.masked_invalid(codes.to_numpy(dtype=float)),
+            cmap=cmap,
+            norm=Normalize(-0.5, len(order) - 0.5),
+            aspect="auto",
+            interpolation="nearest",
+        )
+        difference = wide("mean_difference").to_numpy(dtype=float)
+        for i, j in np.ndindex(difference.shape):
+            text = "–" if np.isnan(difference[i, j]) else f"{difference[i, j]:+.2f}"
+            ax.text(j, i, text, ha="center", va="center", fontsize=7, color="black")
+        ax.set_xticks(
+            np.arange(n_cols),
+            [labels.get(a, a) for a in columns],
+            rotation=35,
+            ha="right",
+            rotation_mode="anchor",
+        )
+        ax.set_yticks(np.arange(n_rows), [f"{d} · {c}" for d, c in index])
+        ax.set_xticks(np.arange(n_cols + 1) - 0.5, minor=True)
+        ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
+        ax.grid(which="minor", color="white", linewidth=1.5)
+        ax.tick_params(which="both", length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.set_title(BAND_LABELS[band], fontsize=10)
+    handles = [mpl.patches.Patch(color=OUTCOME_COLOURS[o], label=o) for o in order]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(order), frameon=False)
+    fig.suptitle(
+        f"Each algorithm against {labels.get(control, control)}: outcome per data set and band\n"
+        "(cell: mean difference in test error, the algorithm minus the control)",
         fontsize=10,
     )
-    cbar = fig.colorbar(image, ax=ax, pad=0.02, aspect=max(10, 2.5 * n_rows))
-    cbar.set_label("share better − share worse")
     return fig
 
 
@@ -391,51 +406,49 @@ def _labels(context: FigureContext) -> dict[str, str]:
     title="ranks across data sets (critical differences)",
     category="Rank statistics",
     families=RANKED_FAMILIES,
-    tables=("summary",),
+    tables=("ranks",),
     caption="""
 **Critical-difference diagrams** (Demšar, JMLR 2006) at small, medium and larger budgets (the
 lowest, middle and highest third of each data set's budget grid; a data set is one (dataset,
-cost model) pair, its error the mean test error over the band's budgets). Each budgeted
-algorithm sits at its average rank across data sets (1 = lowest error); a thick bar joins
-algorithms whose ranks differ by less than the Nemenyi critical difference (CD, the scale
-bar), i.e. that the test cannot tell apart at α = 0.05. The Friedman test's p-value
-(Iman-Davenport) is in each title. Algorithms missing a budget of the band on some data set
-are left out of that band.
+cost model) pair of the paper's experiments, its error the mean test error over the band's
+budgets and over the trials every ranked algorithm ran). Each budgeted algorithm sits at its
+average rank across data sets (1 = lowest error); a thick bar joins algorithms whose ranks
+differ by less than the Nemenyi critical difference (CD, the scale bar), i.e. that the test
+cannot tell apart at α = 0.05. The Friedman test's p-value (Iman-Davenport) is in each title;
+each algorithm against Smoothed (Holm): ``ranks.parquet``. Algorithms without results on
+some data set are left out of that band.
 """,
 )
 def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """CD diagrams of the run's budgeted algorithms, one per budget band."""
-    catalogue = context.catalogue.including(tables["summary"]["algorithm"])
-    summary = paper_experiments(tables["summary"], tables["summary"], catalogue)
-    ranked = summary[summary["algorithm"].isin(context.algorithms(summary["algorithm"]))]
-    table = rank_stats.cd_analysis(ranked, catalogue=catalogue)
-    return figure_cd(table, labels=_labels(FigureContext(catalogue)))
+    table = tables["ranks"]
+    catalogue = context.catalogue.including(table["algorithm"])
+    ranked = table[table["algorithm"].isin(context.algorithms(table["algorithm"]))]
+    return figure_cd(ranked, labels=_labels(FigureContext(catalogue)))
 
 
 @figure(
     "win_tie_loss",
-    title="wins and losses against Smoothed",
+    title="each algorithm against Smoothed",
     category="Rank statistics",
     families=RANKED_FAMILIES,
-    tables=("comparisons", "summary"),
+    tables=("comparisons",),
     caption="""
-**Wins and losses against Smoothed** (the paper's recommendation, Eq. 2): for each (dataset,
-cost model) row and each algorithm, the share of budgets where it is significantly better
-(its mean test error lower, Holm-adjusted Wilcoxon p < 0.05 over the paired trials) and
-significantly worse than Smoothed; the colour is the difference (blue: wins more often,
-red: loses more often).
+**Each algorithm against Smoothed** (the paper's recommendation, Eq. 2), per (dataset, cost
+model) and budget band: the outcome of the paired comparison (each trial's error averaged over
+the band, the exact sign-flip test, Holm over the comparison's rows): *better* or *worse*
+(significantly lower / higher error), *equivalent* (within ±0.01, two one-sided tests) or
+*inconclusive*; each cell gives the mean difference in test error (the algorithm minus
+Smoothed).
 """,
 )
 def win_tie_loss(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
-    """The win/tie/loss grid of the run's budgeted algorithms against Smoothed."""
+    """The outcome grid of the run's budgeted algorithms against Smoothed."""
     comparisons = tables["comparisons"]
-    names = set(comparisons["algorithm_a"]) | set(comparisons["algorithm_b"])
-    catalogue = context.catalogue.including(names)
-    comparisons = paper_experiments(comparisons, tables["summary"], catalogue)
-    reference = catalogue.with_role("smoothed") or "smoothed"
-    keep = set(context.algorithms(names)) | {reference}
-    cells = comparisons[
-        comparisons["algorithm_a"].isin(keep) & comparisons["algorithm_b"].isin(keep)
-    ]
-    table = rank_stats.win_tie_loss(cells, reference=reference, catalogue=catalogue)
-    return figure_win_tie_loss(table, labels=_labels(FigureContext(catalogue)), catalogue=catalogue)
+    rows = comparisons[comparisons["question"] == "control"]
+    catalogue = context.catalogue.including(rows["x"])
+    control = catalogue.with_role("smoothed") or "smoothed"
+    rows = rows[rows["x"].isin(context.algorithms(rows["x"]))]
+    return figure_outcomes(
+        rows, control, labels=_labels(FigureContext(catalogue)), catalogue=catalogue
+    )

@@ -12,7 +12,7 @@ The workflow imports :data:`DEFAULT_MODULES` and the config's ``figure_modules``
 its own, e.g. a file beside the Snakefile), and makes one ``plot`` job per registered figure:
 ``results/figures/{name}.png`` and ``.pdf``, in the report under ``category`` with the
 caption. ``tables`` names the results tables the function receives (``summary``,
-``comparisons``, ``budget_to_match``, ``cost_model_rise``:
+``comparisons``, ``budget_to_match``, ``findings``, ``ranks``:
 ``results/summary/{table}.parquet``); ``families`` says which algorithm families it draws
 (``budgetboost.pipeline.catalogue.FAMILIES``), so an algorithm added to the config appears in every
 figure of its family.
@@ -45,7 +45,7 @@ __all__ = [
 #: Modules whose figures every run draws (the paper's figures first).
 DEFAULT_MODULES = ("budgetboost.figures.curves", "budgetboost.figures.ranks")
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``.
-TABLES = ("summary", "comparisons", "budget_to_match", "cost_model_rise")
+TABLES = ("summary", "comparisons", "budget_to_match", "findings", "ranks")
 
 
 @dataclass(frozen=True)
@@ -114,9 +114,9 @@ class FigureSpec:
         """The module that defines the figure (its source is the plot job's code input)."""
         return self.draw.__module__
 
-    def input_tables(self) -> dict[str, str]:
-        """The results tables the figure reads: ``{table: results/summary/{table}.parquet}``."""
-        return {table: f"results/summary/{table}.parquet" for table in self.tables}
+    def input_tables(self, results: str = "results") -> dict[str, str]:
+        """The results tables the figure reads: ``{table: <results>/summary/{table}.parquet}``."""
+        return {table: f"{results}/summary/{table}.parquet" for table in self.tables}
 
 
 _REGISTRY: dict[str, FigureSpec] = {}

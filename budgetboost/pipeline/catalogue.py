@@ -20,6 +20,10 @@ defaults of the built-in names (:data:`BUILTIN`). A config entry may set
     ``{colour, marker, linestyle}`` (default: the built-in style, else a colour no other
     algorithm of the catalogue has and the next marker).
 
+Whether an algorithm is *tuned* (chooses something on a validation part of its training
+rows, :mod:`budgetboost.estimators.tuning`) is not a config key: its estimator says so
+(``BudgetedEstimator.tunes``), and :meth:`Catalogue.from_config` records it.
+
 The rule scripts receive the catalogue as a plain mapping (:meth:`Catalogue.records`, a rule
 param), so editing a label re-runs the results rules only.
 """
@@ -118,6 +122,7 @@ class Algorithm:
     style: Style
     role: str | None = None
     variant_of: str | None = None
+    tuned: bool = False
 
     @property
     def right_axis(self) -> bool:
@@ -246,6 +251,7 @@ class Catalogue(Mapping[str, Algorithm]):
                 style=styles[name],
                 role=partial[name].get("role"),
                 variant_of=partial[name].get("variant_of"),
+                tuned=bool(partial[name].get("tuned", False)),
             )
             for name in order
         }
@@ -269,14 +275,23 @@ class Catalogue(Mapping[str, Algorithm]):
         return cls({name: {} for name in BUILTIN})
 
     @classmethod
-    def from_config(cls, algorithms: Mapping[str, Mapping[str, Any]]) -> Catalogue:
-        """The catalogue of a config's ``algorithms`` section (other keys are ignored)."""
+    def from_config(
+        cls,
+        algorithms: Mapping[str, Mapping[str, Any]],
+        tuned: Iterable[str] = (),
+    ) -> Catalogue:
+        """The catalogue of a config's ``algorithms`` section (other keys are ignored);
+        ``tuned`` names the algorithms whose estimator tunes on a validation part."""
+        tuned = set(tuned)
         return cls(
             {
                 name: {
-                    key: entry[key]
-                    for key in ("label", "family", "role", "style", "variant_of")
-                    if key in entry
+                    **{
+                        key: entry[key]
+                        for key in ("label", "family", "role", "style", "variant_of")
+                        if key in entry
+                    },
+                    "tuned": name in tuned,
                 }
                 for name, entry in algorithms.items()
             }
@@ -291,6 +306,7 @@ class Catalogue(Mapping[str, Algorithm]):
                 "role": a.role,
                 "style": asdict(a.style),
                 "variant_of": a.variant_of,
+                "tuned": a.tuned,
             }
             for name, a in self._algorithms.items()
         }
@@ -344,8 +360,24 @@ class Catalogue(Mapping[str, Algorithm]):
         return self._roles.get(role)
 
     def peer_opponents(self) -> list[str]:
-        """The algorithms that face the peers: those of the roles :data:`PEER_OPPONENTS`."""
-        return self.with_roles(*PEER_OPPONENTS)
+        """The algorithms that face the peers: those of the roles :data:`PEER_OPPONENTS`
+        (as published), then their tuned variants (tuned against tuned)."""
+        published = self.with_roles(*PEER_OPPONENTS)
+        tuned = [v for v, base in self.tuned_variants() if base in published]
+        return published + tuned
+
+    def tuned_variants(self) -> list[tuple[str, str]]:
+        """``(variant, base)`` pairs where the variant tunes on validation and its base does
+        not (e.g. Smoothed with ``tau`` and the prefix chosen on validation, and Smoothed)."""
+        return [
+            (v, b)
+            for v, b in self.variants()
+            if self._algorithms[v].tuned and not self._algorithms[b].tuned
+        ]
+
+    def tree_variants(self) -> list[tuple[str, str]]:
+        """``(variant, base)`` pairs of the boosted-trees family (trees against stumps)."""
+        return [(v, b) for v, b in self.variants() if self._algorithms[v].family == "boosted_trees"]
 
     def with_roles(self, *roles: str) -> list[str]:
         """Names of the algorithms that play ``roles`` (those present), in role order."""

@@ -21,7 +21,7 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from budgetboost.estimators.names import estimator_module
+from budgetboost.estimators.names import estimator_class, estimator_module
 from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
 
 __all__ = ["BASELINE_SPEC", "Plan", "block_trials", "budget_grid"]
@@ -89,6 +89,10 @@ class Plan:
         self.cost_models = list(config["cost_models"])
         self.algorithms = list(config["algorithms"])
         self.block_size = int(config["block_size"])
+        #: the folder of this config's outputs, and of its logs (``logs/`` mirrors it)
+        self.results = str(config.get("results", "results")).rstrip("/")
+        relative = self.results.removeprefix("results").strip("/")
+        self.logs = f"logs/{relative}" if relative else "logs"
 
     # ------------------------------------------------------------------ trials and blocks
     def trials(self, dataset: str) -> int:
@@ -139,10 +143,10 @@ class Plan:
                         yield dataset, cost_model, algorithm
 
     def shards(self, folder: str = "shards", algorithms: Any = None) -> list[str]:
-        """``results/{folder}/{dataset}/{cost_model}/{algorithm}/block-{k}.parquet`` of every
+        """``<results>/{folder}/{dataset}/{cost_model}/{algorithm}/block-{k}.parquet`` of every
         train job (of ``algorithms`` only, if given): shards, timings or stump tables."""
         return [
-            f"results/{folder}/{d}/{c}/{a}/block-{k}.parquet"
+            f"{self.results}/{folder}/{d}/{c}/{a}/block-{k}.parquet"
             for d, c, a in self.experiments()
             if algorithms is None or a in algorithms
             for k in range(self.blocks(d, c, a))
@@ -150,7 +154,7 @@ class Plan:
 
     def cost_tables(self) -> list[str]:
         """The cost table of every (dataset, cost model) that runs."""
-        return sorted({f"results/costs/{d}/{c}.parquet" for d, c, _ in self.experiments()})
+        return sorted({f"{self.results}/costs/{d}/{c}.parquet" for d, c, _ in self.experiments()})
 
     def budgets(self, dataset: str, cost_model: str) -> list[float]:
         """The budget grid of (dataset, cost model): the dataset's own, else the model's."""
@@ -189,6 +193,17 @@ class Plan:
         if entry.get("adaboost_path", False):
             modules.append("budgetboost.pipeline.shared_path")
         return modules
+
+    def tuned(self) -> list[str]:
+        """The algorithms whose estimator chooses something on a validation part of its
+        training rows (``BudgetedEstimator.tunes``): the reports name their protocol."""
+        names = []
+        for name, entry in self.config["algorithms"].items():
+            cls = estimator_class(entry["estimator"])
+            tunes = getattr(cls, "tunes", None)
+            if tunes is not None and tunes(dict(entry.get("params") or {})):
+                names.append(name)
+        return names
 
     def path_rounds(self, dataset: str) -> int:
         """Rounds of the shared AdaBoost path: the config's, or the dataset's Table 1 rounds

@@ -18,7 +18,9 @@ from budgetboost.analysis.claims import (
     roles_table,
     thresholds_table,
 )
+from budgetboost.analysis.significance import WORSE
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.findings import how_findings_read
 from budgetboost.report.tables import markdown_table
 
 __all__ = ["claims_markdown", "deciding_evidence"]
@@ -33,21 +35,22 @@ SHOWN_ROWS = 10
 def deciding_evidence(detail: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The rows of a claim's evidence that decide it, and a sentence counting the rest.
 
-    For cells of an "X beats Y" claim: every contradicting cell (X significantly worse) and
-    the :data:`CLOSEST_CALLS` other cells whose Holm-adjusted p-value is nearest
-    :data:`ALPHA`; for other evidence, its first :data:`SHOWN_ROWS` rows.
+    For the comparison rows of a claim: every contradicting row (outcome ``worse``) and the
+    :data:`CLOSEST_CALLS` other rows whose Holm-adjusted p-value is nearest :data:`ALPHA`;
+    for other evidence, its first :data:`SHOWN_ROWS` rows.
     """
-    if {"diff", "p_holm"} <= set(detail.columns):
-        contradicting = detail[(detail["diff"] > 0) & (detail["p_holm"] < ALPHA)]
+    if {"outcome", "p_holm"} <= set(detail.columns):
+        contradicting = detail[detail["outcome"] == WORSE]
         rest = detail.drop(contradicting.index)
         closest = rest.loc[(rest["p_holm"] - ALPHA).abs().sort_values(kind="stable").index]
         closest = closest.head(CLOSEST_CALLS)
         shown = pd.concat(
             [contradicting.assign(why="contradicts"), closest.assign(why="closest call")]
         )
+        shown = shown.drop(columns=[c for c in ("question",) if c in shown.columns])
         note = (
-            f"{len(contradicting)} contradicting cells and the {len(closest)} closest calls "
-            f"of {len(detail)} cells; the other {len(detail) - len(shown)}: "
+            f"{len(contradicting)} contradicting rows and the {len(closest)} closest calls "
+            f"of {len(detail)} rows; the other {len(detail) - len(shown)}: "
         )
     else:
         shown = detail.head(SHOWN_ROWS)
@@ -81,13 +84,14 @@ def claims_markdown(
         *findings,
         "## How a verdict is reached",
         "",
-        "A *cell* is one paired comparison "
-        '(X vs Y) at one (dataset, cost model, budget); it *supports* "X beats Y" if X\'s '
-        f"mean error is lower and the Holm-adjusted Wilcoxon p < {ALPHA}, *contradicts* it if "
-        "X's mean error is higher with p < ALPHA. Reproduced: supported share >= "
-        "min_supported and contradicted share <= max_contradicted. Not reproduced: "
-        "contradicted share > max_contradicted or the share of cells where X is better by mean "
-        "< min_direction. Otherwise inconclusive.",
+        'A claim "X beats Y" reads the rows of its comparisons, one per (X vs Y, dataset, '
+        "cost model, budget band): "
+        + how_findings_read()
+        + " A row *supports* the claim if its outcome is *better*, *contradicts* it if "
+        "*worse*. Reproduced: supported share >= min_supported and contradicted share <= "
+        "max_contradicted. Not reproduced: contradicted share > max_contradicted or the "
+        "share of rows where X is better by mean < min_direction. Otherwise inconclusive. "
+        "Claim 4a counts the *equivalent* rows.",
         "",
         "### Thresholds",
         "",

@@ -61,8 +61,8 @@ def landing_page(
                 "Beyond the paper and its open questions",
                 "---------------------------------------",
                 "",
-                "Findings, counted per (dataset, cost model) with the claims' cell rules "
-                "(``claims.md``, sections *Beyond the paper* and *Future work*).",
+                "Findings (``claims.md``, sections *Beyond the paper* and *Future work*; every "
+                "row: ``findings.parquet``), each comparison across datasets per budget band:",
                 "",
                 *findings,
             ]

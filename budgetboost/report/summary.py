@@ -12,9 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from budgetboost.analysis.paired import oriented
-from budgetboost.analysis.summary import ALPHA, CONFIDENCE, with_names
+from budgetboost.analysis.paired import ALL
+from budgetboost.analysis.results import Results
+from budgetboost.analysis.significance import OUTCOMES
+from budgetboost.analysis.summary import CONFIDENCE, with_names
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.findings import findings_table, how_findings_read
 from budgetboost.report.tables import markdown_table
 
 __all__ = ["error_table", "summary_markdown"]
@@ -25,22 +28,23 @@ def error_table(
     dataset: str,
     cost_model: str,
     catalogue: Catalogue | None = None,
-    comparisons: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Budget × algorithm table of ``mean ± CI half-width`` for one dataset and cost model.
 
-    Columns are the algorithms' labels, in catalogue order. With ``comparisons``
-    (:func:`paired_comparisons`), the lowest mean of each budget is in bold and every other
-    algorithm not significantly worse than it (Holm-adjusted Wilcoxon p >= 0.05 over the
-    paired trials) is marked ``†``, so a reader sees at a glance who wins and who ties.
+    Columns are the algorithms' labels, in catalogue order; the lowest mean of each finite
+    budget is in bold (a description: which differences are real is the comparisons' to
+    say, per budget band).
     """
     part = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)]
     catalogue = with_names(catalogue, part["algorithm"])
     cell = part["error_mean"].map("{:.3f}".format) + np.where(
         part["ci_half"].notna(), " ± " + part["ci_half"].map("{:.3f}".format), ""
     )
-    if comparisons is not None:
-        cell = _marked(part, cell, comparisons)
+    finite = np.isfinite(part["budget"].to_numpy())
+    best = part[finite].groupby("budget")["error_mean"].transform("min")
+    is_best = pd.Series(False, index=part.index)
+    is_best[best.index] = part.loc[best.index, "error_mean"] == best
+    cell = cell.where(~is_best, BEST_MARK + cell + BEST_MARK)
     wide = (
         part.assign(cell=cell)
         .pivot(index="budget", columns="algorithm", values="cell")
@@ -52,61 +56,26 @@ def error_table(
     return wide.rename_axis("budget").reset_index()
 
 
-#: Marks of :func:`error_table`: the best mean, and the means not significantly worse.
-BEST_MARK, TIED_MARK = "**", " †"
+#: Mark of :func:`error_table`: the lowest mean of a budget.
+BEST_MARK = "**"
 
 
-def _marked(part: pd.DataFrame, cell: pd.Series, comparisons: pd.DataFrame) -> pd.Series:
-    """``cell`` with the best mean of each finite budget bold and its ties marked."""
-    finite = part[np.isfinite(part["budget"])]
-    if finite.empty:
-        return cell
-    best = finite.loc[finite.groupby("budget")["error_mean"].idxmin(), ["budget", "algorithm"]]
-    best = best.rename(columns={"algorithm": "best"})
-    c = comparisons[
-        (comparisons["dataset"] == part["dataset"].iloc[0])
-        & (comparisons["cost_model"] == part["cost_model"].iloc[0])
-    ]
-    pairs = pd.concat(
-        [
-            c.rename(columns={"algorithm_a": "best", "algorithm_b": "algorithm"}),
-            c.rename(columns={"algorithm_b": "best", "algorithm_a": "algorithm"}),
-        ]
-    )
-    ties = pairs.merge(best, on=["budget", "best"])
-    ties = ties[ties["p_holm"] >= ALPHA][["budget", "algorithm"]].assign(tied=True)
-    flags = (
-        part[["budget", "algorithm"]]
-        .merge(best, on="budget", how="left")
-        .merge(ties, on=["budget", "algorithm"], how="left")
-    )
-    is_best = (flags["algorithm"] == flags["best"]).to_numpy()
-    is_tied = flags["tied"].eq(True).to_numpy()
-    values = cell.to_numpy(dtype=object)
-    out = np.where(
-        is_best, BEST_MARK + values + BEST_MARK, np.where(is_tied, values + TIED_MARK, values)
-    )
-    return pd.Series(out, index=cell.index)
-
-
-def summary_markdown(
-    summary: pd.DataFrame,
-    matches: pd.DataFrame,
-    comparisons: pd.DataFrame,
-    catalogue: Catalogue | None = None,
-) -> str:
-    """The terminal-readable ``summary.md``: error tables, budget to match, RS costs.
+def summary_markdown(results: Results, catalogue: Catalogue | None = None) -> str:
+    """The terminal-readable ``summary.md``: error tables, budget to match, RS costs, the
+    algorithms run on fewer trials, the peers' findings, the trade-offs chosen, and how the
+    paired comparisons came out.
 
     Algorithms appear under their catalogue labels, in catalogue order.
     """
+    summary, matches = results.summary, results.budget_to_match
     catalogue = with_names(catalogue, summary["algorithm"] if not summary.empty else [])
     lines = [
         "# Results summary",
         "",
         f"Test error: mean ± half-width of the {CONFIDENCE:.0%} Student-t confidence "
         "interval over trials. Budget `inf` is the unbudgeted AdaBoost reference. "
-        "**Bold**: the lowest mean at that budget; †: not significantly worse than it "
-        f"(paired trials, Holm-adjusted Wilcoxon p >= {ALPHA}).",
+        "**Bold**: the lowest mean at that budget (a description; the comparisons below, and "
+        "`claims.md`, say which differences are real).",
         "",
     ]
     if summary.empty:
@@ -121,7 +90,7 @@ def summary_markdown(
         lines += [
             f"## {dataset} · {cost_model} ({count} trials)",
             "",
-            markdown_table(error_table(summary, dataset, cost_model, catalogue, comparisons)),
+            markdown_table(error_table(summary, dataset, cost_model, catalogue)),
             "",
         ]
     if not matches.empty:
@@ -167,15 +136,26 @@ def summary_markdown(
             "",
         ]
     lines += _capped_trials(summary, catalogue)
-    lines += _against_peers(comparisons, catalogue)
+    lines += _against_peers(results.findings, catalogue)
     lines += _chosen_tradeoffs(summary, catalogue)
+    comparisons = results.comparisons
     if not comparisons.empty:
-        sig = comparisons[comparisons["p_holm"] < ALPHA]
+        counts = (
+            comparisons[comparisons["dataset"] != ALL]
+            .groupby("question", sort=False)["outcome"]
+            .value_counts()
+            .unstack(fill_value=0)
+            .reindex(columns=list(OUTCOMES), fill_value=0)
+            .reset_index()
+        )
         lines += [
             "## Paired comparisons",
             "",
-            f"{len(comparisons)} (budget, pair) cells; {len(sig)} with Holm-adjusted "
-            "Wilcoxon p < 0.05. Full table: `comparisons.parquet`.",
+            "Rows per (comparison, dataset, cost model, budget band) by outcome, per question "
+            "(`claim ...`: the claims' comparisons; `control`: each algorithm against "
+            "Smoothed). Every row: `comparisons.parquet`; the rule: `claims.md`.",
+            "",
+            markdown_table(counts),
             "",
         ]
     return "\n".join(lines)
@@ -203,46 +183,21 @@ def _capped_trials(summary: pd.DataFrame, catalogue: Catalogue) -> list[str]:
     return [*lines, ""]
 
 
-def _against_peers(comparisons: pd.DataFrame, catalogue: Catalogue) -> list[str]:
-    """Smoothed and Greedy against each peer: budgets significantly better / tied / worse."""
-    peers = catalogue.of_family("peer")
-    columns: dict[str, pd.Series] = {}
-    for x in catalogue.peer_opponents():
-        for y in peers:
-            cells = oriented(comparisons, [x], [y])
-            cells = cells[np.isfinite(cells["budget"])]
-            if cells.empty:
-                continue
-            significant = cells["p_holm"] < ALPHA
-            flags = pd.DataFrame(
-                {
-                    "dataset": cells["dataset"],
-                    "cost_model": cells["cost_model"],
-                    "better": significant & (cells["diff"] < 0),
-                    "worse": significant & (cells["diff"] > 0),
-                    "tied": ~significant,
-                }
-            )
-            counts = flags.groupby(["dataset", "cost_model"]).sum()
-            columns[f"{catalogue.label(x)} vs {catalogue.label(y)}"] = (
-                counts["better"].astype(str)
-                + " / "
-                + counts["tied"].astype(str)
-                + " / "
-                + counts["worse"].astype(str)
-            )
-    if not columns:
+def _against_peers(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
+    """The paper's boosters against the peers: the findings' rows (the same table as
+    ``claims.md`` and the report's first page read)."""
+    rows = findings[findings["question"] == "peers"]
+    if rows.empty:
         return []
-    table = pd.DataFrame(columns).fillna("–").reset_index()
+    table = findings_table(rows, catalogue)
     return [
-        "## Smoothed and Greedy against the peers",
+        "## The paper's boosters against the peers",
         "",
-        "Budgets where the booster's paired test error is significantly lower / not "
-        f"significantly different / significantly higher than the peer's (Holm-adjusted "
-        f"Wilcoxon p < {ALPHA}), on the trials both ran. Per band and dataset counts: "
-        "`claims.md`, section *Beyond the paper*.",
+        how_findings_read(),
         "",
-        markdown_table(table),
+        markdown_table(table) if not table.empty else "Too few datasets for a test across them.",
+        "",
+        "Per dataset and cost model: `findings.parquet`; `claims.md`, *Beyond the paper*.",
         "",
     ]
 

@@ -24,9 +24,24 @@ except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 config.update(_checked)
 PLAN = Plan(config, REGISTRY)
+#: where this config's outputs go (config key `results`), and its logs (mirrored under logs/)
+RESULTS = PLAN.results
+LOGS = PLAN.logs
+
+
+def R(path):
+    """``path`` under the run's results folder (wildcards left as they are)."""
+    return f"{RESULTS}/{path}"
+
+
+def L(path):
+    """``path`` under the run's log folder."""
+    return f"{LOGS}/{path}"
+
+
 DATASETS, COST_MODELS, ALGORITHMS = PLAN.datasets, PLAN.cost_models, PLAN.algorithms
 #: labels, families, roles and styles of the algorithms, for every results rule
-CATALOGUE = Catalogue.from_config(config["algorithms"])
+CATALOGUE = Catalogue.from_config(config["algorithms"], tuned=PLAN.tuned())
 #: the registered figures (budgetboost.figures.registry): one plot job each
 FIGURE_MODULES = config["figure_modules"]
 FIGURES = figures.load(FIGURE_MODULES)
@@ -70,10 +85,10 @@ def cost_model_roles():
 def results_outputs():
     """Targets of the results rules, for the default target."""
     return [
-        "results/summary/summary.md",
-        "results/summary/claims.md",
-        "results/report/landing.rst",
-        *expand("results/figures/{figure}.{ext}", figure=FIGURES, ext=["png", "pdf"]),
+        R("summary/summary.md"),
+        R("summary/claims.md"),
+        R("report/landing.rst"),
+        *expand(R("figures/{figure}.{ext}"), figure=FIGURES, ext=["png", "pdf"]),
     ]
 
 
@@ -87,7 +102,7 @@ def figure_inputs(wildcards):
     """The results tables a figure reads (by table name) and the code that draws it."""
     spec = FIGURES[wildcards.figure]
     return {
-        **spec.input_tables(),
+        **spec.input_tables(RESULTS),
         "code": code_files("budgetboost.figures.registry", spec.module),
     }
 
@@ -155,7 +170,7 @@ def shared_path(wildcards):
     """The block's shared AdaBoost paths, for an algorithm that fits from them."""
     if not config["algorithms"][wildcards.algorithm].get("adaboost_path", False):
         return []
-    return [f"results/paths/{wildcards.dataset}/block-{wildcards.block}.parquet"]
+    return [R(f"paths/{wildcards.dataset}/block-{wildcards.block}.parquet")]
 
 
 def path_rounds(wildcards):

@@ -11,7 +11,7 @@ rule download:
     output:
         "resources/downloads/{dataset}/{filename}",
     log:
-        "logs/download/{dataset}/{filename}.log",
+        L("download/{dataset}/{filename}.log"),
     retries: 2
     conda:
         "../envs/budgetboost.yaml"
@@ -26,9 +26,9 @@ rule binarize:
         raw=raw_files,
         code=lambda wildcards: code_files("budgetboost.data.datasets"),
     output:
-        "results/data/{dataset}.parquet",
+        R("data/{dataset}.parquet"),
     log:
-        "logs/binarize/{dataset}.log",
+        L("binarize/{dataset}.log"),
     conda:
         "../envs/budgetboost.yaml"
     resources:
@@ -41,12 +41,12 @@ rule binarize:
 
 rule split:
     input:
-        data="results/data/{dataset}.parquet",
+        data=R("data/{dataset}.parquet"),
         code=lambda wildcards: code_files("budgetboost.data.splits"),
     output:
-        "results/splits/{dataset}.parquet",
+        R("splits/{dataset}.parquet"),
     log:
-        "logs/split/{dataset}.log",
+        L("split/{dataset}.log"),
     conda:
         "../envs/budgetboost.yaml"
     params:
@@ -57,14 +57,14 @@ rule split:
 
 rule assign_costs:
     input:
-        data="results/data/{dataset}.parquet",
-        splits="results/splits/{dataset}.parquet",
+        data=R("data/{dataset}.parquet"),
+        splits=R("splits/{dataset}.parquet"),
         cost_file=cost_file,
         code=lambda wildcards: code_files("budgetboost.data.costs"),
     output:
-        "results/costs/{dataset}/{cost_model}.parquet",
+        R("costs/{dataset}/{cost_model}.parquet"),
     log:
-        "logs/assign_costs/{dataset}/{cost_model}.log",
+        L("assign_costs/{dataset}/{cost_model}.log"),
     conda:
         "../envs/budgetboost.yaml"
     params:

@@ -16,24 +16,21 @@ localrules:
 rule aggregate:
     input:
         shards=all_shards(),
-        code=code_files(
-            "budgetboost.analysis.summary",
-            "budgetboost.analysis.paired",
-            "budgetboost.report.summary",
-        ),
+        code=code_files("budgetboost.analysis.results", "budgetboost.report.summary"),
     output:
-        summary="results/summary/summary.parquet",
-        comparisons="results/summary/comparisons.parquet",
-        matches="results/summary/budget_to_match.parquet",
-        rises="results/summary/cost_model_rise.parquet",
+        summary=R("summary/summary.parquet"),
+        comparisons=R("summary/comparisons.parquet"),
+        budget_to_match=R("summary/budget_to_match.parquet"),
+        findings=R("summary/findings.parquet"),
+        ranks=R("summary/ranks.parquet"),
         markdown=report(
-            "results/summary/summary.md",
+            R("summary/summary.md"),
             caption="../report/summary.rst",
             category="Tables",
             labels={"table": "summary"},
         ),
     log:
-        "logs/results/aggregate.log",
+        L("results/aggregate.log"),
     conda:
         "../envs/budgetboost.yaml"
     params:
@@ -48,14 +45,14 @@ rule plot:
         unpack(figure_inputs),
     output:
         png=report(
-            "results/figures/{figure}.png",
+            R("figures/{figure}.png"),
             caption="../report/figure.rst",
             category=figure_report("category"),
             labels=figure_report("labels"),
         ),
-        pdf="results/figures/{figure}.pdf",
+        pdf=R("figures/{figure}.pdf"),
     log:
-        "logs/results/plot/{figure}.log",
+        L("results/plot/{figure}.log"),
     conda:
         "../envs/budgetboost.yaml"
     params:
@@ -71,31 +68,28 @@ rule plot:
 
 rule claims:
     input:
-        summary="results/summary/summary.parquet",
-        comparisons="results/summary/comparisons.parquet",
-        matches="results/summary/budget_to_match.parquet",
-        rises="results/summary/cost_model_rise.parquet",
+        summary=R("summary/summary.parquet"),
+        comparisons=R("summary/comparisons.parquet"),
+        matches=R("summary/budget_to_match.parquet"),
+        findings=R("summary/findings.parquet"),
         costs=cost_tables(),
         stumps=claim_stumps(),
         code=code_files(
             "budgetboost.analysis.claims",
-            "budgetboost.analysis.findings",
             "budgetboost.report.claims",
             "budgetboost.report.findings",
         ),
     output:
-        table="results/summary/claims.parquet",
-        evidence="results/summary/claims_evidence.parquet",
-        findings="results/summary/findings.parquet",
-        rises="results/summary/findings_costs.parquet",
+        table=R("summary/claims.parquet"),
+        evidence=R("summary/claims_evidence.parquet"),
         markdown=report(
-            "results/summary/claims.md",
+            R("summary/claims.md"),
             caption="../report/claims.rst",
             category="Tables",
             labels={"table": "claims"},
         ),
     log:
-        "logs/results/claims.log",
+        L("results/claims.log"),
     conda:
         "../envs/budgetboost.yaml"
     params:
@@ -106,15 +100,14 @@ rule claims:
 
 rule landing:
     input:
-        claims="results/summary/claims.parquet",
-        summary="results/summary/summary.parquet",
-        findings="results/summary/findings.parquet",
-        rises="results/summary/findings_costs.parquet",
+        claims=R("summary/claims.parquet"),
+        summary=R("summary/summary.parquet"),
+        findings=R("summary/findings.parquet"),
         code=code_files("budgetboost.report.landing", "budgetboost.report.findings"),
     output:
-        "results/report/landing.rst",
+        R("report/landing.rst"),
     log:
-        "logs/results/landing.log",
+        L("results/landing.log"),
     conda:
         "../envs/budgetboost.yaml"
     params:

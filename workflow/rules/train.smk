@@ -11,15 +11,15 @@
 
 rule adaboost_path:
     input:
-        data="results/data/{dataset}.parquet",
+        data=R("data/{dataset}.parquet"),
         code=lambda wildcards: code_files(
             "budgetboost.pipeline.shared_path", "budgetboost.data.splits"
         ),
     output:
-        paths="results/paths/{dataset}/block-{block}.parquet",
-        timings="results/timings/{dataset}/_shared/adaboost_path/block-{block}.parquet",
+        paths=R("paths/{dataset}/block-{block}.parquet"),
+        timings=R("timings/{dataset}/_shared/adaboost_path/block-{block}.parquet"),
     log:
-        "logs/adaboost_path/{dataset}/block-{block}.log",
+        L("adaboost_path/{dataset}/block-{block}.log"),
     conda:
         "../envs/budgetboost.yaml"
     threads: 1
@@ -36,16 +36,16 @@ rule adaboost_path:
 
 rule train:
     input:
-        data="results/data/{dataset}.parquet",
+        data=R("data/{dataset}.parquet"),
         cost_file=cost_file,
         paths=shared_path,
         code=train_code,
     output:
-        shard="results/shards/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet",
-        timings="results/timings/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet",
-        stumps="results/stumps/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet",
+        shard=R("shards/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet"),
+        timings=R("timings/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet"),
+        stumps=R("stumps/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet"),
     log:
-        "logs/train/{dataset}/{cost_model}/{algorithm}/block-{block}.log",
+        L("train/{dataset}/{cost_model}/{algorithm}/block-{block}.log"),
     conda:
         "../envs/budgetboost.yaml"
     threads: 1

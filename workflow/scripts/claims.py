@@ -9,11 +9,11 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 import pandas as pd
 
-from budgetboost.analysis import claims, findings
+from budgetboost.analysis import claims
 from budgetboost.data.io import job_log, read_table, write_table, write_text
-from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
+from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.claims import claims_markdown
-from budgetboost.report.findings import future_work_section, peers_section
+from budgetboost.report.findings import findings_sections
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "claims")
@@ -58,14 +58,7 @@ try:
         sm.output.evidence,
         {"thresholds": claims.thresholds_table().astype(str).to_dict("records")},
     )
-    summary = read_table(sm.input.summary)
-    comparisons = paper_experiments(read_table(sm.input.comparisons), summary, catalogue)
-    peers = findings.peer_outcomes(comparisons, catalogue)
-    trees = findings.tree_outcomes(comparisons, catalogue)
-    costs = findings.cost_model_rises(read_table(sm.input.rises))
-    write_table(pd.concat([peers, trees], ignore_index=True), sm.output.findings)
-    write_table(costs, sm.output.rises)
-    sections = [peers_section(peers, catalogue), future_work_section(trees, costs, catalogue)]
+    sections = findings_sections(read_table(sm.input.findings), catalogue)
     write_text(claims_markdown(results, catalogue, sections), sm.output.markdown)
 except Exception:
     log.exception("claims failed")

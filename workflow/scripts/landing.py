@@ -21,9 +21,7 @@ try:
         catalogue=catalogue,
         figures=[tuple(f) for f in sm.params.figures],
         version=sm.params.version,
-        findings=landing_lines(
-            read_table(sm.input.findings), read_table(sm.input.rises), catalogue
-        ),
+        findings=landing_lines(read_table(sm.input.findings), catalogue),
     )
     write_text(page, sm.output[0])
 except Exception:

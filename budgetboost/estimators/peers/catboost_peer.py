@@ -21,8 +21,8 @@ import numpy as np
 
 from ..base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
 from ..params import Interval
-from ..tuning import TRADEOFF
-from ._base import LibraryParams, PeerBooster
+from ..tuning import GRID, TRADEOFF
+from ._base import LibraryParams, PeerBooster, PeerModel
 
 __all__ = ["BudgetedCatBoost"]
 
@@ -77,57 +77,93 @@ def _reserved() -> dict[str, str]:
     return reserved
 
 
-class BudgetedCatBoost(PeerBooster):
-    """CatBoost with first-use feature penalties, a tuned trade-off and an anytime prefix.
+class _Model(PeerModel):
+    """One trained ``CatBoostClassifier`` (``None``: every column constant, no tree)."""
 
-    Per fit, one ``CatBoostClassifier`` (log loss, ``iterations`` symmetric trees) is
-    trained per value of ``penalties_coefficient`` on the *fit part* of the training rows,
-    with ``first_feature_use_penalties`` set to each column's cost. Every prefix of the first
-    ``k`` trees of each model (``predict(ntree_end=k)``) is a candidate; at a budget ``B``
-    the candidate with the lowest error on the *validation part* among those whose
-    ``spent`` is at most ``B`` is used (ties: lower validation log loss, then lower cost,
-    fewer trees, earlier trade-off), so no budget is ever exceeded. The empty model (no
-    tree, cost 0) predicts the training majority class.
+    def __init__(self, model: catboost.CatBoostClassifier | None):
+        self.model = model
+        self.columns = [] if model is None else _tree_columns(model)
+
+    def tree_columns(self) -> list[np.ndarray]:
+        return self.columns
+
+    def staged_scores(self, X: np.ndarray) -> np.ndarray:
+        """Raw scores of every prefix from the leaf indexes and values (``staged_predict``
+        gives the same numbers, but slowly for a model with per-feature penalties)."""
+        if self.model is None:
+            return np.empty((0, X.shape[0]))
+        leaves = np.asarray(self.model.calc_leaf_indexes(X, thread_count=1), dtype=np.intp)
+        counts = np.asarray(self.model.get_tree_leaf_counts(), dtype=np.intp)
+        offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        scale, bias = self.model.get_scale_and_bias()
+        values = np.asarray(self.model.get_leaf_values(), dtype=np.float64)
+        return (scale * np.cumsum(values[leaves + offsets], axis=1) + bias).T
+
+    def raw_scores(self, X: np.ndarray, n_trees: int) -> np.ndarray:
+        return self.model.predict(
+            X, prediction_type="RawFormulaVal", ntree_end=n_trees, thread_count=1
+        )
+
+    # every example reads every split of a symmetric tree: example_costs is None (spent)
+
+
+class BudgetedCatBoost(PeerBooster):
+    """CatBoost with first-use feature penalties, tuned trade-off and learning rate, anytime
+    prefix.
+
+    Per fit (the protocol of :mod:`budgetboost.estimators.peers._base`): one
+    ``CatBoostClassifier`` (log loss, ``iterations`` symmetric trees) per pair of a
+    ``penalties_coefficient`` and a ``learning_rate`` is trained on the *fit part* of the
+    training rows, with ``first_feature_use_penalties`` set to each column's cost; every
+    prefix of the first ``k`` trees (``predict(ntree_end=k)``) is a candidate; at a budget
+    ``B`` the candidate with the lowest error on the *validation part* among those whose
+    ``spent`` is at most ``B`` is chosen (ties: lower validation log loss, then lower cost,
+    fewer trees, earlier configuration); each chosen configuration is trained again on all
+    training rows, and ``B`` gets its first ``k`` trees, or fewer where they reach ``B``
+    sooner. The empty model (no tree, cost 0) predicts the training majority class.
+
+    CatBoost's automatic learning rate applies only when ``l2_leaf_reg`` is not set (and was
+    0.03 for 100 trees at the benchmark's sizes whenever it is: CatBoost's
+    ``UpdateLearningRate``); here the rate is one of a grid chosen on validation, with enough
+    trees for the unpenalised model to spend the top of the paper's budget grid.
 
     Parameters
     ----------
-    iterations : int, default=100
-        Trees per model (CatBoost's default is 1000; a trade-off grid multiplies the fits,
-        and the budgets of the benchmark are spent within far fewer trees).
-    learning_rate : float > 0 or None, default=None
-        ``None``: CatBoost's automatic rate (from the rows and ``iterations``).
+    iterations : int, default=300
+        Trees per model of the grid (CatBoost's default is 1000); the prefix used at each
+        budget is chosen on validation.
+    learning_rate : float > 0 or array-like of them, default=(0.05, 0.2)
+        One value, or several to choose from on the validation part.
     depth : int in [1, 16], default=6
         Depth of the symmetric trees: ``1`` gives stumps (the paper's hypothesis space),
         ``6`` is CatBoost's default, 3-6 the usual small trees.
     l2_leaf_reg : float >= 0, default=3.0
+        CatBoost's default.
     random_strength : float >= 0, default=1.0
         Scale of CatBoost's random noise on split scores (CatBoost's default).
     penalties_coefficient : float >= 0, array-like of them, or None, default=None
         CatBoost's multiplier of all penalties, in CatBoost's units: one value is a fixed
         trade-off, several a grid to choose from on the validation part. ``None`` is the
-        grid ``sqrt(n_fit) / c * (1e-3, 1e-2, 1e-1, 1, 10)``, ``n_fit`` the rows of the fit
-        part and ``c`` the mean positive cost of the columns given to the library. Why:
-        CatBoost's default split score (``score_function="Cosine"``) is
-        ``sqrt(sum over leaves of G^2 / W)`` (gradient sum ``G``, weight ``W`` of each leaf),
-        at most about ``sqrt(n_fit) / 2`` with log loss (``|g| <= 1/2`` at the start), and
-        candidate splits differ by far less. At ``1e-3 sqrt(n_fit) / c`` the penalty of a
-        feature of average cost is below those differences (features nearly free); at
-        ``10 sqrt(n_fit) / c`` above any score, so new features are taken cheapest first
-        (almost nothing affordable at the paper's budgets 2..40 with costs U[0, 2]): on
-        splice's trial 0 (750 fit rows, 100 stumps) the five values use columns costing 6.6,
-        5.1, 2.7, 0.8 and 0.9 in all. The penalty never stops a tree (see the module
+        grid ``sqrt(n_fit) / c * (0, 1e-3, 4e-3, ..., 1e-3 * 4^6)`` (8 values, log-spaced in
+        factors of 4, and 0: no penalty), ``n_fit`` the rows of the fit part and ``c`` the
+        mean positive cost of the columns given to the library. Why: CatBoost's default split
+        score (``score_function="Cosine"``) is ``sqrt(sum over leaves of G^2 / W)``
+        (gradient sum ``G``, weight ``W`` of each leaf), at most about ``sqrt(n_fit) / 2``
+        with log loss (``|g| <= 1/2`` at the start), and candidate splits differ by far less.
+        At ``1e-3 sqrt(n_fit) / c`` the penalty of a feature of average cost is below those
+        differences (features nearly free); at ``4 sqrt(n_fit) / c`` above any score, so new
+        features are taken cheapest first. The penalty never stops a tree (see the module
         docstring). With ``params={"score_function": "L2"}`` scores grow like ``n_fit``: give
         the grid explicitly then. Dividing by ``c`` makes the grid independent of the cost
         unit.
     validation_fraction : float in [0, 1), default=0.25
         Share of the training rows held out, stratified by class (each class gives its
         share, rounded, and keeps at least one row in the fit part), to choose the
-        trade-off and the prefix at each budget. The models are NOT refit on all training
-        rows: refitting would change the trees and hence the prefix costs the choice was
-        made on, and cost one fit per budget. ``0`` fits on all rows and uses the longest
-        affordable prefix of the single trade-off (which ``penalties_coefficient`` must
-        then be). On tiny data (a validation part with no row), the choice is made on the
-        fit part.
+        configuration and the prefix at each budget; the chosen configurations are then
+        trained on all training rows. ``0`` trains one configuration on all rows and uses
+        the longest affordable prefix (``penalties_coefficient`` and ``learning_rate`` must
+        then be single values). On tiny data (a validation part with no row), the fit part
+        chooses.
     random_state : int, numpy Generator (or BitGenerator, SeedSequence) or None, default=None
         Seeds the validation split and CatBoost's ``random_seed`` (drawn from the same
         generator).
@@ -135,13 +171,13 @@ class BudgetedCatBoost(PeerBooster):
         Cost of each column (default all 1); ``0`` is allowed (a free feature).
     feature_groups : array-like of shape (n_features,), default=None
         Group label per column; a group is paid for once. CatBoost knows no groups. The
-        threshold indicators of one attribute (columns of a group nested on the fit part)
-        are given to it as one ordinal column (:mod:`budgetboost.estimators.peers._columns`), whose
-        first-use penalty is the group's cost: paid once, as the project pays it. Any other
-        column of a group (a one-hot category) is given as it is, with its group's cost, so
-        the model pays the group again for each further such column it uses (an
-        over-estimate that steers CatBoost away from a paid group's other columns). The
-        project's accounting (``spent``, the choice) pays each group once, exactly.
+        threshold indicators of one attribute (columns of a group nested on the training
+        rows) are given to it as one ordinal column (:mod:`budgetboost.estimators.peers.
+        _columns`), whose first-use penalty is the group's cost: paid once, as the project
+        pays it. Any other column of a group (a one-hot category) is given as it is, with
+        its group's cost, so the model pays the group again for each further such column it
+        uses (an over-estimate that steers CatBoost away from a paid group's other columns).
+        The project's accounting (``spent``, the choice) pays each group once, exactly.
     params : dict or None, default=None
         Further ``CatBoostClassifier`` parameters (e.g. ``{"bootstrap_type": "No"}``); not
         those above, nor those the wrapper sets: ``thread_count=1``,
@@ -152,29 +188,16 @@ class BudgetedCatBoost(PeerBooster):
     ----------
     classes_, n_features_in_, majority_
         As every :class:`~budgetboost.BudgetedEstimator`.
-    tradeoffs_ : ndarray of shape (n_tradeoffs,)
-        The ``penalties_coefficient`` values fitted (CatBoost's units).
-    models_ : list of catboost.CatBoostClassifier
-        One model per trade-off, trained on the fit part (``None`` when every column is
-        constant there: CatBoost cannot train, the model is empty).
-    n_trees_, tree_groups_ : see :class:`~budgetboost.estimators.peers._base.PeerBooster`
-        The models' trees and the feature groups each splits on.
-    prefix_cost_, prefix_n_groups_, validation_error_, validation_loss_ : see the base
-        Cost and validation error of every prefix of every model.
-    choice_budgets_, choice_tradeoff_index_, choice_n_trees_ : see the base
-        The choice per budget (:meth:`chosen_tradeoffs`).
-    fit_rows_, validation_rows_ : see the base
-        The fit and validation parts of the training rows.
-    seed_ : int
-        The ``random_seed`` given to CatBoost.
+    configs_, tradeoffs_, models_, choice_, refits_, encoding_, seed_, ...
+        See :class:`~budgetboost.estimators.peers._base.PeerBooster`; ``seed_`` is CatBoost's
+        ``random_seed``.
 
     Notes
     -----
-    ``spent`` at a budget is the pay-once cost of the groups the chosen prefix splits on
+    ``spent`` at a budget is the pay-once cost of the groups the prefix served splits on
     (read from the model's JSON export). Every example evaluates every split of a symmetric
     tree (its leaf index is made of all the split bits), so ``mean_example_cost`` and
-    ``max_example_cost`` equal ``spent``. ``rounds`` is the number of trees, ``n_features``
-    the groups of the prefix, ``nodes`` 0.
+    ``max_example_cost`` equal ``spent``. ``rounds`` is the number of trees.
 
     References
     ----------
@@ -186,11 +209,12 @@ class BudgetedCatBoost(PeerBooster):
     """
 
     _tradeoff_name = "penalties_coefficient"
-    _relative_grid = (1e-3, 1e-2, 1e-1, 1.0, 10.0)
+    _n_trees_name = "iterations"
+    _relative_grid = (0.0, *(1e-3 * 4.0**i for i in range(7)))
 
     _parameter_constraints = {
         "iterations": [Interval(Integral, 1, None, closed="left")],
-        "learning_rate": [Interval(Real, 0, None, closed="neither"), None],
+        "learning_rate": [Interval(Real, 0, None, closed="neither"), GRID],
         "depth": [Interval(Integral, 1, 16, closed="both")],
         "l2_leaf_reg": [Interval(Real, 0, None, closed="left")],
         "random_strength": [Interval(Real, 0, None, closed="left")],
@@ -204,8 +228,8 @@ class BudgetedCatBoost(PeerBooster):
 
     def __init__(
         self,
-        iterations: int = 100,
-        learning_rate: float | None = None,
+        iterations: int = 300,
+        learning_rate=(0.05, 0.2),
         depth: int = 6,
         l2_leaf_reg: float = 3.0,
         random_strength: float = 1.0,
@@ -233,9 +257,8 @@ class BudgetedCatBoost(PeerBooster):
         return math.sqrt(n_fit) / mean_cost
 
     def _library_params(self, seed: int) -> dict[str, Any]:
-        """The ``CatBoostClassifier`` parameters of every fit, but the penalties."""
+        """The ``CatBoostClassifier`` parameters of every fit, but the rate and penalties."""
         params = {
-            "iterations": int(self.iterations),
             "depth": int(self.depth),
             "l2_leaf_reg": float(self.l2_leaf_reg),
             "random_strength": float(self.random_strength),
@@ -245,54 +268,28 @@ class BudgetedCatBoost(PeerBooster):
             "allow_writing_files": False,
             "verbose": False,
         }
-        if self.learning_rate is not None:
-            params["learning_rate"] = float(self.learning_rate)
         params.update(self.params or {})
         return params
 
-    def _fit_models(self, X, y01, penalty, tradeoffs, seed):
+    def _fit_models(self, X, y01, penalty, configs, seed, n_trees):
+        """One quantized Pool (built once) and one model per configuration."""
         if not np.any(X.max(axis=0) > X.min(axis=0)):  # CatBoost needs a non-constant column
-            self._trees = [[] for _ in tradeoffs]
-            return [None] * len(tradeoffs)
+            return [_Model(None) for _ in configs]
         params = self._library_params(seed)
         pool = catboost.Pool(X, label=y01)
         if not _QUANTIZATION & params.keys():
             pool.quantize()
         models = []
-        for tradeoff in tradeoffs:
+        for config in configs:
             model = catboost.CatBoostClassifier(
                 **params,
-                penalties_coefficient=float(tradeoff),
+                iterations=int(n_trees),
+                learning_rate=float(config["learning_rate"]),
+                penalties_coefficient=float(config["tradeoff"]),
                 first_feature_use_penalties=penalty.tolist(),
             )
-            models.append(model.fit(pool))
-        self._trees = [_tree_columns(model) for model in models]
+            models.append(_Model(model.fit(pool)))
         return models
-
-    def _tree_columns(self, m):
-        return self._trees[m]
-
-    def _staged_scores(self, m, X):
-        """Raw scores of every prefix from the leaf indexes and values (``staged_predict``
-        gives the same numbers, but slowly for a model with per-feature penalties)."""
-        model = self.models_[m]
-        if model is None:
-            return np.empty((0, X.shape[0]))
-        leaves = np.asarray(model.calc_leaf_indexes(X, thread_count=1), dtype=np.intp)
-        counts = np.asarray(model.get_tree_leaf_counts(), dtype=np.intp)
-        offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        scale, bias = model.get_scale_and_bias()
-        values = np.asarray(model.get_leaf_values(), dtype=np.float64)
-        return (scale * np.cumsum(values[leaves + offsets], axis=1) + bias).T
-
-    def _raw_scores(self, m, X, n_trees):
-        return self.models_[m].predict(
-            X, prediction_type="RawFormulaVal", ntree_end=n_trees, thread_count=1
-        )
-
-    def _example_costs(self, m, X, n_trees):
-        """Every example reads every split of a symmetric tree: it pays ``spent``."""
-        return None
 
 
 def _tree_columns(model: catboost.CatBoostClassifier) -> list[np.ndarray]:

@@ -16,8 +16,8 @@ import numpy as np
 
 from ..base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
 from ..params import Interval
-from ..tuning import TRADEOFF
-from ._base import LibraryParams, PeerBooster
+from ..tuning import GRID, TRADEOFF
+from ._base import LibraryParams, PeerBooster, PeerModel
 
 __all__ = ["BudgetedLightGBM"]
 
@@ -47,6 +47,7 @@ def _reserved() -> dict[str, str]:
             "min_data",
             "min_samples_leaf",
         ),
+        "min_data_in_bin": (),
         "reg_lambda": ("lambda_l2", "lambda", "l2_regularization"),
         "cegb_tradeoff": (),
         "cegb_penalty_split": (),
@@ -55,6 +56,7 @@ def _reserved() -> dict[str, str]:
         "the wrapper (one thread)": ("num_threads", "num_thread", "nthread", "nthreads", "n_jobs"),
         "the wrapper (deterministic mode)": ("deterministic",),
         "the wrapper (silent)": ("verbosity", "verbose"),
+        "the wrapper (a Dataset reused over the grid)": ("feature_pre_filter",),
     }
     reserved = {}
     for owner, aliases in by.items():
@@ -93,102 +95,152 @@ def _parse_tree(structure: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array([values[i] for i in range(n_leaves)]), columns, reads
 
 
-class BudgetedLightGBM(PeerBooster):
-    """LightGBM with CEGB feature penalties, a tuned trade-off and an anytime prefix.
+class _Model(PeerModel):
+    """One trained ``lightgbm.Booster`` with its trees parsed (``dump_model()``)."""
 
-    Per fit, one LightGBM model (binary log loss, ``n_estimators`` trees) is trained per
-    value of ``cegb_tradeoff`` on the *fit part* of the training rows, with
-    ``cegb_penalty_feature_coupled`` set to each column's cost. Every prefix of the first
-    ``k`` trees of each model (``Booster.predict(num_iteration=k)``) is a candidate; at a
-    budget ``B`` the candidate with the lowest error on the *validation part* among those
-    whose ``spent`` is at most ``B`` is used (ties: lower validation log loss, then lower
-    cost, fewer trees, earlier trade-off), so no budget is ever exceeded. The empty model
-    (no tree, cost 0) predicts the training majority class.
+    def __init__(self, booster: lightgbm.Booster):
+        self.booster = booster
+        self.trees = [_parse_tree(t["tree_structure"]) for t in booster.dump_model()["tree_info"]]
+
+    def tree_columns(self) -> list[np.ndarray]:
+        return [columns for _, columns, _ in self.trees]
+
+    def _leaves(self, X: np.ndarray, n_trees: int) -> np.ndarray:
+        """Leaf index of each example in each of the first ``n_trees`` trees: (n, n_trees)."""
+        leaves = self.booster.predict(X, pred_leaf=True, num_iteration=n_trees, num_threads=1)
+        return np.asarray(leaves, dtype=np.intp).reshape(X.shape[0], n_trees)
+
+    def staged_scores(self, X: np.ndarray) -> np.ndarray:
+        if not self.trees:
+            return np.empty((0, X.shape[0]))
+        leaves = self._leaves(X, len(self.trees))
+        offsets = np.cumsum([0] + [values.size for values, _, _ in self.trees[:-1]])
+        values = np.concatenate([values for values, _, _ in self.trees])
+        return np.cumsum(values[leaves + offsets], axis=1).T
+
+    def raw_scores(self, X: np.ndarray, n_trees: int) -> np.ndarray:
+        return self.booster.predict(X, raw_score=True, num_iteration=n_trees, num_threads=1)
+
+    def example_costs(self, X, n_trees, column_group, group_cost):
+        """Per example, the groups on its paths through each prefix: vectorised over
+        examples, a loop over the trees."""
+        last = int(n_trees.max())
+        leaves = self._leaves(X, last)
+        used = np.unique(
+            np.concatenate([column_group[c] for _, c, _ in self.trees[:last]] or [np.empty(0, int)])
+        ).astype(np.intp)
+        first = np.full((X.shape[0], used.size), last, dtype=np.intp)  # first tree reading it
+        for t, (_, columns, reads) in enumerate(self.trees[:last]):
+            if not columns.size:
+                continue
+            position, which = np.unique(
+                np.searchsorted(used, column_group[columns]), return_inverse=True
+            )
+            group_reads = np.zeros((reads.shape[0], position.size), dtype=bool)
+            for c, g in enumerate(which.ravel()):
+                group_reads[:, g] |= reads[:, c]
+            hit = group_reads[leaves[:, t]]
+            first[:, position] = np.minimum(first[:, position], np.where(hit, t, last))
+        cost = group_cost[used]
+        return np.stack([np.where(first < k, cost, 0.0).sum(axis=1) for k in n_trees.tolist()])
+
+
+class BudgetedLightGBM(PeerBooster):
+    """LightGBM with CEGB feature penalties, tuned trade-off and learning rate, anytime prefix.
+
+    Per fit (the protocol of :mod:`budgetboost.estimators.peers._base`): one LightGBM model
+    (binary log loss, ``n_estimators`` trees) per pair of a ``cegb_tradeoff`` and a
+    ``learning_rate`` is trained on the *fit part* of the training rows, with
+    ``cegb_penalty_feature_coupled`` set to each column's cost; every prefix of the first
+    ``k`` trees (``Booster.predict(num_iteration=k)``) is a candidate; at a budget ``B`` the
+    candidate with the lowest error on the *validation part* among those whose ``spent`` is
+    at most ``B`` is chosen (ties: lower validation log loss, then lower cost, fewer trees,
+    earlier configuration); each chosen configuration is trained again on all training rows,
+    and ``B`` gets its first ``k`` trees, or fewer where they reach ``B`` sooner. The empty
+    model (no tree, cost 0) predicts the training majority class.
+
+    The defaults are LightGBM's maintainers' advice for data of the benchmark's size (75 to
+    1,000 training rows): leaves and bins of very few rows (``min_data_in_leaf`` and
+    ``min_data_in_bin`` of 1-5: LightGBM issues #5493, #6023, #3507; its default of 20 rows a
+    leaf leaves most 0/1 columns of sonar's 75 fit rows unsplittable, and ``min_data_in_bin=3``
+    merges the rare values of an ordinal column), the number of trees and the learning rate
+    chosen on validation (the Parameters-Tuning guide), and enough trees for the unpenalised
+    model to spend the top of the paper's budget grid.
 
     Parameters
     ----------
-    n_estimators : int, default=100
-        Boosting rounds (LightGBM's ``num_iterations``); a model may have fewer trees when
-        CEGB leaves no split with a positive penalised gain (LightGBM then stops).
-    learning_rate : float > 0, default=0.1
+    n_estimators : int, default=300
+        Boosting rounds (LightGBM's ``num_iterations``) of the models of the grid; a model
+        may have fewer trees when CEGB leaves no split with a positive penalised gain
+        (LightGBM then stops). The prefix used at each budget is chosen on validation.
+    learning_rate : float > 0 or array-like of them, default=(0.05, 0.2)
+        One value, or several to choose from on the validation part.
     num_leaves : int >= 2, default=31
         LightGBM caps it at ``2 ** max_depth`` when ``max_depth > 0``.
     max_depth : int, default=-1
         ``1`` gives stumps (the paper's hypothesis space); ``-1`` or ``0``: no limit (trees
         grown leaf-wise to ``num_leaves``); e.g. ``4`` (with ``num_leaves=16``) the usual
         small trees.
-    min_child_samples : int >= 0, default=20
-        LightGBM's ``min_data_in_leaf``.
+    min_child_samples : int >= 0, default=2
+        LightGBM's ``min_data_in_leaf`` (its default 20 is for tens of thousands of rows).
+    min_data_in_bin : int >= 1, default=1
+        LightGBM's ``min_data_in_bin`` (its default 3 merges rare values into one bin).
     reg_lambda : float >= 0, default=0.0
         LightGBM's ``lambda_l2``.
     cegb_tradeoff : float >= 0, array-like of them, or None, default=None
         LightGBM's multiplier of all CEGB penalties, in LightGBM's units: one value is a
         fixed trade-off, several a grid to choose from on the validation part. ``None`` is
-        the grid ``n_fit / c * (1e-4, 1e-3, 1e-2, 1e-1, 1)``, ``n_fit`` the rows of the fit
-        part and ``c`` the mean positive cost of the columns given to the library. Why:
-        LightGBM's split gain is ``G_L^2/(H_L+lambda) + G_R^2/(H_R+lambda) - G^2/(H+lambda)``,
-        and with log loss ``g^2/h <= 1`` per row at the start (``g = +-1/2``, ``h = 1/4``), so
-        a gain is at most about ``n_fit`` (a perfect first split) and useful splits gain
-        ``1e-3 n_fit`` to ``0.3 n_fit``. At ``1e-4 n_fit / c`` the penalty of a feature of
-        average cost is below almost any useful gain (features nearly free); at ``n_fit / c``
-        it is above the largest possible gain, so only features far cheaper than average are
-        ever used (almost nothing affordable at the paper's budgets 2..40 with costs
-        U[0, 2]). On splice's trial 0 (750 fit rows, 240 columns, costs U[0, 2], 100 stumps)
-        the five values use 16, 16, 9, 4 and 0 columns (the last model is one constant tree:
-        LightGBM stops when no split pays). Dividing by ``c`` makes the grid independent of
-        the cost unit.
+        the grid ``n_fit / c * (0, 1e-4, 4e-4, ..., 1e-4 * 4^6)`` (8 values, log-spaced in
+        factors of 4, and 0: no penalty), ``n_fit`` the rows of the fit part and ``c`` the
+        mean positive cost of the columns given to the library. Why: LightGBM's split gain
+        is ``G_L^2/(H_L+lambda) + G_R^2/(H_R+lambda) - G^2/(H+lambda)``, and with log loss
+        ``g^2/h <= 1`` per row at the start (``g = +-1/2``, ``h = 1/4``), so a gain is at
+        most about ``n_fit`` (a perfect first split) and useful splits gain ``1e-3 n_fit``
+        to ``0.3 n_fit``. At ``1e-4 n_fit / c`` the penalty of a feature of average cost is
+        below almost any useful gain (features nearly free); at ``0.4 n_fit / c`` above all
+        but the best splits, so only features far cheaper than average are used. Dividing by
+        ``c`` makes the grid independent of the cost unit.
     cegb_penalty_split : float >= 0, default=0.0
         LightGBM's penalty per split and row of the node (times ``cegb_tradeoff``).
     validation_fraction : float in [0, 1), default=0.25
         Share of the training rows held out, stratified by class (each class gives its
         share, rounded, and keeps at least one row in the fit part), to choose the
-        trade-off and the prefix at each budget. The models are NOT refit on all training
-        rows: refitting would change the trees and hence the prefix costs the choice was
-        made on, and cost one fit per budget. ``0`` fits on all rows and uses the longest
-        affordable prefix of the single trade-off (which ``cegb_tradeoff`` must then be).
-        On tiny data (a validation part with no row), the choice is made on the fit part.
+        configuration and the prefix at each budget; the chosen configurations are then
+        trained on all training rows. ``0`` trains one configuration on all rows and uses
+        the longest affordable prefix (``cegb_tradeoff`` and ``learning_rate`` must then be
+        single values). On tiny data (a validation part with no row), the fit part chooses.
     random_state : int, numpy Generator (or BitGenerator, SeedSequence) or None, default=None
         Seeds the validation split and LightGBM's ``seed`` (drawn from the same generator).
     feature_costs : array-like of shape (n_features,), default=None
         Cost of each column (default all 1); ``0`` is allowed (a free feature).
     feature_groups : array-like of shape (n_features,), default=None
         Group label per column; a group is paid for once. LightGBM knows no groups. The
-        threshold indicators of one attribute (columns of a group nested on the fit part)
-        are given to it as one ordinal column (:mod:`budgetboost.estimators.peers._columns`), whose
-        coupled penalty is the group's cost: paid once, as the project pays it. Any other
-        column of a group (a one-hot category) is given as it is, with its group's cost, so
-        the model pays the group again for each further such column it uses (an
-        over-estimate that steers LightGBM away from a paid group's other columns). The
+        threshold indicators of one attribute (columns of a group nested on the training
+        rows) are given to it as one ordinal column (:mod:`budgetboost.estimators.peers.
+        _columns`), whose coupled penalty is the group's cost: paid once, as the project pays
+        it. Any other column of a group (a one-hot category) is given as it is, with its
+        group's cost, so the model pays the group again for each further such column it uses
+        (an over-estimate that steers LightGBM away from a paid group's other columns). The
         project's accounting (``spent``, the choice) pays each group once, exactly.
     params : dict or None, default=None
-        Further LightGBM parameters (e.g. ``{"min_data_in_bin": 1, "feature_fraction": 0.8}``),
-        passed to ``lightgbm.Dataset`` and ``lightgbm.train``; not those above, nor
-        ``objective``, the threads, ``seed``, ``deterministic`` or ``verbosity``, which the
-        wrapper sets (``objective="binary"``, ``num_threads=1``, ``deterministic=True``,
-        ``force_row_wise=True`` unless ``force_col_wise`` is given, ``verbosity=-1``).
+        Further LightGBM parameters (e.g. ``{"feature_fraction": 0.8}``), passed to
+        ``lightgbm.Dataset`` and ``lightgbm.train``; not those above, nor ``objective``, the
+        threads, ``seed``, ``deterministic``, ``feature_pre_filter`` or ``verbosity``, which
+        the wrapper sets (``objective="binary"``, ``num_threads=1``, ``deterministic=True``,
+        ``feature_pre_filter=False``, ``force_row_wise=True`` unless ``force_col_wise`` is
+        given, ``verbosity=-1``).
 
     Attributes
     ----------
     classes_, n_features_in_, majority_
         As every :class:`~budgetboost.BudgetedEstimator`.
-    tradeoffs_ : ndarray of shape (n_tradeoffs,)
-        The ``cegb_tradeoff`` values fitted (LightGBM's units).
-    models_ : list of lightgbm.Booster
-        One model per trade-off, trained on the fit part.
-    n_trees_, tree_groups_ : see :class:`~budgetboost.estimators.peers._base.PeerBooster`
-        The models' trees and the feature groups each splits on.
-    prefix_cost_, prefix_n_groups_, validation_error_, validation_loss_ : see the base
-        Cost and validation error of every prefix of every model.
-    choice_budgets_, choice_tradeoff_index_, choice_n_trees_ : see the base
-        The choice per budget (:meth:`chosen_tradeoffs`).
-    fit_rows_, validation_rows_ : see the base
-        The fit and validation parts of the training rows.
-    seed_ : int
-        The ``seed`` given to LightGBM.
+    configs_, tradeoffs_, models_, choice_, refits_, encoding_, seed_, ...
+        See :class:`~budgetboost.estimators.peers._base.PeerBooster`; ``seed_`` is LightGBM's
+        ``seed``.
 
     Notes
     -----
-    ``spent`` at a budget is the pay-once cost of the groups the chosen prefix splits on;
+    ``spent`` at a budget is the pay-once cost of the groups the prefix served splits on;
     ``mean_example_cost``/``max_example_cost`` what the test examples paid for the groups
     on their own decision paths through it (``predict(pred_leaf=True)`` and the trees of
     ``dump_model()``): a per-example ("lazy") cost, at most ``spent``. ``rounds`` is the
@@ -204,14 +256,16 @@ class BudgetedLightGBM(PeerBooster):
     """
 
     _tradeoff_name = "cegb_tradeoff"
-    _relative_grid = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+    _n_trees_name = "n_estimators"
+    _relative_grid = (0.0, *(1e-4 * 4.0**i for i in range(7)))
 
     _parameter_constraints = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
-        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither"), GRID],
         "num_leaves": [Interval(Integral, 2, 131072, closed="both")],
         "max_depth": [Interval(Integral, -1, None, closed="left")],
         "min_child_samples": [Interval(Integral, 0, None, closed="left")],
+        "min_data_in_bin": [Interval(Integral, 1, None, closed="left")],
         "reg_lambda": [Interval(Real, 0, None, closed="left")],
         "cegb_tradeoff": TRADEOFF,
         "cegb_penalty_split": [Interval(Real, 0, None, closed="left")],
@@ -224,11 +278,12 @@ class BudgetedLightGBM(PeerBooster):
 
     def __init__(
         self,
-        n_estimators: int = 100,
-        learning_rate: float = 0.1,
+        n_estimators: int = 300,
+        learning_rate=(0.05, 0.2),
         num_leaves: int = 31,
         max_depth: int = -1,
-        min_child_samples: int = 20,
+        min_child_samples: int = 2,
+        min_data_in_bin: int = 1,
         reg_lambda: float = 0.0,
         cegb_tradeoff=None,
         cegb_penalty_split: float = 0.0,
@@ -243,6 +298,7 @@ class BudgetedLightGBM(PeerBooster):
         self.num_leaves = num_leaves
         self.max_depth = max_depth
         self.min_child_samples = min_child_samples
+        self.min_data_in_bin = min_data_in_bin
         self.reg_lambda = reg_lambda
         self.cegb_tradeoff = cegb_tradeoff
         self.cegb_penalty_split = cegb_penalty_split
@@ -257,11 +313,10 @@ class BudgetedLightGBM(PeerBooster):
         return n_fit / mean_cost
 
     def _library_params(self, seed: int) -> dict[str, Any]:
-        """The LightGBM parameters of every fit, but the CEGB trade-off and penalties."""
+        """The LightGBM parameters of every fit, but the learning rate and CEGB's."""
         extra = dict(self.params or {})
         params = {
             "objective": "binary",
-            "learning_rate": float(self.learning_rate),
             # LightGBM caps num_leaves at 2**max_depth itself; doing so here spares CEGB
             # its per-leaf bookkeeping for leaves that cannot exist (stumps fit ~1/3 faster)
             "num_leaves": int(self.num_leaves)
@@ -269,6 +324,8 @@ class BudgetedLightGBM(PeerBooster):
             else min(int(self.num_leaves), 2 ** int(self.max_depth)),
             "max_depth": int(self.max_depth),
             "min_data_in_leaf": int(self.min_child_samples),
+            "min_data_in_bin": int(self.min_data_in_bin),
+            "feature_pre_filter": False,
             "lambda_l2": float(self.reg_lambda),
             "cegb_penalty_split": float(self.cegb_penalty_split),
             "num_threads": 1,
@@ -281,63 +338,23 @@ class BudgetedLightGBM(PeerBooster):
         params.update(extra)
         return params
 
-    def _fit_models(self, X, y01, penalty, tradeoffs, seed):
+    def _fit_models(self, X, y01, penalty, configs, seed, n_trees):
+        """One Dataset (built once) and one booster per configuration."""
         params = self._library_params(seed)
         dataset = lightgbm.Dataset(X, label=y01, params=params, free_raw_data=True).construct()
         coupled = np.asarray(penalty, dtype=np.float64)  # an array: cheap to deepcopy
-        models = [
-            lightgbm.train(
-                {
-                    **params,
-                    "cegb_tradeoff": float(tradeoff),
-                    "cegb_penalty_feature_coupled": coupled,
-                },
-                dataset,
-                num_boost_round=int(self.n_estimators),
+        return [
+            _Model(
+                lightgbm.train(
+                    {
+                        **params,
+                        "learning_rate": float(config["learning_rate"]),
+                        "cegb_tradeoff": float(config["tradeoff"]),
+                        "cegb_penalty_feature_coupled": coupled,
+                    },
+                    dataset,
+                    num_boost_round=int(n_trees),
+                )
             )
-            for tradeoff in tradeoffs
+            for config in configs
         ]
-        self._trees = [
-            [_parse_tree(tree["tree_structure"]) for tree in model.dump_model()["tree_info"]]
-            for model in models
-        ]
-        return models
-
-    def _tree_columns(self, m):
-        return [columns for _, columns, _ in self._trees[m]]
-
-    def _leaves(self, m: int, X: np.ndarray, n_trees: int) -> np.ndarray:
-        """Leaf index of each example in each of the first ``n_trees`` trees: (n, n_trees)."""
-        leaves = self.models_[m].predict(X, pred_leaf=True, num_iteration=n_trees, num_threads=1)
-        return np.asarray(leaves, dtype=np.intp).reshape(X.shape[0], n_trees)
-
-    def _staged_scores(self, m, X):
-        trees = self._trees[m]
-        leaves = self._leaves(m, X, len(trees))
-        offsets = np.cumsum([0] + [values.size for values, _, _ in trees[:-1]])
-        values = np.concatenate([values for values, _, _ in trees])
-        return np.cumsum(values[leaves + offsets], axis=1).T
-
-    def _raw_scores(self, m, X, n_trees):
-        return self.models_[m].predict(X, raw_score=True, num_iteration=n_trees, num_threads=1)
-
-    def _example_costs(self, m, X, n_trees):
-        """Per example, the groups on its paths through each prefix: vectorised over
-        examples, a loop over the trees."""
-        last = int(n_trees.max())
-        leaves = self._leaves(m, X, last)
-        used = np.unique(np.concatenate([g for g in self.tree_groups_[m][:last]]))
-        first = np.full((X.shape[0], used.size), last, dtype=np.intp)  # first tree reading it
-        for t, (_, columns, reads) in enumerate(self._trees[m][:last]):
-            if not columns.size:
-                continue
-            position, which = np.unique(
-                np.searchsorted(used, self.encoding_.group[columns]), return_inverse=True
-            )
-            group_reads = np.zeros((reads.shape[0], position.size), dtype=bool)
-            for c, g in enumerate(which.ravel()):
-                group_reads[:, g] |= reads[:, c]
-            hit = group_reads[leaves[:, t]]
-            first[:, position] = np.minimum(first[:, position], np.where(hit, t, last))
-        cost = self.group_cost_[used]
-        return np.stack([np.where(first < k, cost, 0.0).sum(axis=1) for k in n_trees.tolist()])

@@ -1,0 +1,200 @@
+"""The paper's boosters under the protocol of every tuned method: :class:`TunedBoost`.
+
+The paper's boosters choose nothing on held-out rows: Smoothed runs with ``tau = 1`` and
+every budget gets the longest affordable prefix of the path. The library peers, and the
+cost-sensitive tree, choose their trade-off and the size of their model per budget on a
+validation part of the training rows, then refit on all of them
+(:mod:`budgetboost.estimators.tuning`). A comparison of the two is fair only when both sides
+may tune: :class:`TunedBoost` is :class:`~budgetboost.estimators.boosting.BudgetedBoost` with
+``tau`` (Eq. 2) and the number of rounds chosen per budget the same way.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+from .base import (
+    BUDGET,
+    FEATURE_COSTS,
+    FEATURE_GROUPS,
+    RANDOM_STATE,
+    BudgetCosts,
+    BudgetedEstimator,
+    TrainingData,
+)
+from .boosting import MAX_TREE_DEPTH, VOTE_TIE, WEAK_LEARNERS, BudgetedBoost
+from .criteria import CRITERION_NAMES
+from .params import Interval, Options
+from .tuning import UnitGrid, choose, validation_split
+from .validation import check_budgets
+
+__all__ = ["TunedBoost"]
+
+
+class TunedBoost(BudgetedEstimator):
+    """BudgetedBoost with ``tau`` and the prefix chosen per budget on a validation part.
+
+    Per fit: the training rows are split, stratified by class, into a fit part and a
+    validation part (``validation_fraction``, seeded by ``random_state``); one
+    :class:`~budgetboost.estimators.boosting.BudgetedBoost` per value of ``tau`` is boosted on
+    the fit part, and every prefix of every path (its first ``k`` rounds, ``k = 0`` the
+    majority vote) is a candidate with the cost of its feature groups and its error on the
+    validation part. At each budget ``B`` the candidate with the lowest validation error among
+    those costing at most ``B`` is chosen (ties: lower exponential loss, lower cost, fewer
+    rounds, earlier ``tau``). Each ``tau`` chosen at some budget is boosted again on all
+    training rows, and budget ``B`` uses its first ``k`` rounds, or fewer where the refitted
+    path reaches ``B`` sooner (:mod:`budgetboost.estimators.tuning`).
+
+    Parameters
+    ----------
+    criterion, max_rounds, switch, weak_learner, max_depth, budget, feature_costs, \
+feature_groups
+        As :class:`~budgetboost.estimators.boosting.BudgetedBoost`.
+    tau : float in (0, 1] or array-like of them, default=(1/8, 1/4, 1/2, 1)
+        The scale of the spent budget in Eq. 2 (``smoothed``, ``hybrid``), one value or a
+        grid to choose from; other criteria ignore it (give one value).
+    validation_fraction : float in (0, 1), default=0.25
+        Share of each class of the training rows held out to choose (each class keeps at
+        least one fit row; on tiny data with no validation row the fit part chooses).
+    random_state : int, numpy Generator (or BitGenerator, SeedSequence) or None
+        Seeds the validation split (the pipeline sets it per trial).
+
+    Attributes
+    ----------
+    taus_ : ndarray
+        The ``tau`` values fitted.
+    models_ : list of BudgetedBoost
+        One path per ``tau``, boosted on the fit part.
+    refits_ : dict of int to BudgetedBoost
+        The chosen ``tau`` values' paths boosted on all training rows, by index of ``taus_``.
+    choice_ : Choice
+        The (``tau`` index, rounds) of every budget, chosen on the validation part.
+    validation_error_ : list of ndarray
+        Validation error of every prefix of every fit-part path.
+    fit_rows_, validation_rows_ : ndarray of int
+
+    References
+    ----------
+    Y. Huang, B. Powers, L. Reyzin. Training-Time Optimization of a Budgeted Booster. IJCAI
+    2015 (Algorithm 1, Eq. 2).
+    """
+
+    _parameter_constraints = {
+        "criterion": [Options(CRITERION_NAMES)],
+        "budget": BUDGET,
+        "max_rounds": [Interval(Integral, 1, None, closed="left")],
+        "tau": [Interval(Real, 0, 1, closed="right"), UnitGrid()],
+        "switch": [Interval(Real, 0, np.inf, closed="neither")],
+        "weak_learner": [Options(tuple(WEAK_LEARNERS))],
+        "max_depth": [Interval(Integral, 1, MAX_TREE_DEPTH, closed="both")],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "random_state": RANDOM_STATE,
+        "feature_costs": FEATURE_COSTS,
+        "feature_groups": FEATURE_GROUPS,
+    }
+
+    def __init__(
+        self,
+        criterion: str = "smoothed",
+        budget: float | None = None,
+        max_rounds: int = 500,
+        tau=(0.125, 0.25, 0.5, 1.0),
+        switch: float = 0.5,
+        weak_learner: str = "stump",
+        max_depth: int = 2,
+        validation_fraction: float = 0.25,
+        random_state=None,
+        feature_costs=None,
+        feature_groups=None,
+    ):
+        self.criterion = criterion
+        self.budget = budget
+        self.max_rounds = max_rounds
+        self.tau = tau
+        self.switch = switch
+        self.weak_learner = weak_learner
+        self.max_depth = max_depth
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
+        self.feature_costs = feature_costs
+        self.feature_groups = feature_groups
+
+    @classmethod
+    def tunes(cls, params: dict[str, Any]) -> bool:
+        return True
+
+    def _booster(self, tau: float, max_rounds: int) -> BudgetedBoost:
+        return BudgetedBoost(
+            criterion=self.criterion,
+            budget=self.budget,
+            max_rounds=max_rounds,
+            tau=float(tau),
+            switch=self.switch,
+            weak_learner=self.weak_learner,
+            max_depth=self.max_depth,
+            feature_costs=self.feature_costs,
+            feature_groups=self.feature_groups,
+        )
+
+    def _fit(self, data: TrainingData) -> None:
+        """Boost per ``tau`` on the fit part, choose per budget, refit the chosen on all rows."""
+        rng = np.random.default_rng(self.random_state)
+        fit_rows, validation_rows = validation_split(data.y, float(self.validation_fraction), rng)
+        rows = validation_rows if validation_rows.size else fit_rows
+        taus = np.unique(np.atleast_1d(np.asarray(self.tau, dtype=np.float64)))
+        models, errors, candidates = [], [], []
+        for index, tau in enumerate(taus.tolist()):
+            model = self._booster(tau, int(self.max_rounds)).fit(data.X[fit_rows], data.y[fit_rows])
+            sizes = np.arange(model.alpha_.size + 1)
+            votes = model._scores_at(data.X[rows], sizes)
+            margin = votes * data.y[rows]
+            error = (margin <= 0).mean(axis=1)
+            loss = np.exp(-np.clip(margin, -50, 50)).mean(axis=1)
+            cost = np.concatenate([[0.0], model.spent_])
+            candidates.append((np.full(sizes.size, index), sizes, cost, error, loss))
+            models.append(model)
+            errors.append(error)
+        config, size, cost, error, loss = (np.concatenate(c) for c in zip(*candidates, strict=True))
+        choice = choose(np.where(size > 0, config, -1), size, cost, error, loss)
+        refits = {}
+        for index in np.unique(choice.config[choice.config >= 0]).tolist():
+            rounds = int(choice.size[choice.config == index].max())
+            refits[index] = self._booster(taus[index], rounds).fit(data.X, data.y)
+        self.taus_ = taus
+        self.models_ = models
+        self.refits_ = refits
+        self.choice_ = choice
+        self.validation_error_ = errors
+        self.fit_rows_, self.validation_rows_ = fit_rows, validation_rows
+
+    def chosen_tradeoffs(self, budgets: Any) -> np.ndarray:
+        """The ``tau`` used at each budget (NaN where the empty model is)."""
+        self._check_fitted()
+        config, _ = self.choice_.at(self._capped(check_budgets(budgets)))
+        return np.where(config >= 0, self.taus_[np.maximum(config, 0)], np.nan)
+
+    def _capped(self, budgets: np.ndarray) -> np.ndarray:
+        return np.minimum(budgets, np.inf if self.budget is None else float(self.budget))
+
+    def _scores_and_costs(
+        self, X: np.ndarray, budgets: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
+        """At each budget the refitted path of its ``tau``, cut to the chosen rounds or to
+        what the budget affords, whichever is fewer (costs as ``BudgetedBoost``'s)."""
+        capped = self._capped(budgets)
+        config, size = self.choice_.at(capped)
+        scores = np.full((budgets.size, X.shape[0]), self.majority_ * VOTE_TIE)
+        fields = {f: np.zeros(budgets.size) for f in BudgetCosts.__dataclass_fields__}
+        for index, model in self.refits_.items():
+            rows = np.flatnonzero(config == index)
+            if not rows.size:
+                continue
+            rounds = np.minimum(size[rows], model.rounds_at_budgets(capped[rows]))
+            part, costs = model._at_rounds(X, rounds)
+            scores[rows] = part
+            for name, value in costs.as_dict().items():
+                fields[name][rows] = value
+        return scores, BudgetCosts(**fields)

@@ -1,0 +1,73 @@
+"""The findings can tell "equivalent" and "better" apart (issue 23): the real pipeline on splice.
+
+Two config-only peers of Smoothed: an exact copy (every paired difference 0: the rows must
+read ``equivalent``, not merely "no significant difference") and Smoothed stopped after 3
+rounds (clearly worse at larger budgets: Smoothed must read ``better`` there). Ten trials:
+the exact sign-flip test's smallest p is 2/1024, below Holm's first threshold over the
+comparison's two rows (0.025).
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from conftest import copy_repo, snakemake
+
+from budgetboost.data.io import read_table
+
+TRIALS = 10
+
+
+@pytest.fixture(scope="module")
+def power_run(tmp_path_factory):
+    repo = copy_repo(tmp_path_factory.mktemp("power") / "repo")
+    smoothed = {"criterion": "smoothed", "max_rounds": 500, "tau": 1.0}
+    config = {
+        "registry": "config/datasets.yaml",
+        "block_size": TRIALS,
+        "datasets": {"splice": {"cost_models": ["uniform_0_2"], "trials": TRIALS}},
+        "cost_models": {
+            "uniform_0_2": {
+                "spec": {"model": "uniform_random", "low": 0.0, "high": 2.0},
+                "budgets": {"step": 2, "stop": 24},
+            }
+        },
+        "adaboost_path": {"max_rounds": 10},
+        "algorithms": {
+            "smoothed": {"estimator": "BudgetedBoost", "params": smoothed},
+            "smoothed_copy": {
+                "estimator": "BudgetedBoost",
+                "params": smoothed,
+                "label": "Smoothed, a copy",
+                "family": "peer",
+            },
+            "smoothed_3": {
+                "estimator": "BudgetedBoost",
+                "params": {**smoothed, "max_rounds": 3},
+                "label": "Smoothed, 3 rounds",
+                "family": "peer",
+            },
+        },
+    }
+    (repo / "config/power.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    snakemake(repo, "--cores", "2", "--configfile", "config/power.yaml")
+    findings = read_table(repo / "results/summary/findings.parquet")
+    return findings[(findings.question == "peers") & (findings.x == "smoothed")]
+
+
+@pytest.mark.slow
+def test_against_a_copy_of_itself_smoothed_is_equivalent_in_every_row(power_run):
+    rows = power_run[power_run.y == "smoothed_copy"]
+    assert set(rows.band) == {"small", "large"} and set(rows.dataset) == {"splice"}
+    assert (rows.trials == TRIALS).all()
+    assert (rows.mean_difference == 0).all()
+    assert (rows.outcome == "equivalent").all(), rows[["band", "p_equivalence", "outcome"]]
+
+
+@pytest.mark.slow
+def test_against_three_rounds_of_itself_smoothed_is_better_at_larger_budgets(power_run):
+    rows = power_run[power_run.y == "smoothed_3"].set_index("band")
+    larger = rows.loc["large"]
+    assert larger["outcome"] == "better", rows
+    assert larger["ci_high"] < 0 and larger["p_holm"] < 0.05
+    assert larger["min_detectable"] < -larger["mean_difference"]
