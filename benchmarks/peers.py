@@ -1,103 +1,157 @@
-"""Speed of the library peers on the Table 1 datasets (issue #15, "Speed").
+"""Time and reach of the tuned algorithms (the library peers, TunedBoost) per dataset (#23).
 
-For each dataset: trial 0's split, costs U[0, 2] (``uniform_0_2``), the default trade-off
-grid (5 values), and each peer with stumps and with depth-4 trees. Prints, per
-(dataset, peer): the fit time, the prediction time (``evaluate_at_budgets`` on the test and
-the training rows at the budgets 2, 4, ..., 40, as a pipeline trial does), their sum (the
-time of one trial) in wall-clock and CPU seconds (CPU time is what a free core would take;
-wall-clock grows when the machine is shared), the CPU time of all the dataset's Table 1
-trials, and as a sanity check the test error and ``spent`` at budgets 10 and 40. One
-thread per fit, as in the pipeline (a trial runs in one process: on 2 cores, two at once).
+For each dataset and algorithm of a config (by default the peers and every tuned algorithm of
+``config/config.yaml``): the first ``--trials`` trials' splits and U[0, 2] costs exactly as a
+train job makes them (:func:`budgetboost.pipeline.blocks.block_inputs`), the estimator as
+the job builds it (:func:`budgetboost.pipeline.specs.make_estimator`), one fit and the
+evaluation on the test and the training rows at the cost model's budgets. Prints, per
+(dataset, algorithm), medians over the trials:
 
-Run from the repository root: ``python benchmarks/peers.py [--datasets sonar heart]
-[--peers lightgbm_stumps catboost_depth4] [--rounds 100]``.
+- ``fit s``, ``pred s`` and ``cpu s`` of one trial (CPU time: what a free core takes; one
+  thread per fit, as in the pipeline), and ``cpu min``: the CPU minutes of all the trials
+  the config runs (its caps), i.e. of the algorithm's train jobs on that dataset;
+- ``full``: what the most expensive model of the grid spends with all its trees or rounds
+  (the unpenalised one, for a peer) against ``top``, the budget grid's top: below it, the
+  upper budgets cannot be used; and ``half``: what the same model's first half spends (about
+  ``full``: the model stopped adding features, more trees would not reach further);
+- the test error and ``spent`` at the grid's top, and the number of configurations fitted.
+
+Run from the repository root: ``python benchmarks/peers.py [--configfile config/config.yaml]
+[--algorithms lightgbm_stumps smoothed_tuned] [--datasets sonar heart] [--trials 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from pathlib import Path
 
-from budgetboost.data.costs import make_costs
+import numpy as np
+import yaml
+
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry, paper_datasets
-from budgetboost.data.seeds import seed_from_key
-from budgetboost.data.splits import split_indices
+from budgetboost.estimators.names import estimator_class
+from budgetboost.pipeline.blocks import block_inputs
 from budgetboost.pipeline.plan import budget_grid
+from budgetboost.pipeline.specs import algorithm_spec, make_estimator
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The datasets of Table 1, in its order (the registry's).
-DATASETS = list(paper_datasets(load_registry(ROOT / "config" / "datasets.yaml")))
 COST_MODEL = "uniform_0_2"
-COST_SPEC = {"model": "uniform_random", "low": 0.0, "high": 2.0}
 
 
-def peers(rounds: int) -> dict:
-    """Name -> a constructor of the peer (imported here: each needs its library)."""
-    from budgetboost.estimators.peers import BudgetedCatBoost, BudgetedLightGBM
-
-    return {
-        "lightgbm_stumps": lambda: BudgetedLightGBM(n_estimators=rounds, max_depth=1),
-        "lightgbm_depth4": lambda: BudgetedLightGBM(
-            n_estimators=rounds, max_depth=4, num_leaves=16
-        ),
-        "catboost_stumps": lambda: BudgetedCatBoost(iterations=rounds, depth=1),
-        "catboost_depth4": lambda: BudgetedCatBoost(iterations=rounds, depth=4),
-    }
+def tuned_algorithms(config: dict) -> list[str]:
+    """The config's peers and tuned algorithms (those whose estimator ``tunes``)."""
+    names = []
+    for name, entry in config["algorithms"].items():
+        cls = estimator_class(entry["estimator"])
+        if entry.get("family") == "peer" or cls.tunes(entry.get("params") or {}):
+            names.append(name)
+    return names
 
 
-def trial_zero(name: str, entry: dict):
-    """Trial 0 of a dataset: (X_train, y_train, X_test, y_test, costs), as the pipeline."""
-    data = build_binarized(name, entry, ROOT)
-    train, test = split_indices(name, 0, data.X.shape[0], entry["train_size"], entry["test_size"])
-    costs = make_costs(name, COST_MODEL, COST_SPEC, data, {0: (train, test)}, [0], ROOT)
-    return data.X[train], data.y[train], data.X[test], data.y[test], costs.of_trial(0)
+def full_spend(estimator) -> tuple[float, float]:
+    """The largest spend of a fitted grid's models with all their trees or rounds, and what
+    that model's first half of them spends."""
+    if hasattr(estimator, "prefix_cost_"):  # the peers: prefix costs from 0 trees
+        paths = [cost[1:] for cost in estimator.prefix_cost_]
+    elif hasattr(estimator, "models_"):  # TunedBoost
+        paths = [m.spent_ for m in estimator.models_]
+    elif hasattr(estimator, "spent_"):
+        paths = [estimator.spent_]
+    else:
+        return float("nan"), float("nan")
+    path = max(paths, key=lambda p: p[-1] if p.size else 0.0)
+    if not path.size:
+        return 0.0, 0.0
+    return float(path[-1]), float(path[(path.size - 1) // 2])
+
+
+def n_configs(estimator) -> int:
+    for name in ("configs_", "taus_", "tradeoffs_"):
+        if hasattr(estimator, name):
+            return len(getattr(estimator, name))
+    return 1
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=DATASETS)
-    parser.add_argument("--peers", nargs="+", default=None)
-    parser.add_argument("--rounds", type=int, default=100, help="trees per model")
+    parser.add_argument("--configfile", type=Path, default=ROOT / "config" / "config.yaml")
+    parser.add_argument("--algorithms", nargs="+", default=None)
+    parser.add_argument("--datasets", nargs="+", default=None)
+    parser.add_argument("--trials", type=int, default=1, help="trials timed per dataset")
     args = parser.parse_args()
-    registry = load_registry(ROOT / "config" / "datasets.yaml")
-    makers = peers(args.rounds)
-    chosen = args.peers or list(makers)
-    budgets = budget_grid(2, 40)
+    config = yaml.safe_load(args.configfile.read_text())
+    registry = load_registry(ROOT / config["registry"])
+    algorithms = args.algorithms or tuned_algorithms(config)
+    datasets = args.datasets or list(paper_datasets(registry))
+    model = config["cost_models"][COST_MODEL]
+    budgets = budget_grid(**model["budgets"])
+    top = budgets[-1]
     print(
-        f"{'dataset':<14}{'rows x cols':>14}  {'peer':<16}{'fit s':>7}{'pred s':>7}"
-        f"{'trial s':>8}{'cpu s':>7}{'trials':>7}{'cpu min':>8}"
-        "  err@10 spent@10  err@40 spent@40"
+        f"{'dataset':<14}{'rows x cols':>13}  {'algorithm':<17}{'fit s':>7}{'pred s':>7}"
+        f"{'cpu s':>7}{'trials':>7}{'cpu min':>8}{'full':>7}{'half':>7}{'top':>5}"
+        f"{'err@top':>8}{'spent@top':>10}{'configs':>8}"
     )
-    totals = dict.fromkeys(chosen, 0.0)
-    at = [budgets.index(10.0), budgets.index(40.0)]
-    for name in args.datasets:
-        entry = registry[name]
-        X, y, Xt, yt, costs = trial_zero(name, entry)
-        for peer in chosen:
-            estimator = makers[peer]().set_params(
-                feature_costs=costs,
-                random_state=seed_from_key("sampling", name, COST_MODEL, peer, 0),
-            )
-            wall, cpu = time.perf_counter(), time.process_time()
-            estimator.fit(X, y)
-            fit = time.perf_counter() - wall
-            test = estimator.evaluate_at_budgets(Xt, yt, budgets)
-            estimator.evaluate_at_budgets(X, y, budgets)
-            trial, trial_cpu = time.perf_counter() - wall, time.process_time() - cpu
-            minutes = trial_cpu * entry["trials"] / 60
-            totals[peer] += minutes
+    totals = dict.fromkeys(algorithms, 0.0)
+    for dataset in datasets:
+        entry = registry[dataset]
+        data = build_binarized(dataset, entry, ROOT)
+        trials = list(range(args.trials))
+        inputs = block_inputs(
+            data,
+            dataset=dataset,
+            cost_model=COST_MODEL,
+            cost_spec=model["spec"],
+            train_size=entry["train_size"],
+            test_size=entry["test_size"],
+            trials=trials,
+            root=ROOT,
+        )
+        dataset_trials = config["datasets"].get(dataset, {}).get("trials", entry["trials"])
+        for name in algorithms:
+            spec = algorithm_spec(name, config["algorithms"][name], entry.get("adaboost_rounds"))
+            caps = [dataset_trials, config["algorithms"][name].get("trials"), model.get("trials")]
+            runs = min(c for c in caps if c is not None)
+            fit, pred, cpu, full, half, err, spent = [], [], [], [], [], [], []
+            for trial in trials:
+                train, test = inputs.splits[trial]
+                estimator = make_estimator(
+                    spec,
+                    dataset=dataset,
+                    cost_model=COST_MODEL,
+                    trial=trial,
+                    feature_costs=inputs.costs[trial],
+                    feature_groups=None,
+                )
+                wall, clock = time.perf_counter(), time.process_time()
+                estimator.fit(data.X[train], data.y[train])
+                fit.append(time.perf_counter() - wall)
+                ev = estimator.evaluate_at_budgets(data.X[test], data.y[test], budgets)
+                estimator.evaluate_at_budgets(data.X[train], data.y[train], budgets)
+                pred.append(time.perf_counter() - wall - fit[-1])
+                cpu.append(time.process_time() - clock)
+                whole, first = full_spend(estimator)
+                full.append(whole)
+                half.append(first)
+                err.append(float(ev.error[-1]))
+                spent.append(float(ev.spent[-1]))
+            minutes = statistics.median(cpu) * runs / 60
+            totals[name] += minutes
             print(
-                f"{name:<14}{f'{X.shape[0]} x {X.shape[1]}':>14}  {peer:<16}{fit:7.2f}"
-                f"{trial - fit:7.2f}{trial:8.2f}{trial_cpu:7.2f}{entry['trials']:7d}"
-                f"{minutes:8.1f}  {test.error[at[0]]:6.3f} {test.spent[at[0]]:8.2f}"
-                f"  {test.error[at[1]]:6.3f} {test.spent[at[1]]:8.2f}",
+                f"{dataset:<14}{f'{data.X[train].shape[0]} x {data.X.shape[1]}':>13}  "
+                f"{name:<17}{statistics.median(fit):7.2f}{statistics.median(pred):7.2f}"
+                f"{statistics.median(cpu):7.2f}{runs:7d}{minutes:8.1f}"
+                f"{statistics.median(full):7.1f}{statistics.median(half):7.1f}{top:5.0f}"
+                f"{np.median(err):8.3f}"
+                f"{np.median(spent):10.2f}{n_configs(estimator):8d}",
                 flush=True,
             )
     print(
-        "\nCPU minutes for all Table 1 trials of these datasets:",
-        ", ".join(f"{peer} {minutes:.1f}" for peer, minutes in totals.items()),
+        "\nCPU minutes of all the trials the config runs, per algorithm:",
+        ", ".join(f"{name} {minutes:.1f}" for name, minutes in totals.items()),
+        f"(total {sum(totals.values()):.1f})",
     )
 
 

@@ -8,18 +8,23 @@ Prints, measured in a throw-away copy of the repository:
   block size multiplied by ``--scale`` (default 0.01: 1 or 4 trials in blocks of 1, capped
   ones 1, i.e. exactly the full config's jobs with about 1/100 of its training);
 - the time of a second, no-op run (target < 5 s);
+- with ``--paper``, the same for the paper's part of the config only: the algorithms the
+  config does not mark as beyond the paper (no ``family`` or ``variant_of`` key: the peers,
+  tuned and tree variants are left out) on the cost models without an ``algorithms`` list
+  (U[0, 2] and heart's real costs: the open questions' cost models are left out);
 - Snakemake's overhead: the share of the wall time x cores not spent inside the estimators
   or the data and results scripts (target < 10 %), and the extrapolated wall time of the
   full run (``--scale 1`` measures it instead: about 14 minutes on two cores).
 
 Run from the repository root: ``python benchmarks/pipeline.py [--scale 0.01] [--cores 2]
-[--scheduler ilp|greedy]``.
+[--scheduler ilp|greedy] [--paper] [--configfile config/config.yaml]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import copy
 import json
 import math
 import re
@@ -78,10 +83,29 @@ def job_count(dry_run_output: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def scaled_config(repo: Path, scale: float) -> tuple[str, dict]:
-    """Write config/bench.yaml: the full config with trials (the datasets' and the caps of
-    algorithms and cost models) and block size scaled."""
-    config = yaml.safe_load((repo / "config/config.yaml").read_text())
+def paper_part(config: dict) -> dict:
+    """The paper's part of a config: algorithms without ``family`` or ``variant_of``, cost
+    models without an ``algorithms`` list (see the module docstring)."""
+    config = copy.deepcopy(config)
+    config["algorithms"] = {
+        name: entry
+        for name, entry in config["algorithms"].items()
+        if "family" not in entry and "variant_of" not in entry
+    }
+    opened = {name for name, model in config["cost_models"].items() if "algorithms" in model}
+    for name in opened:
+        del config["cost_models"][name]
+    for entry in config["datasets"].values():
+        entry["cost_models"] = [c for c in entry["cost_models"] if c not in opened]
+    return config
+
+
+def scaled_config(repo: Path, source: str, scale: float, paper: bool) -> tuple[str, dict]:
+    """Write config/bench.yaml: ``source`` (its paper's part with ``paper``) with trials (the
+    datasets' and the caps of algorithms and cost models) and block size scaled."""
+    config = yaml.safe_load((repo / source).read_text())
+    if paper:
+        config = paper_part(config)
     registry = yaml.safe_load((repo / config["registry"]).read_text())
     for name, entry in config["datasets"].items():
         trials = entry.get("trials", registry[name]["trials"])
@@ -184,6 +208,12 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="run here and keep the results")
     parser.add_argument(
+        "--paper", action="store_true", help="time the paper's part of the config only"
+    )
+    parser.add_argument(
+        "--configfile", default="config/config.yaml", help="the config (relative to the root)"
+    )
+    parser.add_argument(
         "--scheduler",
         choices=("ilp", "greedy"),
         help="Snakemake's job scheduler for the timed run (default: the profile's)",
@@ -195,13 +225,13 @@ def main() -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     repo = copy_repo(workdir)
     try:
-        dag_seconds, out = snakemake(repo, "-n")
+        dag_seconds, out = snakemake(repo, "-n", "--configfile", args.configfile)
         print(
-            f"full config: DAG of {job_count(out)} jobs built in {dag_seconds:.1f} s "
+            f"{args.configfile}: DAG of {job_count(out)} jobs built in {dag_seconds:.1f} s "
             "(snakemake -n; target < 10 s)"
         )
 
-        configfile, config = scaled_config(repo, args.scale)
+        configfile, config = scaled_config(repo, args.configfile, args.scale, args.paper)
         planned = job_count(snakemake(repo, "-n", "--configfile", configfile)[1])
         wall, _ = snakemake(
             repo, "--cores", str(args.cores), "--configfile", configfile, *scheduler
@@ -209,7 +239,8 @@ def main() -> None:
         noop, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
         jobs = job_times(repo)
         print(
-            f"run at scale {args.scale} (block size {config['block_size']}): {len(jobs)} "
+            f"run{' of the paper part' if args.paper else ''} at scale {args.scale} "
+            f"(block size {config['block_size']}): {len(jobs)} "
             f"jobs ({planned} planned incl. `all`) in {wall:.1f} s wall on {args.cores} "
             f"cores, scheduler {args.scheduler or 'of the profile'}"
         )

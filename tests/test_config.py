@@ -35,11 +35,35 @@ def _edited(config: dict, edit) -> dict:
     return config
 
 
-@pytest.mark.parametrize("name", ["config/config.yaml", "config/test.yaml"])
+SHIPPED = sorted(str(p.relative_to(REPO)) for p in (REPO / "config").glob("*.yaml"))
+SHIPPED.remove("config/datasets.yaml")  # the registry
+
+
+@pytest.mark.parametrize("name", SHIPPED)
 def test_the_shipped_configs_pass(name):
     config = check_file(REPO / name, REPO)
     assert config["block_size"] >= 1
     assert all("params" in entry for entry in config["algorithms"].values())  # defaults
+
+
+def test_the_extended_peers_run_the_default_runs_experiments():
+    """config/peers_extended.yaml adds peers to the default run's experiments: the same
+    datasets, trials, cost models and budgets, so that its trials pair with the default's
+    (same splits, same costs), and the same entries for the algorithms both run."""
+    default = load_config_file(REPO / "config/config.yaml")
+    extended = load_config_file(REPO / "config/peers_extended.yaml")
+    assert extended["registry"] == default["registry"]
+    assert extended["results"] != default.get("results", "results")
+    assert extended["datasets"] == default["datasets"]
+    for name, model in extended["cost_models"].items():
+        shared = {k: v for k, v in model.items() if k != "algorithms"}
+        assert shared == {
+            k: v for k, v in default["cost_models"][name].items() if k != "algorithms"
+        }
+    for name, entry in extended["algorithms"].items():
+        if name in default["algorithms"]:
+            mine = {k: v for k, v in entry.items() if k != "trials"}
+            assert mine == {k: v for k, v in default["algorithms"][name].items() if k != "trials"}
 
 
 def test_a_yaml_error_names_file_line_and_column(tmp_path):

@@ -67,7 +67,9 @@ def fresh_repo(tmp_path_factory) -> Path:
     return copy_repo(tmp_path_factory.mktemp("fresh") / "repo")
 
 
-@pytest.mark.parametrize("config", ["config/config.yaml", TEST_CONFIG])
+@pytest.mark.parametrize(
+    "config", ["config/config.yaml", "config/peers_extended.yaml", TEST_CONFIG]
+)
 def test_lint_reports_nothing(fresh_repo, config):
     proc = snakemake(fresh_repo, "--lint", "--configfile", config, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -1,4 +1,4 @@
-"""Figures of the rank analysis: critical-difference diagrams and a win/tie/loss grid.
+"""Figures of the rank analysis: critical-difference diagrams and an outcome grid.
 
 * :func:`draw_cd_diagram` draws one critical-difference (CD) diagram of Demšar (2006),
   Figure 1: the average ranks on a horizontal axis (best on the left), each algorithm
@@ -6,10 +6,10 @@
   Nemenyi critical difference, and the CD itself as a scale bar.
 * :func:`figure_cd`: one such diagram per budget band, from
 :func:`budgetboost.analysis.ranks.cd_analysis`.
-* :func:`figure_win_tie_loss`: rows (dataset, cost model) by columns (algorithm), each cell
-  coloured by the share of budgets where the algorithm is significantly better minus the share
-  where it is significantly worse than the reference, from
-  :func:`budgetboost.analysis.ranks.win_tie_loss`.
+* :func:`figure_outcomes`: rows (dataset, cost model) by columns (algorithm), one panel per
+  budget band, each cell coloured by the outcome of the algorithm's paired comparison with a
+  control (better, equivalent, inconclusive, worse: :func:`budgetboost.analysis.paired.
+  compare`) and annotated with the mean difference.
 
 Figures are plain :class:`matplotlib.figure.Figure` objects (no pyplot state), as in
 :mod:`budgetboost.figures.curves`; algorithm names are shown as given unless a ``labels`` mapping
@@ -428,7 +428,7 @@ def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureConte
 
 
 @figure(
-    "win_tie_loss",
+    "against_smoothed",
     title="each algorithm against Smoothed",
     category="Rank statistics",
     families=RANKED_FAMILIES,
@@ -442,7 +442,7 @@ the band, the exact sign-flip test, Holm over the comparison's rows): *better* o
 Smoothed).
 """,
 )
-def win_tie_loss(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+def against_smoothed(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """The outcome grid of the run's budgeted algorithms against Smoothed."""
     comparisons = tables["comparisons"]
     rows = comparisons[comparisons["question"] == "control"]

@@ -131,7 +131,8 @@ class PeerBooster(BudgetedEstimator):
     - ``_tradeoff_scale(n_fit, mean_cost) -> float``: the default grid's unit;
     - ``_fit_models(X, y01, penalty, configs, seed, n_trees) -> list of PeerModel``: one
       trained model per configuration (a dict with the trade-off under ``"tradeoff"`` and
-      ``"learning_rate"``), on the rows given (``y01`` 0/1, ``penalty`` one cost per column).
+      ``"learning_rate"``) of ``n_trees[i]`` trees, on the rows given (``y01`` 0/1,
+      ``penalty`` one cost per column), the library's data built once for all of them.
 
     Attributes
     ----------
@@ -179,7 +180,7 @@ class PeerBooster(BudgetedEstimator):
         penalty: np.ndarray,
         configs: Sequence[dict],
         seed: int,
-        n_trees: int,
+        n_trees: Sequence[int],
     ) -> list[PeerModel]:
         raise NotImplementedError
 
@@ -224,7 +225,7 @@ class PeerBooster(BudgetedEstimator):
         penalty = data.group_cost[encoding.group]
         y01 = (data.y > 0).astype(np.int32)
         configs = self._configs(fit_rows.size, penalty)
-        n_trees = int(getattr(self, self._n_trees_name))
+        n_trees = [int(getattr(self, self._n_trees_name))] * len(configs)
         models = self._fit_models(X[fit_rows], y01[fit_rows], penalty, configs, seed, n_trees)
         # no validation part (tiny data): choose on the fit part
         rows = validation_rows if validation_rows.size else fit_rows
@@ -257,12 +258,14 @@ class PeerBooster(BudgetedEstimator):
         self.encoding_ = encoding
         self.group_cost_ = data.group_cost
         self.refits_, self.refit_prefix_cost_, self.refit_prefix_n_groups_ = {}, {}, {}
-        for index in np.unique(choice.config[choice.config >= 0]).tolist():
-            if fit_rows.size == data.y.size:  # nothing held out: the model is the refit
-                model = models[index]
-            else:
-                most = int(choice.size[choice.config == index].max())
-                model = self._fit_models(X, y01, penalty, [configs[index]], seed, most)[0]
+        chosen = np.unique(choice.config[choice.config >= 0]).tolist()
+        if fit_rows.size == data.y.size:  # nothing held out: the models are the refits
+            refits = [models[index] for index in chosen]
+        else:  # each with as many trees as its largest prefix chosen
+            most = [int(choice.size[choice.config == index].max()) for index in chosen]
+            picked = [configs[index] for index in chosen]
+            refits = self._fit_models(X, y01, penalty, picked, seed, most) if chosen else []
+        for index, model in zip(chosen, refits, strict=True):
             groups = [np.unique(encoding.group[c]) for c in model.tree_columns()]
             cost, n_groups = _prefix_costs(groups, data.group_cost)
             self.refits_[index] = model
