@@ -317,3 +317,23 @@ def test_the_command_line_checks_files(tmp_path, capsys, test_config):
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("config/test.yaml: ok")
     assert out[1].startswith("config cost_models.uniform_0_2.spec.hgh: unknown parameter")
+
+
+def test_the_default_peers_are_set_for_small_data_and_run_30_trials():
+    """Issue 23: no LightGBM peer of the default config has leaves of more than 5 rows, and
+    every peer runs at least 30 trials of every dataset under U[0, 2]."""
+    from budgetboost.estimators.names import estimator_class
+
+    config = check_file(REPO / "config/config.yaml", REPO)
+    registry = load_registry(REPO / config["registry"])
+    peers = {n: e for n, e in config["algorithms"].items() if e.get("family") == "peer"}
+    assert peers
+    for name, entry in peers.items():
+        estimator = estimator_class(entry["estimator"])(**entry["params"])
+        if entry["estimator"] == "BudgetedLightGBM":  # its params may not set the alias
+            assert estimator.min_child_samples <= 5, name
+        for dataset, spec in config["datasets"].items():
+            if "uniform_0_2" not in spec["cost_models"]:
+                continue
+            trials = spec.get("trials", registry[dataset]["trials"])
+            assert min(trials, entry.get("trials", trials)) >= 30, (name, dataset)

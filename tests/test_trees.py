@@ -533,6 +533,27 @@ def test_trees_see_only_the_fit_part():
         np.testing.assert_allclose(errors, t.evaluate_at_budgets(X[val], y[val], steps).error)
 
 
+@pytest.mark.parametrize("kind", ["binary", "numeric"])
+def test_trees_sharing_node_gains_are_the_trees_grown_alone(kind):
+    """The trees of the grid share their nodes' gains (they depend on a node's rows alone),
+    and so do the refits: each is the fixed trade-off tree grown alone on its rows."""
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 2 if kind == "binary" else 6, size=(240, 12)).astype(float)
+    y = (X[:, 0] + X[:, 1] - X[:, 2] + rng.normal(0, 1, 240) > 1).astype(int)
+    costs = rng.uniform(0, 2, 12)
+    model = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=5).fit(X, y)
+    fit = model.fit_rows_
+    assert len(model.refit_trees_) > 1  # the refits share gains too
+    for index, lam in enumerate(model.tradeoffs_):
+        grown = [(model.trees_[index], X[fit], y[fit])]
+        if index in model.refit_trees_:
+            grown.append((model.refit_trees_[index], X, y))
+        for tree, Xa, ya in grown:
+            alone = _fit((Xa, ya, costs, None), float(lam))
+            for name in ("feature_", "threshold_", "value_"):
+                np.testing.assert_array_equal(getattr(tree, name), getattr(alone, name))
+
+
 def test_default_grid_is_scaled_by_root_gain_over_mean_cost():
     X, y, costs = _budget_problem(3, 300)
     model = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=1).fit(X, y)

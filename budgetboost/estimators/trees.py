@@ -139,19 +139,24 @@ def _best_split_binary(
     unpaid: np.ndarray,
     criterion: str,
     tradeoff: float,
+    gains_of: dict[bytes, np.ndarray],
 ) -> _Split | None:
-    """Best split of a node of an all-0/1 matrix: one (2 x k) @ (k x n) product."""
-    rows = Xf[idx]
-    yk = y1[idx]
-    both = np.stack([np.ones(idx.size, dtype=Xf.dtype), yk.astype(Xf.dtype)])
-    n_right, n1_right = both @ rows  # examples with x_j = 1, and positives among them
-    gains = split_gains(n_right, n1_right, idx.size, float(yk.sum()), criterion)
+    """Best split of a node of an all-0/1 matrix: one (2 x k) @ (k x n) product for the
+    gains, which depend on the node's examples only (``gains_of``, keyed by them, keeps
+    them for the other trees grown on the same rows)."""
+    key = idx.tobytes()
+    gains = gains_of.get(key)
+    if gains is None:
+        yk = y1[idx]
+        both = np.stack([np.ones(idx.size, dtype=Xf.dtype), yk.astype(Xf.dtype)])
+        n_right, n1_right = both @ Xf[idx]  # examples with x_j = 1, positives among them
+        gains = gains_of[key] = split_gains(n_right, n1_right, idx.size, float(yk.sum()), criterion)
     score = _scores(gains, unpaid, tradeoff)
-    key = _best_key(score)
-    if key is None:
+    best = _best_key(score)
+    if best is None:
         return None
-    j = int(np.flatnonzero(_tied(score, key))[0])
-    return _Split(j, 1.0, rows[:, j] == 1)
+    j = int(np.flatnonzero(_tied(score, best))[0])
+    return _Split(j, 1.0, Xf[idx, j] == 1)
 
 
 def _sorted_gains(values: np.ndarray, yk: np.ndarray, criterion: str) -> np.ndarray:
@@ -194,21 +199,25 @@ def _best_split_sorted(
     criterion: str,
     tradeoff: float,
     thresholds: _Thresholds,
+    gains_of: dict[bytes, np.ndarray],
 ) -> _Split | None:
     """Best split of a node of a numeric matrix: cumulative sums over sorted columns.
 
     Candidates are ordered by column, then threshold. Each column's best gain is found in
-    column blocks; the chosen column is then re-scanned for its first best position, whose
-    threshold is the smallest training value above the left side (the lowest threshold giving
-    that partition).
+    column blocks (kept in ``gains_of`` for other trees grown on the same rows); the chosen
+    column is then re-scanned for its first best position, whose threshold is the smallest
+    training value above the left side (the lowest threshold giving that partition).
     """
     yk = y1[idx].astype(np.float64)
-    n_cols = X.shape[1]
-    col_gain = np.full(n_cols, -np.inf)
-    width = max(1, _BLOCK // idx.size)
-    for start in range(0, n_cols, width):
-        block = slice(start, min(start + width, n_cols))
-        col_gain[block] = _sorted_gains(X[idx, block], yk, criterion).max(axis=0)
+    col_gain = gains_of.get(idx.tobytes())
+    if col_gain is None:
+        n_cols = X.shape[1]
+        col_gain = np.full(n_cols, -np.inf)
+        width = max(1, _BLOCK // idx.size)
+        for start in range(0, n_cols, width):
+            block = slice(start, min(start + width, n_cols))
+            col_gain[block] = _sorted_gains(X[idx, block], yk, criterion).max(axis=0)
+        gains_of[idx.tobytes()] = col_gain
     col_score = _scores(col_gain, unpaid, tradeoff)
     key = _best_key(col_score)
     if key is None:
@@ -246,14 +255,17 @@ def _grow(
     group_cost: np.ndarray,
     criterion: str,
     tradeoff: float = 0.0,
+    gains_of: dict[bytes, np.ndarray] | None = None,
 ) -> _GrownTree:
     """Grow a tree until every leaf is pure or no split improves (score > GAIN_TOL).
 
     Depth-first, left child first, so node ids are in preorder. A column's unpaid cost at a
     node is its group's cost, or 0 when the group is split on above the node (paid once per
     path); it enters the score ``gain - tradeoff * unpaid`` (:func:`_scores`; plain CART:
-    ``tradeoff = 0``).
+    ``tradeoff = 0``). A node's gains depend on its examples alone: trees of other
+    trade-offs grown on the same ``X`` may share them through ``gains_of`` (a dict).
     """
+    gains_of = {} if gains_of is None else gains_of
     binary = bool(np.logical_or(X == 0, X == 1).all())
     Xf = X.astype(np.float32) if binary else None
     thresholds = _Thresholds(X)
@@ -294,9 +306,11 @@ def _grow(
         if 0 < n1 < idx.size:
             unpaid = np.where(np.isin(group_of_column, paid_arr), 0.0, column_cost)
             if binary:
-                split = _best_split_binary(Xf, idx, y1, unpaid, criterion, tradeoff)
+                split = _best_split_binary(Xf, idx, y1, unpaid, criterion, tradeoff, gains_of)
             else:
-                split = _best_split_sorted(X, idx, y1, unpaid, criterion, tradeoff, thresholds)
+                split = _best_split_sorted(
+                    X, idx, y1, unpaid, criterion, tradeoff, thresholds, gains_of
+                )
         if split is None:
             rows["feature"].append(-1)
             rows["threshold"].append(np.nan)
@@ -714,14 +728,15 @@ class BudgetedTree(BudgetedEstimator):
         rng = np.random.default_rng(self.random_state)
         fit_rows, validation_rows = validation_split(data.y, float(self.validation_fraction), rng)
         X, y = data.X[fit_rows], y1[fit_rows]
+        shared: dict[bytes, np.ndarray] = {}  # node gains, shared by the trees of the grid
         if self.tradeoffs is not None:
             grid = np.unique(np.asarray(self.tradeoffs, dtype=np.float64))
             first = None
         else:  # plain CART first: its root gain is the default grid's unit
-            first = self._subtree(data, X, y, 0.0)
+            first = self._subtree(data, X, y, 0.0, shared)
             grid = np.unique(np.asarray(DEFAULT_TRADEOFFS) * _tradeoff_unit(first, data))
         trees = [
-            first if (first is not None and lam == 0) else self._subtree(data, X, y, lam)
+            first if (first is not None and lam == 0) else self._subtree(data, X, y, lam, shared)
             for lam in grid
         ]
         rows = validation_rows if validation_rows.size else fit_rows
@@ -731,10 +746,11 @@ class BudgetedTree(BudgetedEstimator):
         self.validation_errors_ = [_errors_by_budget_step(t, data.X[rows], y1[rows]) for t in trees]
         self._choose()
         # the chosen trade-offs grown again on every training row (not when no row was held out)
+        shared = {}
         self.refit_trees_ = {
             index: trees[index]
             if fit_rows.size == data.y.size
-            else self._subtree(data, data.X, y1, grid[index])
+            else self._subtree(data, data.X, y1, grid[index], shared)
             for index in np.unique(self.choice_index_).tolist()
         }
         budget = np.inf if self.budget is None else float(self.budget)
@@ -750,8 +766,16 @@ class BudgetedTree(BudgetedEstimator):
         )
         self._by_choice = True
 
-    def _subtree(self, data: TrainingData, X: np.ndarray, y1: np.ndarray, tradeoff: float):
-        """A fitted fixed trade-off tree on the fit part (classes etc. copied from ``self``)."""
+    def _subtree(
+        self,
+        data: TrainingData,
+        X: np.ndarray,
+        y1: np.ndarray,
+        tradeoff: float,
+        gains_of: dict[bytes, np.ndarray],
+    ):
+        """A fitted fixed trade-off tree on ``X`` (classes etc. copied from ``self``), its
+        node gains shared through ``gains_of`` with the other trees grown on ``X``."""
         tree = BudgetedTree(
             max_nodes=self.max_nodes,
             criterion=self.criterion,
@@ -765,13 +789,22 @@ class BudgetedTree(BudgetedEstimator):
             if hasattr(self, name):
                 setattr(tree, name, getattr(self, name))
         tree.tradeoffs_ = np.array([float(tradeoff)])
-        tree._fit_grown(X, y1, data, float(tradeoff))
+        tree._fit_grown(X, y1, data, float(tradeoff), gains_of)
         return tree
 
-    def _fit_grown(self, X: np.ndarray, y1: np.ndarray, data: TrainingData, tradeoff: float):
+    def _fit_grown(
+        self,
+        X: np.ndarray,
+        y1: np.ndarray,
+        data: TrainingData,
+        tradeoff: float,
+        gains_of: dict[bytes, np.ndarray] | None = None,
+    ):
         """Grow one tree on ``(X, y1)`` and compute its pruning sequences."""
         budget = np.inf if self.budget is None else float(self.budget)
-        tree = _grow(X, y1, data.group_of_column, data.group_cost, self.criterion, tradeoff)
+        tree = _grow(
+            X, y1, data.group_of_column, data.group_cost, self.criterion, tradeoff, gains_of
+        )
         self.feature_ = tree.feature
         self.threshold_ = tree.threshold
         self.children_left_ = tree.left
