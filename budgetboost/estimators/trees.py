@@ -132,31 +132,67 @@ class _Split:
     goes_right: np.ndarray  # over the node's examples: x_j >= threshold
 
 
+class _SplitSearch:
+    """What the split searches of the trees grown on one ``(X, y1)`` share.
+
+    Whether ``X`` is all 0/1 (then a float32 copy for the products), its thresholds, and each
+    node's split gains, keyed by the node's rows: they depend on the rows alone, so the trees
+    of other trade-offs grown on the same rows reuse them. For 0/1 data also each node's
+    counts (examples with ``x_j = 1`` and positives among them, per column): a split computes
+    its smaller child's by one product and takes the larger child's as the parent's minus
+    the smaller's (the subtraction trick of histogram-based boosting).
+    """
+
+    def __init__(self, X: np.ndarray, y1: np.ndarray, criterion: str):
+        self.X, self.y1, self.criterion = X, y1, criterion
+        self.binary = bool(np.logical_or(X == 0, X == 1).all())
+        self.Xf = X.astype(np.float32) if self.binary else None
+        self.thresholds = _Thresholds(X)
+        self.gains_of: dict[bytes, np.ndarray] = {}
+        self._counts_of: dict[bytes, np.ndarray] = {}
+
+    def counts(self, idx: np.ndarray) -> np.ndarray:
+        """(2, n_columns): examples of the node with ``x_j = 1``, and positives among them."""
+        key = idx.tobytes()
+        counts = self._counts_of.get(key)
+        if counts is None:
+            both = np.stack([np.ones(idx.size, np.float32), self.y1[idx].astype(np.float32)])
+            counts = self._counts_of[key] = both @ self.Xf[idx]
+        return counts
+
+    def binary_gains(self, idx: np.ndarray) -> np.ndarray:
+        """Gains of the node's splits ``x_j = 1`` (0/1 data)."""
+        key = idx.tobytes()
+        gains = self.gains_of.get(key)
+        if gains is None:
+            n_right, n1_right = self.counts(idx)
+            n1 = float(self.y1[idx].sum())
+            gains = split_gains(n_right, n1_right, idx.size, n1, self.criterion)
+            self.gains_of[key] = gains
+        return gains
+
+    def split_counts(self, idx: np.ndarray, right: np.ndarray, left: np.ndarray) -> None:
+        """Counts of both children of a split node (0/1 data), when a child will be searched:
+        one product for the smaller, the parent's minus that for the larger."""
+        impure = [0 < self.y1[c].sum() < c.size for c in (right, left)]
+        if not any(impure):
+            return
+        small, large = (right, left) if right.size <= left.size else (left, right)
+        large_key = large.tobytes()
+        if large_key not in self._counts_of:
+            self._counts_of[large_key] = self.counts(idx) - self.counts(small)
+
+
 def _best_split_binary(
-    Xf: np.ndarray,
-    idx: np.ndarray,
-    y1: np.ndarray,
-    unpaid: np.ndarray,
-    criterion: str,
-    tradeoff: float,
-    gains_of: dict[bytes, np.ndarray],
+    search: _SplitSearch, idx: np.ndarray, unpaid: np.ndarray, tradeoff: float
 ) -> _Split | None:
-    """Best split of a node of an all-0/1 matrix: one (2 x k) @ (k x n) product for the
-    gains, which depend on the node's examples only (``gains_of``, keyed by them, keeps
-    them for the other trees grown on the same rows)."""
-    key = idx.tobytes()
-    gains = gains_of.get(key)
-    if gains is None:
-        yk = y1[idx]
-        both = np.stack([np.ones(idx.size, dtype=Xf.dtype), yk.astype(Xf.dtype)])
-        n_right, n1_right = both @ Xf[idx]  # examples with x_j = 1, positives among them
-        gains = gains_of[key] = split_gains(n_right, n1_right, idx.size, float(yk.sum()), criterion)
-    score = _scores(gains, unpaid, tradeoff)
+    """Best split of a node of an all-0/1 matrix, from its counts (:class:`_SplitSearch`)."""
+    score = _scores(search.binary_gains(idx), unpaid, tradeoff)
     best = _best_key(score)
     if best is None:
         return None
     j = int(np.flatnonzero(_tied(score, best))[0])
-    return _Split(j, 1.0, Xf[idx, j] == 1)
+    return _Split(j, 1.0, search.Xf[idx, j] == 1)
 
 
 def _sorted_gains(values: np.ndarray, yk: np.ndarray, criterion: str) -> np.ndarray:
@@ -255,7 +291,7 @@ def _grow(
     group_cost: np.ndarray,
     criterion: str,
     tradeoff: float = 0.0,
-    gains_of: dict[bytes, np.ndarray] | None = None,
+    search: _SplitSearch | None = None,
 ) -> _GrownTree:
     """Grow a tree until every leaf is pure or no split improves (score > GAIN_TOL).
 
@@ -263,12 +299,9 @@ def _grow(
     node is its group's cost, or 0 when the group is split on above the node (paid once per
     path); it enters the score ``gain - tradeoff * unpaid`` (:func:`_scores`; plain CART:
     ``tradeoff = 0``). A node's gains depend on its examples alone: trees of other
-    trade-offs grown on the same ``X`` may share them through ``gains_of`` (a dict).
+    trade-offs grown on the same ``(X, y1)`` may share them through ``search``.
     """
-    gains_of = {} if gains_of is None else gains_of
-    binary = bool(np.logical_or(X == 0, X == 1).all())
-    Xf = X.astype(np.float32) if binary else None
-    thresholds = _Thresholds(X)
+    search = _SplitSearch(X, y1, criterion) if search is None else search
     column_cost = group_cost[group_of_column]
     rows: dict[str, list] = {
         k: []
@@ -305,11 +338,11 @@ def _grow(
         split = None
         if 0 < n1 < idx.size:
             unpaid = np.where(np.isin(group_of_column, paid_arr), 0.0, column_cost)
-            if binary:
-                split = _best_split_binary(Xf, idx, y1, unpaid, criterion, tradeoff, gains_of)
+            if search.binary:
+                split = _best_split_binary(search, idx, unpaid, tradeoff)
             else:
                 split = _best_split_sorted(
-                    X, idx, y1, unpaid, criterion, tradeoff, thresholds, gains_of
+                    X, idx, y1, unpaid, criterion, tradeoff, search.thresholds, search.gains_of
                 )
         if split is None:
             rows["feature"].append(-1)
@@ -318,8 +351,11 @@ def _grow(
         rows["feature"].append(split.feature)
         rows["threshold"].append(split.threshold)
         child_paid = tuple(sorted(set(paid) | {int(group_of_column[split.feature])}))
-        stack.append((idx[split.goes_right], node, True, child_paid, depth + 1))
-        stack.append((idx[~split.goes_right], node, False, child_paid, depth + 1))
+        right, left = idx[split.goes_right], idx[~split.goes_right]
+        if search.binary:
+            search.split_counts(idx, right, left)
+        stack.append((right, node, True, child_paid, depth + 1))
+        stack.append((left, node, False, child_paid, depth + 1))
     return _GrownTree(
         feature=np.asarray(rows["feature"], dtype=np.intp),
         threshold=np.asarray(rows["threshold"], dtype=np.float64),
@@ -728,7 +764,7 @@ class BudgetedTree(BudgetedEstimator):
         rng = np.random.default_rng(self.random_state)
         fit_rows, validation_rows = validation_split(data.y, float(self.validation_fraction), rng)
         X, y = data.X[fit_rows], y1[fit_rows]
-        shared: dict[bytes, np.ndarray] = {}  # node gains, shared by the trees of the grid
+        shared = _SplitSearch(X, y, self.criterion)  # node gains, shared by the grid's trees
         if self.tradeoffs is not None:
             grid = np.unique(np.asarray(self.tradeoffs, dtype=np.float64))
             first = None
@@ -746,13 +782,15 @@ class BudgetedTree(BudgetedEstimator):
         self.validation_errors_ = [_errors_by_budget_step(t, data.X[rows], y1[rows]) for t in trees]
         self._choose()
         # the chosen trade-offs grown again on every training row (not when no row was held out)
-        shared = {}
-        self.refit_trees_ = {
-            index: trees[index]
-            if fit_rows.size == data.y.size
-            else self._subtree(data, data.X, y1, grid[index], shared)
-            for index in np.unique(self.choice_index_).tolist()
-        }
+        chosen_indices = np.unique(self.choice_index_).tolist()
+        if fit_rows.size == data.y.size:
+            self.refit_trees_ = {index: trees[index] for index in chosen_indices}
+        else:
+            shared = _SplitSearch(data.X, y1, self.criterion)
+            self.refit_trees_ = {
+                index: self._subtree(data, data.X, y1, grid[index], shared)
+                for index in chosen_indices
+            }
         budget = np.inf if self.budget is None else float(self.budget)
         chosen = self.refit_trees_[
             int(self.choice_index_[self._choice_steps(np.array([budget]))[0]])
@@ -772,10 +810,10 @@ class BudgetedTree(BudgetedEstimator):
         X: np.ndarray,
         y1: np.ndarray,
         tradeoff: float,
-        gains_of: dict[bytes, np.ndarray],
+        search: _SplitSearch,
     ):
         """A fitted fixed trade-off tree on ``X`` (classes etc. copied from ``self``), its
-        node gains shared through ``gains_of`` with the other trees grown on ``X``."""
+        node gains shared through ``search`` with the other trees grown on ``X``."""
         tree = BudgetedTree(
             max_nodes=self.max_nodes,
             criterion=self.criterion,
@@ -789,7 +827,7 @@ class BudgetedTree(BudgetedEstimator):
             if hasattr(self, name):
                 setattr(tree, name, getattr(self, name))
         tree.tradeoffs_ = np.array([float(tradeoff)])
-        tree._fit_grown(X, y1, data, float(tradeoff), gains_of)
+        tree._fit_grown(X, y1, data, float(tradeoff), search)
         return tree
 
     def _fit_grown(
@@ -798,13 +836,11 @@ class BudgetedTree(BudgetedEstimator):
         y1: np.ndarray,
         data: TrainingData,
         tradeoff: float,
-        gains_of: dict[bytes, np.ndarray] | None = None,
+        search: _SplitSearch | None = None,
     ):
         """Grow one tree on ``(X, y1)`` and compute its pruning sequences."""
         budget = np.inf if self.budget is None else float(self.budget)
-        tree = _grow(
-            X, y1, data.group_of_column, data.group_cost, self.criterion, tradeoff, gains_of
-        )
+        tree = _grow(X, y1, data.group_of_column, data.group_cost, self.criterion, tradeoff, search)
         self.feature_ = tree.feature
         self.threshold_ = tree.threshold
         self.children_left_ = tree.left
