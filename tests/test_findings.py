@@ -133,6 +133,21 @@ def test_open_cost_models_pair_each_algorithm_with_itself_under_the_baseline():
     assert aggregate(shards, catalogue, None).findings.query("question == 'costs'").empty
 
 
+def test_each_open_cost_model_is_counted_on_its_own():
+    """Two open cost models: each line of the tables counts its own datasets' outcomes."""
+    shards, catalogue = _with_open_questions()
+    few = shards[shards["cost_model"] == "adversarial"].assign(cost_model="few_cheap")
+    rows = aggregate(pd.concat([shards, few]), catalogue, "uniform_0_2").findings
+    counts = findings.tally(rows, catalogue)
+    costs = counts[counts["question"] == "costs"]
+    assert set(costs["pool"]) == {"adversarial", "few_cheap"}
+    assert (costs["n"] == 2).all()  # ecoli and heart, once per cost model
+    assert (counts.loc[counts["question"] != "costs", "pool"] == "all").all()
+    table = findings_text.findings_table(rows[rows["question"] == "costs"], catalogue)
+    per_dataset = table["per dataset (better/equiv./inconcl./worse)"]
+    assert [sum(map(int, cell.split(" / "))) for cell in per_dataset] == [2] * len(table)
+
+
 def test_trees_against_stumps_and_the_future_work_section():
     shards, catalogue = _with_open_questions()
     rows = aggregate(shards, catalogue, "uniform_0_2").findings

@@ -333,6 +333,28 @@ def _open_question_shards():
     return shards, Catalogue.from_config(config)
 
 
+def test_the_paper_figures_leave_the_tuned_variants_to_the_peers_figure():
+    """Figures 1 and 2 are the paper's: a tuned variant of Smoothed (family boosting, tau
+    chosen on validation) is drawn against the peers, not there."""
+    shards = synthetic_shards(datasets=("ecoli", "heart"), trials=4, budgets=(2, 10), extra=())
+    smoothed = shards[shards["algorithm"] == "smoothed"]
+    tuned = smoothed.assign(algorithm="smoothed_tuned", test_error=smoothed["test_error"] + 0.01)
+    shards = pd.concat([shards, tuned], ignore_index=True)
+    config = {name: {} for name in shards["algorithm"].unique()}
+    config["smoothed_tuned"] = {
+        "label": "Smoothed, tuned",
+        "family": "boosting",
+        "variant_of": "smoothed",
+    }
+    catalogue = Catalogue.from_config(config, tuned=["smoothed_tuned"])
+    tables = results_tables(shards, catalogue)
+    spec = figures.load()["figure1"]
+    fig = spec.draw({t: tables[t] for t in spec.tables}, make_context(catalogue, spec.families))
+    drawn = {text for ax in fig.axes for text in curves(ax)}
+    assert catalogue.label("smoothed") in drawn
+    assert "Smoothed, tuned" not in drawn
+
+
 def test_the_open_questions_figures_draw_their_experiments_only():
     shards, catalogue = _open_question_shards()
     tables = results_tables(shards, catalogue)

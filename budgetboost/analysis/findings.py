@@ -37,6 +37,7 @@ __all__ = [
     "TALLY_COLUMNS",
     "experiment_pairs",
     "findings",
+    "pool",
     "protocol",
     "questions",
     "tally",
@@ -51,6 +52,7 @@ TALLY_COLUMNS = [
     "question",
     "x",
     "y",
+    "pool",
     "band",
     BETTER,
     EQUIVALENT,
@@ -118,14 +120,22 @@ def findings(means: pd.DataFrame, comparisons: Iterable[Comparison]) -> pd.DataF
     return compare(means, comparisons)
 
 
+def pool(rows: pd.DataFrame) -> pd.Series:
+    """The cost model each row is pooled under across datasets: its own for the open
+    questions' cost models (each compared with the baseline on its own), else ``"all"``."""
+    return rows["cost_model"].where(rows["question"] == "costs", "all")
+
+
 def tally(rows: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
-    """Per (question, x, y, band): how many (dataset, cost model) rows end in each outcome
-    (the rows across datasets left out), and the fewest paired trials behind them."""
+    """Per (question, x, y, pool, band): how many (dataset, cost model) rows end in each
+    outcome (the rows across datasets left out), and the fewest paired trials behind them;
+    ``pool`` as in :func:`pool`, so that each open question's cost model is counted apart."""
     catalogue = catalogue if catalogue is not None else Catalogue.default()
     per_dataset = rows[rows["dataset"] != "all"]
+    per_dataset = per_dataset.assign(pool=pool(per_dataset))
     out = []
-    for (question, x, y, band), part in per_dataset.groupby(
-        ["question", "x", "y", "band"], sort=False
+    for (question, x, y, pooled, band), part in per_dataset.groupby(
+        ["question", "x", "y", "pool", "band"], sort=False
     ):
         counts = part["outcome"].value_counts()
         out.append(
@@ -133,6 +143,7 @@ def tally(rows: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFram
                 question,
                 x,
                 y,
+                pooled,
                 band,
                 *(int(counts.get(o, 0)) for o in (BETTER, EQUIVALENT, INCONCLUSIVE, WORSE)),
                 len(part),

@@ -50,7 +50,7 @@ from budgetboost.figures.panels import (
 )
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
-from budgetboost.pipeline.catalogue import paper_experiments
+from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
 __all__ = [
     "cost_model_curves",
@@ -130,6 +130,14 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
     return fig
 
 
+def as_published(summary: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
+    """``summary`` without the tuned variants of the paper's boosters (e.g. Smoothed with tau
+    chosen on validation): beyond the paper, they are drawn against the peers, not in the
+    paper's figures."""
+    tuned = {variant for variant, _ in catalogue.tuned_variants()}
+    return summary[~summary["algorithm"].isin(tuned)]
+
+
 @figure(
     "figure1",
     title="1: uniform random costs",
@@ -145,7 +153,8 @@ because its error is much higher.
 )
 def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 1: budget curves of every experiment without real costs."""
-    summary = paper_experiments(tables["summary"], tables["summary"], context.catalogue)
+    summary = as_published(tables["summary"], context.catalogue)
+    summary = paper_experiments(summary, summary, context.catalogue)
     return budget_curves(
         summary,
         figure1_panels(summary, context),
@@ -167,7 +176,8 @@ Turney's test costs (cost model ``turney``) and any local dataset enabled in the
 )
 def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 2: budget curves of the real-cost experiments."""
-    summary = paper_experiments(tables["summary"], tables["summary"], context.catalogue)
+    summary = as_published(tables["summary"], context.catalogue)
+    summary = paper_experiments(summary, summary, context.catalogue)
     return budget_curves(
         summary,
         figure2_panels(summary, context),

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from budgetboost.analysis.findings import QUESTIONS, protocol, tally
+from budgetboost.analysis.findings import QUESTIONS, pool, protocol, tally
 from budgetboost.analysis.paired import ALL, EQUIVALENCE_MARGIN
 from budgetboost.analysis.significance import ALPHA, BETTER, EQUIVALENT, INCONCLUSIVE, WORSE
 from budgetboost.pipeline.catalogue import Catalogue
@@ -66,27 +66,22 @@ def _who(name: str, catalogue: Catalogue) -> str:
     return f"{catalogue.label(name)} ({protocol(catalogue, name)})"
 
 
-def _pool(row: pd.Series) -> str:
-    """The cost model a row is pooled under across datasets (:func:`~budgetboost.analysis.
-    paired.compare`): its own for a comparison with the baseline, else all of them."""
-    return row["cost_model"] if row["question"] == "costs" else ALL
-
-
 def findings_table(rows: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
     """One line per (comparison, band): the outcome across datasets with its interval, the
     per-dataset outcomes counted, trials and power; a comparison that ran on one dataset
     only (no test across datasets) gets that dataset's row instead."""
-    counts = tally(rows, catalogue).set_index(["question", "x", "y", "band"])
+    counts = tally(rows, catalogue).set_index(["question", "x", "y", "pool", "band"])
+    rows = rows.assign(pool=pool(rows))
     across = rows[rows["dataset"] == ALL]
-    pooled = {(r.question, r.x, r.y, r.band, r.cost_model) for r in across.itertuples()}
+    pooled = {(r.question, r.x, r.y, r.band, r.pool) for r in across.itertuples()}
     lonely = [
-        r["dataset"] != ALL and (r["question"], r["x"], r["y"], r["band"], _pool(r)) not in pooled
-        for _, r in rows.iterrows()
+        r.dataset != ALL and (r.question, r.x, r.y, r.band, r.pool) not in pooled
+        for r in rows.itertuples()
     ]
     alone = rows[np.array(lonely, dtype=bool)]
     lines = []
     for _, row in pd.concat([across, alone]).iterrows():
-        key = (row["question"], row["x"], row["y"], row["band"])
+        key = (row["question"], row["x"], row["y"], row["pool"], row["band"])
         n = counts.loc[key] if row["dataset"] == ALL and key in counts.index else None
         if row["question"] == "costs":
             comparison = f"{catalogue.label(row['x'])}: {row['cost_model']} vs U[0, 2]"
