@@ -66,6 +66,28 @@ def test_the_extended_peers_run_the_default_runs_experiments():
             assert mine == {k: v for k, v in default["algorithms"][name].items() if k != "trials"}
 
 
+def test_the_full_size_run_trains_on_every_row_not_held_out_for_test():
+    """config/full_size.yaml (#24): its datasets' training rows are every row of the vendored
+    data but Table 1's test rows, and its algorithms are the default's (the peers with the
+    libraries' leaf and bin minimums for data of this size)."""
+    from budgetboost.data.datasets import build_binarized
+
+    default = check_file(REPO / "config/config.yaml", REPO)
+    full = check_file(REPO / "config/full_size.yaml", REPO)
+    registry = load_registry(REPO / full["registry"])
+    assert full["results"] != default.get("results", "results")
+    for dataset, spec in full["datasets"].items():
+        rows = len(build_binarized(dataset, registry[dataset], REPO).y)
+        assert spec["train_size"] + registry[dataset]["test_size"] == rows, dataset
+        assert spec["train_size"] >= 8 * registry[dataset]["train_size"], dataset
+    for name, entry in full["algorithms"].items():
+        mine = {k: v for k, v in entry.items() if k not in ("trials", "params")}
+        theirs = default["algorithms"][name]
+        assert mine == {k: v for k, v in theirs.items() if k not in ("trials", "params")}
+        if entry.get("family") != "peer":
+            assert entry["params"] == theirs["params"], name
+
+
 def test_a_yaml_error_names_file_line_and_column(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text(

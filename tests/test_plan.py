@@ -131,3 +131,12 @@ def test_what_a_train_job_reads(checked):
     assert "train_size" not in plan.binarize_entry("heart")
     assert plan.dataset_order() == ["ecoli", "heart"]  # the registry's (Table 1's) order
     assert plan.local_datasets() == []
+
+
+def test_a_config_sets_a_datasets_sizes_over_the_registrys(checked):
+    def bigger(config):
+        config["datasets"]["heart"]["train_size"] = 150
+
+    plan = plan_of(checked, bigger)
+    assert plan.split_sizes("heart") == {"train_size": 150, "test_size": 170}
+    assert plan.split_sizes("ecoli") == plan_of(checked).split_sizes("ecoli")

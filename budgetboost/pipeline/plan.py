@@ -213,8 +213,8 @@ class Plan:
         return max(int(self.config["adaboost_path"]["max_rounds"]), int(rounds))
 
     def split_sizes(self, dataset: str) -> dict[str, int]:
-        """Train/test sizes of the dataset's splits (Table 1)."""
-        entry = self.registry[dataset]
+        """Train/test sizes of the dataset's splits: the config's, else the registry's (Table 1)."""
+        entry = {**self.registry[dataset], **self.config["datasets"][dataset]}
         return {"train_size": int(entry["train_size"]), "test_size": int(entry["test_size"])}
 
     def cost_spec(self, cost_model: str) -> dict[str, Any]:
