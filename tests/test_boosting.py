@@ -488,3 +488,25 @@ def test_a_shared_path_is_refused_on_other_rows_or_criteria():
         BudgetedBoost(criterion="adaboost", max_rounds=20, adaboost_path=shared).fit(X, y)
     with pytest.raises(ValueError, match="adaboost_path"):
         BudgetedBoost.check_params({"adaboost_path": "a path"})
+
+
+@pytest.mark.parametrize("weak_learner", ["stump", "tree"])
+def test_scores_in_row_blocks_are_the_scores_at_once(monkeypatch, weak_learner):
+    """Prefix votes are computed over blocks of rows (bounded memory on large data): each
+    row's cumulative sum is its own, so blocks of one row give the same bytes."""
+    from budgetboost.estimators import boosting
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, size=(300, 20)).astype(float)
+    y = np.where(X[:, 0] + X[:, 1] + rng.normal(0, 0.5, 300) > 1, 1, -1)
+    costs = rng.uniform(0, 2, 20)
+    model = BudgetedBoost(
+        criterion="smoothed", max_rounds=60, feature_costs=costs, weak_learner=weak_learner
+    ).fit(X, y)
+    prefixes = np.array([0, 1, 3, model.alpha_.size])
+    at_once = model._scores_at(X, prefixes)
+    errors = model.evaluate_at_budgets(X, y, [0.5, 2.0, np.inf]).error
+    monkeypatch.setattr(boosting, "SCORE_BLOCK", 1)  # one row a block
+    np.testing.assert_array_equal(model._scores_at(X, prefixes), at_once)
+    np.testing.assert_array_equal(model.evaluate_at_budgets(X, y, [0.5, 2.0, np.inf]).error, errors)
+    assert model.alpha_.size > 3 and np.ptp(at_once[-1]) > 0  # votes that vary

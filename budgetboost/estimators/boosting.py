@@ -46,6 +46,8 @@ __all__ = ["BoostPath", "BudgetedBoost", "WEAK_LEARNERS", "adaboost_path", "boos
 MAX_TREE_DEPTH = 8
 #: ``|F(x)|`` below this is a tie of the vote, resolved to the training majority class.
 VOTE_TIE = 1e-10
+#: Cells (rows x rounds) of the outputs held at once when scoring prefixes (64 MiB of float64).
+SCORE_BLOCK = 1 << 23
 #: The weak learners by the name ``BudgetedBoost``'s ``weak_learner`` parameter gives them.
 WEAK_LEARNERS = {
     "stump": lambda model: StumpLearner(),
@@ -463,13 +465,23 @@ class BudgetedBoost(BudgetedEstimator):
         return np.searchsorted(self.spent_, check_budgets(budgets), side="right")
 
     def _scores_at(self, Xa: np.ndarray, n_rounds: np.ndarray) -> np.ndarray:
-        """Votes ``F(x) = sum_{t < T} alpha_t h_t(x)`` for each prefix length T: (len, m)."""
+        """Votes ``F(x) = sum_{t < T} alpha_t h_t(x)`` for each prefix length T: (len, m).
+
+        Rows are taken in blocks of about :data:`SCORE_BLOCK` (rows x rounds) cells, so the
+        memory stays bounded on tens of thousands of rows; each row's cumulative sum is its
+        own, so the votes do not depend on the block size.
+        """
         votes = np.zeros((n_rounds.size, Xa.shape[0]))
-        if self.alpha_.size:
-            h = self._outputs(Xa)
-            cumulative = np.cumsum(h * self.alpha_, axis=1)
-            has = n_rounds > 0
-            votes[has] = cumulative[:, n_rounds[has] - 1].T
+        has = n_rounds > 0
+        if self.alpha_.size and has.any():
+            rounds = int(n_rounds.max())
+            alpha = self.alpha_[:rounds]
+            step = max(1, SCORE_BLOCK // rounds)
+            for start in range(0, Xa.shape[0], step):
+                rows = slice(start, start + step)
+                h = self._outputs(Xa[rows])[:, :rounds]
+                cumulative = np.cumsum(h * alpha, axis=1)
+                votes[has, rows] = cumulative[:, n_rounds[has] - 1].T
         return votes + self.majority_ * VOTE_TIE
 
     def _outputs(self, Xa: np.ndarray) -> np.ndarray:
