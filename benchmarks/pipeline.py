@@ -139,11 +139,12 @@ def job_times(repo: Path) -> pd.DataFrame:
     return frame
 
 
-def estimator_seconds(repo: Path) -> pd.DataFrame:
+def estimator_seconds(repo: Path, results: str = "results") -> pd.DataFrame:
     """Fit and predict seconds per (dataset, cost model, algorithm), from the timing tables
-    (the shared AdaBoost paths under cost model ``_shared``, algorithm ``adaboost_path``)."""
+    of the config's ``results`` folder (the shared AdaBoost paths under cost model
+    ``_shared``, algorithm ``adaboost_path``)."""
     rows = []
-    for f in repo.glob("results/timings/*/*/*/block-*.parquet"):
+    for f in repo.glob(f"{results}/timings/*/*/*/block-*.parquet"):
         dataset, cost_model, algorithm = f.parts[-4:-1]
         t = pd.read_parquet(f)
         rows.append(
@@ -161,10 +162,10 @@ def report_estimators(times: pd.DataFrame) -> None:
         print(table.sort_values("total", ascending=False).round(1).to_string())
 
 
-def train_compute(repo: Path) -> float:
+def train_compute(repo: Path, results: str = "results") -> float:
     """Seconds spent inside fit and evaluate of the train jobs, summed over their timings."""
     files = [
-        f for f in repo.glob("results/timings/*/*/*/block-*.parquet") if f.parts[-3] != "_shared"
+        f for f in repo.glob(f"{results}/timings/*/*/*/block-*.parquet") if f.parts[-3] != "_shared"
     ]
     return float(
         sum(pd.read_parquet(f)[["fit_seconds", "predict_seconds"]].to_numpy().sum() for f in files)
@@ -251,8 +252,9 @@ def main() -> None:
         for rule, row in stages.iterrows():
             print(f"  {rule:<13} {int(row['count']):>5} {row['sum']:>10.1f} {row['mean']:>8.2f}")
 
-        report_overhead(jobs, train_compute(repo), wall, args.cores, args.scale)
-        report_estimators(estimator_seconds(repo))
+        results = str(config.get("results", "results")).rstrip("/")
+        report_overhead(jobs, train_compute(repo, results), wall, args.cores, args.scale)
+        report_estimators(estimator_seconds(repo, results))
         by_rule = collections.Counter(jobs.rule)
         print("jobs per rule:", dict(by_rule))
     finally:
