@@ -53,11 +53,12 @@ OUT = ROOT / "results" / "benchmarks"
 
 
 def _load(configfile: Path, dataset: str):
+    """The checked config (defaults filled in), the dataset's registry entry and its data."""
+    from budgetboost.config import check_all, load_config_file
     from budgetboost.data.datasets import build_binarized
-    from budgetboost.data.registry import load_registry
 
-    config = yaml.safe_load(configfile.read_text())
-    entry = load_registry(ROOT / config["registry"])[dataset]
+    config, registry = check_all(load_config_file(configfile), ROOT)
+    entry = registry[dataset]
     return config, entry, build_binarized(dataset, entry, ROOT)
 
 
@@ -69,7 +70,7 @@ def rows_for(size: str, n_rows: int, test_size: int) -> int:
 def child(configfile: Path, dataset: str, n: int, algorithm: str) -> dict:
     """Fit and evaluate one algorithm on trial 0 with ``n`` training rows, in this process."""
     from budgetboost.pipeline.blocks import block_inputs, run_block
-    from budgetboost.pipeline.plan import budget_grid
+    from budgetboost.pipeline.plan import Plan, budget_grid
     from budgetboost.pipeline.shared_path import fit_adaboost_paths
     from budgetboost.pipeline.specs import algorithm_spec
 
@@ -85,7 +86,7 @@ def child(configfile: Path, dataset: str, n: int, algorithm: str) -> dict:
         trials=[0],
         root=ROOT,
     )
-    rounds = max(int(config["adaboost_path"]["max_rounds"]), int(entry["adaboost_rounds"]))
+    rounds = Plan(config, {dataset: entry}).path_rounds(dataset)
     clock = time.process_time()
     if algorithm == PATH:
         fit_adaboost_paths(data.X, data.y, inputs.splits, [0], rounds)
@@ -206,8 +207,8 @@ def main() -> None:
     from budgetboost.data.io import atomic_path
     from budgetboost.data.splits import split_indices
 
-    config = yaml.safe_load(args.configfile.read_text())
-    algorithms = [PATH, *(args.algorithms or config["algorithms"])]
+    names = args.algorithms or yaml.safe_load(args.configfile.read_text())["algorithms"]
+    algorithms = [PATH, *names]
     rows, engine_rows = [], []
     for dataset in args.datasets:
         _, entry, data = _load(args.configfile, dataset)
@@ -252,7 +253,7 @@ def main() -> None:
 def print_tables(table: pd.DataFrame, engine: pd.DataFrame) -> None:
     """CPU seconds and peak MiB per (dataset, algorithm) at each n, and the slope in n."""
     for dataset, part in table.groupby("dataset", sort=False):
-        sizes = sorted(part["n"].unique())
+        sizes = sorted(int(v) for v in part["n"].unique())
         print(f"\n{dataset}: CPU s (fit + evaluation) | peak MiB, at n = {sizes}; slope of time")
         for algorithm, rows in part.groupby("algorithm", sort=False):
             rows = rows.sort_values("n")
