@@ -126,7 +126,7 @@ SCHEMA_ERRORS = [
     (
         lambda c: c.update(block_sise=2),
         "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_size, "
-        "cost_models, datasets, figure_modules, registry, results)",
+        "cost_models, datasets, figure_modules, registry, resources, results)",
     ),
     (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum of 1"),
     (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails: unknown"),
@@ -143,6 +143,14 @@ SCHEMA_ERRORS = [
         "config datasets.heart.cost_models.0: '../x' does not match",
     ),
     (lambda c: c.pop("algorithms"), "config (top level): 'algorithms' is a required property"),
+    (
+        lambda c: c.update(resources={"plot": {"mem_mb": 500}}),
+        "config resources.plot: unknown key (allowed here: adaboost_path, binarize, train)",
+    ),
+    (
+        lambda c: c.update(resources={"train": {"mem_mb": 0}}),
+        "config resources.train.mem_mb: 0 is less than the minimum of 100",
+    ),
 ]
 
 

@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from budgetboost.estimators.names import estimator_class, estimator_module
+from budgetboost.pipeline.resources import rule_resources
 from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
 
 __all__ = ["BASELINE_SPEC", "Plan", "block_trials", "budget_grid"]
@@ -93,6 +94,10 @@ class Plan:
         self.results = str(config.get("results", "results")).rstrip("/")
         relative = self.results.removeprefix("results").strip("/")
         self.logs = f"logs/{relative}" if relative else "logs"
+
+    def resources(self, rule: str) -> dict[str, int]:
+        """``mem_mb`` and ``runtime`` of a submitted rule's jobs (config over defaults)."""
+        return rule_resources(self.config, rule)
 
     # ------------------------------------------------------------------ trials and blocks
     def trials(self, dataset: str) -> int:

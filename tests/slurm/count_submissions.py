@@ -7,11 +7,15 @@ Runs ``snakemake -n --profile workflow/profiles/slurm --workflow-profile none`` 
 repository root (extra arguments are passed on) and prints, per rule, how many jobs the run
 has and whether they are bundled (a group of the profile), run on the login node
 (``localrules``) or submitted one by one; then the number of SLURM jobs: bundles (the dry
-run's "Group job" headers) plus the ungrouped jobs of non-local rules.
+run's "Group job" headers) plus the ungrouped jobs of non-local rules; and what each job
+asks for (``mem_mb``, ``runtime`` in minutes: the rule's, or the config's ``resources:``),
+with what a full bundle asks for (its jobs run ``cores`` at a time, so ``cores`` x the
+memory and ``ceil(components / cores)`` x the runtime).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
@@ -53,6 +57,25 @@ def job_counts(log: str) -> dict[str, int]:
     return counts
 
 
+def job_resources(log: str) -> dict[str, dict[str, set[int]]]:
+    """rule -> {"mem_mb": {...}, "runtime": {...}}: the values the dry run's jobs ask for."""
+    asked: dict[str, dict[str, set[int]]] = {}
+    rule = None
+    for line in log.splitlines():
+        if m := re.match(r"^\s*(?:local)?rule (\w+):", line):
+            rule = m.group(1)
+        elif rule and (m := re.match(r"^\s*resources: (.*)$", line)):
+            values = dict(kv.split("=", 1) for kv in m.group(1).split(", ") if "=" in kv)
+            for key in ("mem_mb", "runtime"):
+                if values.get(key, "").isdigit():
+                    asked.setdefault(rule, {}).setdefault(key, set()).add(int(values[key]))
+    return asked
+
+
+def _span(values: set[int]) -> str:
+    return "-" if not values else "-".join(str(v) for v in sorted({min(values), max(values)}))
+
+
 def local_rules() -> set[str]:
     """Rule names listed in the workflow's ``localrules:`` directives."""
     names: set[str] = set()
@@ -73,9 +96,12 @@ def main(extra: list[str]) -> None:
     grouped = set(profile.get("groups", {}))
     local = local_rules() | {"all"}
     bundles = len(re.findall(r"^\[.*\] Group job ", log, flags=re.M))
+    asked = job_resources(log)
     single = 0
-    print(f"{'rule':<14}{'jobs':>6}  where")
+    print(f"{'rule':<14}{'jobs':>6}{'mem_mb':>8}{'runtime':>9}  where")
     for rule, n in counts.items():
+        mem = _span(asked.get(rule, {}).get("mem_mb", set()))
+        runtime = _span(asked.get(rule, {}).get("runtime", set()))
         if rule in grouped:
             where = f"bundled ({profile['group-components'][profile['groups'][rule]]} a job)"
         elif rule in local:
@@ -83,11 +109,18 @@ def main(extra: list[str]) -> None:
         else:
             where = "one SLURM job each"
             single += n
-        print(f"{rule:<14}{n:>6}  {where}")
+        print(f"{rule:<14}{n:>6}{mem:>8}{runtime:>9}  {where}")
     print(
         f"total jobs {sum(counts.values())}; SLURM jobs submitted: {bundles} bundles + "
         f"{single} single = {bundles + single}"
     )
+    cores, size = int(profile["cores"]), max(profile.get("group-components", {}).values())
+    for rule in sorted(grouped & set(asked)):
+        mem, runtime = max(asked[rule]["mem_mb"]), max(asked[rule]["runtime"])
+        print(
+            f"a full bundle of {size} {rule} jobs asks for {min(size, cores)} CPUs, "
+            f"{min(size, cores) * mem} MB and {math.ceil(size / cores) * runtime} min"
+        )
 
 
 if __name__ == "__main__":

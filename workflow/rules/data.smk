@@ -32,7 +32,8 @@ rule binarize:
     conda:
         "../envs/budgetboost.yaml"
     resources:
-        mem_mb=4000,
+        mem_mb=PLAN.resources("binarize")["mem_mb"],
+        runtime=PLAN.resources("binarize")["runtime"],
     params:
         entry=binarize_entry,
     script:

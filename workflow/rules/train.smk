@@ -24,8 +24,8 @@ rule adaboost_path:
         "../envs/budgetboost.yaml"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=60,
+        mem_mb=PLAN.resources("adaboost_path")["mem_mb"],
+        runtime=PLAN.resources("adaboost_path")["runtime"],
     params:
         max_rounds=path_rounds,
         trials=block_trials,
@@ -50,8 +50,8 @@ rule train:
         "../envs/budgetboost.yaml"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=60,
+        mem_mb=PLAN.resources("train")["mem_mb"],
+        runtime=PLAN.resources("train")["runtime"],
     params:
         algorithm=algorithm_params,
         budgets=block_budgets,

@@ -1,0 +1,110 @@
+"""What the submitted rules ask a cluster for, and what a finished run says they need (#24).
+
+The rules that run as cluster jobs (``binarize``, ``adaboost_path``, ``train``) declare
+``mem_mb`` and ``runtime`` (minutes). Their defaults (:data:`DEFAULTS`) fit Table 1's sizes;
+a config whose data is larger sets its own under ``resources:``, measured rather than
+guessed: every job's log ends with the process's peak memory
+(:func:`budgetboost.data.io.job_log`) and Snakemake records each job's start and end, so after
+a run :func:`measured` reads each rule's largest peak and longest job, and :func:`suggested`
+turns them into a ``resources:`` block with stated margins (``python benchmarks/resources.py
+--configfile ...`` prints both).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["DEFAULTS", "MEMORY_MARGIN", "RUNTIME_MARGIN", "measured", "suggested"]
+
+#: Resources of the submitted rules when the config does not set them (MB, minutes):
+#: :func:`suggested` from the full run of ``config/config.yaml`` (2026-11-25, two cores, two
+#: jobs at a time): the largest train job 1,028 MiB and 30.0 min (CatBoost stumps on sonar,
+#: 30 trials in one block), adaboost_path 763 MiB and 0.6 min, binarize 409 MiB and 0.04 min.
+DEFAULTS: dict[str, dict[str, int]] = {
+    "binarize": {"mem_mb": 700, "runtime": 5},
+    "adaboost_path": {"mem_mb": 1300, "runtime": 5},
+    "train": {"mem_mb": 1700, "runtime": 90},
+}
+#: The suggested ``mem_mb`` is this times the largest measured peak (allocators and library
+#: versions differ between machines), rounded up to 100 MB.
+MEMORY_MARGIN = 1.5
+#: The suggested ``runtime`` is this times the longest measured job (a cluster core may be
+#: slower than the measuring machine's, and a shared node slower still), rounded up to whole
+#: minutes, at least 5.
+RUNTIME_MARGIN = 3.0
+
+_PEAK = re.compile(r"peak memory: (\d+(?:\.\d+)?) MiB")
+
+
+def _peak_mib(log: Path) -> float | None:
+    """The peak memory a job's log ends with, or None (the job did not finish)."""
+    peaks = _PEAK.findall(log.read_text()) if log.is_file() else []
+    return float(peaks[-1]) if peaks else None
+
+
+def measured(root: str | Path, logs: str, rules: tuple[str, ...] = tuple(DEFAULTS)) -> pd.DataFrame:
+    """Per submitted rule, its finished jobs' count, largest peak (MiB) and longest time (s).
+
+    A job's time is Snakemake's record of it (``.snakemake/metadata``: start to end, the
+    Python start-up and the reading and writing of files included, as a cluster counts it);
+    its peak memory is the last line of its log.
+
+    Parameters
+    ----------
+    root : path
+        The repository the run happened in.
+    logs : str
+        The config's log folder relative to ``root`` (:attr:`Plan.logs`): only jobs whose
+        log lies below it count, so two configs' runs in one repository stay apart.
+    rules : tuple of str
+        The rules to read.
+    """
+    prefix = logs.rstrip("/") + "/"
+    jobs = {}
+    for path in Path(root, ".snakemake", "metadata").glob("*"):
+        record = json.loads(path.read_text())
+        log = (record.get("log") or [""])[0]
+        if record.get("rule") in rules and log.startswith(prefix) and record.get("endtime"):
+            jobs[record["job_hash"]] = (
+                record["rule"],
+                log,
+                record["endtime"] - record["starttime"],
+            )
+    rows = [
+        (rule, peak, seconds)
+        for rule, log, seconds in jobs.values()
+        if (peak := _peak_mib(Path(root, log))) is not None
+    ]
+    frame = pd.DataFrame(rows, columns=["rule", "peak_mib", "seconds"])
+    table = frame.groupby("rule", sort=False).agg(
+        jobs=("peak_mib", "size"), peak_mib=("peak_mib", "max"), seconds=("seconds", "max")
+    )
+    order = [r for r in rules if r in table.index]
+    return table.loc[order].reset_index()
+
+
+def suggested(table: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """A config's ``resources:`` from :func:`measured`'s table, with the stated margins.
+
+    ``mem_mb`` is in megabytes (10^6 bytes) as Snakemake and SLURM count them; the logs
+    count MiB (2^20 bytes).
+    """
+    out = {}
+    for row in table.itertuples():
+        mem_mb = MEMORY_MARGIN * row.peak_mib * 2**20 / 1e6
+        out[row.rule] = {
+            "mem_mb": int(math.ceil(mem_mb / 100) * 100),
+            "runtime": max(5, math.ceil(RUNTIME_MARGIN * row.seconds / 60)),
+        }
+    return out
+
+
+def rule_resources(config: Mapping, rule: str) -> dict[str, int]:
+    """``mem_mb`` and ``runtime`` of ``rule``: the config's ``resources:`` over the defaults."""
+    return {**DEFAULTS[rule], **config.get("resources", {}).get(rule, {})}
