@@ -49,3 +49,43 @@ class DictEvaluation(CheapestStump):
 
     def evaluate_at_budgets(self, X, y, budgets):
         return super().evaluate_at_budgets(X, y, budgets).as_dict()
+
+
+# ------------------------------------------------------------------ contract breakers (#25)
+# Each would win a comparison by breaking a rule if nothing checked it.
+
+
+class Overspending(CheapestStump):
+    """Reports ``spent = 10 B + 5`` at every budget: more than any budget allows."""
+
+    def _scores_and_costs(self, X, budgets):
+        scores, costs = super()._scores_and_costs(X, budgets)
+        spent = np.where(np.isfinite(budgets), 10 * budgets + 5, 1.0)
+        return scores, BudgetCosts(**{**costs.as_dict(), "spent": spent})
+
+
+class NaNCosts(CheapestStump):
+    """Reports NaN for every cost field (read as 0 or as a huge node count if unchecked)."""
+
+    def _scores_and_costs(self, X, budgets):
+        scores, costs = super()._scores_and_costs(X, budgets)
+        return scores, BudgetCosts(**{k: np.full(budgets.size, np.nan) for k in costs.as_dict()})
+
+
+class NaNScores(CheapestStump):
+    """Scores NaN at every budget (read as the class of ``score <= 0`` if unchecked)."""
+
+    def _scores_and_costs(self, X, budgets):
+        scores, costs = super()._scores_and_costs(X, budgets)
+        return np.full_like(scores, np.nan), costs
+
+
+class OverspendingRecord(CheapestStump):
+    """Keeps ``_scores_and_costs`` honest but rewrites the record ``evaluate_at_budgets``
+    returns (the pipeline checks what it stores, not only what the base class computed)."""
+
+    def evaluate_at_budgets(self, X, y, budgets):
+        from budgetboost import BudgetEvaluation
+
+        record = super().evaluate_at_budgets(X, y, budgets).as_dict()
+        return BudgetEvaluation(**{**record, "spent": record["spent"] + 100.0})

@@ -255,6 +255,15 @@ def test_markdown_table_escapes_and_aligns():
     assert "a\\|b" in body and rule.endswith(":|")
 
 
+def test_markdown_table_escapes_headers_and_line_breaks():
+    """A label is a column header in summary.md (#25): its ``|`` and line breaks must not
+    break the table."""
+    text = tables.markdown_table(pd.DataFrame({"Mine | v2\nnew": [0.5], "x": ["a\nb"]}))
+    header, rule, body = text.splitlines()
+    assert header.startswith("| Mine \\| v2 new |") and header.count(" | ") == 1
+    assert "a b" in body
+
+
 def test_error_table_marks_the_best_mean():
     """At each budget the lowest mean is bold, and only it."""
     rng = np.random.default_rng(0)

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
+from .contract import check_costs, check_scores
 from .params import (
     Boolean,
     InstanceOf,
@@ -229,7 +230,9 @@ class BudgetedEstimator:
     - ``_scores_and_costs(self, X, budgets) -> (scores, BudgetCosts)``: for a validated
       ``X`` and an array of budgets, the scores of shape (len(budgets), n_samples) (``> 0``
       predicts ``classes_[1]``) and what was paid at each budget. Budget ``inf`` is the model
-      as fitted: ``decision_function`` is its row.
+      as fitted: ``decision_function`` is its row. Its outputs are checked each time
+      (:mod:`~budgetboost.estimators.contract`): finite scores, finite costs >= 0, ``spent``
+      and ``max_example_cost`` within the budget; a violation raises ``ContractError``.
 
     Override ``decision_function`` or ``predict`` only where they differ from that (as
     :class:`~budgetboost.AdaBoostRS` does: its ``predict`` samples at the fitted budget).
@@ -387,7 +390,7 @@ class BudgetedEstimator:
         -------
         ndarray of shape (n_samples,)
         """
-        scores, _ = self._scores_and_costs(self._validated(X), np.array([np.inf]))
+        scores, _ = self._checked_scores_and_costs(self._validated(X), np.array([np.inf]))
         return scores[0]
 
     def predict(self, X: Any) -> np.ndarray:
@@ -409,7 +412,7 @@ class BudgetedEstimator:
         ndarray of shape (len(budgets), n_samples)
         """
         Xa = self._validated(X)
-        scores, _ = self._scores_and_costs(Xa, check_budgets(budgets))
+        scores, _ = self._checked_scores_and_costs(Xa, check_budgets(budgets))
         return self._labels(scores)
 
     def evaluate_at_budgets(self, X: Any, y: Any, budgets: Any) -> BudgetEvaluation:
@@ -431,7 +434,7 @@ class BudgetedEstimator:
         """
         Xa = self._validated(X)
         labels = self._checked_y(y, Xa.shape[0])
-        return self._evaluation(*self._scores_and_costs(Xa, check_budgets(budgets)), labels)
+        return self._evaluation(*self._checked_scores_and_costs(Xa, check_budgets(budgets)), labels)
 
     def score(self, X: Any, y: Any) -> float:
         """Mean accuracy of ``predict(X)`` against ``y`` (checked as in evaluation)."""
@@ -488,14 +491,27 @@ class BudgetedEstimator:
         """Labels of scores: ``classes_[1]`` where ``> 0``, else ``classes_[0]``."""
         return self.classes_[(scores > 0).astype(np.intp)]
 
+    def _checked_scores_and_costs(
+        self, X: np.ndarray, budgets: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
+        """``_scores_and_costs``, its outputs checked against the contract (finite scores of
+        the right shape, finite costs >= 0, nothing spent above the budget: see
+        :mod:`budgetboost.estimators.contract`), so that no subclass can break it unseen."""
+        scores, costs = self._scores_and_costs(X, budgets)
+        owner = f"{type(self).__name__}._scores_and_costs"
+        if not isinstance(costs, BudgetCosts):
+            raise TypeError(
+                f"{owner} must return (scores, BudgetCosts); got costs of type "
+                f"{type(costs).__name__}"
+            )
+        check_scores(owner, scores, budgets, X.shape[0])
+        check_costs(owner, costs.as_dict(), budgets)
+        return scores, costs
+
     def _evaluation(
         self, scores: np.ndarray, costs: BudgetCosts, y: np.ndarray
     ) -> BudgetEvaluation:
-        """The record of scores (n_budgets, n_samples) and costs against checked labels."""
-        if not isinstance(costs, BudgetCosts):
-            raise TypeError(
-                f"{type(self).__name__}._scores_and_costs must return (scores, "
-                f"BudgetCosts); got costs of type {type(costs).__name__}"
-            )
+        """The record of checked scores (n_budgets, n_samples) and costs against checked
+        labels."""
         error = (self._labels(scores) != y[None, :]).mean(axis=1)
         return BudgetEvaluation(error=error, **costs.as_dict())

@@ -26,6 +26,7 @@ from budgetboost.data.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.data.seeds import seed_from_key
 from budgetboost.data.splits import split_indices
 from budgetboost.estimators.base import BudgetEvaluation
+from budgetboost.estimators.contract import ContractError, check_costs
 from budgetboost.estimators.validation import check_budgets
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_estimator
@@ -311,25 +312,23 @@ def _run_trial(
             budget=fit_budget,
             adaboost_path=adaboost_path,
         )
+        where = (
+            f"algorithm {spec.name!r}, dataset {dataset!r}, cost model {cost_model!r}, "
+            f"trial {trial}"
+        )
         start = time.perf_counter()
         estimator.fit(X_train, y_train)
         fit_seconds += time.perf_counter() - start
         start = time.perf_counter()
-        test = estimator.evaluate_at_budgets(X_test, y_test, budgets)
-        train = estimator.evaluate_at_budgets(X_train, y_train, budgets)
+        try:
+            test = estimator.evaluate_at_budgets(X_test, y_test, budgets)
+            train = estimator.evaluate_at_budgets(X_train, y_train, budgets)
+            for result in (test, train):
+                _check_evaluation(result, budgets, spec.name)
+        except ContractError as err:
+            budget = "" if err.budget is None else f", budget {err.budget:g}"
+            raise ContractError(f"{where}{budget}: {err}", err.budget) from err
         predict_seconds += time.perf_counter() - start
-        for result in (test, train):
-            if not isinstance(result, BudgetEvaluation):
-                raise TypeError(
-                    f"algorithm {spec.name!r}: evaluate_at_budgets must return a "
-                    "budgetboost.BudgetEvaluation (subclass "
-                    f"budgetboost.BudgetedEstimator); got {type(result).__name__}"
-                )
-            if len(result) != len(budgets):
-                raise ValueError(
-                    f"algorithm {spec.name!r}: evaluate_at_budgets returned "
-                    f"{len(result)} values for {len(budgets)} budgets"
-                )
         test_parts.append(test)
         train_parts.append(train)
         tradeoff_parts.append(_chosen_tradeoffs(estimator, budgets))
@@ -342,6 +341,31 @@ def _run_trial(
         "tradeoff": np.concatenate(tradeoff_parts),
     }
     return columns, fit_seconds, predict_seconds, estimator
+
+
+def _check_evaluation(result: Any, budgets: Sequence[float], name: str) -> None:
+    """The contract on what is stored, whoever computed it (an estimator may override
+    ``evaluate_at_budgets``): a :class:`BudgetEvaluation` with one entry per budget, errors
+    in [0, 1], costs checked by :func:`~budgetboost.estimators.contract.check_costs`."""
+    if not isinstance(result, BudgetEvaluation):
+        raise TypeError(
+            f"algorithm {name!r}: evaluate_at_budgets must return a "
+            "budgetboost.BudgetEvaluation (subclass "
+            f"budgetboost.BudgetedEstimator); got {type(result).__name__}"
+        )
+    if len(result) != len(budgets):
+        raise ValueError(
+            f"algorithm {name!r}: evaluate_at_budgets returned "
+            f"{len(result)} values for {len(budgets)} budgets"
+        )
+    grid = np.asarray(budgets, dtype=np.float64)
+    fields = result.as_dict()
+    error = fields.pop("error")
+    bad = ~((error >= 0) & (error <= 1))  # NaN fails both
+    if bad.any():
+        budget = float(grid[np.flatnonzero(bad)[0]])
+        raise ContractError(f"evaluate_at_budgets: error {error[bad][0]} outside [0, 1]", budget)
+    check_costs("evaluate_at_budgets", fields, grid)
 
 
 def _chosen_tradeoffs(estimator: Any, budgets: Sequence[float]) -> np.ndarray:

@@ -21,7 +21,8 @@ def rst_table(df: pd.DataFrame) -> str:
 def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
     """Render ``df`` as a GitHub-flavoured pipe table, padded for reading in a terminal.
 
-    Numeric columns are right-aligned, text left-aligned; ``|`` inside a cell is escaped.
+    Numeric columns are right-aligned, text left-aligned; ``|`` inside a cell or a header is
+    escaped and line breaks become spaces (a label can break neither the table nor its row).
     Budgets (columns named ``budget`` or ``*_budget``) print in their shortest form.
     """
 
@@ -32,10 +33,15 @@ def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
             if np.isinf(value):
                 return "inf"
             return format(value, spec)
-        return str(value).replace("|", "\\|")
+        return text(value)
 
-    header = [str(col) for col in df.columns]
-    specs = ["g" if col == "budget" or col.endswith("_budget") else floatfmt for col in header]
+    def text(value: object) -> str:
+        return " ".join(str(value).splitlines()).replace("|", "\\|")
+
+    header = [text(col) for col in df.columns]
+    specs = [
+        "g" if col == "budget" or str(col).endswith("_budget") else floatfmt for col in df.columns
+    ]
     numeric = [pd.api.types.is_numeric_dtype(df[col]) for col in df.columns]
     body = [
         [fmt(v, spec) for v, spec in zip(row, specs, strict=True)]
