@@ -33,6 +33,14 @@ include: "workflow/rules/common.smk"
 report: f"{RESULTS}/report/landing.rst"
 
 
+# `snakemake --report` builds the report from the results on disk: it stops here when a dry
+# run of the same command has jobs to run (budgetboost.pipeline.staleness)
+from budgetboost.pipeline.staleness import stale_report
+
+if _stale := stale_report(sys.argv[1:]):
+    raise WorkflowError(_stale)
+
+
 # a wildcard matches only names from the config, so a typo never matches a rule
 wildcard_constraints:
     dataset="|".join(map(re.escape, DATASETS)),

@@ -140,16 +140,21 @@ def runtime_env() -> dict[str, str]:
 
 
 def snakemake(
-    repo: Path, *args: str, check: bool = True, timeout: float = 600
+    repo: Path,
+    *args: str,
+    check: bool = True,
+    timeout: float = 600,
+    pythonpath: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess:
     """Run the real ``snakemake`` CLI in ``repo`` (the test config unless told otherwise),
-    with only the declared runtime dependencies importable (:func:`runtime_env`)."""
+    with only the declared runtime dependencies importable (:func:`runtime_env`), and
+    ``pythonpath`` before the rest of ``PYTHONPATH``."""
     cmd = [SNAKEMAKE, *args]
     if "--configfile" not in args:
         cmd += ["--configfile", TEST_CONFIG]
-    proc = subprocess.run(
-        cmd, cwd=repo, capture_output=True, text=True, timeout=timeout, env=runtime_env()
-    )
+    env = runtime_env()
+    env["PYTHONPATH"] = os.pathsep.join([*pythonpath, env["PYTHONPATH"]])
+    proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=timeout, env=env)
     if check and proc.returncode != 0:
         raise AssertionError(
             f"{' '.join(cmd)} failed ({proc.returncode}) in {repo}:\n"
@@ -162,9 +167,11 @@ _RULE = re.compile(r"^(?:local)?(?:checkpoint|rule) (\w+):$")
 _OUTPUT = re.compile(r"^\s+output: (.*)$")
 
 
-def planned_jobs(repo: Path, *args: str) -> list[tuple[str, tuple[str, ...]]]:
+def planned_jobs(
+    repo: Path, *args: str, pythonpath: tuple[str, ...] = ()
+) -> list[tuple[str, tuple[str, ...]]]:
     """``(rule, outputs)`` of every job a dry run would execute (``[]``: nothing to do)."""
-    proc = snakemake(repo, "-n", *args)
+    proc = snakemake(repo, "-n", *args, pythonpath=pythonpath)
     text = proc.stdout + proc.stderr
     jobs, rule = [], None
     for line in text.splitlines():
@@ -178,14 +185,18 @@ def planned_jobs(repo: Path, *args: str) -> list[tuple[str, tuple[str, ...]]]:
     return jobs
 
 
-def planned_rules(repo: Path, *args: str) -> collections.Counter:
+def planned_rules(repo: Path, *args: str, pythonpath: tuple[str, ...] = ()) -> collections.Counter:
     """Jobs per rule of a dry run, without the target pseudo-rule ``all``."""
-    return collections.Counter(rule for rule, _ in planned_jobs(repo, *args) if rule != "all")
+    jobs = planned_jobs(repo, *args, pythonpath=pythonpath)
+    return collections.Counter(rule for rule, _ in jobs if rule != "all")
 
 
-def planned_outputs(repo: Path, rule: str, *args: str) -> set[str]:
+def planned_outputs(
+    repo: Path, rule: str, *args: str, pythonpath: tuple[str, ...] = ()
+) -> set[str]:
     """Outputs of the planned jobs of one rule."""
-    return {out for r, outputs in planned_jobs(repo, *args) if r == rule for out in outputs}
+    jobs = planned_jobs(repo, *args, pythonpath=pythonpath)
+    return {out for r, outputs in jobs if r == rule for out in outputs}
 
 
 def edit_config(repo: Path, edit, name: str = TEST_CONFIG) -> dict:

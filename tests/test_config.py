@@ -285,8 +285,8 @@ CHECK_ERRORS = [
     ),
     (
         lambda c: c["cost_models"]["turney"].update(algorithms=["gredy"]),
-        None,
-    ),  # not used by any dataset: not checked (an algorithm removed, its cost model unused)
+        "config cost_models.turney.algorithms: 'gredy' is not defined under algorithms",
+    ),  # not used by any dataset, still checked (#25): a typo waits for the day it is used
     (
         lambda c: c["datasets"]["heart"].update(budgets={"turney": {"step": 1, "stop": 2}}),
         "config datasets.heart.budgets.turney: not one of this dataset's cost models",
@@ -367,3 +367,123 @@ def test_the_default_peers_are_set_for_small_data_and_run_30_trials():
                 continue
             trials = spec.get("trials", registry[dataset]["trials"])
             assert min(trials, entry.get("trials", trials)) >= 30, (name, dataset)
+
+
+# ------------------------------------------------------------------ issue 25: planning checks
+
+
+def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config, registry):
+    """``sklearn.tree:DecisionTreeClassifier`` planned 54 jobs and failed in training."""
+    pytest.importorskip("sklearn")
+    config = validate_config(
+        _edited(
+            test_config,
+            lambda c: c["algorithms"]["greedy"].update(
+                estimator="sklearn.tree:DecisionTreeClassifier", params={}
+            ),
+        )
+    )
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value).startswith(
+        "config algorithms.greedy.estimator: sklearn.tree:DecisionTreeClassifier is not a "
+        "budgetboost.BudgetedEstimator"
+    )
+
+
+@pytest.mark.parametrize(
+    "source, detail",
+    [
+        ("def broken(:\n", "(SyntaxError: "),
+        ("raise RuntimeError('no licence server')\n", "(RuntimeError: no licence server)"),
+    ],
+)
+def test_an_estimator_module_that_fails_to_import_names_the_key(
+    test_config, registry, tmp_path, monkeypatch, source, detail
+):
+    (tmp_path / "broken_estimators.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = validate_config(
+        _edited(
+            test_config,
+            lambda c: c["algorithms"]["greedy"].update(estimator="broken_estimators:Mine"),
+        )
+    )
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    message = str(err.value)
+    assert message.startswith(
+        "config algorithms.greedy.estimator: estimator 'broken_estimators:Mine': cannot "
+        "import module 'broken_estimators' "
+    )
+    assert detail in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        ("-5", "is -5.0 (costs must be finite and >= 0)"),
+        ("inf", "is inf (costs must be finite and >= 0)"),
+        ("nan", "is not a number: 'nan'"),
+    ],
+)
+def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_path, value, reason):
+    costs = (REPO / "resources/heart_turney_costs.csv").read_text().splitlines()
+    costs[1] = f"age,{value}"
+    (tmp_path / "costs.csv").write_text("\n".join(costs) + "\n")
+
+    def edit(c):
+        c["datasets"]["heart"]["cost_models"].append("turney")
+        c["cost_models"]["turney"]["spec"].update(file=str(tmp_path / "costs.csv"))
+
+    config = validate_config(_edited(test_config, edit))
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value) == (
+        f"config cost_models.turney.spec.file: cost file {tmp_path / 'costs.csv'}: cost of "
+        f"'age' {reason}"
+    )
+
+
+@pytest.fixture(scope="module")
+def heart_data(tmp_path_factory, registry) -> Path:
+    """A repository root whose results/data holds heart's binarized table, as after a run."""
+    from budgetboost.data.datasets import build_binarized, write_binarized
+
+    root = tmp_path_factory.mktemp("root")
+    (root / "results" / "data").mkdir(parents=True)
+    data = build_binarized("heart", registry["heart"], REPO)
+    write_binarized(data, root / "results" / "data" / "heart.parquet")
+    for folder in ("resources",):
+        (root / folder).symlink_to(REPO / folder)
+    return root
+
+
+@pytest.mark.parametrize(
+    "sizes, message",
+    [
+        (
+            {"train_size": 250},
+            "config datasets.heart.train_size: train_size 250 + test_size 170 = 420 rows, but "
+            "heart has 270 (results/data/heart.parquet)",
+        ),
+        (
+            {"train_size": 2, "test_size": 10},
+            "config datasets.heart: dataset 'heart', trial ",
+        ),
+        ({"train_size": 100}, None),
+    ],
+)
+def test_sizes_are_checked_against_the_data_where_it_exists(
+    test_config, registry, heart_data, sizes, message
+):
+    config = validate_config(_edited(test_config, lambda c: c["datasets"]["heart"].update(sizes)))
+    if message is None:
+        check_config(config, registry, heart_data)
+        return
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, heart_data)
+    assert str(err.value).startswith(message), str(err.value)
+    if "trial" in message:
+        assert "training rows all have label" in str(err.value)
+        assert "raise train_size (datasets.heart.train_size in the config)" in str(err.value)

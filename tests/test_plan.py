@@ -140,3 +140,21 @@ def test_a_config_sets_a_datasets_sizes_over_the_registrys(checked):
     plan = plan_of(checked, bigger)
     assert plan.split_sizes("heart") == {"train_size": 150, "test_size": 170}
     assert plan.split_sizes("ecoli") == plan_of(checked).split_sizes("ecoli")
+
+
+def test_a_train_job_depends_on_the_versions_of_the_libraries_it_runs(checked):
+    """#25: numpy's version for every job, LightGBM's and CatBoost's for their peers."""
+    import importlib.metadata
+
+    plan = Plan(*checked)
+    numpy = importlib.metadata.version("numpy")
+    assert plan.versions() == {"numpy": numpy}
+    assert plan.versions("greedy") == {"numpy": numpy}
+    assert plan.versions("lightgbm_stumps") == {
+        "numpy": numpy,
+        "lightgbm": importlib.metadata.version("lightgbm"),
+    }
+    assert plan.versions("catboost_stumps") == {
+        "numpy": numpy,
+        "catboost": importlib.metadata.version("catboost"),
+    }

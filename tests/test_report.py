@@ -24,6 +24,7 @@ from synthetic_results import synthetic_shards
 from budgetboost.data.costs import CostTable, write_costs
 from budgetboost.data.io import read_table, write_table
 from budgetboost.figures import registry as figures
+from budgetboost.pipeline import staleness
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: the images of every registered figure (budgetboost.figures.registry), as the report holds them
@@ -149,6 +150,7 @@ MINI_SNAKEFILE = """\
 # dataset_order(), cost_model_roles(), code_files(), the catalogue, the figure registry and
 # results_outputs().
 from budgetboost.figures import registry as figures
+from budgetboost.pipeline import staleness
 from budgetboost.pipeline.catalogue import Catalogue
 
 EXPERIMENTS = {experiments!r}
@@ -411,3 +413,45 @@ def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
     )
     planned = re.findall(r"^(?:local)?rule (\w+):", proc.stdout, flags=re.M)
     assert [rule for rule in planned if rule != "all"] == ["plot"], proc.stdout[-3000:]
+
+
+# ---------------------------------------------------------------------- stale results (#25)
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["--cores", "2"], None),
+        (["--report-after-run", "--report", "r.html"], None),
+        (["--report", "r.html", "--configfile", "c.yaml"], ["--configfile", "c.yaml"]),
+        (["--configfile", "c.yaml", "--report=r.zip"], ["--configfile", "c.yaml"]),
+        (["--report", "--report-stylesheet", "s.css", "-c1"], ["-c1"]),
+    ],
+)
+def test_a_report_command_gives_the_dry_run_of_the_same_workflow(argv, expected):
+    arguments = staleness.dry_run_arguments(argv)
+    if expected is None:
+        assert arguments is None
+    else:
+        assert arguments == [*expected, "--dry-run", "--quiet", "rules"]
+
+
+@pytest.mark.slow
+def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
+    """``snakemake --report`` after a config change built "Report created." from the old
+    results; now it stops, saying how many jobs are out of date, and writes no report."""
+    repo = clone_run(base_run, tmp_path / "repo")
+    edit_config(repo, lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=30))
+    proc = subprocess.run(
+        [SNAKEMAKE, "--configfile", "config/test.yaml", "--report", "results/report.html"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=runtime_env(),
+    )
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "snakemake --report: " in output and " jobs are out of date (train " in output
+    assert "(--report-after-run)" in output
+    assert not (repo / "results/report.html").exists()

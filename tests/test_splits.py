@@ -9,7 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetboost.data.io import read_metadata, write_table
-from budgetboost.data.splits import make_splits, read_splits, split_indices, write_splits
+from budgetboost.data.splits import (
+    check_training_classes,
+    make_splits,
+    read_splits,
+    split_indices,
+    write_splits,
+)
 
 
 @settings(max_examples=50, deadline=None)
@@ -84,3 +90,19 @@ def test_read_splits_rejects_other_tables(tmp_path):
     write_table(pd.DataFrame({"trial": [0]}), tmp_path / "x.parquet")
     with pytest.raises(ValueError, match="not a splits file"):
         read_splits(tmp_path / "x.parquet")
+
+
+def test_a_training_part_of_one_class_names_the_trial_and_the_remedy():
+    """#25: found before in a train job, without the trial."""
+    y = np.array([1] * 95 + [-1] * 5)
+    check_training_classes("skewed", y, 60, 20, 5)  # 60 of 100 rows: both classes
+    with pytest.raises(ValueError) as err:
+        check_training_classes("skewed", y, 2, 20, 50)
+    trial = next(
+        t for t in range(50) if np.unique(y[split_indices("skewed", t, 100, 2, 20)[0]]).size < 2
+    )
+    assert str(err.value) == (
+        f"dataset 'skewed', trial {trial}: its 2 training rows all have label 1; raise "
+        "train_size (datasets.skewed.train_size in the config) so that every trial's training "
+        "part holds both classes"
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import http.server
+import importlib.metadata
 import os
 import signal
 import subprocess
@@ -192,6 +193,69 @@ def test_environment_yml_lists_the_pyproject_dependencies():
         (
             lambda c: c["datasets"].update(webscope={"cost_models": ["uniform_0_2"]}),
             "config datasets.webscope: its local file resources/local/webscope/set2.train.txt",
+        ),
+        # issue 25, item 2: labels, styles, estimators, protocol keys, grids, trials
+        (
+            lambda c: c["algorithms"]["smoothed"].update(label="AdaBoostBT_Greedy"),
+            "config algorithms.smoothed.label: 'AdaBoostBT_Greedy' is also the label of "
+            "algorithm 'greedy'",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"].update(label="   "),
+            "config algorithms.greedy.label: '   ' is blank",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"].update(label="Mine | v2\nnew"),
+            "config algorithms.greedy.label: 'Mine | v2\\nnew' holds a line break",
+        ),
+        (
+            lambda c: (
+                c["algorithms"]["greedy"].update(style={"colour": "#DE8F05"}),
+                c["algorithms"]["smoothed"].update(style={"colour": "#de8f05"}),
+            ),
+            "config algorithms.smoothed.style.colour: '#de8f05' is the colour of algorithm "
+            "'greedy' ('#DE8F05'): each algorithm needs a colour of its own",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"].update(style={"colour": "red", "marker": "zz"}),
+            "config algorithms.greedy.style.marker: not a matplotlib marker: 'zz'",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"].update(
+                style={"colour": "red", "linestyle": "wavy"}
+            ),
+            "config algorithms.greedy.style.linestyle: not a matplotlib linestyle: 'wavy'",
+        ),
+        (
+            lambda c: c["algorithms"]["greedy"].update(estimator="collections:OrderedDict"),
+            "config algorithms.greedy.estimator: collections:OrderedDict is not a "
+            "budgetboost.BudgetedEstimator",
+        ),
+        (
+            lambda c: c["algorithms"]["lightgbm_stumps"].update(refit_per_budget=True),
+            "config algorithms.lightgbm_stumps.refit_per_budget: BudgetedLightGBM has no "
+            "budget parameter",
+        ),
+        (
+            lambda c: c["algorithms"]["smoothed"].update(rounds_from_registry="tau"),
+            "config algorithms.smoothed.rounds_from_registry: tau = ",
+        ),
+        (
+            lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(stop=float("inf")),
+            "config cost_models.uniform_0_2.budgets: budget stop must be a finite number",
+        ),
+        (
+            lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=1e-12),
+            "config cost_models.uniform_0_2.budgets: 10000000000000 budgets from 1e-12 to 10",
+        ),
+        (
+            lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=1e-11, stop=5e-10),
+            "config cost_models.uniform_0_2.budgets: step 1e-11 from 1e-11 is finer than the "
+            "grid's resolution",
+        ),
+        (
+            lambda c: c["datasets"]["heart"].update(trials=100000),
+            "config datasets.heart.trials: 100000 is greater than the maximum of 1000",
         ),
     ],
 )
@@ -457,6 +521,38 @@ def test_editing_training_code_reruns_the_shards_not_the_data(run_copy):
     rules = planned_rules(run_copy)
     assert rules["train"] == len(shard_paths(run_copy))
     assert set(rules) <= {"train"} | RESULTS_RULES
+
+
+def _fake_install(folder: Path, name: str, version: str) -> str:
+    """A folder that makes ``importlib.metadata`` report ``name`` at ``version`` when it
+    comes first on ``PYTHONPATH`` (as an upgrade would; the code itself is not touched)."""
+    info = folder / f"{name}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    return str(folder)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("library", ["lightgbm", "numpy"])
+def test_a_library_upgrade_reruns_the_shards_of_its_users(run_copy, tmp_path, library):
+    """#25, item 4: the train jobs' params hold numpy's version and those of the libraries
+    their estimator wraps, and the shards record them: LightGBM's upgrade re-runs only the
+    LightGBM shards, numpy's every shard and the shared AdaBoost paths."""
+    shard = read_metadata(shard_paths(run_copy, algorithm="lightgbm_stumps")[0])
+    installed = {lib: importlib.metadata.version(lib) for lib in ("numpy", "lightgbm")}
+    assert shard["versions"] == installed
+    fake = _fake_install(tmp_path / "site", library, "999.0")
+    rules = planned_rules(run_copy, pythonpath=(fake,))
+    lightgbm = shard_paths(run_copy, algorithm="lightgbm_stumps")
+    if library == "lightgbm":
+        assert rules["train"] == len(lightgbm) and "adaboost_path" not in rules
+        assert planned_outputs(run_copy, "train", pythonpath=(fake,)) >= {
+            str(p.relative_to(run_copy)) for p in lightgbm
+        }
+    else:
+        assert rules["train"] == len(shard_paths(run_copy)) and rules["adaboost_path"] > 0
+    assert set(rules) <= {"train", "adaboost_path"} | RESULTS_RULES
+    assert planned_rules(run_copy) == {}  # the installed versions: nothing to do
 
 
 def _heart_turney(config: dict) -> None:

@@ -177,7 +177,18 @@ def fit_attribute(attribute: str, series: pd.Series, method: Mapping[str, object
             value=value,
             row=row,
         )
-    thresholds = _numeric_thresholds(series.to_numpy(dtype=float, na_value=np.nan), method)
+    values = series.to_numpy(dtype=float, na_value=np.nan)
+    infinite = np.flatnonzero(np.isinf(values))
+    if infinite.size:
+        row = int(infinite[0])
+        raise NotNumericError(
+            f"attribute {attribute!r}: its value {values[row]} at row {row} (0-based, "
+            "header not counted) is not finite; a feature value is a finite number or missing",
+            attribute=attribute,
+            value=series.iloc[row],
+            row=row,
+        )
+    thresholds = _numeric_thresholds(values, method)
     return [
         {
             "name": f"{attribute}>={format_value(t)}",

@@ -318,7 +318,7 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
             costs = [float(ln.split(",")[-1]) for ln in lines]
         except ValueError as err:
             raise ValueError(f"cost file {path}: {err}") from None
-        return {f"f{i}": c for i, c in enumerate(costs, start=1)}
+        return _checked_costs(path, {f"f{i}": c for i, c in enumerate(costs, start=1)})
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     if not {"feature", "cost"} <= set(frame.columns):
         raise ValueError(
@@ -337,7 +337,20 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
             f"cost file {path}: attribute {name!r} is listed {times} (costs "
             f"{', '.join(given)}); keep one row per attribute"
         )
-    return dict(zip(frame["feature"].astype(str), costs.astype(float), strict=True))
+    return _checked_costs(
+        path, dict(zip(frame["feature"].astype(str), costs.astype(float), strict=True))
+    )
+
+
+def _checked_costs(path: Path, costs: dict[str, float]) -> dict[str, float]:
+    """``costs``, unless one is not finite or negative (a negative cost would let a model
+    buy budget by reading a feature; an infinite one makes every budget unreachable)."""
+    for name, cost in costs.items():
+        if not (np.isfinite(cost) and cost >= 0):
+            raise ValueError(
+                f"cost file {path}: cost of {name!r} is {cost} (costs must be finite and >= 0)"
+            )
+    return costs
 
 
 def _real_costs(

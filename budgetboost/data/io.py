@@ -70,7 +70,9 @@ def write_table(
     meta = dict(table.schema.metadata or {})
     meta.pop(b"pandas", None)  # holds library versions, not needed to read the table back
     if metadata is not None:
-        meta[METADATA_KEY] = json.dumps(metadata, sort_keys=True, default=_json_default).encode()
+        meta[METADATA_KEY] = json.dumps(
+            metadata, sort_keys=True, default=_json_default, allow_nan=False
+        ).encode()
     table = table.replace_schema_metadata(meta)
     with atomic_path(path, suffix=".parquet.tmp") as tmp:
         pq.write_table(table, tmp, compression="zstd", write_statistics=True)

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 from budgetboost.data.io import write_table
 from budgetboost.data.seeds import rng_from_key
 
-__all__ = ["split_indices", "make_splits", "write_splits", "read_splits"]
+__all__ = ["check_training_classes", "split_indices", "make_splits", "write_splits", "read_splits"]
 
 
 def _check_sizes(dataset: str, n_rows: int, train_size: int, test_size: int) -> None:
@@ -46,6 +46,28 @@ def split_indices(
     train = np.sort(order[:train_size]).astype(np.int32)
     test = np.sort(order[train_size : train_size + test_size]).astype(np.int32)
     return train, test
+
+
+def check_training_classes(
+    dataset: str, y: np.ndarray, train_size: int, test_size: int, trials: int
+) -> None:
+    """Raise ``ValueError`` naming the first trial whose training part holds one class only.
+
+    Splits are drawn without stratification (as the paper's), so a small ``train_size`` on a
+    skewed dataset can leave a trial's training rows all of one class; no estimator can be
+    fitted on those, so the split job (and planning, where the data exists) says which trial
+    and what to change instead of a train job failing later.
+    """
+    y = np.asarray(y)
+    for trial in range(int(trials)):
+        train, _ = split_indices(dataset, trial, y.size, train_size, test_size)
+        classes = np.unique(y[train])
+        if classes.size < 2:
+            raise ValueError(
+                f"dataset {dataset!r}, trial {trial}: its {train_size} training rows all "
+                f"have label {classes[0]}; raise train_size (datasets.{dataset}.train_size "
+                "in the config) so that every trial's training part holds both classes"
+            )
 
 
 def make_splits(

@@ -279,6 +279,11 @@ class BudgetedEstimator:
                                            nodes=np.zeros(budgets.size))
     """
 
+    #: The libraries (their distribution names, as pip knows them) this estimator wraps:
+    #: their versions go into every shard's metadata with numpy's, and an upgrade re-runs the
+    #: estimator's shards (the train rule's params hold them).
+    libraries: ClassVar[tuple[str, ...]] = ()
+
     _estimator_type = "classifier"
     #: What each constructor parameter may be: ``{name: [constraint, ...]}`` (see
     #: :mod:`budgetboost.estimators.params`); ``None`` in a list allows ``None``.

@@ -45,9 +45,10 @@ def estimator_class(estimator: str) -> type:
         )
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
+    except Exception as exc:  # noqa: BLE001 - a user's module may fail in any way on import
+        detail = f"{type(exc).__name__}: {exc}".splitlines()[0]
         raise ValueError(
-            f"estimator {estimator!r}: cannot import module {module_name!r} ({exc})"
+            f"estimator {estimator!r}: cannot import module {module_name!r} ({detail})"
         ) from exc
     try:
         return getattr(module, class_name)

@@ -28,18 +28,46 @@ def paper_style():
 
 
 def check_styles(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
-    """The first ``style`` of the config's ``algorithms`` that matplotlib cannot draw, as a
-    one-line message naming its config path (``None`` when every style is drawable)."""
-    from matplotlib.colors import to_rgba
+    """The first problem with the styles the config's ``algorithms`` are drawn in, as a
+    one-line message naming its config path (``None`` when there is none).
 
-    for name, entry in algorithms.items():
-        colour = (entry.get("style") or {}).get("colour")
-        if colour is None:
-            continue
-        try:
-            to_rgba(colour)
-        except ValueError:
-            return f"config algorithms.{name}.style.colour: not a matplotlib colour: {colour!r}"
+    Each style (the config's, else the built-in one) must be drawable by matplotlib (colour,
+    marker, line style) and each algorithm's colour its own: two algorithms whose colours are
+    the same colour (``#de8f05`` and ``#DE8F05``, or a name and its hex code) could not be
+    told apart in a figure.
+    """
+    from matplotlib.colors import to_hex
+    from matplotlib.lines import Line2D
+    from matplotlib.markers import MarkerStyle
+
+    from budgetboost.pipeline.catalogue import Catalogue
+
+    explicit = {n: (e.get("style") or {}) for n, e in algorithms.items()}
+    catalogue = Catalogue.from_config(algorithms)
+    styles = {name: catalogue[name].style for name in catalogue}
+    seen: dict[str, str] = {}
+    for name, style in styles.items():
+        where = f"config algorithms.{name}.style"
+        for key, value, check in (
+            ("colour", style.colour, to_hex),
+            ("marker", style.marker, MarkerStyle),
+            ("linestyle", style.linestyle, Line2D([], []).set_linestyle),
+        ):
+            try:
+                check(value)
+            except (ValueError, TypeError):
+                return f"{where}.{key}: not a matplotlib {key}: {value!r}"
+        colour = to_hex(style.colour, keep_alpha=True)
+        if colour in seen:
+            other = seen[colour]
+            mine = "colour" in explicit.get(name, {})
+            first, second = (name, other) if mine else (other, name)
+            return (
+                f"config algorithms.{first}.style.colour: {styles[first].colour!r} is the "
+                f"colour of algorithm {second!r} ({styles[second].colour!r}): each "
+                "algorithm needs a colour of its own"
+            )
+        seen[colour] = name
     return None
 
 

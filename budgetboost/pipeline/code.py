@@ -50,6 +50,19 @@ def source_files(module: str, root: str | Path = ".") -> list[str]:
     return sorted(str(path) for path in seen.values())
 
 
+def library_versions(libraries: tuple[str, ...] = ()) -> dict[str, str]:
+    """Installed versions of numpy and of ``libraries`` (distribution names), for a shard's
+    metadata and a train job's params: a result records, and depends on, the libraries that
+    computed it (an upgrade re-runs exactly the jobs whose libraries changed).
+
+    Raises
+    ------
+    importlib.metadata.PackageNotFoundError
+        When one of them is not installed.
+    """
+    return {name: metadata.version(name) for name in ("numpy", *libraries)}
+
+
 def package_version() -> str:
     """The installed budgetboost version ("unknown" when not installed)."""
     try:

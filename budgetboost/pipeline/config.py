@@ -16,16 +16,20 @@ What only the figures can check (styles, figure modules) is :mod:`budgetboost.fi
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from budgetboost.data.costs import SpecError, check_spec
+from budgetboost.data.costs import SpecError, check_spec, read_attribute_costs
 from budgetboost.data.jsonschema import validate_with_defaults
 from budgetboost.data.registry import load_registry, source_files
+from budgetboost.data.splits import check_training_classes
+from budgetboost.estimators.base import BudgetedEstimator
 from budgetboost.estimators.names import estimator_class
 from budgetboost.estimators.params import InvalidParameterError
+from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.plan import budget_grid
 
 __all__ = [
@@ -133,8 +137,7 @@ def check_config(
             raise ConfigError(
                 f"{_where('cost_models', name, 'spec', exc.key)}: {exc.reason}"
             ) from None
-        used = any(name in e["cost_models"] for e in config["datasets"].values())
-        for item in entry.get("algorithms", []) if used else []:  # as cost files: if used
+        for item in entry.get("algorithms", []):
             if item not in config["algorithms"]:
                 raise ConfigError(
                     f"{_where('cost_models', name, 'algorithms')}: {item!r} is not defined "
@@ -150,6 +153,8 @@ def check_config(
         _check_algorithm(name, entry, rounds)
         if entry.get("adaboost_path"):
             _check_shared_path(name, entry, rounds, config["adaboost_path"]["max_rounds"])
+    for name in config["datasets"]:
+        _check_sizes_against_data(config, registry, name, root)
     for dataset, cost_model in _dataset_cost_models(config):
         _check_grid(config, dataset, cost_model)
         _check_cost_file(config, registry, dataset, cost_model, root)
@@ -225,6 +230,37 @@ def _check_dataset(config, registry, name, entry, root: Path) -> None:
         )
 
 
+def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
+    """Where the binarized data already exists (a second run, or a config beside another),
+    its row count and labels against the sizes and trials: the split job would fail on
+    them, and every job after it."""
+    path = root / str(config.get("results", "results")) / "data" / f"{name}.parquet"
+    if not path.is_file():
+        return
+    import pyarrow.parquet as pq
+
+    entry, defaults = config["datasets"][name], registry[name]
+    sizes = {key: int(entry.get(key, defaults[key])) for key in ("train_size", "test_size")}
+    key = "train_size" if "train_size" in entry else "test_size" if "test_size" in entry else None
+    where = (
+        _where("datasets", name, key)
+        if key
+        else f"{_where('datasets', name)} (the registry's sizes)"
+    )
+    n_rows = pq.read_metadata(path).num_rows
+    if sum(sizes.values()) > n_rows:
+        raise ConfigError(
+            f"{where}: train_size {sizes['train_size']} + test_size {sizes['test_size']} = "
+            f"{sum(sizes.values())} rows, but {name} has {n_rows} ({_shown(path, root)})"
+        )
+    y = pq.read_table(path, columns=["y"]).column("y").to_numpy()
+    trials = int(entry.get("trials", defaults["trials"]))
+    try:
+        check_training_classes(name, y, sizes["train_size"], sizes["test_size"], trials)
+    except ValueError as exc:
+        raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
+
+
 def _shown(path: Path, root: Path) -> Path:
     """``path`` as the user wrote it: relative to the repository root where it lies below."""
     try:
@@ -247,6 +283,31 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
     except ValueError as exc:
         raise ConfigError(f"{_where('algorithms', name, 'estimator')}: {exc}") from None
     accepted = _constructor_params(cls)
+    if not (isinstance(cls, type) and issubclass(cls, BudgetedEstimator)):
+        raise ConfigError(
+            f"{_where('algorithms', name, 'estimator')}: {entry['estimator']} is not a "
+            "budgetboost.BudgetedEstimator (subclass it: see its docstring, 'Writing an "
+            "estimator')"
+        )
+    for library in getattr(cls, "libraries", ()):
+        try:
+            library_versions((library,))
+        except PackageNotFoundError:
+            raise ConfigError(
+                f"{_where('algorithms', name, 'estimator')}: {entry['estimator']} wraps "
+                f"{library}, which is not installed (pip install {library})"
+            ) from None
+    if "feature_costs" not in accepted:
+        raise ConfigError(
+            f"{_where('algorithms', name, 'estimator')}: {entry['estimator']} takes no "
+            "feature_costs parameter (the pipeline passes each trial's costs through it)"
+        )
+    if entry.get("refit_per_budget") and "budget" not in accepted:
+        raise ConfigError(
+            f"{_where('algorithms', name, 'refit_per_budget')}: {entry['estimator']} has no "
+            "budget parameter to refit at each budget (it is fitted once and evaluated at "
+            "every budget: remove refit_per_budget)"
+        )
     rounds_param = entry.get("rounds_from_registry")
     if rounds_param and rounds_param not in accepted:
         raise ConfigError(
@@ -255,7 +316,18 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
         )
     for value in sorted({r for r in rounds if r is not None}) or [None]:
         resolved = {**params, rounds_param: value} if rounds_param and value else params
-        _check_params(name, cls, resolved, accepted)
+        try:
+            _check_params(name, cls, resolved, accepted)
+        except ConfigError as exc:
+            if not rounds_param or value is None:
+                raise
+            if not str(exc).startswith(_where("algorithms", name, "params", rounds_param)):
+                raise
+            reason = str(exc).split(": ", 1)[1]
+            raise ConfigError(
+                f"{_where('algorithms', name, 'rounds_from_registry')}: {rounds_param} = "
+                f"{value} (a dataset's adaboost_rounds in the registry) is not valid: {reason}"
+            ) from None
 
 
 def _check_shared_path(
@@ -343,19 +415,41 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
             "registry"
         )
     path = Path(file) if Path(file).is_absolute() else root / file
+    where = (
+        _where("cost_models", cost_model, "spec", "file")
+        if spec.get("file")
+        else _where("datasets", dataset, "cost_models")
+    )
     if not path.is_file():
-        where = (
-            _where("cost_models", cost_model, "spec", "file")
-            if spec.get("file")
-            else _where("datasets", dataset, "cost_models")
-        )
         raise ConfigError(f"{where}: cost file {file} (used by {dataset}/{cost_model}) not found")
+    try:
+        read_attribute_costs(path)  # the values too: finite, >= 0
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 def _check_catalogue(config: Mapping[str, Any]) -> None:
     from budgetboost.pipeline.catalogue import Catalogue
 
     try:
-        Catalogue.from_config(config["algorithms"])
+        catalogue = Catalogue.from_config(config["algorithms"])
     except ValueError as exc:
         raise ConfigError(f"{_where('algorithms')}: {exc}") from None
+    seen: dict[str, str] = {}
+    for name in config["algorithms"]:  # in config order: the second of two is named
+        label = catalogue.label(name)
+        where = _where("algorithms", name, "label")
+        if not label.strip():
+            raise ConfigError(f"{where}: {label!r} is blank (it heads tables and legends)")
+        if not label.isprintable():
+            raise ConfigError(
+                f"{where}: {label!r} holds a line break or another unprintable character "
+                "(a label is one line of a table header and a legend)"
+            )
+        key = " ".join(label.split()).casefold()
+        if key in seen:
+            raise ConfigError(
+                f"{where}: {label!r} is also the label of algorithm {seen[key]!r} (tables "
+                "and legends could not tell them apart)"
+            )
+        seen[key] = name

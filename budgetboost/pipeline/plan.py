@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from budgetboost.estimators.names import estimator_class, estimator_module
+from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.resources import rule_resources
 from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
 
@@ -45,19 +46,48 @@ NOT_BINARIZATION = frozenset(
 )
 
 
+#: The most budgets one grid may hold: enough for any curve (the paper's have 20), few enough
+#: that a mistyped step stops at planning instead of building millions of jobs' params.
+MAX_BUDGETS = 1000
+#: Budgets are rounded to this many decimals (the same grid on every machine).
+BUDGET_DECIMALS = 10
+
+
 def budget_grid(step: float, stop: float, start: float | None = None) -> list[float]:
     """The budgets ``start, start + step, ..., <= stop`` (the paper: every 2 units).
 
-    ``start`` defaults to ``step``. Values are rounded to 10 decimals so that the grid is the
-    same on every machine and can be written to config-derived params.
+    ``start`` defaults to ``step``. Values are rounded to :data:`BUDGET_DECIMALS` decimals so
+    that the grid is the same on every machine and can be written to config-derived params.
+
+    Raises
+    ------
+    ValueError
+        When a bound is not finite, the step not positive, ``0 < start <= stop`` does not
+        hold, the grid would hold more than :data:`MAX_BUDGETS` budgets, or rounding turns a
+        budget into 0 or two budgets into one.
     """
+    for name, value in (("step", step), ("stop", stop), ("start", start)):
+        if value is not None and not math.isfinite(value):
+            raise ValueError(f"budget {name} must be a finite number, got {value}")
     if not step > 0:
         raise ValueError(f"budget step must be > 0, got {step}")
     first = step if start is None else start
     if not 0 < first <= stop:
         raise ValueError(f"budget grid needs 0 < start <= stop, got start={first}, stop={stop}")
     count = math.floor((stop - first) / step + 1e-9) + 1
-    return [round(first + i * step, 10) for i in range(count)]
+    if count > MAX_BUDGETS:
+        raise ValueError(
+            f"{count} budgets from {first:g} to {stop:g} in steps of {step:g}, more than "
+            f"{MAX_BUDGETS}: use a larger step"
+        )
+    grid = [round(first + i * step, BUDGET_DECIMALS) for i in range(count)]
+    if grid[0] <= 0 or len(set(grid)) < count:
+        raise ValueError(
+            f"step {step:g} from {first:g} is finer than the grid's resolution "
+            f"(budgets are rounded to {BUDGET_DECIMALS} decimals: "
+            f"{'a budget of 0' if grid[0] <= 0 else 'equal budgets'}): use a larger step"
+        )
+    return grid
 
 
 def block_trials(block: int, block_size: int, n_trials: int) -> list[int]:
@@ -181,6 +211,14 @@ class Plan:
         """The algorithm as a train job on ``dataset`` runs it (Table 1 rounds filled in)."""
         rounds = self.registry[dataset].get("adaboost_rounds")
         return algorithm_spec(name, self.config["algorithms"][name], rounds)
+
+    def versions(self, algorithm: str | None = None) -> dict[str, str]:
+        """numpy's version and those of the libraries ``algorithm``'s estimator wraps (its
+        ``libraries``); numpy's alone without an algorithm (the shared AdaBoost path)."""
+        if algorithm is None:
+            return library_versions()
+        cls = estimator_class(self.config["algorithms"][algorithm]["estimator"])
+        return library_versions(tuple(getattr(cls, "libraries", ())))
 
     def train_modules(self, algorithm: str) -> list[str]:
         """Package modules a shard of ``algorithm`` depends on (besides what they import).

@@ -2,8 +2,10 @@
 # its own trials' splits and costs from their stable seeds (budgetboost.pipeline.blocks.
 # block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
-# cost-model spec, the algorithm and the block's trials. Raising the trial count changes the
-# params of the last, partly filled block and adds new blocks; nothing else re-runs.
+# cost-model spec, the algorithm, the block's trials and the versions of numpy and of the
+# libraries the estimator wraps (an upgrade re-runs its shards). Raising the trial count
+# changes the params of the last, partly filled block and adds new blocks; nothing else
+# re-runs.
 # Algorithms with `adaboost_path: true` (plain AdaBoost: the reference, AdaBoostBT,
 # AdaBoostRS) read their trials' shared AdaBoost path, fitted once per (dataset, block) by
 # `adaboost_path` whatever the cost model, instead of boosting again.
@@ -30,6 +32,7 @@ rule adaboost_path:
         max_rounds=path_rounds,
         trials=block_trials,
         split=split_sizes,
+        versions=PLAN.versions(),
     script:
         "../scripts/adaboost_path.py"
 
@@ -58,5 +61,6 @@ rule train:
         trials=block_trials,
         split=split_sizes,
         cost_spec=cost_spec,
+        versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
     script:
         "../scripts/train.py"

@@ -31,6 +31,7 @@ try:
         "trials": trials,
         "max_rounds": int(sm.params.max_rounds),
         "split": dict(sizes),
+        "versions": dict(sm.params.versions),
     }
     write_adaboost_paths(paths, sm.output.paths, about)
     write_table(timings, sm.output.timings, about)

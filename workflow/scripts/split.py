@@ -8,16 +8,16 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 from budgetboost.data.datasets import read_binarized
 from budgetboost.data.io import job_log
-from budgetboost.data.splits import make_splits, write_splits
+from budgetboost.data.splits import check_training_classes, make_splits, write_splits
 
 sm = snakemake  # noqa: F821
 log = job_log(sm.log[0], "split")
 params = sm.params.split
 try:
-    n_rows = len(read_binarized(sm.input.data).y)
-    splits = make_splits(
-        sm.wildcards.dataset, n_rows, params["train_size"], params["test_size"], params["trials"]
-    )
+    y = read_binarized(sm.input.data).y
+    sizes = (params["train_size"], params["test_size"], params["trials"])
+    splits = make_splits(sm.wildcards.dataset, len(y), *sizes)
+    check_training_classes(sm.wildcards.dataset, y, *sizes)
     write_splits(splits, sm.output[0])
 except Exception:
     log.exception("split %s failed", sm.wildcards.dataset)

@@ -64,7 +64,11 @@ try:
         spec=spec,
         trials=trials,
         budgets=budgets,
-        extra={"split": dict(sm.params.split), "cost_spec": dict(sm.params.cost_spec)},
+        extra={
+            "split": dict(sm.params.split),
+            "cost_spec": dict(sm.params.cost_spec),
+            "versions": dict(sm.params.versions),
+        },
     )
     write_table(shard, sm.output.shard, metadata)
     about = {"dataset": dataset, "cost_model": cost_model, "algorithm": algorithm, "trials": trials}

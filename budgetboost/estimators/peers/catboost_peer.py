@@ -214,6 +214,7 @@ class BudgetedCatBoost(PeerBooster):
     _n_trees_name = "iterations"
     _relative_grid = (0.0, *(1e-3 * 4.0**i for i in range(7)))
 
+    libraries = ("catboost",)
     _parameter_constraints = {
         "iterations": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither"), GRID],

@@ -262,6 +262,7 @@ class BudgetedLightGBM(PeerBooster):
     _n_trees_name = "n_estimators"
     _relative_grid = (0.0, *(1e-4 * 4.0**i for i in range(7)))
 
+    libraries = ("lightgbm",)
     _parameter_constraints = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither"), GRID],
