@@ -372,6 +372,7 @@ def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
 def _plug_ins(config: dict) -> None:
     """heart only, a config-only algorithm and a figure module of the test's own."""
     config["datasets"] = {"heart": {"cost_models": ["uniform_0_2"], "trials": 2}}
+    config["cost_models"] = {"uniform_0_2": config["cost_models"]["uniform_0_2"]}
     keep = ("adaboost", "smoothed", "adaboost_rs", "tree")
     config["algorithms"] = {name: config["algorithms"][name] for name in keep}
     config["algorithms"]["smoothed_tau_half"] = {

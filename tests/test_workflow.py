@@ -257,6 +257,10 @@ def test_environment_yml_lists_the_pyproject_dependencies():
             lambda c: c["datasets"]["heart"].update(trials=100000),
             "config datasets.heart.trials: 100000 is greater than the maximum of 1000",
         ),
+        (
+            lambda c: c["cost_models"]["turney"].update(algorithms=["gredy"]),
+            "config cost_models.turney.algorithms: 'gredy' is not defined under algorithms",
+        ),
     ],
 )
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
@@ -269,6 +273,98 @@ def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
     assert len(output.splitlines()) < 10, output  # the message, not a schema dump (item 6)
     assert not (repo / "results").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["repo"]  # nothing written outside
+
+
+def _stops_at_planning(repo: Path, message: str, **kwargs) -> None:
+    """``snakemake -n`` fails with ``message`` in a few lines and writes nothing."""
+    proc = snakemake(repo, "-n", check=False, **kwargs)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert message in output, output[-2000:]
+    assert len(output.splitlines()) < 10, output
+    assert not (repo / "results").exists()
+
+
+@pytest.mark.parametrize("value, reason", [("-5", "is -5.0"), ("inf", "is inf")])
+def test_a_real_cost_file_with_a_bad_value_stops_at_planning(tmp_path, value, reason):
+    repo = copy_repo(tmp_path / "repo")
+    path = repo / "resources/heart_turney_costs.csv"
+    lines = path.read_text().splitlines()
+    lines[1] = f"age,{value}"
+    path.write_text("\n".join(lines) + "\n")
+    edit_config(repo, lambda c: c["datasets"]["heart"].update(cost_models=["turney"]))
+    _stops_at_planning(
+        repo,
+        f"config cost_models.turney.spec.file: cost file resources/heart_turney_costs.csv: "
+        f"cost of 'age' {reason} "
+        "(costs must be finite and >= 0)",
+    )
+
+
+def test_an_estimator_module_with_a_syntax_error_stops_at_planning(tmp_path):
+    repo = copy_repo(tmp_path / "repo")
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "my_estimators.py").write_text("class Mine(:\n")
+    edit_config(repo, lambda c: c["algorithms"]["greedy"].update(estimator="my_estimators:Mine"))
+    _stops_at_planning(
+        repo,
+        "config algorithms.greedy.estimator: estimator 'my_estimators:Mine': cannot import "
+        "module 'my_estimators' (SyntaxError: ",
+        pythonpath=(str(tmp_path / "site"),),
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "sizes, message",
+    [
+        (
+            {"train_size": 200},
+            "config datasets.heart.train_size: train_size 200 + test_size 170 = 370 rows, but "
+            "heart has 270 (results/data/heart.parquet)",
+        ),
+        ({"train_size": 2}, "config datasets.heart: dataset 'heart', trial "),
+    ],
+)
+def test_sizes_the_data_cannot_hold_stop_at_planning_once_it_exists(run_copy, sizes, message):
+    """#25: found only in train jobs before. Where the binarized data exists (any run after
+    the first), planning checks the sizes and every trial's training classes against it."""
+    edit_config(run_copy, lambda c: c["datasets"]["heart"].update(sizes))
+    proc = snakemake(run_copy, "-n", check=False)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert message in output, output[-2000:]
+    assert len(output.splitlines()) < 10, output
+
+
+@pytest.mark.slow
+def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
+    """#25: ``inf`` gave an indicator ``a1>=inf`` and metadata that was not valid JSON."""
+    import hashlib
+
+    repo = copy_repo(tmp_path / "repo")
+    frame = pd.read_parquet(repo / "resources/heart.parquet")
+    column = next(c for c in frame.columns if pd.api.types.is_float_dtype(frame[c]))
+    frame.loc[3, column] = np.inf
+    frame.to_parquet(repo / "resources/heart_inf.parquet")
+    digest = hashlib.sha256((repo / "resources/heart_inf.parquet").read_bytes()).hexdigest()
+    registry = yaml.safe_load((repo / "config/datasets.yaml").read_text())
+    entry = copy.deepcopy(registry["heart"])
+    entry["source"] = {"type": "vendored", "path": "resources/heart_inf.parquet", "sha256": digest}
+    registry["heart_inf"] = entry
+    (repo / "config/datasets_inf.yaml").write_text(yaml.safe_dump(registry))
+    edit_config(
+        repo,
+        lambda c: c.update(
+            registry="config/datasets_inf.yaml",
+            datasets={"heart_inf": {"cost_models": ["uniform_0_2"], "trials": 1}},
+        ),
+    )
+    proc = snakemake(repo, "--cores", "1", "results/data/heart_inf.parquet", check=False)
+    assert proc.returncode != 0
+    log = (repo / "logs/binarize/heart_inf.log").read_text()
+    assert f"attribute {column!r}: its value inf at row 3" in log and "is not finite" in log
+    assert not (repo / "results/data/heart_inf.parquet").exists()
 
 
 def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
@@ -557,6 +653,7 @@ def test_a_library_upgrade_reruns_the_shards_of_its_users(run_copy, tmp_path, li
 
 def _heart_turney(config: dict) -> None:
     config["datasets"] = {"heart": {"cost_models": ["turney"], "trials": 2}}
+    config["cost_models"] = {"turney": config["cost_models"]["turney"]}
     config["algorithms"] = {"greedy": config["algorithms"]["greedy"]}
 
 
@@ -664,6 +761,7 @@ def test_a_url_source_is_downloaded_then_binarized(tmp_path):
 def _heart_only(config: dict, block_size: int) -> None:
     config["block_size"] = block_size
     config["datasets"] = {"heart": config["datasets"]["heart"]}
+    config["cost_models"] = {k: config["cost_models"][k] for k in ("uniform_0_2",)}
     config["algorithms"] = {k: config["algorithms"][k] for k in ("smoothed", "adaboost_rs")}
 
 
