@@ -335,6 +335,78 @@ def test_long_chains_are_summed_short_ones_multiplied():
         assert [type(b).__name__ for b in StumpSpace.from_matrix(X).blocks] == [kind]
 
 
+def _zero_one_columns(rng, m):
+    """0/1 columns of every kind the sign and sparse blocks meet: a one-hot group (one 1 a
+    row), one with a "none" level, a short chain, rare and common random columns (the
+    rarer value 1 or 0), a duplicate and a complement."""
+    onehot = np.eye(4)[rng.integers(0, 4, m)]
+    with_none = np.eye(4)[rng.integers(0, 4, m)][:, :3]
+    levels = rng.integers(0, 6, m)
+    chain = np.column_stack([levels >= v for v in range(1, 6)])
+    loose = rng.random((m, 5)) < np.array([0.03, 0.2, 0.5, 0.8, 0.97])
+    X = np.column_stack([onehot, with_none, chain, loose]).astype(float)
+    return np.column_stack([X, X[:, 4], 1.0 - X[:, 9]])
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(2, 60), exact=st.booleans())
+def test_sparse_block_gives_the_direct_edges(seed, m, exact):
+    """The sparse block's edges are ``S^T (D*y)`` over the +-1 outputs: to the last bits for
+    real weights, and exactly when every partial sum is exact (small integers)."""
+    rng = np.random.default_rng(seed)
+    X = _zero_one_columns(rng, m)
+    with pytest.MonkeyPatch.context() as patch:  # the sparse block at any number of rows
+        patch.setattr(stumps, "MIN_SPARSE_ROWS", 0)
+        space = StumpSpace.from_matrix(X)
+    assert {type(b).__name__ for b in space.blocks} <= {"_SparseBlock"}
+    wy = rng.integers(-8, 9, m).astype(float) if exact else rng.normal(size=m)
+    direct = wy @ np.where(X[:, space.column] >= space.threshold, 1.0, -1.0)
+    if exact:
+        np.testing.assert_array_equal(space.edges(wy), direct)
+    else:
+        np.testing.assert_allclose(space.edges(wy), direct, rtol=0, atol=1e-14 * m)
+
+
+def test_sparse_block_takes_the_zero_one_columns_from_min_sparse_rows():
+    """Below MIN_SPARSE_ROWS rows the short 0/1 columns stay in the product (Table 1's fits
+    are bit for bit those of earlier versions), from it on they go to the sparse block; long
+    chains stay chains. The candidates are the same and their edges agree."""
+    rng = np.random.default_rng(5)
+    m = stumps.MIN_SPARSE_ROWS
+    X = np.column_stack([_zero_one_columns(rng, m), _binarized(rng, m, 1, stumps.MIN_CHAIN + 3)])
+    below = StumpSpace.from_matrix(X[:-1])
+    at = StumpSpace.from_matrix(X)
+    assert [type(b).__name__ for b in below.blocks] == ["_SortedBlock", "_SignBlock"]
+    assert [type(b).__name__ for b in at.blocks] == ["_SortedBlock", "_SparseBlock"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stumps, "MIN_SPARSE_ROWS", m + 1)
+        product = StumpSpace.from_matrix(X)
+    np.testing.assert_array_equal(at.column, product.column)
+    np.testing.assert_array_equal(at.threshold, product.threshold)
+    wy = rng.normal(size=m) / m
+    np.testing.assert_allclose(at.edges(wy), product.edges(wy), rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+def test_sparse_block_chooses_the_stumps_of_the_product(criterion):
+    """On 3,000 rows the fits with the sparse block choose the stumps the product chose
+    (the edges differ in the last bits only: the alphas too)."""
+    rng = np.random.default_rng(8)
+    m = 3000
+    X = np.column_stack([_zero_one_columns(rng, m) for _ in range(3)])
+    logit = X[:, 1] - X[:, 6] + 0.8 * X[:, 9] - X[:, 16] + 0.5 * X[:, 25]
+    y = np.where(logit + rng.normal(scale=0.8, size=m) > 0.4, 1, -1)
+    costs = rng.choice([0.1, 0.4, 1.0, 1.9], size=X.shape[1])
+    budget = None if criterion == "adaboost" else 12.0
+    sparse = _engine(X, y, costs, None, criterion, 60, budget=budget)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stumps, "MIN_SPARSE_ROWS", m + 1)
+        product = _engine(X, y, costs, None, criterion, 60, budget=budget)
+    for name in ("feature_", "threshold_", "polarity_", "spent_"):
+        np.testing.assert_array_equal(getattr(sparse, name), getattr(product, name))
+    np.testing.assert_allclose(sparse.alpha_, product.alpha_, rtol=1e-12)
+
+
 def test_engine_matches_reference_on_binarized_chains():
     rng = np.random.default_rng(21)
     X = _binarized(rng, 24, 2, 10)  # two chains of 9 columns

@@ -6,7 +6,8 @@ minimum (a constant column has none): for a 0/1 column that is the single thresh
 is exactly the paper's binarization of numeric attributes.
 
 Edges ``gamma(h) = sum_i D(i) y_i h(x_i)`` of every candidate (polarity +1; -1 negates it)
-are computed in one vectorised pass per round, by the cheapest of three blocks:
+are computed in one vectorised pass per round, by four blocks (each the cheapest for its
+columns):
 
 - *numeric* columns: cumulative sums of ``D*y`` over presorted columns,
   ``gamma(j, v) = sum(D*y) - 2 * sum_{x_ij < v} D(i) y_i``;
@@ -15,8 +16,16 @@ are computed in one vectorised pass per round, by the cheapest of three blocks:
   the chain it has, so the edges of a whole chain are ``sum(D*y) - 2 * (cumulative sums of
   D*y in level order)``: a chain is one numeric column (the level) in the block below, rows
   x chains instead of rows x columns;
-- other 0/1 columns: a matrix-vector product with their +-1 outputs, ``gamma = S^T (D*y)``,
-  over distinct columns only (columns identical on the training rows share one row of ``S``).
+- other 0/1 columns, below :data:`MIN_SPARSE_ROWS` training rows: a matrix-vector product
+  with their +-1 outputs, ``gamma = S^T (D*y)``;
+- other 0/1 columns from :data:`MIN_SPARSE_ROWS` rows up: sums of ``D*y`` over the rows of
+  each column's rarer value only (a sparse matrix-vector product: fewer bytes a round than
+  ``S``, which leaves the cache at such sizes), ``gamma = 2 * sum_{x_ij = 1} D(i) y_i -
+  sum(D*y)``, or its negative when the rarer value is 0.
+
+The last two keep distinct columns only: columns identical on the training rows (for the
+sparse block: with the same rows of their rarer value, as a column and its complement) share
+one row of their matrix.
 """
 
 from __future__ import annotations
@@ -24,8 +33,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse
 
-__all__ = ["StumpSpace", "stump_outputs", "MIN_CHAIN"]
+__all__ = ["StumpSpace", "stump_outputs", "MIN_CHAIN", "MIN_SPARSE_ROWS"]
 
 #: Nested runs of at least this many 0/1 columns are handled as chains. A chain costs one
 #: sequential cumulative sum over the rows (numpy's accumulate, ~3.5 ns a row) whatever its
@@ -33,6 +43,35 @@ __all__ = ["StumpSpace", "stump_outputs", "MIN_CHAIN"]
 #: rows up, chains win from about 32 columns (breast cancer's 9-column and census's
 #: 10-column chains are faster as sign columns, sonar's 100- to 200-column chains as chains).
 MIN_CHAIN = 32
+
+#: From this many training rows up, the 0/1 columns outside chains go to the sparse block.
+#: The product reads 8 bytes a cell of ``S`` every round: ~0.08-0.1 ns a cell while ``S``
+#: stays in a core's 2 MiB cache, ~0.3 ns beyond it (census's 132 columns from ~2,000 rows,
+#: MNIST's ~550 already at 1,000). The sparse product reads 12 bytes (a 4-byte row index and
+#: an 8-byte 1.0) per row of a column's rarer value, ~0.6-0.75 ns each: out of cache it wins
+#: while that value covers less than ~40 % of the rows (at half the rows, the worst case, it
+#: is 5-15 % slower), in cache below ~15 %. On the edges: 4.1x on census at 43,842 rows (the
+#: rarer values cover 10 % of the cells), 3.4x on MNIST 1 vs 7 at 10,170 (12 %); leaving the
+#: columns above a quarter or a third of the rows to the product was slower on both. The
+#: rule counts rows, not bytes, so that the fits of Table 1's sizes (at most 1,000 training
+#: rows) keep the product's sums bit for bit: the sparse sums add the same numbers in another
+#: order, which can change the last bits of an edge (docs/design.md, #24).
+MIN_SPARSE_ROWS = 2000
+
+
+def _distinct(B: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The distinct columns of a 0/1 matrix ``B``, or None when all are distinct.
+
+    Columns identical on the training rows have the same edges: a block sums each once.
+    Returns ``(first, inverse)``: the first column of each distinct pattern (in the order of
+    the patterns) and, per column, the index of its pattern in ``first``.
+    """
+    packed = np.ascontiguousarray(np.packbits(B, axis=0).T)
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    if first.size == B.shape[1]:
+        return None
+    return first, inverse.ravel()
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,12 +86,11 @@ class _SignBlock:
     def build(cls, B: np.ndarray, positions: slice) -> _SignBlock:
         if B.shape[1] == 0:
             return cls(positions, np.empty((0, B.shape[0])), None)
-        packed = np.ascontiguousarray(np.packbits(B, axis=0).T)
-        keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        if first.size == B.shape[1]:  # all distinct: keep the columns in their own order
+        distinct = _distinct(B)
+        if distinct is None:  # all distinct: keep the columns in their own order
             return cls(positions, np.ascontiguousarray(2.0 * B.T - 1.0), None)
-        return cls(positions, np.ascontiguousarray(2.0 * B[:, first].T - 1.0), inverse.ravel())
+        first, inverse = distinct
+        return cls(positions, np.ascontiguousarray(2.0 * B[:, first].T - 1.0), inverse)
 
     def edges(self, wy: np.ndarray, total: float, out: np.ndarray) -> None:
         """Write the block's edges into ``out`` (its slice of the candidates)."""
@@ -60,6 +98,58 @@ class _SignBlock:
             np.matmul(self.signs, wy, out=out)
         else:
             np.take(self.signs @ wy, self.row_of, out=out)
+
+
+@dataclass(frozen=True, eq=False)
+class _SparseBlock:
+    """0/1 columns by sums of ``D*y`` over the rows of each column's rarer value.
+
+    With ``r`` the sum over the rows where a column has its rarer value, its edge is ``2 r -
+    sum(D*y)`` when that value is 1 and ``sum(D*y) - 2 r`` when it is 0: a sparse
+    matrix-vector product reads a stored entry per such row instead of a dense cell per
+    row, and a column and its complement share their row of the matrix.
+    """
+
+    positions: slice
+    rare: scipy.sparse.csr_array  # (n_distinct, m): 1.0 at the rows of the rarer value
+    sign: np.ndarray  # (n_candidates,) +1 where the rarer value is 1, -1 where it is 0
+    row_of: np.ndarray | None  # (n_candidates,) row of ``rare`` per column, or None
+
+    @classmethod
+    def build(cls, B: np.ndarray, positions: slice) -> _SparseBlock:
+        """From the 0/1 columns ``B`` (m x n_columns, bool) of the candidates ``positions``.
+
+        Indices are 32-bit while they fit (the product reads 4 bytes per entry, not 8).
+        """
+        m = B.shape[0]
+        zero_rarer = 2 * np.count_nonzero(B, axis=0) > m
+        R = B ^ zero_rarer  # (m, n_columns): True at the rows of each column's rarer value
+        sign = np.where(zero_rarer, -1.0, 1.0)
+        distinct = _distinct(R)
+        row_of = None
+        if distinct is not None:
+            first, row_of = distinct
+            R = R[:, first]
+        rows_of_column = np.ascontiguousarray(R.T)
+        counts = np.count_nonzero(rows_of_column, axis=1)
+        index = np.int32 if max(m, int(counts.sum())) < np.iinfo(np.int32).max else np.int64
+        indptr = np.concatenate([[0], np.cumsum(counts)]).astype(index)
+        indices = np.nonzero(rows_of_column)[1].astype(index)  # row order within a column
+        rare = scipy.sparse.csr_array(
+            (np.ones(indices.size), indices, indptr), shape=(R.shape[1], m)
+        )
+        return cls(positions, rare, sign, row_of)
+
+    def edges(self, wy: np.ndarray, total: float, out: np.ndarray) -> None:
+        """Write ``sign * (2 * (sum over the rarer rows) - sum(D*y))`` into ``out``."""
+        edge = self.rare @ wy
+        edge += edge  # doubling is exact
+        edge -= total
+        if self.row_of is None:
+            np.multiply(edge, self.sign, out=out)
+        else:
+            np.take(edge, self.row_of, out=out)
+            out *= self.sign
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,7 +263,8 @@ class StumpSpace:
                 lengths[long],
             )
         if (~in_chain).any():
-            add(_SignBlock.build, binary[~in_chain], np.ones((~in_chain).sum()), B[:, ~in_chain])
+            block = _SparseBlock if B.shape[0] >= MIN_SPARSE_ROWS else _SignBlock
+            add(block.build, binary[~in_chain], np.ones((~in_chain).sum()), B[:, ~in_chain])
 
         order = np.argsort(X[:, numeric], axis=0, kind="stable")
         sorted_vals = np.take_along_axis(X[:, numeric], order, axis=0)
