@@ -208,6 +208,17 @@ def edit_config(repo: Path, edit, name: str = TEST_CONFIG) -> dict:
     return config
 
 
+@pytest.fixture(scope="module")
+def data():
+    """Toy data (60 rows, 4 features, labels -1/+1) of the estimator contract's tests."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 4))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
+    return X, y
+
+
 @pytest.fixture(scope="session")
 def base_run(tmp_path_factory) -> Path:
     """One complete run of config/test.yaml at --cores 2, shared (read-only) by the tests."""

@@ -28,14 +28,6 @@ ESTIMATORS = [BudgetedBoost, AdaBoostRS, BudgetedTree]
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def data():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(60, 4))
-    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
-    return X, y
-
-
 # ------------------------------------------------------------------ declarative parameter checks
 
 

@@ -36,14 +36,6 @@ def _costs(budgets, **fields):
     return {k: np.asarray(fields.get(k, np.zeros(len(budgets))), float) for k in COST_FIELDS}
 
 
-@pytest.fixture(scope="module")
-def data():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(60, 4))
-    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
-    return X, y
-
-
 # ------------------------------------------------------------------ the checks themselves
 
 

@@ -266,17 +266,13 @@ def test_environment_yml_lists_the_pyproject_dependencies():
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
     repo = copy_repo(tmp_path / "repo")
     edit_config(repo, edit)
-    proc = snakemake(repo, "-n", check=False)
-    output = proc.stdout + proc.stderr
-    assert proc.returncode != 0
-    assert message in output
-    assert len(output.splitlines()) < 10, output  # the message, not a schema dump (item 6)
-    assert not (repo / "results").exists()
+    _stops_at_planning(repo, message)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["repo"]  # nothing written outside
 
 
 def _stops_at_planning(repo: Path, message: str, **kwargs) -> None:
-    """``snakemake -n`` fails with ``message`` in a few lines and writes nothing."""
+    """``snakemake -n`` fails with ``message`` in a few lines (the message, not a schema
+    dump: issue 12, item 6) and writes no result."""
     proc = snakemake(repo, "-n", check=False, **kwargs)
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0
@@ -337,6 +333,23 @@ def test_sizes_the_data_cannot_hold_stop_at_planning_once_it_exists(run_copy, si
     assert len(output.splitlines()) < 10, output
 
 
+def _heart_as(repo: Path, name: str, source: dict, sha256: str | None = None) -> None:
+    """Register heart's entry under ``name`` with another ``source`` (heart's checksum unless
+    given) in a registry of the copy's own, and run only that dataset, one trial."""
+    registry = yaml.safe_load((repo / "config/datasets.yaml").read_text())
+    entry = copy.deepcopy(registry["heart"])
+    entry["source"] = {**source, "sha256": sha256 or entry["source"]["sha256"]}
+    registry[name] = entry
+    (repo / f"config/datasets_{name}.yaml").write_text(yaml.safe_dump(registry))
+    edit_config(
+        repo,
+        lambda c: c.update(
+            registry=f"config/datasets_{name}.yaml",
+            datasets={name: {"cost_models": ["uniform_0_2"], "trials": 1}},
+        ),
+    )
+
+
 @pytest.mark.slow
 def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
     """#25: ``inf`` gave an indicator ``a1>=inf`` and metadata that was not valid JSON."""
@@ -348,17 +361,8 @@ def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
     frame.loc[3, column] = np.inf
     frame.to_parquet(repo / "resources/heart_inf.parquet")
     digest = hashlib.sha256((repo / "resources/heart_inf.parquet").read_bytes()).hexdigest()
-    registry = yaml.safe_load((repo / "config/datasets.yaml").read_text())
-    entry = copy.deepcopy(registry["heart"])
-    entry["source"] = {"type": "vendored", "path": "resources/heart_inf.parquet", "sha256": digest}
-    registry["heart_inf"] = entry
-    (repo / "config/datasets_inf.yaml").write_text(yaml.safe_dump(registry))
-    edit_config(
-        repo,
-        lambda c: c.update(
-            registry="config/datasets_inf.yaml",
-            datasets={"heart_inf": {"cost_models": ["uniform_0_2"], "trials": 1}},
-        ),
+    _heart_as(
+        repo, "heart_inf", {"type": "vendored", "path": "resources/heart_inf.parquet"}, digest
     )
     proc = snakemake(repo, "--cores", "1", "results/data/heart_inf.parquet", check=False)
     assert proc.returncode != 0
@@ -727,19 +731,8 @@ def test_a_url_source_is_downloaded_then_binarized(tmp_path):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        registry = yaml.safe_load((repo / "config/datasets.yaml").read_text())
-        entry = copy.deepcopy(registry["heart"])
         url = f"http://127.0.0.1:{server.server_address[1]}/heart.parquet"
-        entry["source"] = {"type": "url", "url": url, "sha256": entry["source"]["sha256"]}
-        registry["heart_url"] = entry
-        (repo / "config/datasets_url.yaml").write_text(yaml.safe_dump(registry))
-        edit_config(
-            repo,
-            lambda c: c.update(
-                registry="config/datasets_url.yaml",
-                datasets={"heart_url": {"cost_models": ["uniform_0_2"], "trials": 1}},
-            ),
-        )
+        _heart_as(repo, "heart_url", {"type": "url", "url": url})
         assert planned_rules(repo, "results/data/heart_url.parquet") == {
             "download": 1,
             "binarize": 1,
