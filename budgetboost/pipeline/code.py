@@ -8,6 +8,7 @@ A rule declares the package modules it runs as inputs (``workflow/rules/common.s
 from __future__ import annotations
 
 import ast
+import functools
 from importlib import metadata
 from pathlib import Path
 
@@ -60,7 +61,13 @@ def library_versions(libraries: tuple[str, ...] = ()) -> dict[str, str]:
     importlib.metadata.PackageNotFoundError
         When one of them is not installed.
     """
-    return {name: metadata.version(name) for name in ("numpy", *libraries)}
+    return dict(_versions(("numpy", *libraries)))
+
+
+@functools.cache
+def _versions(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Looked up once per process: a plan asks for every train job's."""
+    return tuple((name, metadata.version(name)) for name in names)
 
 
 def package_version() -> str:

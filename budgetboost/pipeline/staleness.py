@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["dry_run_arguments", "out_of_date", "stale_report"]
+__all__ = ["dry_run_arguments", "job_stats", "out_of_date", "stale_report"]
 
 
 def dry_run_arguments(argv: Sequence[str]) -> list[str] | None:
@@ -59,6 +59,12 @@ def out_of_date(arguments: Sequence[str], cwd: str | Path = ".") -> dict[str, in
     if proc.returncode != 0:
         lines = [line for line in text.splitlines() if line.strip()]
         raise RuntimeError(lines[-1] if lines else f"exit status {proc.returncode}")
+    return {rule: n for rule, n in job_stats(text).items() if rule != "all"}
+
+
+def job_stats(text: str) -> dict[str, int]:
+    """Rule -> jobs from the "Job stats" table of a Snakemake (dry) run's output (``{}``
+    when it has none: nothing to do)."""
     if "Job stats:" not in text:
         return {}
     counts = {}
@@ -66,8 +72,7 @@ def out_of_date(arguments: Sequence[str], cwd: str | Path = ".") -> dict[str, in
         fields = line.split()
         if len(fields) != 2 or fields[0] == "total":
             break
-        if fields[0] != "all":
-            counts[fields[0]] = int(fields[1])
+        counts[fields[0]] = int(fields[1])
     return counts
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import yaml
 
+from budgetboost.pipeline.staleness import job_stats
+
 REPO = Path(__file__).resolve().parents[2]
 PROFILE = REPO / "workflow" / "profiles" / "slurm"
 
@@ -43,18 +45,6 @@ def dry_run(extra: list[str]) -> str:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[-4000:]}")
     return proc.stdout + proc.stderr
-
-
-def job_counts(log: str) -> dict[str, int]:
-    """The dry run's "Job stats" table: rule -> number of jobs."""
-    table = log.split("Job stats:", 1)[1].splitlines()[3:]
-    counts = {}
-    for line in table:
-        fields = line.split()
-        if len(fields) != 2 or fields[0] == "total":
-            break
-        counts[fields[0]] = int(fields[1])
-    return counts
 
 
 def job_resources(log: str) -> dict[str, dict[str, set[int]]]:
@@ -91,7 +81,7 @@ def local_rules() -> set[str]:
 
 def main(extra: list[str]) -> None:
     log = dry_run(extra)
-    counts = job_counts(log)
+    counts = job_stats(log)
     profile = yaml.safe_load((PROFILE / "config.yaml").read_text())
     grouped = set(profile.get("groups", {}))
     local = local_rules() | {"all"}
