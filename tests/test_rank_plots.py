@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from synthetic_results import synthetic_shards
+from synthetic_results import sizes_for, synthetic_shards
 from test_ranks import DEMSAR_AUC, DEMSAR_NAMES
 
 from budgetboost.analysis import paired, ranks
@@ -191,7 +191,7 @@ def band_means(shards: pd.DataFrame) -> pd.DataFrame:
 
 def control_rows(shards: pd.DataFrame) -> pd.DataFrame:
     """Each budgeted algorithm against Smoothed, as the aggregate rule's comparisons."""
-    rows = aggregate(shards, Catalogue.default(), "uniform_0_2").comparisons
+    rows = aggregate(shards, Catalogue.default(), "uniform_0_2", sizes_for(shards)).comparisons
     return rows[rows["question"] == "control"]
 
 

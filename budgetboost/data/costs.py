@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,6 +78,7 @@ __all__ = [
     "write_costs",
     "read_costs",
     "read_attribute_costs",
+    "varied_pairs",
 ]
 
 COMMON_KEYS = {"model", "description"}
@@ -539,3 +540,17 @@ def read_costs(path: str | os.PathLike) -> CostTable:
         costs=values.reshape(len(lengths), n_columns).astype(np.float64),
         grouped=bool(meta["grouped"]),
     )
+
+
+def varied_pairs(paths: Sequence[str | os.PathLike]) -> set[tuple[str, str]]:
+    """(dataset, cost_model) pairs whose feature costs vary, from their cost tables.
+
+    Paths follow ``results/costs/{dataset}/{cost_model}.parquet`` (docs/design.md); a pair has
+    varied costs if any trial has two different costs (claims 2 and 3a are about those).
+    """
+    varied = set()
+    for path in map(Path, paths):
+        costs = read_costs(path).costs
+        if costs.size and bool((np.ptp(costs, axis=1) > 0).any()):
+            varied.add((path.parent.name, path.stem))
+    return varied
