@@ -163,17 +163,21 @@ def test_hand_computed_example():
     assert result.p_F == pytest.approx(64 / 121)
 
 
-@settings(max_examples=60, deadline=None)
-@given(
-    st.integers(min_value=3, max_value=7).flatmap(
-        lambda k: st.lists(
-            st.lists(st.integers(0, 4), min_size=k, max_size=k), min_size=2, max_size=15
-        )
+def tied_tables(k: tuple[int, int], rows: tuple[int, int]) -> st.SearchStrategy:
+    """Error tables of tenths (0 to 0.4): many ties. ``k`` and ``rows``: (fewest, most)."""
+    return st.integers(*k).flatmap(
+        lambda width: st.lists(
+            st.lists(st.integers(0, 4), min_size=width, max_size=width),
+            min_size=rows[0],
+            max_size=rows[1],
+        ).map(lambda values: pd.DataFrame(np.array(values, dtype=float) / 10))
     )
-)
-def test_friedman_equals_scipy_with_and_without_ties(rows):
-    # small integer "errors" force many ties; errors 1e-15 apart still tie (rounded)
-    errors = pd.DataFrame(np.array(rows, dtype=float) / 10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tied_tables(k=(3, 7), rows=(2, 15)))
+def test_friedman_equals_scipy_with_and_without_ties(errors):
+    # errors 1e-15 apart still tie (rounded)
     errors.iloc[0, 0] += 1e-15
     ours = ranks.friedman(errors)
     if (errors.round(12).nunique(axis=1) == 1).all():
@@ -268,22 +272,15 @@ def test_nemenyi_cd_formula_and_arguments():
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.integers(min_value=2, max_value=8).flatmap(
-        lambda k: st.lists(
-            st.lists(st.integers(0, 4), min_size=k, max_size=k), min_size=1, max_size=12
-        )
-    )
-)
-def test_average_ranks_sum_to_k_k_plus_1_over_2(rows):
-    # small integer "errors" force many ties; tied ranks are averaged, so the sum holds anyway
-    errors = pd.DataFrame(np.array(rows, dtype=float) / 10)
-    k = errors.shape[1]
+@given(tied_tables(k=(2, 8), rows=(1, 12)))
+def test_average_ranks_sum_to_k_k_plus_1_over_2(errors):
+    # tied ranks are averaged, so the sum holds anyway
+    n, k = errors.shape
     r = ranks.average_ranks(errors)
     assert r.sum() == pytest.approx(k * (k + 1) / 2)
     assert ((r >= 1) & (r <= k)).all()
     chi2 = ranks.friedman(errors).chi2
-    assert np.isnan(chi2) or 0 <= chi2 <= len(rows) * (k - 1) + 1e-9
+    assert np.isnan(chi2) or 0 <= chi2 <= n * (k - 1) + 1e-9
 
 
 @pytest.mark.parametrize(
