@@ -346,6 +346,31 @@ def test_figure_outcomes_marks_missing_pairs_and_fits_a_big_grid(tmp_path):
     save_figure(fig, tmp_path / "outcomes_big.png")
 
 
+def test_figure_outcomes_reads_outcomes_it_does_not_know():
+    # an outcome beyond the four (the comparisons table may say a row has too few trials):
+    # coloured and in the legend, not an error
+    rows = pd.DataFrame(
+        {
+            "question": "control",
+            "x": ["greedy", "speedboost", "greedy", "speedboost"],
+            "y": "smoothed",
+            "dataset": ["heart", "heart", "ecoli", "ecoli"],
+            "cost_model": "uniform_0_2",
+            "band": "large",
+            "mean_difference": [0.01, np.nan, -0.02, 0.0],
+            "outcome": ["better", "too few trials", "worse", "inconclusive"],
+        }
+    )
+    fig = rank_plots.figure_outcomes(rows, "smoothed", labels=LABELS)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend == [*rank_plots.OUTCOME_COLOURS, "too few trials"]
+    image = fig.axes[0].images[0]
+    cells = image.get_array()  # rows ecoli, heart; columns greedy, speedboost
+    assert cells[1, 1] == legend.index("too few trials")
+    assert to_hex(image.cmap(image.norm(cells[1, 1]))) == rank_plots.OTHER_OUTCOME_COLOURS[0]
+    assert_texts_fit(fig)
+
+
 def test_cd_diagram_of_demsar_example(tmp_path):
     # Demšar (2006), Figure 1 at alpha = 0.10: CD = 1.12, C4.5 (3.143) differs from C4.5+m
     # (2.000) and C4.5+m+cf (1.964), C4.5+cf (2.893) joins both groups: two bars

@@ -24,6 +24,7 @@ Machine Learning Research 7:1-30, 2006.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 
@@ -279,6 +280,10 @@ OUTCOME_COLOURS = {
     "inconclusive": "#e5e5e5",
     "worse": "#d55e00",
 }
+#: Colours of any other outcome the comparisons table holds (e.g. one that says a row's trials
+#: cannot support a verdict), in order of first appearance: the grid reads the outcomes it
+#: finds, it does not fix their list.
+OTHER_OUTCOME_COLOURS = ("#fbafe4", "#ece133", "#949494", "#ca9161", "#56b4e9", "#cc78bc")
 
 
 def figure_outcomes(
@@ -304,7 +309,8 @@ def figure_outcomes(
     -------
     Figure
         One panel per budget band: rows ``dataset · cost_model``, columns algorithms in
-        canonical order, each cell coloured by the outcome (:data:`OUTCOME_COLOURS`) and
+        canonical order, each cell coloured by the outcome (:data:`OUTCOME_COLOURS`; any
+        other outcome in the table from :data:`OTHER_OUTCOME_COLOURS`, in the legend too) and
         annotated with the mean difference in test error (x minus the control); grey ``–``
         where the pair has no comparison.
     """
@@ -318,7 +324,7 @@ def figure_outcomes(
     n_rows, n_cols = len(index), len(columns)
     fig = Figure(
         figsize=(
-            1.5 + (1.2 + 0.62 * max(n_cols, 3)) * max(len(bands), 1),
+            max(7.0, 1.5 + (1.2 + 0.62 * max(n_cols, 3)) * max(len(bands), 1)),  # the title
             2.6 + 0.34 * max(n_rows, 2),
         ),
         layout="constrained",
@@ -336,8 +342,10 @@ def figure_outcomes(
         )
         return fig
     axes = fig.subplots(1, len(bands), sharey=True, squeeze=False)[0]
-    order = list(OUTCOME_COLOURS)
-    cmap = mpl.colors.ListedColormap([OUTCOME_COLOURS[o] for o in order]).with_extremes(bad="white")
+    others = [o for o in dict.fromkeys(table["outcome"].dropna()) if o not in OUTCOME_COLOURS]
+    colours = {**OUTCOME_COLOURS, **dict(zip(others, itertools.cycle(OTHER_OUTCOME_COLOURS)))}
+    order = list(colours)
+    cmap = mpl.colors.ListedColormap(list(colours.values())).with_extremes(bad="white")
     for ax, band in zip(axes, bands, strict=True):
         part = table[table["band"] == band]
 
@@ -374,8 +382,8 @@ def figure_outcomes(
         for spine in ax.spines.values():
             spine.set_visible(False)
         ax.set_title(BAND_LABELS[band], fontsize=10)
-    handles = [mpl.patches.Patch(color=OUTCOME_COLOURS[o], label=o) for o in order]
-    fig.legend(handles=handles, loc="outside lower center", ncols=len(order), frameon=False)
+    handles = [mpl.patches.Patch(color=colours[o], label=o) for o in order]
+    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(order), 4), frameon=False)
     fig.suptitle(
         f"Each algorithm against {labels.get(control, control)}: outcome per data set and band\n"
         "(cell: mean difference in test error, the algorithm minus the control)",
