@@ -76,6 +76,7 @@ import pandas as pd
 
 from budgetboost.analysis.bands import BANDS
 from budgetboost.analysis.significance import holm
+from budgetboost.analysis.vocabulary import ALPHA
 from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
@@ -93,9 +94,6 @@ __all__ = [
     "nemenyi_q",
 ]
 
-#: Significance level of Friedman's test, the Nemenyi critical difference and the comparisons
-#: with the control.
-ALPHA = 0.05
 #: Columns of :func:`cd_analysis`, in order.
 CD_COLUMNS = [
     "band",
