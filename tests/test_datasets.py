@@ -83,7 +83,8 @@ def test_registry_has_the_nine_datasets_with_table1_sizes(registry):
         "heart",
         "ionosphere",
     )
-    assert [name for name, e in registry.items() if e["enabled"]] == list(table1)
+    enabled = [name for name, e in registry.items() if e["enabled"]]
+    assert enabled[: len(table1)] == list(table1)  # then the suite's (test_suite_datasets.py)
     assert paper_datasets(registry) == table1  # in Table 1's order
     assert registry["ocr17"]["adaboost_rounds"] == 400
     assert (registry["sonar"]["train_size"], registry["sonar"]["test_size"]) == (100, 108)
