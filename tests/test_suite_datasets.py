@@ -162,3 +162,13 @@ def test_cleveland_groups_share_turneys_parts():
     assert shared.round(2).to_dict() == {"A": 2.10, "B": 101.90, "C": 86.30}
     assert round(costs["cost"].sum(), 2) == 600.57
     assert round(costs["discount_cost"].sum() + shared.sum(), 2) == 323.97
+
+
+def test_the_draft_suite_config_runs_every_vendored_dataset():
+    """config/suite.yaml (a draft for planning; test_config.py checks it as every shipped
+    config) plans Table 1's datasets and the suite's, each under U[0, 2]."""
+    from budgetboost.config import load_config_file
+
+    config = load_config_file(ROOT / "config" / "suite.yaml")
+    assert list(config["datasets"]) == VENDORED
+    assert all("uniform_0_2" in e["cost_models"] for e in config["datasets"].values())
