@@ -71,7 +71,8 @@ def rows_for(size: str, n_rows: int, test_size: int) -> int:
 def child(configfile: Path, dataset: str, n: int, algorithm: str) -> dict:
     """Fit and evaluate one algorithm on trial 0 with ``n`` training rows, in this process."""
     config, entry, data = _load(configfile, dataset)
-    return {**trial_seconds(config, entry, data, dataset, n, algorithm), "peak_mib": _peak_mib()}
+    result = trial_seconds(config, entry, data, dataset, n, algorithm)
+    return {"cpu_s": result["cpu_s"], "error": result["error"], "peak_mib": _peak_mib()}
 
 
 def trial_seconds(
@@ -88,7 +89,8 @@ def trial_seconds(
     as a train job runs it under U[0, 2] (:func:`budgetboost.pipeline.blocks.run_block`: fit,
     evaluation on the test and training rows at every budget), with ``n`` training rows and
     the registry's test size, and its test error at the grid's top. ``paths``: the trial's
-    shared AdaBoost path when already fitted (its time is not the algorithm's)."""
+    shared AdaBoost path when already fitted (its time is not the algorithm's); the result
+    of ``adaboost_path`` holds it (``paths``)."""
     from budgetboost.pipeline.blocks import block_inputs, run_block
     from budgetboost.pipeline.plan import Plan, budget_grid
     from budgetboost.pipeline.shared_path import fit_adaboost_paths
@@ -108,8 +110,8 @@ def trial_seconds(
     rounds = Plan(config, {dataset: entry}).path_rounds(dataset)
     clock = time.process_time()
     if algorithm == PATH:
-        fit_adaboost_paths(data.X, data.y, inputs.splits, [trial], rounds)
-        return {"cpu_s": time.process_time() - clock, "error": np.nan}
+        fitted = fit_adaboost_paths(data.X, data.y, inputs.splits, [trial], rounds)[0]
+        return {"cpu_s": time.process_time() - clock, "error": np.nan, "paths": fitted}
     spec = algorithm_spec(algorithm, config["algorithms"][algorithm], entry["adaboost_rounds"])
     if spec.adaboost_path and paths is None:
         paths = fit_adaboost_paths(data.X, data.y, inputs.splits, [trial], rounds)[0]

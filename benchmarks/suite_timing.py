@@ -33,14 +33,11 @@ import statistics  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pandas as pd  # noqa: E402
-from scale import COST_MODEL, OUT, PATH, ROOT, trial_seconds  # noqa: E402
+from scale import OUT, PATH, ROOT, trial_seconds  # noqa: E402
 
 from budgetboost.config import check_all, load_config_file  # noqa: E402
 from budgetboost.data.datasets import build_binarized  # noqa: E402
 from budgetboost.data.io import atomic_path  # noqa: E402
-from budgetboost.pipeline.blocks import block_inputs  # noqa: E402
-from budgetboost.pipeline.plan import Plan  # noqa: E402
-from budgetboost.pipeline.shared_path import fit_adaboost_paths  # noqa: E402
 
 
 def suite_datasets(registry: dict) -> list[str]:
@@ -48,33 +45,16 @@ def suite_datasets(registry: dict) -> list[str]:
     return [n for n, e in registry.items() if e["enabled"] and "paper_features" not in e]
 
 
-def shared_path(config: dict, entry: dict, data, dataset: str, trial: int) -> dict:
-    """``{trial: path}``: the trial's shared AdaBoost path, as the ``adaboost_path`` job fits it."""
-    model = config["cost_models"][COST_MODEL]
-    inputs = block_inputs(
-        data,
-        dataset=dataset,
-        cost_model=COST_MODEL,
-        cost_spec=model["spec"],
-        train_size=entry["train_size"],
-        test_size=entry["test_size"],
-        trials=[trial],
-        root=ROOT,
-    )
-    rounds = Plan(config, {dataset: entry}).path_rounds(dataset)
-    return fit_adaboost_paths(data.X, data.y, inputs.splits, [trial], rounds)[0]
-
-
 def time_dataset(config: dict, entry: dict, dataset: str, algorithms: list[str], trials: int):
     """One row: the dataset's shape and sizes, and each algorithm's median CPU seconds."""
     data = build_binarized(dataset, entry, ROOT)
     seconds: dict[str, list[float]] = {name: [] for name in [PATH, *algorithms]}
+    n = entry["train_size"]
     for trial in range(trials):
-        paths = shared_path(config, entry, data, dataset, trial)
-        for name in seconds:
-            result = trial_seconds(
-                config, entry, data, dataset, entry["train_size"], name, trial, paths
-            )
+        path = trial_seconds(config, entry, data, dataset, n, PATH, trial)
+        seconds[PATH].append(path["cpu_s"])
+        for name in algorithms:
+            result = trial_seconds(config, entry, data, dataset, n, name, trial, path["paths"])
             seconds[name].append(result["cpu_s"])
     row = {
         "dataset": dataset,

@@ -39,19 +39,6 @@ def registry() -> dict[str, dict]:
     return load_registry(REGISTRY)
 
 
-@pytest.fixture(scope="module")
-def built(registry):
-    """Binarize each vendored dataset once per test module."""
-    cache: dict[str, object] = {}
-
-    def get(name: str):
-        if name not in cache:
-            cache[name] = build_binarized(name, registry[name], ROOT)
-        return cache[name]
-
-    return get
-
-
 def _entry(**overrides) -> dict:
     """A minimal valid entry for a local CSV, with ``overrides``."""
     entry = {

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import (
     SUITE_MAX_ROWS,
     SUITE_ROUNDS,
@@ -64,18 +63,6 @@ COUNTS = {
     "wine_white": (4898, 1060),
 }
 COST_FILES = ["heart_cleveland", "ann_thyroid", "pima", "hepatitis"]
-
-
-@pytest.fixture(scope="module")
-def built():
-    cache: dict[str, object] = {}
-
-    def get(name: str):
-        if name not in cache:
-            cache[name] = build_binarized(name, REGISTRY[name], ROOT)
-        return cache[name]
-
-    return get
 
 
 def test_thirty_datasets_or_more_run_offline():
