@@ -12,12 +12,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from budgetboost.data.binarize import column_kind
+from budgetboost.data.datasets import read_source
 from budgetboost.data.registry import (
     SUITE_MAX_ROWS,
     SUITE_ROUNDS,
     SUITE_TRIALS,
     load_registry,
     paper_datasets,
+    source_files,
     suite_sizes,
 )
 from budgetboost.data.seeds import rng_from_key
@@ -95,6 +98,30 @@ def test_suite_entries_follow_the_one_rule(built, name):
     assert (entry["train_size"], entry["test_size"]) == suite_sizes(len(data.y))
     assert (entry["trials"], entry["adaboost_rounds"]) == (SUITE_TRIALS, SUITE_ROUNDS)
     check_training_classes(name, data.y, entry["train_size"], entry["test_size"], entry["trials"])
+
+
+#: the widest binarization a suite dataset gets from the paper's `distinct`
+MAX_DISTINCT_WIDTH = 2000
+
+
+@pytest.mark.parametrize("name", SUITE)
+def test_suite_entries_use_distinct_up_to_2000_indicators(name):
+    """The registry's binarization rule: `distinct` where it gives at most 2,000 indicators
+    (one per distinct value above an attribute's minimum, one per category), else 32
+    quantiles; counted from the raw table, without building the wide matrix."""
+    entry = REGISTRY[name]
+    frame = pd.concat([read_source(name, entry, f) for f in source_files(name, entry, ROOT)])
+    features = frame.drop(columns=[*entry["exclude"], entry["label"]["column"]])
+    width = sum(
+        features[c].nunique() - (column_kind(features[c]) == "numeric") for c in features.columns
+    )
+    numeric = entry["binarize"].get("numeric")
+    if numeric is None:
+        assert all(column_kind(features[c]) == "categorical" for c in features.columns)
+    elif width <= MAX_DISTINCT_WIDTH:
+        assert numeric == {"method": "distinct"}, width
+    else:
+        assert numeric == {"method": "quantiles", "k": 32}, width
 
 
 @pytest.mark.parametrize(
