@@ -55,7 +55,7 @@ OUT = ROOT / "results" / "benchmarks"
 
 def _load(configfile: Path, dataset: str):
     """The checked config (defaults filled in), the dataset's registry entry and its data."""
-    from budgetboost.config import check_all, load_config_file
+    from budgetboost.checks import check_all, load_config_file
     from budgetboost.data.datasets import build_binarized
 
     config, registry = check_all(load_config_file(configfile), ROOT)

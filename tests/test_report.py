@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
+from conftest import REPO, RESULTS, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
 from matplotlib import image as mpimg
 from synthetic_results import synthetic_shards
 
@@ -28,12 +28,22 @@ from budgetboost.pipeline import staleness
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: the images of every registered figure (budgetboost.figures.registry), as the report holds them
-FIGURES = [f"results/figures/{name}.png" for name in figures.load()]
+FIGURES = [f"figures/{name}.png" for name in figures.load()]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ENTRY = re.compile(r'"([^"]+)": (?=\{"name": )')
 
 
 # ------------------------------------------------------------------ helpers (no snakemake)
+
+
+def results_of(repo: Path) -> str:
+    """The results folder of the run in ``repo``: the test config's, else ``results``."""
+    return RESULTS if (repo / RESULTS).is_dir() else "results"
+
+
+def figure_paths(repo: Path) -> list[str]:
+    """The registered figures' images in the run's results folder."""
+    return [f"{results_of(repo)}/{path}" for path in FIGURES]
 
 
 def report_entries(html: str) -> dict[str, dict]:
@@ -279,7 +289,7 @@ def pipeline_report(request, tmp_path_factory) -> Path:
         pytest.skip(f"pipeline files not written yet: {', '.join(missing)}")
     base_run = request.getfixturevalue("base_run")
     repo = clone_run(base_run, tmp_path_factory.mktemp("report") / "repo")
-    _run(repo, "--configfile", "config/test.yaml", "--report", "results/report.html")
+    _run(repo, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html")
     return repo
 
 
@@ -293,12 +303,13 @@ def report_repo(request) -> Path:
 
 @pytest.mark.slow
 def test_report_embeds_every_figure_and_table(report_repo):
-    html = (report_repo / "results/report.html").read_text(encoding="utf-8")
-    assert missing_images(html, report_repo, FIGURES) == []
+    results = results_of(report_repo)
+    html = (report_repo / results / "report.html").read_text(encoding="utf-8")
+    assert missing_images(html, report_repo, figure_paths(report_repo)) == []
     entries = report_entries(html)
-    for table in ("results/summary/summary.md", "results/summary/claims.md"):
+    for table in (f"{results}/summary/summary.md", f"{results}/summary/claims.md"):
         assert embedded_bytes(entries[table]) == (report_repo / table).read_bytes()
-    for path in FIGURES:
+    for path in figure_paths(report_repo):
         assert entries[path]["caption"].strip(), f"{path} has no caption"
         assert embedded_bytes(entries[path]).startswith(PNG_SIGNATURE)
 
@@ -307,9 +318,9 @@ def test_report_embeds_every_figure_and_table(report_repo):
 def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_report):
     """Issue 17: the report's first page (rule ``landing``) says what ran, gives the verdict
     of every claim and names every registered figure."""
-    html = (pipeline_report / "results/report.html").read_text(encoding="utf-8")
-    landing = (pipeline_report / "results/report/landing.rst").read_text(encoding="utf-8")
-    claims = read_table(pipeline_report / "results/summary/claims.parquet")
+    html = (pipeline_report / RESULTS / "report.html").read_text(encoding="utf-8")
+    landing = (pipeline_report / RESULTS / "report/landing.rst").read_text(encoding="utf-8")
+    claims = read_table(pipeline_report / RESULTS / "summary/claims.parquet")
     for text in ("What ran", "Verdicts", "Where to look", "heart · uniform_0_2 (3 trials)"):
         assert text in landing, text
     for text in ("What ran", "Verdicts", "Where to look"):
@@ -341,7 +352,7 @@ def test_mini_report_outputs(mini_report):
     assert "## sonar · uniform_0_2 (5 trials)" in summary
     claims = (mini_report / "results/summary/claims.md").read_text()
     assert "## Thresholds" in claims and "## Claim 5:" in claims
-    for figure in FIGURES:
+    for figure in figure_paths(mini_report):
         assert (mini_report / figure).with_suffix(".pdf").is_file()
 
 
@@ -349,7 +360,7 @@ def test_mini_report_outputs(mini_report):
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_report_renders_in_headless_chromium(report_repo, tmp_path):
     png = tmp_path / "report.png"
-    screenshot(report_repo / "results/report.html", png, tmp_path / "profile")
+    screenshot(report_repo / results_of(report_repo) / "report.html", png, tmp_path / "profile")
     assert not is_blank(png), f"blank screenshot of the report: {png}"
 
 
@@ -357,8 +368,9 @@ def test_report_renders_in_headless_chromium(report_repo, tmp_path):
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
     """Each figure's data URI, as the report holds it, renders as a non-blank image."""
-    entries = report_entries((report_repo / "results/report.html").read_text(encoding="utf-8"))
-    for i, path in enumerate(FIGURES):
+    html = (report_repo / results_of(report_repo) / "report.html").read_text(encoding="utf-8")
+    entries = report_entries(html)
+    for i, path in enumerate(figure_paths(report_repo)):
         page = tmp_path / f"figure{i}.html"
         page.write_text(
             "<html><body style='margin:0'><img style='width:1400px' "
@@ -392,14 +404,14 @@ def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
     (repo / "extra_figures.py").write_bytes((REPO / "tests/data/extra_figures.py").read_bytes())
     edit_config(repo, _plug_ins)
     _run(repo, "--cores", "2", "--configfile", "config/test.yaml")
-    _run(repo, "--configfile", "config/test.yaml", "--report", "results/report.html")
-    summary = (repo / "results/summary/summary.md").read_text(encoding="utf-8")
+    _run(repo, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html")
+    summary = (repo / RESULTS / "summary/summary.md").read_text(encoding="utf-8")
     assert "Smoothed τ=0.5" in summary
-    html = (repo / "results/report.html").read_text(encoding="utf-8")
-    images = [f"results/figures/{name}.png" for name in [*figures.load(), "extra_errors"]]
+    html = (repo / RESULTS / "report.html").read_text(encoding="utf-8")
+    images = [f"{RESULTS}/figures/{name}.png" for name in [*figures.load(), "extra_errors"]]
     assert missing_images(html, repo, images) == []
     entries = report_entries(html)
-    assert "mean test error" in entries["results/figures/extra_errors.png"]["caption"]
+    assert "mean test error" in entries[f"{RESULTS}/figures/extra_errors.png"]["caption"]
     assert "Smoothed τ=0.5" in html or "Smoothed \\u03c4=0.5" in html  # the summary table
     # editing the test module re-runs its figure only
     module = repo / "extra_figures.py"
@@ -444,7 +456,7 @@ def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
     repo = clone_run(base_run, tmp_path / "repo")
     edit_config(repo, lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=30))
     proc = subprocess.run(
-        [SNAKEMAKE, "--configfile", "config/test.yaml", "--report", "results/report.html"],
+        [SNAKEMAKE, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html"],
         cwd=repo,
         capture_output=True,
         text=True,
@@ -455,4 +467,4 @@ def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
     assert proc.returncode != 0
     assert "snakemake --report: " in output and " jobs are out of date (train " in output
     assert "(--report-after-run)" in output
-    assert not (repo / "results/report.html").exists()
+    assert not (repo / RESULTS / "report.html").exists()

@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -30,6 +31,8 @@ __all__ = [
     "read_metadata",
     "job_log",
     "sha256_file",
+    "SmallFileError",
+    "read_small_text",
 ]
 
 METADATA_KEY = b"budgetboost"
@@ -117,9 +120,11 @@ def job_log(path: str | os.PathLike, name: str) -> logging.Logger:
     that job's run, with timestamps, and ends with the process's peak memory (so the job that
     needs the most is found in the logs, against the ``mem_mb`` its rule declares).
     """
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    open(path, "w").close()  # then appended to: what a job prints is added to it too
     logging.basicConfig(
         filename=os.fspath(path),
-        filemode="w",
+        filemode="a",
         level=logging.INFO,
         format="%(asctime)s %(levelname)s %(message)s",
     )
@@ -146,3 +151,36 @@ def sha256_file(path: str | os.PathLike) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+class SmallFileError(ValueError):
+    """A small input file (config, registry, cost file) that cannot be read as text: the
+    message names its path and why, never its content."""
+
+
+def read_small_text(path: str | os.PathLike, max_bytes: int) -> str:
+    """The UTF-8 text of a regular file of at most ``max_bytes`` bytes.
+
+    A device, a folder or a pipe (``/dev/zero`` never ends), a larger file or bytes that are
+    not UTF-8 text (NUL included) raise :class:`SmallFileError` naming the path and what is
+    wrong (``"<path>: is not a regular file"``), without quoting the file: an error message
+    must not print a file that was never meant to be read (``/proc/self/environ``).
+    """
+    path = Path(path)
+    try:  # stat first: opening a pipe would wait for a writer
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise SmallFileError(f"{path}: is not a regular file (a device, folder or pipe)")
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise SmallFileError(f"{path}: cannot be read ({exc.strerror})") from None
+    if len(data) > max_bytes:
+        raise SmallFileError(f"{path}: is larger than {max_bytes:,} bytes")
+    if b"\0" in data:
+        raise SmallFileError(f"{path}: is not a text file (it holds NUL bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SmallFileError(
+            f"{path}: is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})"
+        ) from None

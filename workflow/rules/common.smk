@@ -8,25 +8,33 @@ import os
 
 from snakemake.exceptions import WorkflowError
 
-from budgetboost.config import ConfigError, check_all
+from budgetboost.checks import ConfigError, check_all
 from budgetboost.data.registry import download_targets, source_files
 from budgetboost.figures import registry as figures
+from budgetboost.pipeline import folders
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.code import source_files as module_files
 from budgetboost.pipeline.plan import Plan
 
-# the whole config is checked here, before any job is planned (budgetboost.config): a bad
+# the whole config is checked here, before any job is planned (budgetboost.checks): a bad
 # value stops the run with one line naming its config path
 try:
-    _checked, REGISTRY = check_all(config)
+    _checked, REGISTRY = check_all(config, files=CONFIG_FILES)
 except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 config.update(_checked)
 PLAN = Plan(config, REGISTRY)
-#: where this config's outputs go (config key `results`), and its logs (mirrored under logs/)
+#: where this config's outputs go (config key `results`, else a folder named for its config
+#: file: budgetboost.pipeline.folders), and its logs (mirrored under logs/)
 RESULTS = PLAN.results
 LOGS = PLAN.logs
+
+
+# a run that writes records its config as the owner of its results folder: another config
+# planned into it stops (common.smk's check_all) instead of overwriting its outputs
+onstart:
+    folders.claim(RESULTS, folders.config_identity(CONFIG_FILES))
 
 
 def R(path):

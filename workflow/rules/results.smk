@@ -34,7 +34,7 @@ rule aggregate:
     conda:
         "../envs/budgetboost.yaml"
     params:
-        catalogue=CATALOGUE.records(),
+        catalogue=CATALOGUE.param(),
         baseline=cost_model_roles()["baseline"],
     script:
         "../scripts/aggregate.py"
@@ -57,7 +57,7 @@ rule plot:
         "../envs/budgetboost.yaml"
     params:
         caption=lambda wildcards: FIGURES[wildcards.figure].caption,
-        catalogue=CATALOGUE.records(),
+        catalogue=CATALOGUE.param(),
         local_datasets=local_datasets(),
         datasets=dataset_order(),
         cost_models=cost_model_roles(),
@@ -93,7 +93,7 @@ rule claims:
     conda:
         "../envs/budgetboost.yaml"
     params:
-        catalogue=CATALOGUE.records(),
+        catalogue=CATALOGUE.param(),
     script:
         "../scripts/claims.py"
 
@@ -111,7 +111,7 @@ rule landing:
     conda:
         "../envs/budgetboost.yaml"
     params:
-        catalogue=CATALOGUE.records(),
+        catalogue=CATALOGUE.param(),
         figures=[(name, spec.title, spec.category) for name, spec in FIGURES.items()],
         version=PACKAGE_VERSION,
     script:
