@@ -20,6 +20,7 @@ from budgetboost.analysis.claims import (
 )
 from budgetboost.analysis.significance import WORSE
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.escape import for_markdown
 from budgetboost.report.findings import how_findings_read
 from budgetboost.report.tables import markdown_table
 
@@ -70,7 +71,7 @@ def claims_markdown(
     The evidence names algorithms by role; a table maps each role to this run's algorithm.
     """
     table = claims_table(results)
-    catalogue = catalogue if catalogue is not None else Catalogue.default()
+    catalogue = for_markdown(catalogue if catalogue is not None else Catalogue.default())
     lines = [
         "# The paper's claims on this run",
         "",
