@@ -20,9 +20,11 @@ from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 from typing import Any
 
-from budgetboost.data.costs import SpecError, check_spec, read_attribute_costs
+from budgetboost.data.costs import MAX_COST, SpecError, check_spec, read_attribute_costs
+from budgetboost.data.datasets import check_labels
+from budgetboost.data.io import CorruptTableError, read_arrow
 from budgetboost.data.jsonschema import validate_with_defaults
-from budgetboost.data.registry import load_registry, source_files
+from budgetboost.data.registry import DatasetError, load_registry, source_files
 from budgetboost.data.splits import check_training_classes
 from budgetboost.data.yamlfile import YamlError, load_yaml
 from budgetboost.estimators.base import BudgetedEstimator
@@ -216,6 +218,10 @@ def _check_dataset(config, registry, name, entry, root: Path) -> None:
                 f"of this dataset's cost models {entry['cost_models']}"
             )
     registry_entry = registry[name]
+    try:  # the label rule against the raw files already there (binarize would stop on it)
+        check_labels(name, registry_entry, root)
+    except DatasetError as exc:
+        raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
     if registry_entry["source"]["type"] != "local":
         return
     missing = [
@@ -243,8 +249,10 @@ def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
     path = root / str(config.get("results", "results")) / "data" / f"{name}.parquet"
     if not path.is_file():
         return
-    import pyarrow.parquet as pq
-
+    try:  # a damaged table is named by the first job that reads it (with how to rebuild it)
+        y = read_arrow(path, columns=["y"]).column("y").to_numpy()
+    except CorruptTableError:
+        return
     entry, defaults = config["datasets"][name], registry[name]
     sizes = {key: int(entry.get(key, defaults[key])) for key in ("train_size", "test_size")}
     key = "train_size" if "train_size" in entry else "test_size" if "test_size" in entry else None
@@ -253,13 +261,12 @@ def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
         if key
         else f"{_where('datasets', name)} (the registry's sizes)"
     )
-    n_rows = pq.read_metadata(path).num_rows
+    n_rows = len(y)
     if sum(sizes.values()) > n_rows:
         raise ConfigError(
             f"{where}: train_size {sizes['train_size']} + test_size {sizes['test_size']} = "
             f"{sum(sizes.values())} rows, but {name} has {n_rows} ({_shown(path, root)})"
         )
-    y = pq.read_table(path, columns=["y"]).column("y").to_numpy()
     trials = int(entry.get("trials", defaults["trials"]))
     try:
         check_training_classes(name, y, sizes["train_size"], sizes["test_size"], trials)
@@ -429,9 +436,16 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
     if not path.is_file():
         raise ConfigError(f"{where}: cost file {file} (used by {dataset}/{cost_model}) not found")
     try:
-        read_attribute_costs(path)  # the values too: finite, >= 0
+        costs = read_attribute_costs(path)  # the values too: finite, >= 0
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    scale = float(spec.get("scale", registry[dataset].get("cost_scale") or 1))
+    if costs and scale * max(costs.values()) > MAX_COST:
+        raise ConfigError(
+            f"{where}: cost file {file} times scale {scale:g} gives a cost of "
+            f"{scale * max(costs.values()):g}, larger than {MAX_COST:g} (sums of such costs "
+            "overflow to inf)"
+        )
 
 
 def _check_catalogue(config: Mapping[str, Any]) -> None:
