@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -213,8 +214,10 @@ def _digest_array(digest, array: pa.Array) -> None:
 
 
 def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
+    """The gist of a reader's error: its first sentence, without the path it repeats."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    text = re.sub(r"^Could not open Parquet input source '[^']*': ", "", text)
+    return text.split(". ")[0].rstrip(".")
 
 
 def _umask() -> int:

@@ -1,0 +1,52 @@
+"""The benchmarks' command lines refuse bad arguments in one line naming the argument and
+its value (issue 33, poor cases: ``--datasets nosuch`` gave a KeyError, ``--sizes abc`` a bare
+ValueError, ``--repeats -1`` a StatisticsError, a bad config a traceback)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (
+            ["--datasets", "nosuch"],
+            "benchmarks/scale.py: --datasets: 'nosuch' is not in the registry "
+            "config/datasets.yaml (known: ",
+        ),
+        (
+            ["--sizes", "1000", "abc"],
+            "benchmarks/scale.py: --sizes: 'abc' is neither a number of training rows nor 'all'",
+        ),
+        (
+            ["--repeats", "-1"],
+            "benchmarks/scale.py: --repeats: -1 is not a number of paired runs (1 or more)",
+        ),
+        (
+            ["--algorithms", "gredy"],
+            "benchmarks/scale.py: --algorithms: 'gredy' is not an algorithm of ",
+        ),
+        (
+            ["--configfile", "/dev/zero"],
+            "benchmarks/scale.py: config file /dev/zero: is not a regular file",
+        ),
+    ],
+)
+def test_scale_refuses_a_bad_argument_in_one_line(args, line):
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/scale.py", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    assert proc.stderr.strip().startswith(line), proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
