@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import snakemake.report as snakemake_report
 from conftest import REPO, RESULTS, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
 from matplotlib import image as mpimg
 from synthetic_results import synthetic_shards
@@ -468,3 +469,113 @@ def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
     assert "snakemake --report: " in output and " jobs are out of date (train " in output
     assert "(--report-after-run)" in output
     assert not (repo / RESULTS / "report.html").exists()
+
+
+# ---------------------------------------------------------------------- hostile labels (#33)
+
+#: labels of issue 33's sweep, each markup or a template where it lands
+HOSTILE = {
+    "greedy": "<script>document.title='pwned-script'</script>",
+    "smoothed": "<img src=x onerror=\"document.title='pwned-img'\">",
+    "speedboost": "click <javascript:alert(document.domain)>`_",
+    "hybrid": "javascript:alert(1",
+    "adaboost_bt": "Greedy {{ 7*7 }}",
+    "tree": "Greedy {{ oops",
+    "tree_cs": "决策树 🌳 tree",
+    "adaboost_rs": ".. include:: /etc/passwd",
+}
+
+
+def _hostile(config: dict) -> None:
+    config["datasets"] = {"heart": {"cost_models": ["uniform_0_2"], "trials": 2}}
+    config["cost_models"] = {"uniform_0_2": config["cost_models"]["uniform_0_2"]}
+    keep = ("adaboost", *HOSTILE)
+    config["algorithms"] = {name: config["algorithms"][name] for name in keep}
+    for name, label in HOSTILE.items():
+        config["algorithms"][name]["label"] = label
+
+
+def _script_blocks(html: str) -> dict[str, str]:
+    """The text of each ``<script id=...>`` element, as an HTML parser delimits it."""
+    from html.parser import HTMLParser
+
+    class Scripts(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.blocks, self.current, self.tags = {}, None, []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append((tag, dict(attrs)))
+            if tag == "script":
+                self.current = dict(attrs).get("id", f"anonymous{len(self.tags)}")
+                self.blocks[self.current] = ""
+
+        def handle_data(self, data):
+            if self.current is not None:
+                self.blocks[self.current] += data
+
+        def handle_endtag(self, tag):
+            if tag == "script":
+                self.current = None
+
+    parser = Scripts()
+    parser.feed(html)
+    return parser.blocks, parser.tags
+
+
+@pytest.mark.slow
+def test_a_report_shows_hostile_labels_as_text(tmp_path):
+    """Bad cases 1-3 and the poor cases of labels: a label ``</script>`` ended the report's
+    results script (live ``<img onerror>`` and ``<script>`` in the page), a label became a
+    ``javascript:`` link or was evaluated by Jinja2 ("Greedy 49"), ``{{ oops`` stopped the
+    report, a CJK label broke the first page's tables. The real run, the real report, parsed
+    (and rendered by chromium where it is installed)."""
+    repo = copy_repo(tmp_path / "repo")
+    edit_config(repo, _hostile)
+    _run(repo, "--cores", "2", "--configfile", "config/test.yaml")
+    _run(repo, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html")
+    html = (repo / RESULTS / "report.html").read_text(encoding="utf-8")
+    blocks, tags = _script_blocks(html)
+    template = (
+        Path(snakemake_report.__file__).parent / "html_reporter/template/index.html.jinja2"
+    ).read_text()
+    assert sum(tag == "script" for tag, _ in tags) == template.count("<script")
+    assert not [tag for tag, _ in tags if tag in ("img", "iframe", "object", "embed")]
+    assert not [attrs for _, attrs in tags if any(a.startswith("on") for a in attrs)]
+    results = json.loads(blocks["results"].strip().removeprefix("var results = ").rstrip(";"))
+    assert f"{RESULTS}/summary/summary.md" in results  # the whole JSON, not cut by a label
+    first_page = json.loads(
+        blocks["workflow-desc"].strip().removeprefix("var workflow_desc = ").rstrip(";")
+    )
+    from html import unescape
+
+    shown = unescape(first_page)
+    for label in HOSTILE.values():
+        assert label in shown, label
+    assert "Greedy 49" not in shown and "system-message" not in first_page
+    assert not re.search(r"<a [^>]*href=\"javascript:[^\"]*alert", first_page)
+    from markdown_it import MarkdownIt
+
+    for name in ("summary.md", "claims.md"):  # as a Markdown viewer shows them
+        text = (repo / RESULTS / "summary" / name).read_text(encoding="utf-8")
+        shown = MarkdownIt("commonmark").enable("table").render(text)
+        assert "<script" not in shown and "<img" not in shown and "<a " not in shown
+        assert HOSTILE["greedy"] in unescape(shown)
+    if CHROMIUM.exists():
+        proc = subprocess.run(
+            [
+                str(CHROMIUM),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                f"--user-data-dir={tmp_path / 'profile'}",
+                "--virtual-time-budget=10000",
+                "--dump-dom",
+                (repo / RESULTS / "report.html").resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert "<title>" in proc.stdout and "pwned" not in proc.stdout.split("</title>")[0]
