@@ -26,6 +26,7 @@ from budgetboost.data.costs import CostTable, write_costs
 from budgetboost.data.io import read_table, write_table
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline import staleness
+from budgetboost.report.escape import rst_text
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: the images of every registered figure (budgetboost.figures.registry), as the report holds them
@@ -328,8 +329,9 @@ def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_re
         assert text in html, text  # the report's own first page
     for statement in claims["statement"]:
         assert statement in landing
-    for name, spec in figures.load().items():
-        assert f"{spec.category}: {spec.title} (``{name}``)" in landing
+    for name, spec in figures.load().items():  # written literally (a title's ':' escaped)
+        assert f"{rst_text(spec.category)}: {rst_text(spec.title)} (``{name}``)" in landing
+        assert f"{spec.category}: {spec.title}" in html  # as the reader sees it
     # the findings beyond the paper (the test config runs two peers and a tree variant)
     for text in (
         "Beyond the paper and its open questions",

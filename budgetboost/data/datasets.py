@@ -240,7 +240,7 @@ def label_vector(
     if column not in frame.columns:
         raise DatasetError(
             f"dataset {dataset!r}: label column {column!r} not in {file} "
-            f"(columns: {list(frame.columns)[:10]}...)"
+            f"(none of its {len(frame.columns)} columns)"
         )
     values = frame[column]
     where = f"dataset {dataset!r}, file {file}, label column {column!r}"
@@ -254,10 +254,12 @@ def label_vector(
     other = ~(pos | neg)
     if other.any():
         bad = values[other]
+        example = repr(bad.iloc[0])
+        example = example if len(example) <= 40 else example[:36] + "...'"
         raise DatasetError(
             f"{where}: {int(other.sum())} rows have a label outside the rule "
             f"(positive {list(rule['positive'])}, negative "
-            f"{list(rule['negative'])}), e.g. {bad.iloc[0]!r}"
+            f"{list(rule['negative'])}), e.g. {example}"
         )
     return np.where(pos, 1, -1).astype(np.int8)
 
@@ -309,7 +311,7 @@ def check_labels(name: str, entry: Mapping[str, object], root: str | os.PathLike
         if wanted[0] not in present:
             raise DatasetError(
                 f"dataset {name!r}: label column {wanted[0]!r} not in {file.path} "
-                f"(columns: {present[:10]}...)"
+                f"(none of its {len(present)} columns)"
             )
     frame = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
     where = ", ".join(str(f.path) for f in files)

@@ -62,8 +62,7 @@ class Job:
         The job's log.
     """
 
-    def __init__(self, snakemake: Any, log: logging.Logger):
-        self._sm = snakemake
+    def __init__(self, log: logging.Logger):
         self.log = log
         self.activity = ""
         self._hard_stop: Any = None  # the log, open for faulthandler while the job runs
@@ -99,8 +98,9 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
     its return value, a sentence, ends the log."""
     rule = snakemake.rule
     log = job_log(snakemake.log[0], rule)
-    job = Job(snakemake, log)
+    job = Job(log)
     console = (os.dup(1), os.dup(2))
+    failure: BaseException | None = None
     with tempfile.TemporaryFile() as printed:
         _redirect(printed.fileno())
         minutes = _runtime(snakemake)
@@ -109,13 +109,14 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
         try:
             done = work(snakemake, job)
         except (Exception, JobTimeout) as exc:
+            failure = exc
+        finally:
             _disarm(job)
             _restore(printed, console, log)
-            log.error("%s", one_line(exc), exc_info=(type(exc), exc, exc.__traceback__))
-            os.write(console[1], (_failure(snakemake, exc) + "\n").encode())
-            raise SystemExit(1) from None
-        _disarm(job)
-        _restore(printed, console, log)
+    if failure is not None:
+        log.error("%s", one_line(failure), exc_info=failure)
+        os.write(console[1], (_failure(snakemake, failure) + "\n").encode())
+        raise SystemExit(1)
     if done:
         log.info("%s", done)
 
