@@ -332,6 +332,47 @@ def test_check_config_names_the_config_path(test_config, registry, edit, message
     assert "\n" not in str(err.value)
 
 
+#: Issue 33's poor cases found when the workflow is planned (check_all, which common.smk
+#: calls): each passed planning before and failed a job, or was silently accepted.
+PLANNING_ERRORS = [
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high=1e308),
+        "config cost_models.uniform_0_2.spec.high: 1e+308 is larger than 1e+100, the "
+        "largest cost a feature may have",
+    ),
+    (
+        lambda c: c.update(figure_modules=["os"]),
+        "config figure_modules: 'os' registers no figure",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(variant_of="greedy_tree2"),
+        "config algorithms: algorithm 'greedy': variant_of goes round in a circle "
+        "(greedy -> greedy_tree2 -> greedy)",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(label="$\\bogus$"),
+        "config algorithms.greedy.label: matplotlib cannot draw '$\\\\bogus$' as math "
+        "(between two $: Unknown symbol: \\bogus",
+    ),
+    (
+        lambda c: c.update(registry="/dev/zero"),
+        "config registry: dataset registry /dev/zero: is not a regular file",
+    ),
+    (
+        lambda c: c.update(results="results/summary"),
+        "config results: 'results/summary': 'summary' names a folder of a run's outputs",
+    ),
+]
+
+
+@pytest.mark.parametrize("edit, message", PLANNING_ERRORS)
+def test_what_failed_late_stops_at_planning_in_one_line(test_config, edit, message):
+    with pytest.raises(ConfigError) as err:
+        check_all(_edited(test_config, edit), REPO, ["config/test.yaml"])
+    assert str(err.value).startswith(message), str(err.value)
+    assert "\n" not in str(err.value)
+
+
 def test_an_unreadable_registry_is_named(test_config):
     with pytest.raises(ConfigError, match="config registry: .*no/such.yaml"):
         check_all(_edited(test_config, lambda c: c.update(registry="no/such.yaml")), REPO)

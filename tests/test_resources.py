@@ -88,20 +88,26 @@ def test_the_dry_run_asks_for_the_configs_resources():
     assert "SLURM jobs submitted: 5 bundles + 3 single = 8" in out
 
 
-def _resources(root, *args: str):
-    """``python benchmarks/resources.py ARGS --root ROOT`` from the repository."""
-    import subprocess
+def _resources(root, *args: str) -> tuple[int, str, str]:
+    """``python benchmarks/resources.py ARGS --root ROOT`` in this process: its exit status,
+    what it printed and its error line."""
+    import contextlib
+    import io
+    import runpy
     import sys
     from pathlib import Path
 
-    repo = Path(__file__).resolve().parents[1]
-    return subprocess.run(
-        [sys.executable, "benchmarks/resources.py", *args, "--root", str(root)],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    script = Path(__file__).resolve().parents[1] / "benchmarks/resources.py"
+    out, argv = io.StringIO(), sys.argv
+    sys.argv = [str(script), *args, "--root", str(root)]
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(str(script), run_name="__main__")
+    except SystemExit as exc:
+        return 1, out.getvalue(), str(exc.code)
+    finally:
+        sys.argv = argv
+    return 0, out.getvalue(), ""
 
 
 def test_resources_refuses_the_logs_of_another_config(tmp_path):
@@ -112,30 +118,28 @@ def test_resources_refuses_the_logs_of_another_config(tmp_path):
     _job(tmp_path, "train", "logs/test/train/heart/uniform_0_2/greedy/block-0.log", 30, 400, 1)
     _job(tmp_path, "train", "logs/train/heart/uniform_0_2/greedy/block-0.log", 30, 500, 2)
     folders.claim("results/test", "config/test.yaml", tmp_path)
-    proc = _resources(tmp_path, "--configfile", "config/config.yaml")
-    assert proc.returncode != 0 and proc.stdout == ""
-    assert proc.stderr.strip() == (
+    status, printed, error = _resources(tmp_path, "--configfile", "config/config.yaml")
+    assert status != 0 and printed == ""
+    assert error == (
         f"benchmarks/resources.py: {tmp_path}/results/ records no config (--assume-owner "
         "reads it as this config's), not of config/config.yaml: its logs say nothing of what "
         "this config needs"
     )
     folders.claim("results", "config/test.yaml", tmp_path)  # the tiny config, into results/
-    proc = _resources(tmp_path, "--configfile", "config/config.yaml")
-    assert "results/ holds the outputs of config/test.yaml, not of config/config.yaml" in (
-        proc.stderr
-    )
+    _, _, error = _resources(tmp_path, "--configfile", "config/config.yaml")
+    assert "results/ holds the outputs of config/test.yaml, not of config/config.yaml" in error
     # the tiny config's own logs: exactly its jobs' (heart's block 0 of greedy)
-    proc = _resources(tmp_path, "--configfile", "config/test.yaml")
-    assert proc.returncode == 0, proc.stderr
-    assert re.search(r"^ *train +1 +400.00 ", proc.stdout, flags=re.M), proc.stdout
+    status, printed, error = _resources(tmp_path, "--configfile", "config/test.yaml")
+    assert status == 0, error
+    assert re.search(r"^ *train +1 +400.00 ", printed, flags=re.M), printed
 
 
 def test_resources_with_a_bad_config_says_so_in_one_line(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("block_sise: 3\n")
-    proc = _resources(tmp_path, "--configfile", str(bad))
-    assert proc.returncode != 0
-    assert proc.stderr.strip().splitlines() == [
+    status, _, error = _resources(tmp_path, "--configfile", str(bad))
+    assert status != 0
+    assert error.splitlines() == [
         "benchmarks/resources.py: config block_sise: unknown key (allowed here: adaboost_path, "
         "algorithms, block_size, cost_models, datasets, figure_modules, registry, resources, "
         "results)"

@@ -263,34 +263,6 @@ def test_environment_yml_lists_the_pyproject_dependencies():
             lambda c: c["cost_models"]["turney"].update(algorithms=["gredy"]),
             "config cost_models.turney.algorithms: 'gredy' is not defined under algorithms",
         ),
-        # issue 33, poor cases: each found at planning now, in one line
-        (
-            lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high=1e308),
-            "config cost_models.uniform_0_2.spec.high: 1e+308 is larger than 1e+100, the "
-            "largest cost a feature may have",
-        ),
-        (
-            lambda c: c.update(figure_modules=["os"]),
-            "config figure_modules: 'os' registers no figure",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"].update(variant_of="greedy_tree2"),
-            "config algorithms: algorithm 'greedy': variant_of goes round in a circle "
-            "(greedy -> greedy_tree2 -> greedy)",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"].update(label="$\\bogus$"),
-            "config algorithms.greedy.label: matplotlib cannot draw '$\\\\bogus$' as math "
-            "(between two $: Unknown symbol: \\bogus",
-        ),
-        (
-            lambda c: c.update(registry="/dev/zero"),
-            "config registry: dataset registry /dev/zero: is not a regular file",
-        ),
-        (
-            lambda c: c.update(results="results/summary"),
-            "config results: 'results/summary': 'summary' names a folder of a run's outputs",
-        ),
     ],
 )
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
@@ -338,26 +310,11 @@ def test_an_alias_bomb_in_the_configfile_ends_in_one_short_line(tmp_path):
     assert "expands to more than 100,000 values through its aliases" in output
 
 
-def test_a_malformed_registry_stops_at_planning_in_one_line(tmp_path):
+def test_a_cost_file_that_is_no_cost_table_is_named_never_printed(tmp_path):
+    """Bad case 11: a ``real`` cost file pointed at the process environment printed it (a
+    text file of secrets likewise: test_costs.py)."""
+    target, message = "/proc/self/environ", "cost file /proc/self/environ: is not a text file"
     repo = copy_repo(tmp_path / "repo")
-    (repo / "config/bad.yaml").write_text("heart: {source: [1\n")
-    edit_config(repo, lambda c: c.update(registry="config/bad.yaml"))
-    _stops_at_planning(
-        repo, "config registry: dataset registry config/bad.yaml, line 2, column 1: invalid YAML"
-    )
-
-
-@pytest.mark.parametrize(
-    "target, message",
-    [
-        ("/proc/self/environ", "cost file /proc/self/environ: is not a text file"),
-        ("secrets.env", "cost file secrets.env: needs a header line with the columns 'feature'"),
-    ],
-)
-def test_a_cost_file_that_is_no_cost_table_is_named_never_printed(tmp_path, target, message):
-    """Bad case 11: a ``real`` cost file pointed at the process environment printed it."""
-    repo = copy_repo(tmp_path / "repo")
-    (repo / "secrets.env").write_text("API_TOKEN=s3cr3t-token-value,OTHER=1\nX=2\n")
     edit_config(
         repo,
         lambda c: (
@@ -388,21 +345,16 @@ def _user_csv(repo: Path, text: str) -> None:
     (repo / "config/datasets_mine.yaml").write_text(yaml.safe_dump(registry))
 
 
-@pytest.mark.parametrize(
-    "text, message",
-    [
-        ("", "cannot read resources/local/mine.csv as csv: No columns to parse from file"),
-        ("a,b\n1,2\n3,4\n", "label column 'y' not in resources/local/mine.csv"),
-        ("a,y\n1,0\n2,1\n3,2\n", "1 rows have a label outside the rule (positive [1], negative"),
-    ],
-)
-def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path, text, message):
+def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
     """Poor cases: an empty CSV, a missing label column and a label outside the rule passed
-    planning and failed binarize after a traceback."""
+    planning and failed binarize after a traceback (the other two: test_datasets.py)."""
     repo = copy_repo(tmp_path / "repo")
-    _user_csv(repo, text)
-    _stops_at_planning(repo, "config datasets.mine: dataset 'mine'")
-    _stops_at_planning(repo, message)
+    _user_csv(repo, "a,y\n1,0\n2,1\n3,2\n")
+    _stops_at_planning(
+        repo,
+        "config datasets.mine: dataset 'mine', file resources/local/mine.csv, label column "
+        "'y': 1 rows have a label outside the rule (positive [1], negative [0]), e.g. 2",
+    )
 
 
 @pytest.mark.parametrize("value, reason", [("-5", "is -5.0"), ("inf", "is inf")])
