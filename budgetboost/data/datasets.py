@@ -254,7 +254,8 @@ def label_vector(
     other = ~(pos | neg)
     if other.any():
         bad = values[other]
-        example = repr(bad.iloc[0])
+        value = bad.iloc[0]
+        example = repr(value.item() if hasattr(value, "item") else value)
         example = example if len(example) <= 40 else example[:36] + "...'"
         raise DatasetError(
             f"{where}: {int(other.sum())} rows have a label outside the rule "
