@@ -12,16 +12,20 @@ min_version("9.0")
 # plan with the workflow's own copy of the package, as the rule scripts do
 sys.path.insert(0, workflow.basedir)
 
-from budgetboost.config import ConfigError, load_config_file
+from budgetboost.checks import ConfigError, load_config_file
+from budgetboost.pipeline.folders import shown_path
 
-# the full experiment, unless a config file is given on the command line: `--configfile
-# config/test.yaml` replaces it instead of being merged into it. Read once beforehand, so a
-# YAML error names the file and line (Snakemake's reader names neither).
-if not workflow.overwrite_configfiles:
-    try:
-        load_config_file("config/config.yaml")
-    except ConfigError as exc:
-        raise WorkflowError(str(exc)) from None
+# the full experiment, unless config files are given on the command line: `--configfile
+# config/test.yaml` replaces it instead of being merged into it. Each is read again strictly
+# beforehand, so a YAML error names the file and line, and a key given twice (which
+# Snakemake's reader keeps silently) stops the run naming both lines.
+CONFIG_FILES = [shown_path(f) for f in workflow.overwrite_configfiles]
+try:
+    for _file in CONFIG_FILES or ["config/config.yaml"]:
+        load_config_file(_file)
+except ConfigError as exc:
+    raise WorkflowError(str(exc)) from None
+if not CONFIG_FILES:
 
     configfile: "config/config.yaml"
 

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
+from budgetboost.checks import load_config_file
 from budgetboost.data.costs import make_costs
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry
@@ -163,7 +163,7 @@ def main() -> None:
         "--train-size", default=None, help="training rows of every case (a number or 'all')"
     )
     args = parser.parse_args()
-    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+    config = load_config_file(ROOT / "config" / "config.yaml")
     registry = load_registry(ROOT / "config" / "datasets.yaml")
     trials = list(range(args.trials))
     for case in args.cases.split(","):

@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 
+from budgetboost.checks import load_config_file
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry, paper_datasets
 from budgetboost.estimators.names import estimator_class
@@ -82,7 +82,7 @@ def main() -> None:
     parser.add_argument("--datasets", nargs="+", default=None)
     parser.add_argument("--trials", type=int, default=1, help="trials timed per dataset")
     args = parser.parse_args()
-    config = yaml.safe_load(args.configfile.read_text())
+    config = load_config_file(args.configfile)
     registry = load_registry(ROOT / config["registry"])
     algorithms = args.algorithms or tuned_algorithms(config)
     datasets = args.datasets or list(paper_datasets(registry))

@@ -38,6 +38,9 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from budgetboost.data.yamlfile import load_yaml
+from budgetboost.pipeline.folders import default_results
+
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 FILES = [
@@ -103,10 +106,10 @@ def paper_part(config: dict) -> dict:
 def scaled_config(repo: Path, source: str, scale: float, paper: bool) -> tuple[str, dict]:
     """Write config/bench.yaml: ``source`` (its paper's part with ``paper``) with trials (the
     datasets' and the caps of algorithms and cost models) and block size scaled."""
-    config = yaml.safe_load((repo / source).read_text())
+    config = load_yaml(repo / source, "config file")
     if paper:
         config = paper_part(config)
-    registry = yaml.safe_load((repo / config["registry"]).read_text())
+    registry = load_yaml(repo / config["registry"], "dataset registry")
     for name, entry in config["datasets"].items():
         trials = entry.get("trials", registry[name]["trials"])
         entry["trials"] = max(1, math.ceil(trials * scale))
@@ -252,7 +255,7 @@ def main() -> None:
         for rule, row in stages.iterrows():
             print(f"  {rule:<13} {int(row['count']):>5} {row['sum']:>10.1f} {row['mean']:>8.2f}")
 
-        results = str(config.get("results", "results")).rstrip("/")
+        results = str(config.get("results") or default_results([configfile], repo)).rstrip("/")
         report_overhead(jobs, train_compute(repo, results), wall, args.cores, args.scale)
         report_estimators(estimator_seconds(repo, results))
         by_rule = collections.Counter(jobs.rule)

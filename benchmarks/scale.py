@@ -45,7 +45,6 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-import yaml  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 COST_MODEL = "uniform_0_2"
@@ -55,10 +54,10 @@ OUT = ROOT / "results" / "benchmarks"
 
 def _load(configfile: Path, dataset: str):
     """The checked config (defaults filled in), the dataset's registry entry and its data."""
-    from budgetboost.config import check_all, load_config_file
+    from budgetboost.checks import check_all, load_config_file
     from budgetboost.data.datasets import build_binarized
 
-    config, registry = check_all(load_config_file(configfile), ROOT)
+    config, registry = check_all(load_config_file(configfile), ROOT, [configfile])
     entry = registry[dataset]
     return config, entry, build_binarized(dataset, entry, ROOT)
 
@@ -206,6 +205,38 @@ def draw(table: pd.DataFrame, engine: pd.DataFrame, path: Path) -> None:
     plt.close(fig)
 
 
+def checked_arguments(args: argparse.Namespace) -> list[str]:
+    """The algorithms to measure, once every argument is known good; else exit with one line
+    naming the argument and its value."""
+    from budgetboost.checks import ConfigError, check_all, load_config_file
+
+    def stop(message: str) -> None:
+        raise SystemExit(f"benchmarks/scale.py: {message}")
+
+    if args.repeats < 1:
+        stop(f"--repeats: {args.repeats} is not a number of paired runs (1 or more)")
+    for size in args.sizes:
+        if size != "all" and not (size.isdigit() and int(size) > 0):
+            stop(f"--sizes: {size!r} is neither a number of training rows nor 'all'")
+    try:
+        config, registry = check_all(load_config_file(args.configfile), ROOT, [args.configfile])
+    except ConfigError as exc:
+        stop(str(exc))
+    for dataset in args.datasets:
+        if dataset not in registry:
+            stop(
+                f"--datasets: {dataset!r} is not in the registry {config['registry']} "
+                f"(known: {', '.join(sorted(registry))})"
+            )
+    for name in args.algorithms or []:
+        if name not in config["algorithms"]:
+            stop(
+                f"--algorithms: {name!r} is not an algorithm of {args.configfile} "
+                f"(defined: {', '.join(config['algorithms'])})"
+            )
+    return list(args.algorithms or config["algorithms"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--configfile", type=Path, default=ROOT / "config" / "config.yaml")
@@ -226,7 +257,7 @@ def main() -> None:
     from budgetboost.data.io import atomic_path
     from budgetboost.data.splits import split_indices
 
-    names = args.algorithms or yaml.safe_load(args.configfile.read_text())["algorithms"]
+    names = checked_arguments(args)
     algorithms = [] if args.engine_only else [PATH, *names]
     rows, engine_rows = [], []
     for dataset in args.datasets:

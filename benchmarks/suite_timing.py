@@ -35,7 +35,7 @@ from pathlib import Path  # noqa: E402
 import pandas as pd  # noqa: E402
 from scale import OUT, PATH, ROOT, trial_seconds  # noqa: E402
 
-from budgetboost.config import check_all, load_config_file  # noqa: E402
+from budgetboost.checks import check_all, load_config_file  # noqa: E402
 from budgetboost.data.datasets import build_binarized  # noqa: E402
 from budgetboost.data.io import atomic_path  # noqa: E402
 

@@ -31,7 +31,7 @@ from budgetboost.analysis.paired import band_means
 from budgetboost.analysis.per_dataset import detectable_in_se
 from budgetboost.analysis.summary import read_shards
 from budgetboost.analysis.vocabulary import ALL, ALPHA
-from budgetboost.config import ConfigError, check_all, load_config_file
+from budgetboost.checks import ConfigError, check_all, load_config_file
 from budgetboost.data.io import read_table
 from budgetboost.data.splits import read_sizes
 from budgetboost.pipeline.plan import Plan

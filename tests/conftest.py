@@ -72,6 +72,8 @@ WORKFLOW_FILES = [
 ]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 TEST_CONFIG = "config/test.yaml"
+#: where a run of the test config writes (a folder of its own: budgetboost.pipeline.folders)
+RESULTS, LOGS = "results/test", "logs/test"
 
 
 def _copy_workflow(source: Path, dest: Path) -> Path:

@@ -1,4 +1,4 @@
-"""The config checks made when the workflow is planned (budgetboost.config, .pipeline.config).
+"""The config checks made when the workflow is planned (budgetboost.checks, .pipeline.config).
 
 Every message is one line that starts with the config path of the offending value; the
 end-to-end counterparts (``snakemake -n`` stops before any job) are in test_workflow.py.
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from budgetboost.config import ConfigError, check_all, check_file, load_config_file, main
+from budgetboost.checks import ConfigError, check_all, check_file, load_config_file, main
 from budgetboost.data.registry import load_registry
 from budgetboost.pipeline.config import check_config, validate_config
 
@@ -132,7 +132,8 @@ SCHEMA_ERRORS = [
     (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails: unknown"),
     (
         lambda c: c["algorithms"].update({"../../../../x": {"estimator": "BudgetedBoost"}}),
-        "config algorithms: name '../../../../x' does not match ^[A-Za-z][A-Za-z0-9_]*$",
+        "config algorithms: name '../../../../x' does not match "
+        "^[A-Za-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?$",
     ),
     (
         lambda c: c["cost_models"].update({"a/b": c["cost_models"]["uniform_0_2"]}),
@@ -331,9 +332,109 @@ def test_check_config_names_the_config_path(test_config, registry, edit, message
     assert "\n" not in str(err.value)
 
 
+#: Issue 33's poor cases found when the workflow is planned (check_all, which common.smk
+#: calls): each passed planning before and failed a job, or was silently accepted.
+PLANNING_ERRORS = [
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high=1e308),
+        "config cost_models.uniform_0_2.spec.high: 1e+308 is larger than 1e+100, the "
+        "largest cost a feature may have",
+    ),
+    (
+        lambda c: c.update(figure_modules=["os"]),
+        "config figure_modules: 'os' registers no figure",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(variant_of="greedy_tree2"),
+        "config algorithms: algorithm 'greedy': variant_of goes round in a circle "
+        "(greedy -> greedy_tree2 -> greedy)",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(label="$\\bogus$"),
+        "config algorithms.greedy.label: matplotlib cannot draw '$\\\\bogus$' as math "
+        "(between two $: Unknown symbol: \\bogus",
+    ),
+    (
+        lambda c: c.update(registry="/dev/zero"),
+        "config registry: dataset registry /dev/zero: is not a regular file",
+    ),
+    (
+        lambda c: c.update(results="results/summary"),
+        "config results: 'results/summary': 'summary' names a folder of a run's outputs",
+    ),
+]
+
+
+@pytest.mark.parametrize("edit, message", PLANNING_ERRORS)
+def test_what_failed_late_stops_at_planning_in_one_line(test_config, edit, message):
+    with pytest.raises(ConfigError) as err:
+        check_all(_edited(test_config, edit), REPO, ["config/test.yaml"])
+    assert str(err.value).startswith(message), str(err.value)
+    assert "\n" not in str(err.value)
+
+
 def test_an_unreadable_registry_is_named(test_config):
     with pytest.raises(ConfigError, match="config registry: .*no/such.yaml"):
         check_all(_edited(test_config, lambda c: c.update(registry="no/such.yaml")), REPO)
+
+
+@pytest.mark.parametrize(
+    "registry, reason",
+    [
+        ("/dev/zero", "dataset registry /dev/zero: is not a regular file"),
+        ("{root}/bad.yaml", "dataset registry {root}/bad.yaml, line 2, column 1: invalid YAML"),
+        ("{root}/twice.yaml", "dataset registry {root}/twice.yaml, line 3: duplicate key 'heart'"),
+    ],
+)
+def test_a_registry_that_cannot_be_read_stops_in_one_line(
+    tmp_path, capsys, test_config, registry, reason
+):
+    """Poor cases: an endless device file and malformed YAML were raw tracebacks, also of
+    ``python -m budgetboost.checks``."""
+    (tmp_path / "bad.yaml").write_text("heart: {source: [1\n")
+    (tmp_path / "twice.yaml").write_text("heart: {}\necoli: {}\nheart: {}\n")
+    edited = _edited(test_config, lambda c: c.update(registry=registry.format(root=tmp_path)))
+    with pytest.raises(ConfigError) as err:
+        check_all(edited, REPO)
+    assert str(err.value).startswith("config registry: " + reason.format(root=tmp_path))
+    assert "\n" not in str(err.value)
+    config_file = tmp_path / "c.yaml"
+    config_file.write_text(yaml.safe_dump(edited))
+    assert main([str(config_file), "--root", str(REPO)]) == 1
+    assert capsys.readouterr().out.splitlines() == [str(err.value)]
+
+
+def test_a_key_given_twice_in_a_config_file_stops_naming_both_lines(tmp_path):
+    """Bad case 4: a second ``datasets:`` block replaced the first, and this said "ok"."""
+    text = (REPO / "config/test.yaml").read_text()
+    path = tmp_path / "twice.yaml"
+    path.write_text(text + "datasets:\n  heart: {cost_models: [uniform_0_2]}\n")
+    first = text.splitlines().index("datasets:") + 1
+    with pytest.raises(ConfigError) as err:
+        load_config_file(path)
+    assert str(err.value) == (
+        f"config file {path}, line {len(text.splitlines()) + 1}: duplicate key 'datasets' "
+        f"(first at line {first}): YAML would keep only the last; remove or rename one"
+    )
+
+
+def test_the_old_name_of_the_checks_module_says_where_they_went():
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "budgetboost.config", "config/test.yaml"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == (
+        "budgetboost.config is now budgetboost.checks: run `python -m budgetboost.checks "
+        "FILE...`, import check_all and load_config_file from budgetboost.checks"
+    )
+    with pytest.raises(ImportError, match="budgetboost.checks"):
+        import budgetboost.config  # noqa: F401
 
 
 def test_the_command_line_checks_files(tmp_path, capsys, test_config):

@@ -13,7 +13,15 @@ import subprocess
 
 import numpy as np
 import pytest
-from conftest import REPO, SNAKEMAKE, TEST_CONFIG, copy_repo, edit_config, runtime_env
+from conftest import (
+    REPO,
+    RESULTS,
+    SNAKEMAKE,
+    TEST_CONFIG,
+    copy_repo,
+    edit_config,
+    runtime_env,
+)
 from external_estimator import (
     CheapestStump,
     NaNCosts,
@@ -160,7 +168,7 @@ def test_a_train_job_that_breaks_the_contract_fails_and_writes_no_shard(tmp_path
             config["algorithms"][name.lower()] = {"estimator": f"my_estimators:{name}"}
 
     edit_config(repo, edit)
-    shards = [f"results/shards/heart/uniform_0_2/{n.lower()}/block-0.parquet" for n in names]
+    shards = [f"{RESULTS}/shards/heart/uniform_0_2/{n.lower()}/block-0.parquet" for n in names]
     env = runtime_env()
     env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(repo)])
     proc = subprocess.run(
@@ -179,7 +187,7 @@ def test_a_train_job_that_breaks_the_contract_fails_and_writes_no_shard(tmp_path
         ("nancosts", "costs.rounds is nan at budget 2"),
         ("nanscores", "scores are not finite"),
     ]:
-        assert not (repo / f"results/shards/heart/uniform_0_2/{name}/block-0.parquet").exists()
+        assert not (repo / f"{RESULTS}/shards/heart/uniform_0_2/{name}/block-0.parquet").exists()
         expected = (
             f"ContractError: algorithm '{name}', dataset 'heart', cost model 'uniform_0_2', "
             "trial 0, budget 2: "

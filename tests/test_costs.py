@@ -403,3 +403,47 @@ def test_an_attribute_listed_twice_in_a_cost_file_is_rejected(tmp_path, heart):
         read_attribute_costs(path)
     with pytest.raises(ValueError, match=r"'heart', cost model 'real'.*attribute 'age' is listed"):
         make_costs("heart", "real", {"model": "real", "file": str(path)}, heart, None, [0])
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "API_TOKEN=s3cr3t-token-value,OTHER=1\nX=2\n",
+            "needs a header line with the columns 'feature' and 'cost' (its first line has 2 "
+            "comma-separated fields, neither named so): not a cost table?",
+        ),
+        ("1.0\ns3cr3t-token-value\n", "cost 's3cr3t-token-value' of attribute f2"),
+        (
+            "feature,cost\nage,s3cr3t-token-value-long-enough-to-be-cut-short\n",
+            "cost of 'age' is not a number: 's3cr3t-token-value-long-enough-to-b...'",
+        ),
+    ],
+)
+def test_a_cost_file_error_quotes_the_value_never_the_file(tmp_path, text, message):
+    """Bad case 11: an error about a cost file echoed its content (the process environment,
+    pointed at /proc/self/environ). Now it names the path and the offending value, cut."""
+    path = tmp_path / "secrets.env"
+    path.write_text(text)
+    with pytest.raises(ValueError) as err:
+        read_attribute_costs(path)
+    assert str(err.value).startswith(f"cost file {path}: ")
+    assert message in str(err.value)
+    assert "API_TOKEN" not in str(err.value) and "cut-short" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "spec, key",
+    [
+        ({"model": "uniform_random", "low": 0.0, "high": 1e308}, "high"),
+        ({"model": "constant", "value": 1e200}, "value"),
+        ({"model": "discrete", "values": [1.0, 1e300], "probabilities": [0.5, 0.5]}, "values"),
+        ({"model": "few_cheap", "expensive": [1.0, 1e150]}, "expensive"),
+    ],
+)
+def test_costs_that_would_overflow_are_the_configs_error(spec, key):
+    """Poor case: ``uniform_random`` with ``high: 1e308`` overflowed in the sums, and the
+    contract blamed the estimator."""
+    with pytest.raises(SpecError) as err:
+        check_spec(spec)
+    assert err.value.key == key and "larger than 1e+100" in err.value.reason

@@ -444,3 +444,34 @@ def test_text_in_a_parquet_column_names_the_value_and_the_way_out(tmp_path):
         r"source file",
     ):
         build_binarized("toy", entry, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "cannot read {path} as csv: No columns to parse from file"),
+        ("a,b\n1,2\n3,4\n", "label column 'y' not in {path} (none of its 2 columns)"),
+        ("a,y\n1,0\n2,1\n3,2\n", "1 rows have a label outside the rule (positive [1], negative"),
+        ("a,y\n1,0\n", None),
+    ],
+)
+def test_the_label_rule_is_checked_against_a_present_file(tmp_path, text, message):
+    """Issue 33, poor cases: an empty user CSV, a missing label column and a label outside
+    the rule failed binarize after a traceback; planning calls this (check_labels)."""
+    from budgetboost.data.datasets import check_labels
+
+    path = tmp_path / "mine.csv"
+    path.write_text(text)
+    entry = {
+        "source": {"type": "local", "path": str(path)},
+        "format": "csv",
+        "label": {"column": "y", "positive": [1], "negative": [0]},
+    }
+    if message is None:
+        check_labels("mine", entry, tmp_path)
+        return
+    with pytest.raises(DatasetError) as err:
+        check_labels("mine", entry, tmp_path)
+    assert str(err.value).startswith("dataset 'mine'")
+    assert message.format(path=path) in str(err.value)
+    check_labels("mine", {**entry, "source": {"type": "local", "path": "absent.csv"}}, tmp_path)

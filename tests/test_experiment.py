@@ -399,6 +399,29 @@ def test_source_files_follow_package_imports(tmp_path):
     ]
 
 
+def test_source_files_follow_a_users_module_outside_the_root(tmp_path, monkeypatch):
+    """Issue 33, bad case 6: an estimator on PYTHONPATH and the helper modules it imports are
+    its jobs' code; the libraries it imports (installed code) are not."""
+    site = tmp_path / "site"
+    (site / "helpers").mkdir(parents=True)
+    (site / "my_est.py").write_text(
+        "import numpy\nimport json\nfrom helpers import maths\nfrom budgetboost import io\n"
+    )
+    (site / "helpers" / "__init__.py").write_text("")
+    (site / "helpers" / "maths.py").write_text("from .consts import K\n")
+    (site / "helpers" / "consts.py").write_text("K = 1\n")
+    monkeypatch.syspath_prepend(str(site))
+    root = Path(blocks.__file__).resolve().parents[2]
+    files = code.source_files("my_est", root)
+    mine = sorted(Path(f).relative_to(site).as_posix() for f in files if f.startswith(str(site)))
+    assert mine == ["helpers/__init__.py", "helpers/consts.py", "helpers/maths.py", "my_est.py"]
+    assert not [f for f in files if "site-packages" in f or "numpy" in f]
+    assert code.untracked("my_est", root) is None
+    assert code.untracked("budgetboost.estimators.boosting", root) is None
+    assert code.untracked("json", root).startswith("json is installed code (")
+    assert "its code is not tracked" in code.untracked("lightgbm.sklearn", root)
+
+
 def test_source_files_of_the_blocks_module():
     root = Path(blocks.__file__).resolve().parents[2]
     files = {Path(f).name for f in code.source_files("budgetboost.pipeline.blocks", root)}

@@ -68,3 +68,67 @@ def test_a_job_log_ends_with_the_peak_memory(tmp_path):
     lines = log.read_text().splitlines()
     assert "started" in lines[0] and "peak memory:" in lines[-1]
     assert float(lines[-1].split("peak memory:")[1].split()[0]) >= 50
+
+
+def _shard_like(tmp_path):
+    df = pd.DataFrame(
+        {
+            "algorithm": pd.Series(["greedy", "greedy", "smoothed"], dtype="string"),
+            "trial": pd.Series([0, 1, 0], dtype="int32"),
+            "test_error": [0.25, 0.5, float("nan")],
+        }
+    )
+    path = tmp_path / "block-0.parquet"
+    write_table(df, path, metadata={"dataset": "heart"})
+    return df, path
+
+
+def test_a_table_edited_after_it_was_written_is_refused_naming_it(tmp_path):
+    """Bad case 9: a shard edited by hand (test_error 0, metadata kept) was read as a
+    result; the next summary showed 0.0."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from budgetboost.data.io import CorruptTableError
+
+    df, path = _shard_like(tmp_path)
+    assert read_table(path)["test_error"].tolist()[:2] == [0.25, 0.5]
+    table = pq.read_table(path)
+    edited = table.set_column(2, "test_error", pa.array([0.0, 0.0, 0.0]))
+    pq.write_table(edited.replace_schema_metadata(table.schema.metadata), path)
+    assert read_metadata(path) == {"dataset": "heart"}  # the metadata was kept
+    with pytest.raises(CorruptTableError) as err:
+        read_table(path)
+    assert str(err.value) == (
+        f"{path}: its values are not those it was written with (content checksum mismatch: "
+        "edited after its job wrote it); it is not read as a result. Rebuild it: run the "
+        f"same snakemake command with --forcerun {path} (or delete it and run again)"
+    )
+
+
+def test_a_table_cut_short_is_refused_naming_it(tmp_path):
+    from budgetboost.data.io import CorruptTableError
+
+    _, path = _shard_like(tmp_path)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    for read in (read_table, read_metadata):
+        with pytest.raises(CorruptTableError, match=rf"^{path}: not a readable Parquet file "):
+            read(path)
+
+
+def test_the_checksum_is_a_function_of_the_values_only(tmp_path):
+    """The same values give the same checksum whatever the chunks (a shard's bytes stay a
+    pure function of its inputs), other values another one."""
+    import pyarrow as pa
+
+    from budgetboost.data.io import content_digest
+
+    df, path = _shard_like(tmp_path)
+    whole = pa.Table.from_pandas(df, preserve_index=False)
+    chunked = pa.concat_tables([whole.slice(0, 1), whole.slice(1)])
+    assert chunked.column(0).num_chunks == 2
+    assert content_digest(whole) == content_digest(chunked)
+    assert content_digest(whole) != content_digest(whole.slice(1))
+    lists = pa.table({"x": pa.array([[1, 2], [3]], pa.list_(pa.int32()))})
+    renamed = pa.table({"x": pa.array([[1, 2], [3]], pa.list_(pa.field("element", pa.int32())))})
+    assert content_digest(lists) == content_digest(renamed)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from budgetboost.config import check_all, load_config_file
+from budgetboost.checks import check_all, load_config_file
 from budgetboost.pipeline.plan import BASELINE_SPEC, Plan
 
 REPO = Path(__file__).resolve().parents[1]

@@ -53,7 +53,7 @@ def power_run(tmp_path_factory):
     }
     (repo / "config/power.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     snakemake(repo, "--cores", "2", "--configfile", "config/power.yaml")
-    findings = read_table(repo / "results/summary/findings.parquet")
+    findings = read_table(repo / "results/power/summary/findings.parquet")
     return findings[(findings.question == "peers") & (findings.x == "smoothed")]
 
 

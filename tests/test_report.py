@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
+import snakemake.report as snakemake_report
+from conftest import REPO, RESULTS, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
 from matplotlib import image as mpimg
 from synthetic_results import synthetic_shards
 
@@ -25,15 +26,26 @@ from budgetboost.data.costs import CostTable, write_costs
 from budgetboost.data.io import read_table, write_table
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline import staleness
+from budgetboost.report.escape import rst_text
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: the images of every registered figure (budgetboost.figures.registry), as the report holds them
-FIGURES = [f"results/figures/{name}.png" for name in figures.load()]
+FIGURES = [f"figures/{name}.png" for name in figures.load()]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ENTRY = re.compile(r'"([^"]+)": (?=\{"name": )')
 
 
 # ------------------------------------------------------------------ helpers (no snakemake)
+
+
+def results_of(repo: Path) -> str:
+    """The results folder of the run in ``repo``: the test config's, else ``results``."""
+    return RESULTS if (repo / RESULTS).is_dir() else "results"
+
+
+def figure_paths(repo: Path) -> list[str]:
+    """The registered figures' images in the run's results folder."""
+    return [f"{results_of(repo)}/{path}" for path in FIGURES]
 
 
 def report_entries(html: str) -> dict[str, dict]:
@@ -279,7 +291,7 @@ def pipeline_report(request, tmp_path_factory) -> Path:
         pytest.skip(f"pipeline files not written yet: {', '.join(missing)}")
     base_run = request.getfixturevalue("base_run")
     repo = clone_run(base_run, tmp_path_factory.mktemp("report") / "repo")
-    _run(repo, "--configfile", "config/test.yaml", "--report", "results/report.html")
+    _run(repo, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html")
     return repo
 
 
@@ -293,12 +305,13 @@ def report_repo(request) -> Path:
 
 @pytest.mark.slow
 def test_report_embeds_every_figure_and_table(report_repo):
-    html = (report_repo / "results/report.html").read_text(encoding="utf-8")
-    assert missing_images(html, report_repo, FIGURES) == []
+    results = results_of(report_repo)
+    html = (report_repo / results / "report.html").read_text(encoding="utf-8")
+    assert missing_images(html, report_repo, figure_paths(report_repo)) == []
     entries = report_entries(html)
-    for table in ("results/summary/summary.md", "results/summary/claims.md"):
+    for table in (f"{results}/summary/summary.md", f"{results}/summary/claims.md"):
         assert embedded_bytes(entries[table]) == (report_repo / table).read_bytes()
-    for path in FIGURES:
+    for path in figure_paths(report_repo):
         assert entries[path]["caption"].strip(), f"{path} has no caption"
         assert embedded_bytes(entries[path]).startswith(PNG_SIGNATURE)
 
@@ -307,17 +320,18 @@ def test_report_embeds_every_figure_and_table(report_repo):
 def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_report):
     """Issue 17: the report's first page (rule ``landing``) says what ran, gives the verdict
     of every claim and names every registered figure."""
-    html = (pipeline_report / "results/report.html").read_text(encoding="utf-8")
-    landing = (pipeline_report / "results/report/landing.rst").read_text(encoding="utf-8")
-    claims = read_table(pipeline_report / "results/summary/claims.parquet")
+    html = (pipeline_report / RESULTS / "report.html").read_text(encoding="utf-8")
+    landing = (pipeline_report / RESULTS / "report/landing.rst").read_text(encoding="utf-8")
+    claims = read_table(pipeline_report / RESULTS / "summary/claims.parquet")
     for text in ("What ran", "Verdicts", "Where to look", "heart · uniform_0_2 (3 trials)"):
         assert text in landing, text
     for text in ("What ran", "Verdicts", "Where to look"):
         assert text in html, text  # the report's own first page
     for statement in claims["statement"]:
         assert statement in landing
-    for name, spec in figures.load().items():
-        assert f"{spec.category}: {spec.title} (``{name}``)" in landing
+    for name, spec in figures.load().items():  # written literally (a title's ':' escaped)
+        assert f"{rst_text(spec.category)}: {rst_text(spec.title)} (``{name}``)" in landing
+        assert f"{spec.category}: {spec.title}" in html  # as the reader sees it
     # the findings beyond the paper (the test config runs two peers and a tree variant)
     for text in (
         "Beyond the paper and its open questions",
@@ -341,7 +355,7 @@ def test_mini_report_outputs(mini_report):
     assert "## sonar · uniform_0_2 (5 trials)" in summary
     claims = (mini_report / "results/summary/claims.md").read_text()
     assert "## Thresholds" in claims and "## Claim 5:" in claims
-    for figure in FIGURES:
+    for figure in figure_paths(mini_report):
         assert (mini_report / figure).with_suffix(".pdf").is_file()
 
 
@@ -349,7 +363,7 @@ def test_mini_report_outputs(mini_report):
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_report_renders_in_headless_chromium(report_repo, tmp_path):
     png = tmp_path / "report.png"
-    screenshot(report_repo / "results/report.html", png, tmp_path / "profile")
+    screenshot(report_repo / results_of(report_repo) / "report.html", png, tmp_path / "profile")
     assert not is_blank(png), f"blank screenshot of the report: {png}"
 
 
@@ -357,8 +371,9 @@ def test_report_renders_in_headless_chromium(report_repo, tmp_path):
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
     """Each figure's data URI, as the report holds it, renders as a non-blank image."""
-    entries = report_entries((report_repo / "results/report.html").read_text(encoding="utf-8"))
-    for i, path in enumerate(FIGURES):
+    html = (report_repo / results_of(report_repo) / "report.html").read_text(encoding="utf-8")
+    entries = report_entries(html)
+    for i, path in enumerate(figure_paths(report_repo)):
         page = tmp_path / f"figure{i}.html"
         page.write_text(
             "<html><body style='margin:0'><img style='width:1400px' "
@@ -392,14 +407,14 @@ def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
     (repo / "extra_figures.py").write_bytes((REPO / "tests/data/extra_figures.py").read_bytes())
     edit_config(repo, _plug_ins)
     _run(repo, "--cores", "2", "--configfile", "config/test.yaml")
-    _run(repo, "--configfile", "config/test.yaml", "--report", "results/report.html")
-    summary = (repo / "results/summary/summary.md").read_text(encoding="utf-8")
+    _run(repo, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html")
+    summary = (repo / RESULTS / "summary/summary.md").read_text(encoding="utf-8")
     assert "Smoothed τ=0.5" in summary
-    html = (repo / "results/report.html").read_text(encoding="utf-8")
-    images = [f"results/figures/{name}.png" for name in [*figures.load(), "extra_errors"]]
+    html = (repo / RESULTS / "report.html").read_text(encoding="utf-8")
+    images = [f"{RESULTS}/figures/{name}.png" for name in [*figures.load(), "extra_errors"]]
     assert missing_images(html, repo, images) == []
     entries = report_entries(html)
-    assert "mean test error" in entries["results/figures/extra_errors.png"]["caption"]
+    assert "mean test error" in entries[f"{RESULTS}/figures/extra_errors.png"]["caption"]
     assert "Smoothed τ=0.5" in html or "Smoothed \\u03c4=0.5" in html  # the summary table
     # editing the test module re-runs its figure only
     module = repo / "extra_figures.py"
@@ -444,7 +459,7 @@ def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
     repo = clone_run(base_run, tmp_path / "repo")
     edit_config(repo, lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=30))
     proc = subprocess.run(
-        [SNAKEMAKE, "--configfile", "config/test.yaml", "--report", "results/report.html"],
+        [SNAKEMAKE, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html"],
         cwd=repo,
         capture_output=True,
         text=True,
@@ -455,4 +470,114 @@ def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
     assert proc.returncode != 0
     assert "snakemake --report: " in output and " jobs are out of date (train " in output
     assert "(--report-after-run)" in output
-    assert not (repo / "results/report.html").exists()
+    assert not (repo / RESULTS / "report.html").exists()
+
+
+# ---------------------------------------------------------------------- hostile labels (#33)
+
+#: labels of issue 33's sweep, each markup or a template where it lands
+HOSTILE = {
+    "greedy": "<script>document.title='pwned-script'</script>",
+    "smoothed": "<img src=x onerror=\"document.title='pwned-img'\">",
+    "speedboost": "click <javascript:alert(document.domain)>`_",
+    "hybrid": "javascript:alert(1",
+    "adaboost_bt": "Greedy {{ 7*7 }}",
+    "tree": "Greedy {{ oops",
+    "tree_cs": "决策树 🌳 tree",
+    "adaboost_rs": ".. include:: /etc/passwd",
+}
+
+
+def _hostile(config: dict) -> None:
+    config["datasets"] = {"heart": {"cost_models": ["uniform_0_2"], "trials": 2}}
+    config["cost_models"] = {"uniform_0_2": config["cost_models"]["uniform_0_2"]}
+    keep = ("adaboost", *HOSTILE)
+    config["algorithms"] = {name: config["algorithms"][name] for name in keep}
+    for name, label in HOSTILE.items():
+        config["algorithms"][name]["label"] = label
+
+
+def _script_blocks(html: str) -> dict[str, str]:
+    """The text of each ``<script id=...>`` element, as an HTML parser delimits it."""
+    from html.parser import HTMLParser
+
+    class Scripts(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.blocks, self.current, self.tags = {}, None, []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append((tag, dict(attrs)))
+            if tag == "script":
+                self.current = dict(attrs).get("id", f"anonymous{len(self.tags)}")
+                self.blocks[self.current] = ""
+
+        def handle_data(self, data):
+            if self.current is not None:
+                self.blocks[self.current] += data
+
+        def handle_endtag(self, tag):
+            if tag == "script":
+                self.current = None
+
+    parser = Scripts()
+    parser.feed(html)
+    return parser.blocks, parser.tags
+
+
+@pytest.mark.slow
+def test_a_report_shows_hostile_labels_as_text(tmp_path):
+    """Bad cases 1-3 and the poor cases of labels: a label ``</script>`` ended the report's
+    results script (live ``<img onerror>`` and ``<script>`` in the page), a label became a
+    ``javascript:`` link or was evaluated by Jinja2 ("Greedy 49"), ``{{ oops`` stopped the
+    report, a CJK label broke the first page's tables. The real run, the real report, parsed
+    (and rendered by chromium where it is installed)."""
+    repo = copy_repo(tmp_path / "repo")
+    edit_config(repo, _hostile)
+    _run(repo, "--cores", "2", "--configfile", "config/test.yaml")
+    _run(repo, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html")
+    html = (repo / RESULTS / "report.html").read_text(encoding="utf-8")
+    blocks, tags = _script_blocks(html)
+    template = (
+        Path(snakemake_report.__file__).parent / "html_reporter/template/index.html.jinja2"
+    ).read_text()
+    assert sum(tag == "script" for tag, _ in tags) == template.count("<script")
+    assert not [tag for tag, _ in tags if tag in ("img", "iframe", "object", "embed")]
+    assert not [attrs for _, attrs in tags if any(a.startswith("on") for a in attrs)]
+    results = json.loads(blocks["results"].strip().removeprefix("var results = ").rstrip(";"))
+    assert f"{RESULTS}/summary/summary.md" in results  # the whole JSON, not cut by a label
+    first_page = json.loads(
+        blocks["workflow-desc"].strip().removeprefix("var workflow_desc = ").rstrip(";")
+    )
+    from html import unescape
+
+    shown = unescape(first_page)
+    for label in HOSTILE.values():
+        assert label in shown, label
+    assert "Greedy 49" not in shown and "system-message" not in first_page
+    assert not re.search(r"<a [^>]*href=\"javascript:[^\"]*alert", first_page)
+    from markdown_it import MarkdownIt
+
+    for name in ("summary.md", "claims.md"):  # as a Markdown viewer shows them
+        text = (repo / RESULTS / "summary" / name).read_text(encoding="utf-8")
+        shown = MarkdownIt("commonmark").enable("table").render(text)
+        assert "<script" not in shown and "<img" not in shown and "<a " not in shown
+        assert HOSTILE["greedy"] in unescape(shown)
+    if CHROMIUM.exists():
+        proc = subprocess.run(
+            [
+                str(CHROMIUM),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                f"--user-data-dir={tmp_path / 'profile'}",
+                "--virtual-time-budget=10000",
+                "--dump-dom",
+                (repo / RESULTS / "report.html").resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert "<title>" in proc.stdout and "pwned" not in proc.stdout.split("</title>")[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -31,7 +32,9 @@ def test_measured_takes_each_rules_largest_peak_and_longest_job(tmp_path):
     _job(tmp_path, "train", "logs/train/a/block-0.log", 900.0, 9000, 4)  # another config's
     _job(tmp_path, "binarize", "logs/x/binarize/a.log", 2.0, 300, 5)
     _job(tmp_path, "plot", "logs/x/plot/a.log", 2.0, 3000, 6)  # a local rule: not read
-    table = measured(tmp_path, "logs/x")
+    _job(tmp_path, "train", "logs/x/y/train/a/block-0.log", 900.0, 9000, 7)  # below: another's
+    logs = [f"logs/x/train/{k}/block-0.log" for k in "abc"] + ["logs/x/binarize/a.log"]
+    table = measured(tmp_path, logs)
     assert table.to_dict("records") == [
         {"rule": "binarize", "jobs": 1, "peak_mib": 300.0, "seconds": 2.0},
         {"rule": "train", "jobs": 2, "peak_mib": 600.0, "seconds": 90.0},
@@ -41,7 +44,7 @@ def test_measured_takes_each_rules_largest_peak_and_longest_job(tmp_path):
 def test_suggested_adds_the_stated_margins_in_megabytes_and_minutes(tmp_path):
     _job(tmp_path, "train", "logs/train/a/block-0.log", 600.0, 1028, 1)
     _job(tmp_path, "binarize", "logs/binarize/a.log", 2.0, 409, 2)
-    suggestion = suggested(measured(tmp_path, "logs"))
+    suggestion = suggested(measured(tmp_path, ["logs/train/a/block-0.log", "logs/binarize/a.log"]))
     # 1.5 x 1028 MiB = 1616.9 MB -> 1700; 3 x 10 min = 30 min; 1.5 x 409 MiB = 643 MB -> 700
     assert suggestion == {
         "binarize": {"mem_mb": 700, "runtime": 5},
@@ -83,3 +86,61 @@ def test_the_dry_run_asks_for_the_configs_resources():
     for rule, values in asked.items():
         assert rows[rule][2:4] == [str(values["mem_mb"]), str(values["runtime"])], rule
     assert "SLURM jobs submitted: 5 bundles + 3 single = 8" in out
+
+
+def _resources(root, *args: str) -> tuple[int, str, str]:
+    """``python benchmarks/resources.py ARGS --root ROOT`` in this process: its exit status,
+    what it printed and its error line."""
+    import contextlib
+    import io
+    import runpy
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks/resources.py"
+    out, argv = io.StringIO(), sys.argv
+    sys.argv = [str(script), *args, "--root", str(root)]
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(str(script), run_name="__main__")
+    except SystemExit as exc:
+        return 1, out.getvalue(), str(exc.code)
+    finally:
+        sys.argv = argv
+    return 0, out.getvalue(), ""
+
+
+def test_resources_refuses_the_logs_of_another_config(tmp_path):
+    """Bad case 10: asked about config/config.yaml where only the tiny config ran, it
+    suggested the tiny run's train mem_mb 500 and runtime 5 (documented: 1,700 and 90)."""
+    from budgetboost.pipeline import folders
+
+    _job(tmp_path, "train", "logs/test/train/heart/uniform_0_2/greedy/block-0.log", 30, 400, 1)
+    _job(tmp_path, "train", "logs/train/heart/uniform_0_2/greedy/block-0.log", 30, 500, 2)
+    folders.claim("results/test", "config/test.yaml", tmp_path)
+    status, printed, error = _resources(tmp_path, "--configfile", "config/config.yaml")
+    assert status != 0 and printed == ""
+    assert error == (
+        f"benchmarks/resources.py: {tmp_path}/results/ records no config (--assume-owner "
+        "reads it as this config's), not of config/config.yaml: its logs say nothing of what "
+        "this config needs"
+    )
+    folders.claim("results", "config/test.yaml", tmp_path)  # the tiny config, into results/
+    _, _, error = _resources(tmp_path, "--configfile", "config/config.yaml")
+    assert "results/ holds the outputs of config/test.yaml, not of config/config.yaml" in error
+    # the tiny config's own logs: exactly its jobs' (heart's block 0 of greedy)
+    status, printed, error = _resources(tmp_path, "--configfile", "config/test.yaml")
+    assert status == 0, error
+    assert re.search(r"^ *train +1 +400.00 ", printed, flags=re.M), printed
+
+
+def test_resources_with_a_bad_config_says_so_in_one_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("block_sise: 3\n")
+    status, _, error = _resources(tmp_path, "--configfile", str(bad))
+    assert status != 0
+    assert error.splitlines() == [
+        "benchmarks/resources.py: config block_sise: unknown key (allowed here: adaboost_path, "
+        "algorithms, block_size, cost_models, datasets, figure_modules, registry, resources, "
+        "results)"
+    ]

@@ -177,7 +177,7 @@ def test_profile_bundles_train_jobs_into_slurm_jobs(slurm, tmp_path):
 
 # -- the real pipeline -----------------------------------------------------------------
 PIPELINE_FILES = ("Snakefile", "workflow", "config", "resources", "profiles")
-SHARDS = Path("results/shards")
+SHARDS = Path("results/test/shards")  # the test config's own folder
 
 
 def copy_pipeline(dest: Path) -> Path:
@@ -208,7 +208,7 @@ def shards_by_job(workdir: Path, job_ids) -> dict[str, list[str]]:
     produced: dict[str, list[str]] = {}
     for job_id in job_ids:
         for log in logs.rglob(f"{job_id}.log"):
-            for shard in set(re.findall(r"results/shards/\S+?\.parquet", log.read_text())):
+            for shard in set(re.findall(r"results/test/shards/\S+?\.parquet", log.read_text())):
                 produced.setdefault(shard, []).append(job_id)
     return produced
 

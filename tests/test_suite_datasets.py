@@ -181,7 +181,7 @@ def test_cleveland_groups_share_turneys_parts():
 def test_the_draft_suite_config_runs_every_vendored_dataset():
     """config/suite.yaml (a draft for planning; test_config.py checks it as every shipped
     config) plans Table 1's datasets and the suite's, each under U[0, 2]."""
-    from budgetboost.config import load_config_file
+    from budgetboost.checks import load_config_file
 
     config = load_config_file(ROOT / "config" / "suite.yaml")
     assert list(config["datasets"]) == VENDORED

@@ -23,7 +23,9 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import (
+    LOGS,
     REPO,
+    RESULTS,
     SNAKEMAKE,
     TEST_CONFIG,
     copy_repo,
@@ -48,7 +50,7 @@ def load_config(name: str = TEST_CONFIG, repo: Path = REPO) -> dict:
 
 
 def shard_paths(repo: Path, dataset: str | None = None, algorithm: str | None = None):
-    pattern = f"results/shards/{dataset or '*'}/*/{algorithm or '*'}/block-*.parquet"
+    pattern = f"{RESULTS}/shards/{dataset or '*'}/*/{algorithm or '*'}/block-*.parquet"
     return sorted(repo.glob(pattern))
 
 
@@ -281,6 +283,80 @@ def _stops_at_planning(repo: Path, message: str, **kwargs) -> None:
     assert not (repo / "results").exists()
 
 
+def test_a_key_given_twice_in_the_configfile_stops_naming_both_lines(tmp_path):
+    """Bad case 4: a second ``datasets:`` block replaced the first (ecoli gone, 54 jobs
+    became 31) without a word."""
+    repo = copy_repo(tmp_path / "repo")
+    path = repo / TEST_CONFIG
+    text = path.read_text()
+    path.write_text(text + "datasets:\n  heart: {cost_models: [uniform_0_2], trials: 3}\n")
+    first = text.splitlines().index("datasets:") + 1
+    _stops_at_planning(
+        repo,
+        f"config file {TEST_CONFIG}, line {len(text.splitlines()) + 1}: duplicate key "
+        f"'datasets' (first at line {first})",
+    )
+
+
+def test_an_alias_bomb_in_the_configfile_ends_in_one_short_line(tmp_path):
+    """Poor case: 3.4 kB of nested YAML aliases gave a 15 MB one-line error."""
+    from test_yamlfile import alias_bomb
+
+    repo = copy_repo(tmp_path / "repo")
+    (repo / TEST_CONFIG).write_text((repo / TEST_CONFIG).read_text() + alias_bomb())
+    proc = snakemake(repo, "-n", check=False, timeout=120)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and len(output) < 2000, output[:2000]
+    assert "expands to more than 100,000 values through its aliases" in output
+
+
+def test_a_cost_file_that_is_no_cost_table_is_named_never_printed(tmp_path):
+    """Bad case 11: a ``real`` cost file pointed at the process environment printed it (a
+    text file of secrets likewise: test_costs.py)."""
+    target, message = "/proc/self/environ", "cost file /proc/self/environ: is not a text file"
+    repo = copy_repo(tmp_path / "repo")
+    edit_config(
+        repo,
+        lambda c: (
+            c["cost_models"]["turney"]["spec"].update(file=target),
+            c["datasets"]["heart"].update(cost_models=["turney"]),
+        ),
+    )
+    os.environ["BUDGETBOOST_PROBE"] = "s3cr3t-environment-value"
+    try:
+        proc = snakemake(repo, "-n", check=False)
+    finally:
+        del os.environ["BUDGETBOOST_PROBE"]
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert f"config cost_models.turney.spec.file: {message}" in output, output[-2000:]
+    assert "s3cr3t" not in output and len(output.splitlines()) < 10
+
+
+def _user_csv(repo: Path, text: str) -> None:
+    """A dataset of the user's own: a CSV under resources/local with a label rule, run."""
+    (repo / "resources/local").mkdir(parents=True, exist_ok=True)
+    (repo / "resources/local/mine.csv").write_text(text)
+    source = {"type": "local", "path": "resources/local/mine.csv"}
+    _heart_as(repo, "mine", source)
+    registry = yaml.safe_load((repo / "config/datasets_mine.yaml").read_text())
+    registry["mine"].update(format="csv", label={"column": "y", "positive": [1], "negative": [0]})
+    registry["mine"]["source"].pop("sha256")
+    (repo / "config/datasets_mine.yaml").write_text(yaml.safe_dump(registry))
+
+
+def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
+    """Poor cases: an empty CSV, a missing label column and a label outside the rule passed
+    planning and failed binarize after a traceback (the other two: test_datasets.py)."""
+    repo = copy_repo(tmp_path / "repo")
+    _user_csv(repo, "a,y\n1,0\n2,1\n3,2\n")
+    _stops_at_planning(
+        repo,
+        "config datasets.mine: dataset 'mine', file resources/local/mine.csv, label column "
+        "'y': 1 rows have a label outside the rule (positive [1], negative [0]), e.g. 2",
+    )
+
+
 @pytest.mark.parametrize("value, reason", [("-5", "is -5.0"), ("inf", "is inf")])
 def test_a_real_cost_file_with_a_bad_value_stops_at_planning(tmp_path, value, reason):
     repo = copy_repo(tmp_path / "repo")
@@ -317,7 +393,7 @@ def test_an_estimator_module_with_a_syntax_error_stops_at_planning(tmp_path):
         (
             {"train_size": 200},
             "config datasets.heart.train_size: train_size 200 + test_size 170 = 370 rows, but "
-            "heart has 270 (results/data/heart.parquet)",
+            "heart has 270 (results/test/data/heart.parquet)",
         ),
         ({"train_size": 2}, "config datasets.heart: dataset 'heart', trial "),
     ],
@@ -364,16 +440,16 @@ def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
     _heart_as(
         repo, "heart_inf", {"type": "vendored", "path": "resources/heart_inf.parquet"}, digest
     )
-    proc = snakemake(repo, "--cores", "1", "results/data/heart_inf.parquet", check=False)
+    proc = snakemake(repo, "--cores", "1", f"{RESULTS}/data/heart_inf.parquet", check=False)
     assert proc.returncode != 0
-    log = (repo / "logs/binarize/heart_inf.log").read_text()
+    log = (repo / f"{LOGS}/binarize/heart_inf.log").read_text()
     assert f"attribute {column!r}: its value inf at row 3" in log and "is not finite" in log
-    assert not (repo / "results/data/heart_inf.parquet").exists()
+    assert not (repo / f"{RESULTS}/data/heart_inf.parquet").exists()
 
 
 def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
     """Issue 12, item 5 (``--configfile`` files are read by Snakemake itself, before the
-    workflow: ``python -m budgetboost.config FILE`` names their line; see test_config.py).
+    workflow: ``python -m budgetboost.checks FILE`` names their line; see test_config.py).
     """
     repo = copy_repo(tmp_path / "repo")
     path = repo / "config/config.yaml"
@@ -453,29 +529,29 @@ def test_full_run_writes_every_output(base_run):
     meta = read_metadata(shard_paths(base_run, "heart", "adaboost_rs")[0])
     assert meta["params"] == config["algorithms"]["adaboost_rs"]["params"]
     assert meta["seeds"]["random_state"]
-    timings = list(base_run.glob("results/timings/*/*/*/block-*.parquet"))
-    shared = list(base_run.glob("results/timings/*/_shared/adaboost_path/block-*.parquet"))
+    timings = list(base_run.glob(f"{RESULTS}/timings/*/*/*/block-*.parquet"))
+    shared = list(base_run.glob(f"{RESULTS}/timings/*/_shared/adaboost_path/block-*.parquet"))
     assert len(timings) == len(shard_paths(base_run)) + len(shared)
-    assert len(shared) == len(list(base_run.glob("results/paths/*/block-*.parquet")))
+    assert len(shared) == len(list(base_run.glob(f"{RESULTS}/paths/*/block-*.parquet")))
     assert shared and len(shared) == len(config["datasets"])  # one block each
     assert list(read_table(timings[0]).columns) == list(schema.TIMING_COLUMNS)
-    logs = list(base_run.glob("logs/train/*/*/*/block-*.log"))
+    logs = list(base_run.glob(f"{LOGS}/train/*/*/*/block-*.log"))
     assert len(logs) == len(shard_paths(base_run))
-    assert not list(base_run.glob("results/**/.*.tmp")), "temporary files left behind"
+    assert not list(base_run.glob(f"{RESULTS}/**/.*.tmp")), "temporary files left behind"
     if HAS_RESULTS:
-        assert (base_run / "results/summary/summary.md").is_file()
-        assert (base_run / "results/figures/figure1.png").is_file()
-        claims_md = (base_run / "results/summary/claims.md").read_text()
+        assert (base_run / f"{RESULTS}/summary/summary.md").is_file()
+        assert (base_run / f"{RESULTS}/figures/figure1.png").is_file()
+        claims_md = (base_run / f"{RESULTS}/summary/claims.md").read_text()
         assert "## Beyond the paper" in claims_md and "## Future work" in claims_md
         assert ": few_cheap vs U[0, 2] " in claims_md  # the open cost model against U[0, 2]
-        found = read_table(base_run / "results/summary/findings.parquet")
+        found = read_table(base_run / f"{RESULTS}/summary/findings.parquet")
         assert set(found.question) == {"peers", "tuning", "trees", "costs"}
         costs = found[found.question == "costs"]  # each algorithm against itself under U[0, 2]
         assert set(costs.cost_model) == {"few_cheap"}
         assert set(costs.x) == set(config["cost_models"]["few_cheap"]["algorithms"])
         assert (costs.x == costs.y).all()
         assert set(found.outcome) <= {"better", "worse", "equivalent", "inconclusive"}
-        claims_table = read_table(base_run / "results/summary/claims.parquet")
+        claims_table = read_table(base_run / f"{RESULTS}/summary/claims.parquet")
         assert len(claims_table) == 8  # the paper's claims on its own experiments
 
 
@@ -527,7 +603,7 @@ def test_raising_the_trials_adds_only_new_blocks(run_copy):
     new_block = trials // size
     trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
     assert trains == {
-        f"results/shards/heart/uniform_0_2/{a}/block-{new_block}.parquet"
+        f"{RESULTS}/shards/heart/uniform_0_2/{a}/block-{new_block}.parquet"
         for a, spec in config["algorithms"].items()
         if spec.get("trials", np.inf) > trials  # capped algorithms keep their first trials
     }
@@ -553,7 +629,7 @@ def test_a_capped_algorithm_runs_its_first_trials_and_pairs_with_the_others(run_
     assert sorted(rows.trial.unique()) == list(range(cap))
     assert rows["tradeoff"].notna().all()  # the chosen trade-off per budget is recorded
     assert all_rows(run_copy, algorithm="smoothed")["tradeoff"].isna().all()
-    found = read_table(run_copy / "results/summary/findings.parquet")
+    found = read_table(run_copy / f"{RESULTS}/summary/findings.parquet")
     pair = found[
         (found.x == "smoothed") & (found.y == "lightgbm_stumps") & (found.dataset != "all")
     ]
@@ -710,7 +786,7 @@ def test_a_partly_filled_last_block_is_recomputed(run_copy):
         edit_config(run_copy, lambda c, n=total: c["datasets"]["heart"].update(trials=n))
         trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
         assert trains == {
-            f"results/shards/heart/uniform_0_2/{a}/block-{last}.parquet"
+            f"{RESULTS}/shards/heart/uniform_0_2/{a}/block-{last}.parquet"
             for a, spec in config["algorithms"].items()
             if spec.get("trials", np.inf) > trials  # capped ones keep their first trials
         }
@@ -733,18 +809,18 @@ def test_a_url_source_is_downloaded_then_binarized(tmp_path):
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/heart.parquet"
         _heart_as(repo, "heart_url", {"type": "url", "url": url})
-        assert planned_rules(repo, "results/data/heart_url.parquet") == {
+        assert planned_rules(repo, f"{RESULTS}/data/heart_url.parquet") == {
             "download": 1,
             "binarize": 1,
         }
-        snakemake(repo, "--cores", "1", "results/data/heart_url.parquet")
+        snakemake(repo, "--cores", "1", f"{RESULTS}/data/heart_url.parquet")
     finally:
         server.shutdown()
         thread.join()
     fetched = repo / "resources/downloads/heart_url/heart.parquet"
     assert fetched.read_bytes() == (repo / "resources/heart.parquet").read_bytes()
-    assert (repo / "logs/download/heart_url/heart.parquet.log").is_file()
-    frame = read_table(repo / "results/data/heart_url.parquet")
+    assert (repo / f"{LOGS}/download/heart_url/heart.parquet.log").is_file()
+    frame = read_table(repo / f"{RESULTS}/data/heart_url.parquet")
     assert frame.shape == (270, 1 + 371)
 
 
@@ -785,8 +861,8 @@ def test_results_do_not_depend_on_the_block_size(base_run, tmp_path):
         )
     if HAS_RESULTS:
         # aggregates of the same rows: compare the heart rows of both summaries
-        ours = read_table(repo / "results/summary/summary.parquet")
-        theirs = read_table(base_run / "results/summary/summary.parquet")
+        ours = read_table(repo / f"{RESULTS}/summary/summary.parquet")
+        theirs = read_table(base_run / f"{RESULTS}/summary/summary.parquet")
         keys = [c for c in ("dataset", "cost_model", "algorithm", "budget") if c in ours]
         theirs = theirs[
             (theirs.dataset == "heart") & theirs.algorithm.isin(["smoothed", "adaboost_rs"])
@@ -812,7 +888,7 @@ def test_a_killed_run_completes_identically(base_run, tmp_path):
     try:  # wait until a train job is under way, then kill everything with SIGKILL
         while time.monotonic() < deadline and proc.poll() is None:
             if (
-                list(repo.glob("logs/train/*/*/*/*.log"))
+                list(repo.glob(f"{LOGS}/train/*/*/*/*.log"))
                 and incomplete.is_dir()
                 and any(incomplete.iterdir())
             ):
@@ -831,5 +907,5 @@ def test_a_killed_run_completes_identically(base_run, tmp_path):
             all_rows(repo, algorithm=algorithm),
             all_rows(base_run, dataset="heart", algorithm=algorithm),
         )
-    assert not list(repo.glob("results/**/.*.tmp"))
+    assert not list(repo.glob(f"{RESULTS}/**/.*.tmp"))
     assert planned_jobs(repo) == []

@@ -51,6 +51,7 @@ cheap).
 
 from __future__ import annotations
 
+import io
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -61,9 +62,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.io import (
+    SmallFileError,
+    read_arrow,
+    read_metadata,
+    read_small_text,
+    write_table,
+)
 from budgetboost.data.seeds import rng_from_key
 
 if TYPE_CHECKING:  # no runtime import: costs.py stays independent of the dataset readers
@@ -91,6 +97,13 @@ MODEL_KEYS = {
     "correlated": {"low", "high", "noise", "quality"},
     "few_cheap": {"fraction", "cheap", "expensive", "grouped"},
 }
+#: The largest cost a model may give a feature: costs are summed over every feature a model
+#: pays for and compared with budgets, and a cost near the largest float (``high: 1e308``)
+#: overflows to ``inf`` there, which the contract would blame on the estimator. At 1e100 the
+#: sum (and square) of the costs of a million features stays finite.
+MAX_COST = 1e100
+#: The largest cost file read (10 MiB: Turney's heart costs are 200 bytes).
+MAX_COST_FILE_BYTES = 10 << 20
 #: Defaults of ``few_cheap``.
 FEW_CHEAP_DEFAULTS = {"fraction": 0.1, "cheap": (0.0, 0.2), "expensive": (1.5, 2.5)}
 MODELS = tuple(MODEL_KEYS)
@@ -155,7 +168,16 @@ def _number(
         or value < 0
     ):
         raise SpecError(where, key, f"must be a finite number >= 0; got {value!r}")
+    if value > MAX_COST:
+        raise SpecError(where, key, _too_large(value))
     return float(value)
+
+
+def _too_large(value: float) -> str:
+    return (
+        f"{value:g} is larger than {MAX_COST:g}, the largest cost a feature may have (sums "
+        "of such costs overflow to inf)"
+    )
 
 
 def _interval(where: str, spec: Mapping[str, object]) -> tuple[float, float]:
@@ -180,6 +202,8 @@ def _pair(where: str, spec: Mapping[str, object], key: str) -> tuple[float, floa
     low, high = float(value[0]), float(value[1])
     if low > high:
         raise SpecError(where, key, f"low {low} is larger than high {high}")
+    if high > MAX_COST:
+        raise SpecError(where, key, _too_large(high))
     return low, high
 
 
@@ -213,6 +237,8 @@ def _finite_set(where: str, spec: Mapping[str, object]) -> tuple[np.ndarray, np.
         )
     if (~np.isfinite(values)).any() or (values < 0).any():
         raise SpecError(where, "values", f"must be finite and >= 0; got {values.tolist()}")
+    if (values > MAX_COST).any():
+        raise SpecError(where, "values", _too_large(float(values.max())))
     if (~np.isfinite(probs)).any() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-9:
         raise SpecError(where, "probabilities", f"must be >= 0 and sum to 1; got {probs.tolist()}")
     return values, probs
@@ -302,11 +328,19 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
     one row per attribute (an attribute listed twice is an error, not "the last one wins"),
     or plain text with one cost per line, line ``i`` giving attribute ``f{i}`` (the SVMlight
     feature numbering of the Webscope reader).
+
+    The file must be a small UTF-8 text file (:data:`MAX_COST_FILE_BYTES`); an error names
+    the file and the offending value or line, never the file's content (a path pointed at
+    the wrong file, ``/proc/self/environ``, must not print it).
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise FileNotFoundError(f"cost file {path} not found")
-    lines = [ln for ln in path.read_text().splitlines() if ln.strip()]
+    try:
+        text = read_small_text(path, MAX_COST_FILE_BYTES)
+    except SmallFileError as exc:
+        raise ValueError(f"cost file {exc}") from None
+    lines = [ln for ln in text.splitlines() if ln.strip()]
     if not lines:
         raise ValueError(f"cost file {path} is empty")
     try:
@@ -315,42 +349,66 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
     except ValueError:
         plain = False
     if plain:
-        try:
-            costs = [float(ln.split(",")[-1]) for ln in lines]
-        except ValueError as err:
-            raise ValueError(f"cost file {path}: {err}") from None
+        costs = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                costs.append(float(line.split(",")[-1]))
+            except ValueError:
+                raise ValueError(
+                    f"cost file {path}: cost {_shown(line.split(',')[-1])} of attribute "
+                    f"f{number} (non-blank line {number}) is not a number"
+                ) from None
         return _checked_costs(path, {f"f{i}": c for i, c in enumerate(costs, start=1)})
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    try:
+        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, ValueError):
+        raise ValueError(
+            f"cost file {path}: not a CSV table of 'feature,cost' rows (nor one cost per line)"
+        ) from None
     if not {"feature", "cost"} <= set(frame.columns):
         raise ValueError(
-            f"cost file {path}: needs columns 'feature' and 'cost', got {list(frame.columns)}"
+            f"cost file {path}: needs a header line with the columns 'feature' and 'cost' "
+            f"(its first line has {len(frame.columns)} comma-separated fields, neither "
+            "named so): not a cost table?"
         )
     costs = pd.to_numeric(frame["cost"], errors="coerce")
     if costs.isna().any():
         bad = frame.loc[costs.isna(), ["feature", "cost"]].iloc[0].tolist()
-        raise ValueError(f"cost file {path}: cost of {bad[0]!r} is not a number: {bad[1]!r}")
+        raise ValueError(
+            f"cost file {path}: cost of {_shown(bad[0])} is not a number: {_shown(bad[1])}"
+        )
     repeated = frame["feature"].duplicated(keep=False)
     if repeated.any():
         name = frame.loc[repeated, "feature"].iloc[0]
         given = frame.loc[frame["feature"] == name, "cost"].tolist()
         times = "twice" if len(given) == 2 else f"{len(given)} times"
         raise ValueError(
-            f"cost file {path}: attribute {name!r} is listed {times} (costs "
-            f"{', '.join(given)}); keep one row per attribute"
+            f"cost file {path}: attribute {_shown(name)} is listed {times} (costs "
+            f"{', '.join(value[:20] for value in given[:5])}); keep one row per attribute"
         )
     return _checked_costs(
         path, dict(zip(frame["feature"].astype(str), costs.astype(float), strict=True))
     )
 
 
+def _shown(value: object, limit: int = 40) -> str:
+    """A value of a file, quoted and cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
+
+
 def _checked_costs(path: Path, costs: dict[str, float]) -> dict[str, float]:
     """``costs``, unless one is not finite or negative (a negative cost would let a model
-    buy budget by reading a feature; an infinite one makes every budget unreachable)."""
+    buy budget by reading a feature; an infinite one makes every budget unreachable) or
+    larger than :data:`MAX_COST`."""
     for name, cost in costs.items():
         if not (np.isfinite(cost) and cost >= 0):
             raise ValueError(
-                f"cost file {path}: cost of {name!r} is {cost} (costs must be finite and >= 0)"
+                f"cost file {path}: cost of {_shown(name)} is {cost} (costs must be finite "
+                "and >= 0)"
             )
+        if cost > MAX_COST:
+            raise ValueError(f"cost file {path}: cost of {_shown(name)}: {_too_large(cost)}")
     return costs
 
 
@@ -482,7 +540,7 @@ def make_costs(
         for t in trials
     ]
     costs = np.vstack(rows) if rows else np.empty((0, data.X.shape[1]))
-    bad = ~np.isfinite(costs) | (costs < 0)
+    bad = ~np.isfinite(costs) | (costs < 0) | (costs > MAX_COST)
     if bad.any():
         t, j = np.argwhere(bad)[0]
         source = (
@@ -490,7 +548,8 @@ def make_costs(
         )
         raise ValueError(
             f"{where}{source}: cost {costs[t, j]!r} of column "
-            f"{data.columns[j]!r} (trial {trials[t]}) is negative or not finite"
+            f"{data.columns[j]!r} (trial {trials[t]}) is negative, not finite or larger "
+            f"than {MAX_COST:g}"
         )
     return CostTable(trials=trials, costs=costs.astype(np.float64), grouped=grouped)
 
@@ -523,7 +582,7 @@ def write_costs(
 
 def read_costs(path: str | os.PathLike) -> CostTable:
     """Read a file of :func:`write_costs` into a :class:`CostTable`."""
-    table = pq.read_table(path)
+    table = read_arrow(path)
     meta = read_metadata(path)
     if {"trial", "costs"} - set(table.column_names) or "grouped" not in meta:
         raise ValueError(

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from budgetboost.data.binarize import NotNumericError, binarize_frame, format_value
-from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.io import read_arrow, read_metadata, write_table
 from budgetboost.data.registry import (
     DatasetError,
     SourceFile,
@@ -36,6 +36,7 @@ from budgetboost.data.registry import (
 __all__ = [
     "BinarizedData",
     "build_binarized",
+    "check_labels",
     "label_vector",
     "main",
     "read_binarized",
@@ -240,7 +241,7 @@ def label_vector(
     if column not in frame.columns:
         raise DatasetError(
             f"dataset {dataset!r}: label column {column!r} not in {file} "
-            f"(columns: {list(frame.columns)[:10]}...)"
+            f"(none of its {len(frame.columns)} columns)"
         )
     values = frame[column]
     where = f"dataset {dataset!r}, file {file}, label column {column!r}"
@@ -254,10 +255,13 @@ def label_vector(
     other = ~(pos | neg)
     if other.any():
         bad = values[other]
+        value = bad.iloc[0]
+        example = repr(value.item() if hasattr(value, "item") else value)
+        example = example if len(example) <= 40 else example[:36] + "...'"
         raise DatasetError(
             f"{where}: {int(other.sum())} rows have a label outside the rule "
             f"(positive {list(rule['positive'])}, negative "
-            f"{list(rule['negative'])}), e.g. {bad.iloc[0]!r}"
+            f"{list(rule['negative'])}), e.g. {example}"
         )
     return np.where(pos, 1, -1).astype(np.int8)
 
@@ -272,6 +276,51 @@ def _select_rows(
         raise DatasetError(f"dataset {dataset!r}: select column {column!r} not in {file}")
     keep = _matches(frame[column], list(select["values"]), "select")
     return frame.loc[keep].reset_index(drop=True)
+
+
+def check_labels(name: str, entry: Mapping[str, object], root: str | os.PathLike = ".") -> None:
+    """The entry's label rule (and row selection) against its source files where they are
+    present, reading only what the rule reads: what ``binarize`` would otherwise stop on
+    after the workflow started (an empty file, a missing label column, a label outside the
+    rule), found when it is planned. Parquet and CSV sources (SVMlight files are read whole
+    by ``binarize`` only).
+
+    Raises
+    ------
+    DatasetError
+        Naming the dataset, the file, the column and the value.
+    """
+    fmt = entry.get("format", "parquet")
+    files = [f for f in source_files(name, entry, root) if f.path.is_file()]
+    if fmt not in ("csv", "parquet") or not files:
+        return
+    wanted = [entry["label"]["column"]]
+    if entry.get("select") and entry["select"]["column"] not in wanted:
+        wanted.append(entry["select"]["column"])
+    parts = []
+    for file in files:
+        if fmt == "csv":
+            parts.append(read_source(name, entry, file))
+            continue
+        try:
+            present = pq.read_schema(file.path).names
+            columns = [c for c in wanted if c in present]
+            parts.append(pq.read_table(file.path, columns=columns).to_pandas())
+        except (pa.ArrowException, OSError) as err:
+            raise DatasetError(
+                f"dataset {name!r}: cannot read {file.path} as parquet: {err}"
+            ) from None
+        if wanted[0] not in present:
+            raise DatasetError(
+                f"dataset {name!r}: label column {wanted[0]!r} not in {file.path} "
+                f"(none of its {len(present)} columns)"
+            )
+    frame = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    where = ", ".join(str(f.path) for f in files)
+    frame = _select_rows(name, frame, entry.get("select"), where)
+    if frame.empty:
+        raise DatasetError(f"dataset {name!r}: no rows in {where}")
+    label_vector(name, frame, entry["label"], where)
 
 
 # --------------------------------------------------------------------------- build
@@ -406,7 +455,7 @@ def write_binarized(data: BinarizedData, path: str | os.PathLike) -> None:
 def read_binarized(path: str | os.PathLike) -> BinarizedData:
     """Read a table written by :func:`write_binarized` back into a :class:`BinarizedData`."""
     meta = read_metadata(path)
-    table = pq.read_table(path)
+    table = read_arrow(path)
     names = table.column_names
     if not names or names[0] != "y" or "columns" not in meta:
         raise ValueError(

@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
-import yaml
-
 from budgetboost.data.io import sha256_file
 from budgetboost.data.jsonschema import validate_with_defaults
+from budgetboost.data.yamlfile import load_yaml
 
 __all__ = [
     "DOWNLOADS",
@@ -73,8 +72,7 @@ def validate_registry(
         Naming the dataset and the offending field and value.
     """
     schema_path = Path(schema) if schema is not None else SCHEMA_PATH
-    with open(schema_path) as handle:
-        schema_doc = yaml.safe_load(handle)
+    schema_doc = load_yaml(schema_path, "schema")
     filled, error = validate_with_defaults(registry, schema_doc)
     if error:
         path, reason = error
@@ -95,8 +93,7 @@ def load_registry(
         JSON Schema (YAML); default ``workflow/schemas/datasets.schema.yaml`` of this
         repository.
     """
-    with open(path) as handle:
-        registry = yaml.safe_load(handle)
+    registry = load_yaml(path, "dataset registry")
     if not isinstance(registry, dict):
         raise ValueError(
             f"dataset registry {path}: expected a mapping of dataset entries, "

@@ -16,9 +16,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
-from budgetboost.data.io import read_metadata, write_table
+from budgetboost.data.io import read_arrow, read_metadata, write_table
 from budgetboost.data.seeds import rng_from_key
 
 __all__ = [
@@ -165,7 +164,7 @@ def _unpack(column: pa.ChunkedArray) -> list[np.ndarray]:
 
 def read_splits(path: str | os.PathLike) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """``{trial: (train_indices, test_indices)}`` from a file of :func:`write_splits`."""
-    table = pq.read_table(path)
+    table = read_arrow(path)
     missing = {"trial", "train", "test"} - set(table.column_names)
     if missing:
         raise ValueError(f"{path}: not a splits file, missing columns {sorted(missing)}")

@@ -21,6 +21,7 @@ figure of its family.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -120,6 +121,9 @@ class FigureSpec:
 
 
 _REGISTRY: dict[str, FigureSpec] = {}
+#: What may not appear in a figure's title, category or caption: Snakemake copies them raw
+#: into a ``<script>`` element of the HTML report, which ``</`` ends and ``<!--`` upsets.
+_UNSAFE_IN_SCRIPT = re.compile(r"</|<!--")
 
 
 def figure(
@@ -138,6 +142,12 @@ def figure(
         raise ValueError(f"figure {name!r}: unknown families or tables {unknown}")
     if not name.isidentifier():
         raise ValueError(f"figure name {name!r} must be an identifier (it names files)")
+    for field_name, text in (("title", title), ("category", category), ("caption", caption)):
+        if _UNSAFE_IN_SCRIPT.search(text):
+            raise ValueError(
+                f"figure {name!r}: its {field_name} holds '</' or '<!--', which would end the "
+                "HTML report's script that Snakemake copies it into"
+            )
 
     def register(draw):
         previous = _REGISTRY.get(name)
@@ -178,11 +188,18 @@ def check_modules(modules: Iterable[str]) -> str | None:
     path (``None`` when every module imports and registers its figures)."""
     for module in modules:
         try:
-            load([module])
+            figures = load([module])
         except ImportError as exc:
             return f"config figure_modules: cannot import {module!r} ({exc})"
         except ValueError as exc:
             return f"config figure_modules: {module!r}: {exc}"
+        if module not in DEFAULT_MODULES and not any(
+            spec.module == module for spec in figures.values()
+        ):
+            return (
+                f"config figure_modules: {module!r} registers no figure (a figure module "
+                "defines functions decorated with budgetboost.figures.registry.figure)"
+            )
     return None
 
 

@@ -3,8 +3,9 @@
 - :func:`paper_style`: seaborn's whitegrid axes in its paper context, as context managers
   (seaborn is imported here, when a figure is drawn, not when the registry is loaded to plan
   a workflow: it takes a second or more);
-- :func:`check_styles`: the config's ``style`` entries are ones matplotlib can draw, checked
-  when the workflow is planned, not in a plot job after the training;
+- :func:`check_styles`, :func:`check_labels`: the config's ``style`` entries and labels are
+  ones matplotlib can draw, checked when the workflow is planned, not in a plot job after the
+  training;
 - :func:`save_figure`: PNG and PDF written atomically, without dates or versions, so that
   unchanged results give unchanged files.
 """
@@ -17,7 +18,7 @@ from typing import Any
 
 from budgetboost.data.io import atomic_path
 
-__all__ = ["check_styles", "paper_style", "save_figure"]
+__all__ = ["check_labels", "check_styles", "paper_style", "save_figure"]
 
 
 def paper_style():
@@ -68,6 +69,37 @@ def check_styles(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
                 "algorithm needs a colour of its own"
             )
         seen[colour] = name
+    return None
+
+
+def check_labels(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """The first label matplotlib cannot draw, as a one-line message naming its config path
+    (``None`` when every label draws).
+
+    A label with two unescaped ``$`` is mathtext to matplotlib (``Smoothed $\\tau=0.5$``
+    draws a tau); one it cannot parse (``$\\bogus$``) would fail every plot job after the
+    training, so it stops when the workflow is planned.
+    """
+    from matplotlib import cbook
+    from matplotlib.mathtext import MathTextParser
+
+    from budgetboost.pipeline.catalogue import Catalogue
+
+    catalogue = Catalogue.from_config(algorithms)
+    parser = MathTextParser("path")
+    for name in algorithms:
+        label = catalogue.label(name)
+        if not cbook.is_math_text(label):
+            continue
+        try:
+            parser.parse(label, dpi=72)
+        except ValueError as exc:
+            lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+            reason = lines[-1].split(":", 1)[-1].strip() if lines else "cannot parse it"
+            return (
+                f"config algorithms.{name}.label: matplotlib cannot draw {label!r} as math "
+                f"(between two $: {reason}); write \\$ for a dollar sign drawn as it is"
+            )
     return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,6 +118,7 @@ def run_block(
     budgets: Sequence[float],
     trials: Sequence[int],
     paths: Mapping[int, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Fit and evaluate ``spec`` on each trial of a block.
 
@@ -144,6 +145,10 @@ def run_block(
     paths : mapping, optional
         ``{trial: shared plain AdaBoost path}`` (``budgetboost.pipeline.shared_path``), for a spec
         with ``adaboost_path``.
+    progress : callable, optional
+        Told, before each trial, which one starts (``"algorithm 'greedy', dataset 'heart',
+        cost model 'uniform_0_2', trial 3"``): the job's log, and its message should the
+        job run past its time.
 
     Returns
     -------
@@ -174,6 +179,8 @@ def run_block(
         if trial not in costs:
             raise ValueError(f"{dataset}/{cost_model}: trial {trial} is not in the costs")
         train_idx, test_idx = splits[trial]
+        if progress is not None:
+            progress(_where(spec.name, dataset, cost_model, trial))
         columns, fit_seconds, predict_seconds, estimator = _run_trial(
             X,
             y,
@@ -312,10 +319,7 @@ def _run_trial(
             budget=fit_budget,
             adaboost_path=adaboost_path,
         )
-        where = (
-            f"algorithm {spec.name!r}, dataset {dataset!r}, cost model {cost_model!r}, "
-            f"trial {trial}"
-        )
+        where = _where(spec.name, dataset, cost_model, trial)
         start = time.perf_counter()
         estimator.fit(X_train, y_train)
         fit_seconds += time.perf_counter() - start
@@ -341,6 +345,10 @@ def _run_trial(
         "tradeoff": np.concatenate(tradeoff_parts),
     }
     return columns, fit_seconds, predict_seconds, estimator
+
+
+def _where(algorithm: str, dataset: str, cost_model: str, trial: int) -> str:
+    return f"algorithm {algorithm!r}, dataset {dataset!r}, cost model {cost_model!r}, trial {trial}"
 
 
 def _check_evaluation(result: Any, budgets: Sequence[float], name: str) -> None:

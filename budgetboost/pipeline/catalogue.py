@@ -24,13 +24,14 @@ Whether an algorithm is *tuned* (chooses something on a validation part of its t
 rows, :mod:`budgetboost.estimators.tuning`) is not a config key: its estimator says so
 (``BudgetedEstimator.tunes``), and :meth:`Catalogue.from_config` records it.
 
-The rule scripts receive the catalogue as a plain mapping (:meth:`Catalogue.records`, a rule
-param), so editing a label re-runs the results rules only.
+The rule scripts receive the catalogue as a rule param (:meth:`Catalogue.param`, JSON that
+cannot close an HTML tag), so editing a label re-runs the results rules only.
 """
 
 from __future__ import annotations
 
 import colorsys
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -233,6 +234,15 @@ class Catalogue(Mapping[str, Algorithm]):
                     f"algorithm {name!r}: variant_of {base!r} is not another algorithm "
                     f"of the config (defined: {', '.join(partial)})"
                 )
+        for name in partial:  # a variant of a variant of itself has no base to compare with
+            chain = [name]
+            while (base := partial[chain[-1]].get("variant_of")) is not None:
+                if base in chain:
+                    raise ValueError(
+                        f"algorithm {base!r}: variant_of goes round in a circle "
+                        f"({' -> '.join([*chain[chain.index(base) :], base])})"
+                    )
+                chain.append(base)
         position = {name: i for i, name in enumerate(partial)}
         builtin = list(BUILTIN)
 
@@ -310,6 +320,19 @@ class Catalogue(Mapping[str, Algorithm]):
             }
             for name, a in self._algorithms.items()
         }
+
+    def param(self) -> str:
+        """:meth:`records` as a rule param: JSON in which ``<``, ``>`` and ``&`` are
+        ``\\u003c``, ``\\u003e`` and ``\\u0026``. Snakemake copies the params of a
+        report's rules into a ``<script>`` element of the HTML report: a label such as
+        ``</script><img onerror=...>`` written raw would end the element and run there."""
+        text = json.dumps(self.records(), ensure_ascii=True)
+        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+    @classmethod
+    def from_param(cls, param: str) -> Catalogue:
+        """The catalogue of a :meth:`param` (in a rule script)."""
+        return cls(json.loads(param))
 
     def including(self, names: Iterable[str]) -> Catalogue:
         """This catalogue plus any of ``names`` it lacks (family ``other``), for results

@@ -1,54 +1,120 @@
-"""What a job's output depends on in the package's code, and the package's version.
+"""What a job's output depends on in the code, and the package's version.
 
-A rule declares the package modules it runs as inputs (``workflow/rules/common.smk``'s
-``code_files``), so editing a module re-runs exactly the jobs that import it:
-:func:`source_files` follows the imports without importing anything.
+A rule declares the code it runs as inputs (``workflow/rules/common.smk``'s ``code_files``), so
+editing a module re-runs exactly the jobs that import it: :func:`source_files` follows the
+imports without importing anything of the package. It follows the package's modules and any
+module of the user's own, such as an estimator ``"my_estimators:Mine"`` on ``PYTHONPATH`` and
+the helpers it imports (issue 33: an edit there left the old shards standing); code installed
+in site-packages or the standard library is the libraries' (their versions are the train jobs'
+params, :func:`library_versions`), and :func:`untracked` says when an estimator's own module
+is such code.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
+import site
+import sys
+import sysconfig
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["package_version", "source_files"]
+__all__ = ["library_versions", "package_version", "source_files", "untracked"]
+
+#: The package whose modules live under the repository root.
+PACKAGE = "budgetboost"
 
 
 def source_files(module: str, root: str | Path = ".") -> list[str]:
-    """Package source files ``module`` depends on, as paths relative to ``root``.
+    """Source files ``module`` depends on: the package's relative to ``root``, the user's
+    own (outside site-packages and the standard library) as absolute paths.
 
-    Follows ``import budgetboost.x`` / ``from budgetboost.x import`` / ``from .x import``
-    statements transitively, except those under ``if TYPE_CHECKING:`` (read with :mod:`ast`,
-    nothing is imported), so a rule can declare the code its output depends on as inputs:
-    editing that code re-runs the rule, editing unrelated modules does not.
+    Follows ``import x`` / ``from x import y`` / ``from .x import y`` statements
+    transitively, except those under ``if TYPE_CHECKING:`` (read with :mod:`ast`; nothing of
+    the package is imported, a user's top-level package is, to find its submodules), so a
+    rule can declare the code its output depends on as inputs: editing that code re-runs the
+    rule, editing unrelated modules does not.
     """
     root = Path(root)
-    package = module.split(".")[0]
-    seen: dict[str, Path] = {}
+    seen: dict[str, Path | None] = {}
     pending = [module]
     while pending:
         name = pending.pop()
         if name in seen:
             continue
-        path = root / Path(*name.split(".")).with_suffix(".py")
-        if not path.is_file():
-            init = root / Path(*name.split(".")) / "__init__.py"
-            if not init.is_file():
-                continue
-            path = init
-        seen[name] = path
+        path = seen[name] = _module_file(name, root)
+        if path is None:
+            continue
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in _runtime_nodes(tree):
             if isinstance(node, ast.Import):
-                pending += [a.name for a in node.names if a.name.split(".")[0] == package]
+                pending += [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = _absolute_from(node, name, package, path.name == "__init__.py")
+                base = _absolute_from(node, name, path.name == "__init__.py")
                 if base is None:
                     continue
                 pending.append(base)
-                pending += [f"{base}.{a.name}" for a in node.names]
-    return sorted(str(path) for path in seen.values())
+                pending += [f"{base}.{alias.name}" for alias in node.names]
+    return sorted(str(path) for path in seen.values() if path is not None)
+
+
+def untracked(module: str, root: str | Path = ".") -> str | None:
+    """Why the code of ``module`` (an estimator's) is not among a job's inputs, or None
+    when it is: installed code (site-packages) or a module whose source is not a file."""
+    if _module_file(module, root) is not None:
+        return None
+    spec = _find_spec(module)
+    where = getattr(spec, "origin", None) or "no source file"
+    return f"{module} is installed code ({where}): its code is not tracked"
+
+
+def _module_file(name: str, root: Path) -> Path | None:
+    """The source file of ``name``: the package's below ``root``, a user's module below
+    ``root`` or outside the installed code, else None."""
+    relative = Path(*name.split("."))
+    for path in (relative.with_suffix(".py"), relative / "__init__.py"):
+        if (Path(root) / path).is_file():
+            return Path(root) / path
+    if name.split(".")[0] == PACKAGE:
+        return None
+    top = _find_spec(name.split(".")[0])
+    if top is None or not _is_users(top.origin, top.submodule_search_locations):
+        return None  # the standard library, site-packages, built-in: a library's code
+    spec = _find_spec(name)
+    origin = getattr(spec, "origin", None)
+    return Path(origin) if origin and origin.endswith(".py") and Path(origin).is_file() else None
+
+
+def _find_spec(name: str):
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    except Exception:  # noqa: BLE001 - importing a user's parent package may fail anyhow
+        return None
+
+
+@functools.cache
+def _installed_roots() -> tuple[Path, ...]:
+    paths = sysconfig.get_paths()
+    roots = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
+    roots.update(getattr(site, "getsitepackages", list)())
+    roots.add(getattr(site, "getusersitepackages", str)())
+    roots.update({sys.base_prefix, sys.prefix} - {""})
+    return tuple(Path(r).resolve() for r in roots if r)
+
+
+def _is_users(origin: str | None, locations) -> bool:
+    """Whether a module found at ``origin`` (or a package at ``locations``) is a user's own
+    source, not installed code."""
+    places = [origin] if origin and origin not in ("built-in", "frozen") else []
+    places += list(locations or [])
+    if not places:
+        return False
+    path = Path(places[0]).resolve()
+    return not any(path.is_relative_to(root) for root in _installed_roots())
 
 
 def library_versions(libraries: tuple[str, ...] = ()) -> dict[str, str]:
@@ -98,10 +164,10 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _absolute_from(node: ast.ImportFrom, current: str, package: str, is_init: bool) -> str | None:
-    """The absolute module named by a ``from ... import`` inside the package, else None."""
+def _absolute_from(node: ast.ImportFrom, current: str, is_init: bool) -> str | None:
+    """The absolute module named by a ``from ... import`` statement."""
     if node.level == 0:
-        return node.module if node.module and node.module.split(".")[0] == package else None
+        return node.module
     parts = current.split(".")
     base = parts[: len(parts) - node.level + (1 if is_init else 0)]
     if node.module:

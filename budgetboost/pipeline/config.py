@@ -10,25 +10,27 @@ path of the offending value, e.g.::
     config algorithms.greedy.params.criterion: must be one of [...]; got 'gredy'
 
 What only the figures can check (styles, figure modules) is :mod:`budgetboost.figures`'s;
-:func:`budgetboost.config.check_all` runs both when the workflow is planned.
+:func:`budgetboost.checks.check_all` runs both when the workflow is planned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from budgetboost.data.costs import SpecError, check_spec, read_attribute_costs
+from budgetboost.data.costs import MAX_COST, SpecError, check_spec, read_attribute_costs
+from budgetboost.data.datasets import check_labels
+from budgetboost.data.io import CorruptTableError, read_arrow
 from budgetboost.data.jsonschema import validate_with_defaults
-from budgetboost.data.registry import load_registry, source_files
+from budgetboost.data.registry import DatasetError, load_registry, source_files
 from budgetboost.data.splits import check_training_classes
+from budgetboost.data.yamlfile import YamlError, load_yaml
 from budgetboost.estimators.base import BudgetedEstimator
 from budgetboost.estimators.names import estimator_class
 from budgetboost.estimators.params import InvalidParameterError
+from budgetboost.pipeline import folders
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.plan import budget_grid
 
@@ -60,24 +62,17 @@ def _where(*path: object) -> str:
 
 
 def load_config_file(path: str | Path) -> dict[str, Any]:
-    """Read a YAML config file; a syntax error names the file, line and column.
+    """Read a YAML config file strictly (:func:`budgetboost.data.yamlfile.load_yaml`).
 
-    Snakemake's own reader reports only "Config file is not valid JSON or YAML".
+    A syntax error names the file, line and column (Snakemake's own reader reports only
+    "Config file is not valid JSON or YAML"); a key given twice names both lines (YAML, and
+    Snakemake, would keep the last one silently); a file that is not a small text file, or
+    whose aliases expand too far, stops with one line.
     """
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"config file {path}: cannot be read ({exc.strerror})") from None
-    try:
-        loaded = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        context = getattr(exc, "context", None)
-        detail = f"{problem} ({context})" if context else problem
-        raise ConfigError(f"config file {path}{place}: invalid YAML: {detail}") from None
+        loaded = load_yaml(path, "config file")
+    except YamlError as exc:
+        raise ConfigError(str(exc)) from None
     if not isinstance(loaded, dict):
         raise ConfigError(
             f"config file {path}: expected a mapping of keys at the top level, "
@@ -98,8 +93,7 @@ def validate_config(
         ``config <path>: <reason>`` for the first error in document order (one line, not
         jsonschema's dump of the schema).
     """
-    with open(schema, encoding="utf-8") as handle:
-        schema_doc = yaml.safe_load(handle)
+    schema_doc = load_yaml(schema, "schema")
     filled, error = validate_with_defaults(config, schema_doc)
     if error:
         path, reason = error
@@ -164,12 +158,26 @@ def check_config(
 def check_pipeline(
     config: Mapping[str, Any],
     root: str | Path = ".",
+    files: Sequence[str | Path] = (),
 ) -> tuple[dict[str, Any], dict[str, dict]]:
     """The schema, then :func:`check_config`: everything the pipeline layer can check.
 
-    Returns the config with its defaults filled in and the dataset registry it names.
+    ``files`` are the config files the config was read from (none: the default config):
+    a config without ``results:`` writes to their own folder
+    (:func:`budgetboost.pipeline.folders.default_results`), and a folder another config owns
+    stops here. Returns the config with its defaults filled in and the dataset registry it
+    names.
     """
+    if "results" not in config:
+        config = {**config, "results": folders.default_results(files, root)}
     config = validate_config(config)
+    problem = folders.check_results_folder(config["results"])
+    if problem:
+        raise ConfigError(f"{_where('results')}: {config['results']!r}: {problem}")
+    try:
+        folders.check_owner(config["results"], folders.config_identity(files, root), root)
+    except folders.FolderError as exc:
+        raise ConfigError(str(exc)) from None
     try:
         registry = load_registry(Path(root) / config["registry"])
     except (OSError, ValueError) as exc:
@@ -210,6 +218,10 @@ def _check_dataset(config, registry, name, entry, root: Path) -> None:
                 f"of this dataset's cost models {entry['cost_models']}"
             )
     registry_entry = registry[name]
+    try:  # the label rule against the raw files already there (binarize would stop on it)
+        check_labels(name, registry_entry, root)
+    except DatasetError as exc:
+        raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
     if registry_entry["source"]["type"] != "local":
         return
     missing = [
@@ -237,8 +249,10 @@ def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
     path = root / str(config.get("results", "results")) / "data" / f"{name}.parquet"
     if not path.is_file():
         return
-    import pyarrow.parquet as pq
-
+    try:  # a damaged table is named by the first job that reads it (with how to rebuild it)
+        y = read_arrow(path, columns=["y"]).column("y").to_numpy()
+    except CorruptTableError:
+        return
     entry, defaults = config["datasets"][name], registry[name]
     sizes = {key: int(entry.get(key, defaults[key])) for key in ("train_size", "test_size")}
     key = "train_size" if "train_size" in entry else "test_size" if "test_size" in entry else None
@@ -247,13 +261,12 @@ def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
         if key
         else f"{_where('datasets', name)} (the registry's sizes)"
     )
-    n_rows = pq.read_metadata(path).num_rows
+    n_rows = len(y)
     if sum(sizes.values()) > n_rows:
         raise ConfigError(
             f"{where}: train_size {sizes['train_size']} + test_size {sizes['test_size']} = "
             f"{sum(sizes.values())} rows, but {name} has {n_rows} ({_shown(path, root)})"
         )
-    y = pq.read_table(path, columns=["y"]).column("y").to_numpy()
     trials = int(entry.get("trials", defaults["trials"]))
     try:
         check_training_classes(name, y, sizes["train_size"], sizes["test_size"], trials)
@@ -423,9 +436,16 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
     if not path.is_file():
         raise ConfigError(f"{where}: cost file {file} (used by {dataset}/{cost_model}) not found")
     try:
-        read_attribute_costs(path)  # the values too: finite, >= 0
+        costs = read_attribute_costs(path)  # the values too: finite, >= 0
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    scale = float(spec.get("scale", registry[dataset].get("cost_scale") or 1))
+    if costs and scale * max(costs.values()) > MAX_COST:
+        raise ConfigError(
+            f"{where}: cost file {file} times scale {scale:g} gives a cost of "
+            f"{scale * max(costs.values()):g}, larger than {MAX_COST:g} (sums of such costs "
+            "overflow to inf)"
+        )
 
 
 def _check_catalogue(config: Mapping[str, Any]) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from budgetboost.estimators.names import estimator_class, estimator_module
 from budgetboost.pipeline.code import library_versions
+from budgetboost.pipeline.folders import logs_folder
 from budgetboost.pipeline.resources import rule_resources
 from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
 
@@ -44,6 +45,14 @@ NOT_BINARIZATION = frozenset(
         "paper_features",
     }
 )
+
+
+#: The log files of the submitted rules' jobs, below a config's log folder.
+JOB_LOGS = {
+    "binarize": "binarize/{dataset}.log",
+    "adaboost_path": "adaboost_path/{dataset}/block-{block}.log",
+    "train": "train/{dataset}/{cost_model}/{algorithm}/block-{block}.log",
+}
 
 
 #: The most budgets one grid may hold: enough for any curve (the paper's have 20), few enough
@@ -122,8 +131,29 @@ class Plan:
         self.block_size = int(config["block_size"])
         #: the folder of this config's outputs, and of its logs (``logs/`` mirrors it)
         self.results = str(config.get("results", "results")).rstrip("/")
-        relative = self.results.removeprefix("results").strip("/")
-        self.logs = f"logs/{relative}" if relative else "logs"
+        self.logs = logs_folder(self.results)
+
+    def log(self, rule: str) -> str:
+        """The log file pattern of a submitted rule's jobs (wildcards in braces): the rule's
+        ``log:`` and what ``benchmarks/resources.py`` reads."""
+        return f"{self.logs}/{JOB_LOGS[rule]}"
+
+    def job_logs(self, rule: str) -> list[str]:
+        """The log file of every job of a submitted rule this config runs."""
+        pattern = self.log(rule)
+        if rule == "binarize":
+            return [pattern.format(dataset=d) for d in self.datasets]
+        if rule == "adaboost_path":
+            return [
+                pattern.format(dataset=d, block=k)
+                for d in self.datasets
+                for k in range(self.blocks(d))
+            ]
+        return [
+            pattern.format(dataset=d, cost_model=c, algorithm=a, block=k)
+            for d, c, a in self.experiments()
+            for k in range(self.blocks(d, c, a))
+        ]
 
     def resources(self, rule: str) -> dict[str, int]:
         """``mem_mb`` and ``runtime`` of a submitted rule's jobs (config over defaults)."""

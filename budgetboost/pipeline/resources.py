@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -48,7 +48,9 @@ def _peak_mib(log: Path) -> float | None:
     return float(peaks[-1]) if peaks else None
 
 
-def measured(root: str | Path, logs: str, rules: tuple[str, ...] = tuple(DEFAULTS)) -> pd.DataFrame:
+def measured(
+    root: str | Path, logs: Iterable[str], rules: tuple[str, ...] = tuple(DEFAULTS)
+) -> pd.DataFrame:
     """Per submitted rule, its finished jobs' count, largest peak (MiB) and longest time (s).
 
     A job's time is Snakemake's record of it (``.snakemake/metadata``: start to end, the
@@ -59,18 +61,20 @@ def measured(root: str | Path, logs: str, rules: tuple[str, ...] = tuple(DEFAULT
     ----------
     root : path
         The repository the run happened in.
-    logs : str
-        The config's log folder relative to ``root`` (:attr:`Plan.logs`): only jobs whose
-        log lies below it count, so two configs' runs in one repository stay apart.
+    logs : iterable of str
+        The log files of the config's jobs, relative to ``root``
+        (:meth:`budgetboost.pipeline.plan.Plan.job_logs`): only those jobs count, so
+        another config's runs in the same repository (other log files, or log folders
+        below this one's) are never read as this one's.
     rules : tuple of str
         The rules to read.
     """
-    prefix = logs.rstrip("/") + "/"
+    wanted = set(logs)
     jobs = {}
     for path in Path(root, ".snakemake", "metadata").glob("*"):
         record = json.loads(path.read_text())
         log = (record.get("log") or [""])[0]
-        if record.get("rule") in rules and log.startswith(prefix) and record.get("endtime"):
+        if record.get("rule") in rules and log in wanted and record.get("endtime"):
             jobs[record["job_hash"]] = (
                 record["rule"],
                 log,

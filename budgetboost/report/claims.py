@@ -16,6 +16,7 @@ from budgetboost.analysis.roles import roles_table
 from budgetboost.analysis.verdicts import ClaimResult
 from budgetboost.analysis.vocabulary import ALL, ALPHA, WORSE
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.escape import for_markdown
 from budgetboost.report.findings import how_findings_read
 from budgetboost.report.tables import markdown_table
 
@@ -102,7 +103,7 @@ def claims_markdown(
     The evidence names algorithms by role; a table maps each role to this run's algorithm.
     """
     table = claims_table(results)
-    catalogue = catalogue if catalogue is not None else Catalogue.default()
+    catalogue = for_markdown(catalogue if catalogue is not None else Catalogue.default())
     lines = [
         "# The paper's claims on this run",
         "",

@@ -22,6 +22,7 @@ from budgetboost.analysis.vocabulary import (
     PROBABILITY,
 )
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.escape import for_markdown, for_rst
 from budgetboost.report.tables import markdown_table, rst_table
 
 __all__ = [
@@ -146,6 +147,7 @@ def findings_table(rows: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
 
 def findings_sections(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
     """The ``## Beyond the paper`` and ``## Future work`` sections of ``claims.md``."""
+    catalogue = for_markdown(catalogue)
     beyond, future = ["peers", "tuning"], ["trees", "costs"]
     sections = []
     for title, questions in (
@@ -169,6 +171,7 @@ def landing_lines(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
     """The findings as reStructuredText tables for the report's first page: per question,
     one row per comparison and band with the difference across datasets, its interval, the
     outcome, the per-dataset outcomes and the protocol each side had."""
+    catalogue = for_rst(catalogue)
     lines: list[str] = []
     for question in QUESTIONS:
         rows = findings[findings["question"] == question] if not findings.empty else findings

@@ -9,6 +9,7 @@ import pandas as pd
 
 from budgetboost.analysis.verdicts import NOT_REPRODUCED, REPRODUCED, UNDECIDED
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.escape import for_rst, rst_text
 from budgetboost.report.tables import rst_table
 
 __all__ = ["landing_page"]
@@ -29,7 +30,12 @@ def landing_page(
     ``figures`` is ``(name, title, category)`` per registered figure; ``claims_table`` is
     :func:`claims_table`'s output, ``summary`` :func:`budgetboost.analysis.summary.summarize`'s;
     ``findings`` the lines of :func:`budgetboost.report.findings.landing_lines`.
+
+    Every label, name and title is written literally (:func:`rst_text`), and the page is one
+    Jinja2 ``raw`` block inside reStructuredText comments: Snakemake renders the report's
+    first page as a Jinja2 template before docutils, and nothing on this page is one.
     """
+    catalogue = for_rst(catalogue)
     trials = (
         summary.groupby(["dataset", "cost_model"])["trials"].max().reset_index()
         if not summary.empty
@@ -39,10 +45,12 @@ def landing_page(
     verdicts = claims_table[["claim", "verdict", "statement"]]
     counts = verdicts["verdict"].value_counts()
     lines = [
+        RAW_START,
+        "",
         "budgetboost: feature-budgeted boosting, reproduced and compared",
         "=" * 63,
         "",
-        f"Package version {version}. Huang, Powers & Reyzin (IJCAI 2015) reproduced on "
+        f"Package version {rst_text(version)}. Huang, Powers & Reyzin (IJCAI 2015) reproduced on "
         f"{trials['dataset'].nunique()} datasets: "
         f"{counts.get(REPRODUCED, 0)} of {len(verdicts)} claims reproduced, "
         f"{counts.get(NOT_REPRODUCED, 0)} not reproduced, "
@@ -74,7 +82,10 @@ def landing_page(
         "",
         "Datasets and cost models (trials):",
         "",
-        *[f"- {r.dataset} · {r.cost_model} ({int(r.trials)} trials)" for r in trials.itertuples()],
+        *[
+            f"- {rst_text(r.dataset)} · {rst_text(r.cost_model)} ({int(r.trials)} trials)"
+            for r in trials.itertuples()
+        ],
         "",
         "Algorithms (by family):",
         "",
@@ -86,9 +97,19 @@ def landing_page(
         "Where to look",
         "-------------",
         "",
-        *[f"- {category}: {title} (``{name}``)" for name, title, category in figures],
+        *[
+            f"- {rst_text(category)}: {rst_text(title)} (``{name}``)"
+            for name, title, category in figures
+        ],
         "- Tables: ``summary.md`` (mean error per budget, the best in bold) and "
         "``claims.md`` (verdicts and their evidence)",
         "",
+        RAW_END,
+        "",
     ]
     return "\n".join(lines)
+
+
+#: The page's first and last lines: a Jinja2 ``raw`` block, in reStructuredText comments (an
+#: empty comment once Jinja2 took the tags out; plain docutils skips them).
+RAW_START, RAW_END = ".. {% raw %}", ".. {% endraw %}"

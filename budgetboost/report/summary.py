@@ -16,6 +16,7 @@ from budgetboost.analysis.results import Results
 from budgetboost.analysis.summary import with_names
 from budgetboost.analysis.vocabulary import ALL, CONFIDENCE, OUTCOMES
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.escape import for_markdown
 from budgetboost.report.findings import findings_table, how_findings_read
 from budgetboost.report.tables import markdown_table
 
@@ -68,6 +69,7 @@ def summary_markdown(results: Results, catalogue: Catalogue | None = None) -> st
     """
     summary, matches = results.summary, results.budget_to_match
     catalogue = with_names(catalogue, summary["algorithm"] if not summary.empty else [])
+    catalogue = for_markdown(catalogue)  # labels are the config's text: literal Markdown
     lines = [
         "# Results summary",
         "",

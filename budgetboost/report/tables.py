@@ -6,16 +6,29 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from budgetboost.report.escape import text_width
+
 __all__ = ["markdown_table", "rst_table"]
 
 
 def rst_table(df: pd.DataFrame) -> str:
-    """``df`` as an reStructuredText grid of the simple kind (columns padded, ``=`` rules)."""
+    """``df`` as an reStructuredText grid of the simple kind (columns padded, ``=`` rules).
+
+    Cells are written as they are (text that is not the report's own is escaped before,
+    :mod:`budgetboost.report.escape`) and padded by their width on screen, so wide
+    characters (CJK, emoji) keep the columns where docutils measures them.
+    """
     cells = [[str(c) for c in df.columns], *[[str(v) for v in row] for row in df.to_numpy()]]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(df.columns))]
+    widths = [max(text_width(r[i]) for r in cells) for i in range(len(df.columns))]
     rule = "  ".join("=" * w for w in widths)
-    body = ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells]
+    body = ["  ".join(_pad(v, w) for v, w in zip(r, widths, strict=True)).rstrip() for r in cells]
     return "\n".join([rule, body[0], rule, *body[1:], rule])
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` columns on screen."""
+    fill = " " * (width - text_width(text))
+    return fill + text if right else text + fill
 
 
 def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
@@ -47,13 +60,10 @@ def markdown_table(df: pd.DataFrame, floatfmt: str = ".3f") -> str:
         [fmt(v, spec) for v, spec in zip(row, specs, strict=True)]
         for row in df.itertuples(index=False, name=None)
     ]
-    widths = [max(len(cell) for cell in col) for col in zip(header, *body, strict=True)]
+    widths = [max(text_width(cell) for cell in col) for col in zip(header, *body, strict=True)]
 
     def line(cells: list[str]) -> str:
-        padded = (
-            c.rjust(w) if num else c.ljust(w)
-            for c, w, num in zip(cells, widths, numeric, strict=True)
-        )
+        padded = (_pad(c, w, num) for c, w, num in zip(cells, widths, numeric, strict=True))
         return "| " + " | ".join(padded) + " |"
 
     rule = (

@@ -5,28 +5,39 @@
 # params rerun trigger).
 import functools
 import os
+import sys
 
 from snakemake.exceptions import WorkflowError
 
-from budgetboost.config import ConfigError, check_all
+from budgetboost.checks import ConfigError, check_all
 from budgetboost.data.registry import download_targets, source_files
+from budgetboost.estimators.names import estimator_module
 from budgetboost.figures import registry as figures
+from budgetboost.pipeline import folders
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.code import source_files as module_files
+from budgetboost.pipeline.code import untracked
 from budgetboost.pipeline.plan import Plan
 
-# the whole config is checked here, before any job is planned (budgetboost.config): a bad
+# the whole config is checked here, before any job is planned (budgetboost.checks): a bad
 # value stops the run with one line naming its config path
 try:
-    _checked, REGISTRY = check_all(config)
+    _checked, REGISTRY = check_all(config, files=CONFIG_FILES)
 except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 config.update(_checked)
 PLAN = Plan(config, REGISTRY)
-#: where this config's outputs go (config key `results`), and its logs (mirrored under logs/)
+#: where this config's outputs go (config key `results`, else a folder named for its config
+#: file: budgetboost.pipeline.folders), and its logs (mirrored under logs/)
 RESULTS = PLAN.results
 LOGS = PLAN.logs
+
+
+# a run that writes records its config as the owner of its results folder: another config
+# planned into it stops (common.smk's check_all) instead of overwriting its outputs
+onstart:
+    folders.claim(RESULTS, folders.config_identity(CONFIG_FILES))
 
 
 def R(path):
@@ -40,6 +51,16 @@ def L(path):
 
 
 DATASETS, COST_MODELS, ALGORITHMS = PLAN.datasets, PLAN.cost_models, PLAN.algorithms
+# an estimator's code is a train job's input (code_files, below) unless it is installed code:
+# say so plainly
+for _name in ALGORITHMS:
+    _module = estimator_module(config["algorithms"][_name]["estimator"])
+    if _why := untracked(_module, os.path.relpath(workflow.basedir)):
+        print(
+            f"note: algorithm {_name!r}: {_why} (a new version re-runs its shards only if "
+            "its class lists its distribution in `libraries`)",
+            file=sys.stderr,
+        )
 #: labels, families, roles and styles of the algorithms, for every results rule
 CATALOGUE = Catalogue.from_config(config["algorithms"], tuned=PLAN.tuned())
 #: the registered figures (budgetboost.figures.registry): one plot job each

@@ -28,7 +28,7 @@ rule binarize:
     output:
         R("data/{dataset}.parquet"),
     log:
-        L("binarize/{dataset}.log"),
+        PLAN.log("binarize"),
     conda:
         "../envs/budgetboost.yaml"
     resources:

@@ -36,7 +36,7 @@ rule aggregate:
     conda:
         "../envs/budgetboost.yaml"
     params:
-        catalogue=CATALOGUE.records(),
+        catalogue=CATALOGUE.param(),
         baseline=cost_model_roles()["baseline"],
     script:
         "../scripts/aggregate.py"
@@ -59,7 +59,7 @@ rule plot:
         "../envs/budgetboost.yaml"
     params:
         caption=lambda wildcards: FIGURES[wildcards.figure].caption,
-        catalogue=CATALOGUE.records(),
+        catalogue=CATALOGUE.param(),
         local_datasets=local_datasets(),
         datasets=dataset_order(),
         cost_models=cost_model_roles(),
@@ -94,7 +94,7 @@ rule claims:
     conda:
         "../envs/budgetboost.yaml"
     params:
-        catalogue=CATALOGUE.records(),
+        catalogue=CATALOGUE.param(),
     script:
         "../scripts/claims.py"
 
@@ -112,7 +112,7 @@ rule landing:
     conda:
         "../envs/budgetboost.yaml"
     params:
-        catalogue=CATALOGUE.records(),
+        catalogue=CATALOGUE.param(),
         figures=[(name, spec.title, spec.category) for name, spec in FIGURES.items()],
         version=PACKAGE_VERSION,
     script:

@@ -21,7 +21,7 @@ rule adaboost_path:
         paths=R("paths/{dataset}/block-{block}.parquet"),
         timings=R("timings/{dataset}/_shared/adaboost_path/block-{block}.parquet"),
     log:
-        L("adaboost_path/{dataset}/block-{block}.log"),
+        PLAN.log("adaboost_path"),
     conda:
         "../envs/budgetboost.yaml"
     threads: 1
@@ -48,7 +48,7 @@ rule train:
         timings=R("timings/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet"),
         stumps=R("stumps/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet"),
     log:
-        L("train/{dataset}/{cost_model}/{algorithm}/block-{block}.log"),
+        PLAN.log("train"),
     conda:
         "../envs/budgetboost.yaml"
     threads: 1

@@ -11,17 +11,16 @@ from budgetboost.analysis.results import aggregate
 from budgetboost.analysis.summary import read_shards
 from budgetboost.analysis.vocabulary import CONFIDENCE
 from budgetboost.data.costs import varied_pairs
-from budgetboost.data.io import job_log, write_table, write_text
+from budgetboost.data.io import write_table, write_text
 from budgetboost.data.splits import read_sizes
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.job import run_job
 from budgetboost.report.summary import summary_markdown
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "aggregate")
 
-try:
+def aggregate_shards(sm, job):
     shards = read_shards(list(sm.input.shards))
-    catalogue = Catalogue(dict(sm.params.catalogue))
+    catalogue = Catalogue.from_param(sm.params.catalogue)
     sizes = read_sizes(list(sm.input.splits))
     varied = varied_pairs(list(sm.input.costs))
     results = aggregate(shards, catalogue, sm.params.baseline, sizes, varied)
@@ -36,12 +35,10 @@ try:
     for name in ("summary", "comparisons", "budget_to_match", "findings", "ranks"):
         write_table(getattr(results, name), getattr(sm.output, name), meta)
     write_text(summary_markdown(results, catalogue), sm.output.markdown)
-except Exception:
-    log.exception("aggregate failed")
-    raise
-log.info(
-    "%d shard rows -> %d summary rows, %d comparison rows",
-    len(shards),
-    len(results.summary),
-    len(results.comparisons),
-)
+    return (
+        f"{len(shards)} shard rows -> {len(results.summary)} summary rows, "
+        f"{len(results.comparisons)} comparison rows"
+    )
+
+
+run_job(snakemake, aggregate_shards)  # noqa: F821

@@ -8,19 +8,18 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 from budgetboost.data.costs import make_costs, write_costs
 from budgetboost.data.datasets import read_binarized
-from budgetboost.data.io import job_log
 from budgetboost.data.splits import read_splits
+from budgetboost.pipeline.job import run_job
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "assign_costs")
-dataset, cost_model = sm.wildcards.dataset, sm.wildcards.cost_model
-spec = dict(sm.params.spec)
-try:
+
+def assign_costs(sm, job):
+    dataset, cost_model = sm.wildcards.dataset, sm.wildcards.cost_model
+    spec, trials = dict(sm.params.spec), int(sm.params.trials)
     data = read_binarized(sm.input.data)
     splits = read_splits(sm.input.splits)
-    table = make_costs(dataset, cost_model, spec, data, splits, range(int(sm.params.trials)), ".")
+    table = make_costs(dataset, cost_model, spec, data, splits, range(trials), ".")
     write_costs(table, sm.output[0], {"dataset": dataset, "cost_model": cost_model, "spec": spec})
-except Exception:
-    log.exception("assign_costs %s/%s failed", dataset, cost_model)
-    raise
-log.info("%s/%s: %d trials", dataset, cost_model, int(sm.params.trials))
+    return f"{dataset}/{cost_model}: {trials} trials"
+
+
+run_job(snakemake, assign_costs)  # noqa: F821

@@ -7,14 +7,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
 from budgetboost.data.datasets import build_binarized, write_binarized
-from budgetboost.data.io import job_log
+from budgetboost.pipeline.job import run_job
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "binarize")
-try:
+
+def binarize(sm, job):
     data = build_binarized(sm.wildcards.dataset, dict(sm.params.entry), ".")
     write_binarized(data, sm.output[0])
-except Exception:
-    log.exception("binarize %s failed", sm.wildcards.dataset)
-    raise
-log.info("%s: %d rows, %d indicators", sm.wildcards.dataset, *data.X.shape)
+    return f"{sm.wildcards.dataset}: {data.X.shape[0]} rows, {data.X.shape[1]} indicators"
+
+
+run_job(snakemake, binarize)  # noqa: F821

@@ -11,16 +11,15 @@ import pandas as pd
 
 from budgetboost.analysis import claims
 from budgetboost.analysis.stump_agreement import stump_agreement
-from budgetboost.data.io import job_log, read_table, write_table, write_text
+from budgetboost.data.io import read_table, write_table, write_text
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.job import run_job
 from budgetboost.report.claims import claims_markdown
 from budgetboost.report.findings import findings_sections
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "claims")
-catalogue = Catalogue(dict(sm.params.catalogue))  # who plays which of the paper's roles
 
-try:
+def check_claims(sm, job):
+    catalogue = Catalogue.from_param(sm.params.catalogue)  # who plays which of the paper's roles
     # stump tables one (dataset, cost model) at a time: results/stumps/{d}/{c}/{a}/block-k
     pairs = defaultdict(list)
     for path in sm.input.stumps:
@@ -44,20 +43,16 @@ try:
         catalogue=catalogue,
     )
     table = claims.claims_table(results)
+    thresholds = claims.thresholds_table().astype(str).to_dict("records")
     write_table(
         table,
         sm.output.table,
-        {"thresholds": claims.thresholds_table().astype(str).to_dict("records")},
+        {"thresholds": thresholds},
     )
-    write_table(
-        claims.evidence_table(results),
-        sm.output.evidence,
-        {"thresholds": claims.thresholds_table().astype(str).to_dict("records")},
-    )
+    write_table(claims.evidence_table(results), sm.output.evidence, {"thresholds": thresholds})
     sections = findings_sections(read_table(sm.input.findings), catalogue)
     write_text(claims_markdown(results, catalogue, sections), sm.output.markdown)
-except Exception:
-    log.exception("claims failed")
-    raise
-for row in table.itertuples():
-    log.info("claim %s: %s", row.claim, row.verdict)
+    return "; ".join(f"claim {row.claim}: {row.verdict}" for row in table.itertuples())
+
+
+run_job(snakemake, check_claims)  # noqa: F821

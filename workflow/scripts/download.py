@@ -7,13 +7,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
 from budgetboost.data.download import fetch
-from budgetboost.data.io import job_log
+from budgetboost.pipeline.job import run_job
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "download")
-try:
+
+def download(sm, job):
     fetch(sm.params.source["url"], sm.params.source["sha256"], sm.output[0])
-except Exception:
-    log.exception("download of %s failed", sm.params.source["url"])
-    raise
-log.info("downloaded %s to %s", sm.params.source["url"], sm.output[0])
+    return f"downloaded {sm.params.source['url']} to {sm.output[0]}"
+
+
+run_job(snakemake, download)  # noqa: F821

@@ -6,15 +6,15 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.data.io import job_log, read_table, write_text
+from budgetboost.data.io import read_table, write_text
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.job import run_job
 from budgetboost.report.findings import landing_lines
 from budgetboost.report.landing import landing_page
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "landing")
-try:
-    catalogue = Catalogue(dict(sm.params.catalogue))
+
+def landing(sm, job):
+    catalogue = Catalogue.from_param(sm.params.catalogue)
     page = landing_page(
         read_table(sm.input.claims),
         read_table(sm.input.summary),
@@ -24,7 +24,7 @@ try:
         findings=landing_lines(read_table(sm.input.findings), catalogue),
     )
     write_text(page, sm.output[0])
-except Exception:
-    log.exception("landing failed")
-    raise
-log.info("landing page written")
+    return "landing page written"
+
+
+run_job(snakemake, landing)  # noqa: F821

@@ -6,19 +6,18 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.data.io import job_log, read_table
+from budgetboost.data.io import read_table
 from budgetboost.figures import registry as figures
 from budgetboost.figures.style import save_figure
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.job import run_job
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "plot")
 
-try:
+def plot(sm, job):
     spec = figures.load(list(sm.params.modules))[sm.wildcards.figure]
     tables = {table: read_table(sm.input[table]) for table in spec.tables}
     context = figures.FigureContext(
-        catalogue=Catalogue(dict(sm.params.catalogue)),
+        catalogue=Catalogue.from_param(sm.params.catalogue),
         local_datasets=tuple(sm.params.local_datasets),
         families=spec.families,
         datasets=tuple(sm.params.datasets),
@@ -26,7 +25,7 @@ try:
         baseline=sm.params.cost_models["baseline"],
     )
     save_figure(spec.draw(tables, context), sm.output.png, sm.output.pdf)
-except Exception:
-    log.exception("plot %s failed", sm.wildcards.figure)
-    raise
-log.info("figure %s written: %s", sm.wildcards.figure, ", ".join(map(str, sm.output)))
+    return f"figure {sm.wildcards.figure} written: {', '.join(map(str, sm.output))}"
+
+
+run_job(snakemake, plot)  # noqa: F821

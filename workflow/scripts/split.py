@@ -7,25 +7,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
 from budgetboost.data.datasets import read_binarized
-from budgetboost.data.io import job_log
 from budgetboost.data.splits import check_training_classes, make_splits, write_splits
+from budgetboost.pipeline.job import run_job
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "split")
-params = sm.params.split
-try:
+
+def split(sm, job):
+    params = sm.params.split
     y = read_binarized(sm.input.data).y
     sizes = (params["train_size"], params["test_size"], params["trials"])
     splits = make_splits(sm.wildcards.dataset, len(y), *sizes)
     check_training_classes(sm.wildcards.dataset, y, *sizes)
     write_splits(splits, sm.output[0])
-except Exception:
-    log.exception("split %s failed", sm.wildcards.dataset)
-    raise
-log.info(
-    "%s: %d trials of %d/%d rows",
-    sm.wildcards.dataset,
-    params["trials"],
-    params["train_size"],
-    params["test_size"],
-)
+    return f"{sm.wildcards.dataset}: {sizes[2]} trials of {sizes[0]}/{sizes[1]} rows"
+
+
+run_job(snakemake, split)  # noqa: F821

@@ -1,34 +1,33 @@
-"""Rule ``train``: fit and evaluate one block of trials, write its shard and timings."""
+"""Rule ``train``: fit and evaluate one block of trials, write its shard and timings.
 
-import os
+The estimators run isolated (:meth:`budgetboost.pipeline.job.Job.isolated`: a scratch
+working directory, restored afterwards) on inputs read beforehand; the job writes its
+outputs itself afterwards, from memory, once every result passed the contract.
+"""
+
 import sys
 from pathlib import Path
 
-# one job = one core: keep BLAS/OpenMP pools from oversubscribing parallel jobs
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, str(snakemake.threads))  # noqa: F821
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.data.datasets import read_binarized  # noqa: E402
-from budgetboost.data.io import job_log, write_table  # noqa: E402
-from budgetboost.pipeline.blocks import block_inputs, run_block, shard_metadata  # noqa: E402
-from budgetboost.pipeline.specs import algorithm_spec  # noqa: E402
+from budgetboost.data.datasets import read_binarized
+from budgetboost.data.io import write_table
+from budgetboost.estimators.names import estimator_class
+from budgetboost.pipeline.blocks import block_inputs, run_block, shard_metadata
+from budgetboost.pipeline.job import run_job
+from budgetboost.pipeline.specs import algorithm_spec
 
-sm = snakemake  # noqa: F821
-log = job_log(sm.log[0], "train")
 
-dataset, cost_model, algorithm = (
-    sm.wildcards.dataset,
-    sm.wildcards.cost_model,
-    sm.wildcards.algorithm,
-)
-spec = algorithm_spec(algorithm, sm.params.algorithm)
-budgets = [float(b) for b in sm.params.budgets]
-trials = [int(t) for t in sm.params.trials]
-log.info("%s/%s/%s trials %s, %d budgets", dataset, cost_model, algorithm, trials, len(budgets))
-
-try:
+def train(sm, job):
+    dataset, cost_model = sm.wildcards.dataset, sm.wildcards.cost_model
+    algorithm = sm.wildcards.algorithm
+    spec = algorithm_spec(algorithm, sm.params.algorithm)
+    budgets = [float(b) for b in sm.params.budgets]
+    trials = [int(t) for t in sm.params.trials]
+    job.log.info(
+        "%s/%s/%s trials %s, %d budgets", dataset, cost_model, algorithm, trials, len(budgets)
+    )
     data = read_binarized(sm.input.data)
     inputs = block_inputs(
         data,
@@ -44,20 +43,23 @@ try:
         from budgetboost.pipeline.shared_path import read_adaboost_paths
 
         paths = read_adaboost_paths(sm.input.paths[0])
-    shard, timings, stumps = run_block(
-        X=data.X,
-        y=data.y,
-        groups=data.groups,
-        splits=inputs.splits,
-        costs=inputs.costs,
-        grouped=inputs.grouped,
-        dataset=dataset,
-        cost_model=cost_model,
-        spec=spec,
-        budgets=budgets,
-        trials=trials,
-        paths=paths,
-    )
+    estimator_class(spec.estimator)  # imported here, before the working directory changes
+    with job.isolated():
+        shard, timings, stumps = run_block(
+            X=data.X,
+            y=data.y,
+            groups=data.groups,
+            splits=inputs.splits,
+            costs=inputs.costs,
+            grouped=inputs.grouped,
+            dataset=dataset,
+            cost_model=cost_model,
+            spec=spec,
+            budgets=budgets,
+            trials=trials,
+            paths=paths,
+            progress=job.doing,
+        )
     metadata = shard_metadata(
         dataset=dataset,
         cost_model=cost_model,
@@ -74,9 +76,7 @@ try:
     about = {"dataset": dataset, "cost_model": cost_model, "algorithm": algorithm, "trials": trials}
     write_table(timings, sm.output.timings, about)
     write_table(stumps, sm.output.stumps, about)
-except Exception:
-    log.exception(
-        "train %s/%s/%s block %s failed", dataset, cost_model, algorithm, sm.wildcards.block
-    )
-    raise
-log.info("wrote %d rows; fit %.2f s", len(shard), timings["fit_seconds"].sum())
+    return f"wrote {len(shard)} rows; fit {timings['fit_seconds'].sum():.2f} s"
+
+
+run_job(snakemake, train)  # noqa: F821
