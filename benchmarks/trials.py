@@ -26,11 +26,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from budgetboost.analysis.across_datasets import min_detectable as across_min_detectable
 from budgetboost.analysis.bands import BANDS
 from budgetboost.analysis.paired import band_means
 from budgetboost.analysis.per_dataset import detectable_in_se
 from budgetboost.analysis.summary import read_shards
-from budgetboost.analysis.vocabulary import ALL, ALPHA
+from budgetboost.analysis.vocabulary import ALL, ALPHA, FINDING_BANDS
 from budgetboost.checks import ConfigError, check_all, load_config_file
 from budgetboost.data.io import read_table
 from budgetboost.data.splits import read_sizes
@@ -72,6 +73,35 @@ def ratios(results: Path, counts: list[int]) -> pd.DataFrame:
     return pd.DataFrame(out, columns=columns)
 
 
+def across_ratios(results: Path, counts: list[int]) -> pd.DataFrame:
+    """One row per (question, x, y, band, J): the across-dataset ``min_detectable`` of the
+    signed-rank test on each dataset's mean difference over its *first* ``J`` trials (a
+    dataset under several cost models: their mean), over that with all its trials."""
+    rows = _rows(results)
+    shards = read_shards(sorted(glob.glob(str(results / "shards/*/*/*/*.parquet"))))
+    means = band_means(shards, BANDS).set_index(["dataset", "cost_model", "band", "algorithm"])
+    level = ALPHA / len(FINDING_BANDS)  # Holm over a comparison's bands: the strictest
+    out = []
+    for (question, x, y, band), part in rows.groupby(["question", "x", "y", "band"]):
+        per_count = {}
+        for J in [*counts, None]:
+            values = {}
+            for r in part.itertuples(index=False):
+                key = (r.dataset, r.cost_model, band)
+                d = (
+                    means.loc[(*key, x)].set_index("trial")["error"]
+                    - means.loc[(*key, y)].set_index("trial")["error"]
+                ).dropna()
+                d = d.sort_index()
+                values.setdefault(r.dataset, []).append(float(d.iloc[:J].mean()))
+            per_count[J] = across_min_detectable(
+                np.array([np.mean(v) for v in values.values()]), level
+            )
+        for J in counts:
+            out.append((question, x, y, band, J, per_count[J] / per_count[None]))
+    return pd.DataFrame(out, columns=["question", "x", "y", "band", "J", "ratio"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--configfile", default="config/config.yaml")
@@ -97,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     print("  " + ", ".join(f"{d} {v:.3f}" for d, v in shared.items()))
     print("\nmin_detectable with J trials / with the run's trials (median, largest over rows):")
     summary = table.groupby(["question", "J"])["ratio"].agg(["median", "max", "size"])
+    print(summary.unstack("J").round(3).to_string())
+    across = across_ratios(results, counts)
+    print("\nacross datasets, min_detectable with each dataset's first J trials / all its trials:")
+    summary = across.groupby(["question", "J"])["ratio"].agg(["median", "max", "size"])
     print(summary.unstack("J").round(3).to_string())
     return 0
 

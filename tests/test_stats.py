@@ -15,6 +15,7 @@ from synthetic_results import row, shard_frame, sizes_for
 
 from budgetboost.analysis import paired
 from budgetboost.analysis import summary as summaries
+from budgetboost.analysis.matching import budget_to_match
 from budgetboost.analysis.results import aggregate
 from budgetboost.analysis.significance import holm
 from budgetboost.analysis.vocabulary import ALL
@@ -199,28 +200,40 @@ def test_a_cost_model_is_compared_with_the_baseline_by_trial():
     assert row["outcome"] == "worse"
 
 
-def test_budget_to_match():
+def test_budget_to_match_is_a_paired_non_inferiority_test():
+    """Reached at the smallest budget where the error, paired by trial with the reference's,
+    is shown to be at most 0.01 above it (one-sided 95 % bound, corrected variance)."""
+    noise = np.random.default_rng(4).normal(0, 0.003, 8).round(4)
+    ref = 0.1 + noise
     df = _table(
         {
-            ("adaboost", np.inf): [0.1] * 4,
-            ("smoothed", 2.0): [0.3] * 4,
-            ("smoothed", 4.0): [0.1] * 4,
-            ("smoothed", 6.0): [0.05] * 4,
-            ("greedy", 2.0): [0.3] * 4,
-            ("greedy", 6.0): [0.2] * 4,
+            ("adaboost", np.inf): list(ref),
+            ("smoothed", 2.0): list(ref + 0.2),
+            ("smoothed", 4.0): list(ref + 0.004 + noise[::-1] / 3),
+            ("smoothed", 6.0): list(ref - 0.05),
+            ("greedy", 2.0): list(ref + 0.2),
+            ("greedy", 6.0): list(ref + 0.1),
         }
     )
-    m = summaries.budget_to_match(summaries.summarize(df)).set_index("algorithm")
+    m = budget_to_match(df, sizes_for(df)).set_index("algorithm")
     assert m.loc["smoothed", "match_budget"] == 4.0
-    assert m.loc["smoothed", "error_at_match"] == pytest.approx(0.1)
+    assert m.loc["smoothed", "error_at_match"] == pytest.approx(
+        np.mean(ref + 0.004 + noise[::-1] / 3)
+    )
+    assert m.loc["smoothed", "upper_at_match"] <= 0.01 and m.loc["smoothed", "trials"] == 8
     assert np.isnan(m.loc["greedy", "match_budget"])
     assert m.loc["greedy", "largest_budget"] == 6.0
+    # equal differences alone show nothing: a copy of the reference never "reaches" it
+    copy = _table({("adaboost", np.inf): list(ref), ("smoothed", 2.0): list(ref)})
+    assert np.isnan(budget_to_match(copy, sizes_for(copy)).iloc[0]["match_budget"])
 
 
 def test_budget_to_match_falls_back_to_other_cost_model_reference():
-    ref = _table({("adaboost", np.inf): [0.2, 0.2]}, cost_model="constant")
-    curve = _table({("smoothed", 2.0): [0.1, 0.1]}, cost_model="uniform_0_2")
-    m = summaries.budget_to_match(summaries.summarize(pd.concat([ref, curve])))
+    noise = np.random.default_rng(5).normal(0, 0.003, 6).round(4)
+    ref = _table({("adaboost", np.inf): list(0.2 + noise)}, cost_model="constant")
+    curve = _table({("smoothed", 2.0): list(0.1 + noise[::-1])}, cost_model="uniform_0_2")
+    both = pd.concat([ref, curve])
+    m = budget_to_match(both, sizes_for(both))
     assert m.iloc[0]["reference_cost_model"] == "constant"
     assert m.iloc[0]["match_budget"] == 2.0
 

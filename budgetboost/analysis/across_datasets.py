@@ -44,7 +44,7 @@ import numpy as np
 from scipy import stats as sps
 
 from budgetboost.analysis.per_dataset import detectable_in_se
-from budgetboost.analysis.significance import sign_flip_p
+from budgetboost.analysis.significance import sign_flip_p, subset_sums
 from budgetboost.analysis.vocabulary import (
     ALPHA,
     BETTER,
@@ -67,6 +67,7 @@ __all__ = [
     "compare_datasets",
     "dataset_outcome",
     "min_detectable",
+    "signed_rank_interval",
     "signed_rank_p",
 ]
 
@@ -97,6 +98,47 @@ def signed_rank_p(values: Sequence[float] | np.ndarray) -> float:
     for ties): the permutation distribution of the signed ranks (module docstring)."""
     ranks = _signed_ranks(_clean(values))
     return sign_flip_p(ranks) if ranks.size else 1.0
+
+
+def signed_rank_interval(
+    values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> tuple[float, float, float]:
+    """``(estimate, low, high)``: the Hodges-Lehmann estimate (the median of the Walsh
+    averages ``(d_i + d_j) / 2``, ``i <= j``) and the interval of the shifts ``delta`` that
+    the exact signed-rank test of ``values - delta`` does not reject at ``1 - confidence``.
+
+    The interval inverts the very test of :func:`signed_rank_p`, so it excludes 0 when (and,
+    but for ties at 0, only when) that test rejects. Between two consecutive Walsh averages
+    the shifted values have no zero and no tie, and the signed-rank statistic is the number
+    of Walsh averages above ``delta``, whose null distribution is that of untied ranks
+    ``1 .. n``; a bound the test cannot reach with ``n`` values (n <= 5 at 95 %) is NaN.
+    """
+    d = _clean(values)
+    n = d.size
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    i, j = np.triu_indices(n)
+    walsh = np.sort((d[i] + d[j]) / 2)
+    estimate = float(np.median(walsh))
+    total = walsh.size
+    null = subset_sums(np.arange(1, n + 1))  # P(T+ = t): the sum of the positive ranks
+    t = np.arange(total + 1)
+    # two-sided p of T+ = k: P(|T+ - total/2| >= |k - total/2|), for every k at once
+    order = np.argsort(-np.abs(2 * t - total), kind="stable")
+    tail = np.cumsum(null[order])
+    distance = np.abs(2 * t - total)[order]
+    last = np.searchsorted(-distance, -distance, side="right") - 1  # ties of |2t - total|
+    p_of = np.empty(total + 1)
+    p_of[order] = tail[last]
+    points = np.unique(walsh)
+    gaps = np.concatenate([[points[0] - 1.0], (points[:-1] + points[1:]) / 2, [points[-1] + 1.0]])
+    k = total - np.searchsorted(walsh, gaps, side="right")  # Walsh averages above each gap
+    kept = np.flatnonzero(p_of[k] >= 1 - confidence)
+    if kept.size == 0:
+        return estimate, estimate, estimate
+    low = points[kept[0] - 1] if kept[0] > 0 else math.nan
+    high = points[kept[-1]] if kept[-1] < points.size else math.nan
+    return estimate, float(low), float(high)
 
 
 def min_detectable(values: Sequence[float] | np.ndarray, level: float) -> float:
@@ -184,8 +226,10 @@ def compare_datasets(
     Returns
     -------
     dict
-        ``datasets``, ``mean_difference`` with its ``CONFIDENCE`` Student-t interval over the
-        datasets (``ci_low``, ``ci_high``), ``statistic`` (sum of signed ranks),
+        ``datasets``, ``mean_difference`` (over the datasets), ``hodges_lehmann`` (the
+        median of the Walsh averages) with the ``CONFIDENCE`` interval of the signed-rank
+        test (``ci_low``, ``ci_high``: :func:`signed_rank_interval`, so that it agrees with
+        the test), ``statistic`` (sum of signed ranks),
         ``p_wilcoxon``, ``prob_better``, ``prob_equivalent``, ``prob_worse``,
         ``min_detectable`` (the smallest mean difference the signed-rank test detects with
         80 % power at ``level``: the t-test's over ``sqrt(3 / pi)``; ``inf`` when the exact
@@ -195,11 +239,13 @@ def compare_datasets(
     d = _clean(values)
     n = int(d.size)
     ranks = _signed_ranks(d)
+    estimate, low, high = signed_rank_interval(d)
     out = {
         "datasets": n,
         "mean_difference": float(d.mean()) if n else math.nan,
-        "ci_low": math.nan,
-        "ci_high": math.nan,
+        "hodges_lehmann": estimate,
+        "ci_low": low,
+        "ci_high": high,
         "statistic": float(ranks.sum()),
         "p_wilcoxon": sign_flip_p(ranks) if ranks.size else 1.0,
         "prob_better": math.nan,
@@ -208,9 +254,6 @@ def compare_datasets(
         "min_detectable": math.inf,
     }
     if n >= 2:
-        se = float(d.std(ddof=1)) / math.sqrt(n)
-        half = float(sps.t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * se
-        out.update(ci_low=out["mean_difference"] - half, ci_high=out["mean_difference"] + half)
         better, equivalent, worse = _bayes(d, margin, key)
         out.update(prob_better=better, prob_equivalent=equivalent, prob_worse=worse)
         out["min_detectable"] = min_detectable(d, alpha if level is None else level)

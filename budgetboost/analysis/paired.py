@@ -23,7 +23,9 @@ trials split one finite sample of the dataset's rows):
 least two datasets ran it: the datasets are the unit (:mod:`budgetboost.analysis.
 across_datasets`), each with one value, its mean difference (a dataset under several cost
 models: the mean over them, so it counts once); the Wilcoxon signed-rank test (``p_value``
-and ``p_wilcoxon``, Holm over the comparison's bands in ``p_holm``), the Bayesian
+and ``p_wilcoxon``, Holm over the comparison's bands in ``p_holm``) with the Hodges-Lehmann
+estimate (``hodges_lehmann``) and the interval that inverts the same test (``ci_low``,
+``ci_high``; ``mean_difference`` is the mean over the datasets), the Bayesian
 signed-rank test's ``prob_better``, ``prob_equivalent``, ``prob_worse``, and ``datasets``.
 A comparison with the baseline cost model is pooled per cost model.
 """
@@ -68,6 +70,7 @@ COMPARISON_COLUMNS = [
     "error_x",
     "error_y",
     "mean_difference",
+    "hodges_lehmann",
     "ci_low",
     "ci_high",
     "p_value",
@@ -227,6 +230,7 @@ def _across_rows(family: list[dict], comparison: Comparison, band: str, alpha: f
                 "error_x": float(per_dataset["error_x"].mean()),
                 "error_y": float(per_dataset["error_y"].mean()),
                 "mean_difference": tested["mean_difference"],
+                "hodges_lehmann": tested["hodges_lehmann"],
                 "ci_low": tested["ci_low"],
                 "ci_high": tested["ci_high"],
                 "p_value": tested["p_wilcoxon"],

@@ -63,6 +63,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import optimize
 from scipy import stats as sps
 
@@ -83,6 +84,7 @@ __all__ = [
     "LARGEST_DIFFERENCE",
     "compare_paired",
     "correlation",
+    "corrected_se",
     "detectable_in_se",
     "outcome",
 ]
@@ -115,6 +117,21 @@ def correlation(n_train: int, n_test: int, n_pool: int | None = None) -> float:
     """
     _, n_test, n_pool = _sizes(n_train, n_test, n_pool)
     return n_test / n_pool
+
+
+def corrected_se(
+    spread: ArrayLike, mean: ArrayLike, trials: ArrayLike, n_test: ArrayLike, n_pool: ArrayLike
+) -> np.ndarray:
+    """Standard error of the mean of ``trials`` differences whose sample standard deviation is
+    ``spread``: ``spread sqrt(1 / J + n_test / (n_pool - n_test))`` (module docstring), the
+    spread of equal differences (``spread == 0``) taken as ``sqrt(1 - 0.05^(1/J)) (1 +
+    |mean|)``. Element-wise; ``J >= 2``."""
+    J = np.asarray(trials, dtype=np.float64)
+    spread = np.asarray(spread, dtype=np.float64)
+    unseen = np.sqrt(1.0 - 0.05 ** (1.0 / J)) * (1.0 + np.abs(np.asarray(mean, dtype=np.float64)))
+    spread = np.where(spread > 0, spread, unseen)
+    n_test = np.asarray(n_test, dtype=np.float64)
+    return spread * np.sqrt(1.0 / J + n_test / (np.asarray(n_pool, dtype=np.float64) - n_test))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -215,10 +232,7 @@ def compare_paired(
         out["outcome"] = TOO_FEW_TRIALS
         return out
     mean = out["mean_difference"]
-    spread = float(d.std(ddof=1))
-    if spread == 0.0:  # every trial equal: the spread an unseen trial could add
-        spread = math.sqrt(1.0 - 0.05 ** (1.0 / J)) * (1.0 + abs(mean))
-    se = spread * math.sqrt(1.0 / J + rho / (1.0 - rho))
+    se = float(corrected_se(float(d.std(ddof=1)), mean, J, n_test, n_pool))
     df = J - 1
     half = float(sps.t.ppf(0.5 + CONFIDENCE / 2, df)) * se
     out.update(ci_low=mean - half, ci_high=mean + half, se=se)

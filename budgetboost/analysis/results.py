@@ -1,7 +1,8 @@
 """Every table of a run's results from its shards, in one call (the ``aggregate`` rule).
 
 - ``summary``: mean error with its interval per (dataset, cost model, algorithm, budget);
-- ``budget_to_match``: the budget at which each algorithm reaches the unbudgeted reference;
+- ``budget_to_match``: the budget at which each algorithm reaches the unbudgeted reference
+  (a paired non-inferiority test, :mod:`budgetboost.analysis.matching`);
 - ``comparisons``: every paired comparison row (:func:`budgetboost.analysis.paired.compare`):
   the claims' (questions ``claim 1`` ...), each algorithm against the control (``control``:
   Smoothed, for the outcome grid), and the findings';
@@ -20,9 +21,10 @@ import pandas as pd
 from budgetboost.analysis import findings as findings_
 from budgetboost.analysis.bands import BANDS
 from budgetboost.analysis.claims import CLAIM_BANDS, claim_comparisons
+from budgetboost.analysis.matching import budget_to_match
 from budgetboost.analysis.paired import Comparison, band_means, compare
 from budgetboost.analysis.ranks import cd_analysis
-from budgetboost.analysis.summary import budget_to_match, summarize
+from budgetboost.analysis.summary import summarize
 from budgetboost.data.splits import SplitSizes
 from budgetboost.pipeline.catalogue import Catalogue
 
@@ -75,7 +77,7 @@ def aggregate(
     """
     catalogue = catalogue.including(shards["algorithm"])
     summary = summarize(shards, catalogue=catalogue, sizes=sizes)
-    matches = budget_to_match(summary, catalogue)
+    matches = budget_to_match(shards, sizes, catalogue)
     paper, open_ = findings_.experiment_pairs(shards, catalogue, baseline)
     means = band_means(shards, CLAIM_BANDS)
     reference = catalogue.with_role("reference")

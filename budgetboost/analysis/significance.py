@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["MONTE_CARLO_FLIPS", "holm", "sign_flip_p"]
+__all__ = ["MONTE_CARLO_FLIPS", "holm", "sign_flip_p", "subset_sums"]
 
 #: Random sign vectors of the fallback for values on no common lattice (seeded by them).
 MONTE_CARLO_FLIPS = 1 << 18
@@ -62,11 +62,11 @@ def _lattice(a: np.ndarray) -> np.ndarray | None:
     return k // max(int(g), 1)
 
 
-def _exact_tail(k: np.ndarray, observed: int) -> float:
-    """``P(|sum s_i k_i| >= observed)`` for fair signs ``s_i``, ``k_i`` non-negative integers.
+def subset_sums(k: np.ndarray) -> np.ndarray:
+    """Distribution of ``X``, the total of the ``k_i`` (non-negative integers) whose fair sign
+    comes up negative: ``P(X = x)`` for ``x = 0 .. sum k``. The signed sum is ``sum k - 2X``.
 
-    The sum is ``T - 2X`` with ``X`` the total of the negative ones, a subset sum: its
-    distribution is built one pair at a time, ``P_i(x) = (P_{i-1}(x) + P_{i-1}(x - k_i)) / 2``.
+    Built one value at a time, ``P_i(x) = (P_{i-1}(x) + P_{i-1}(x - k_i)) / 2``.
     """
     total = int(k.sum())
     p = np.zeros(total + 1)
@@ -79,6 +79,13 @@ def _exact_tail(k: np.ndarray, observed: int) -> float:
         p[: reach + 1] *= 0.5
         p[step : step + reach + 1] += 0.5 * shifted
         reach += step
+    return p
+
+
+def _exact_tail(k: np.ndarray, observed: int) -> float:
+    """``P(|sum s_i k_i| >= observed)`` for fair signs ``s_i``, ``k_i`` non-negative integers."""
+    p = subset_sums(k)
+    total = p.size - 1
     x = np.arange(total + 1)
     return float(min(1.0, p[np.abs(total - 2 * x) >= observed].sum()))
 

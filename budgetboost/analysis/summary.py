@@ -7,9 +7,9 @@ The pipeline writes one shard row per (dataset, cost model, algorithm, trial, bu
   and standard deviation of the test error with a Student-t 95 % confidence interval (the
   error bars of Figures 1-3 of Huang, Powers & Reyzin 2015), mean rounds, budget spent and
   features used, and the mean and maximum per-example cost (what AdaBoostRS actually pays).
-* :func:`budget_to_match`: the smallest budget at which an algorithm's mean error is within
-  the confidence interval of the unbudgeted AdaBoost reference (Section 6: on ecoli,
-  Smoothed at budget 6 does what AdaBoost needs 18 for).
+
+(The budget at which an algorithm reaches the unbudgeted reference is a paired test:
+:mod:`budgetboost.analysis.matching`.)
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from budgetboost.pipeline.catalogue import Catalogue
 __all__ = [
     "CONFIDENCE",
     "OPTIONAL_COLUMNS",
-    "budget_to_match",
     "column_dtype",
     "read_shards",
     "sort_rows",
@@ -195,65 +194,6 @@ def summarize(
 def _shared_share(sizes: Mapping[str, SplitSizes] | None) -> dict[str, float]:
     """``rho / (1 - rho) = n_test / (n_pool - n_test)`` per dataset (none without sizes)."""
     return {name: s.n_test / (s.n_pool - s.n_test) for name, s in (sizes or {}).items()}
-
-
-def budget_to_match(summary: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
-    """Smallest budget at which each algorithm's mean error reaches the AdaBoost reference.
-
-    "Reaches" means ``error_mean <= ci_high`` of the unbudgeted reference (the catalogue's
-    role ``reference``, budget = inf) of the same dataset and cost model; if that
-    cost model has no reference row, the dataset's reference under the first cost model
-    (sorted) is used and named in ``reference_cost_model``. ``match_budget`` is NaN when the
-    algorithm never reaches it on the budget grid. With one trial the interval is undefined
-    and the reference mean itself is the bar.
-    """
-    columns = [
-        "dataset",
-        "cost_model",
-        "algorithm",
-        "reference_cost_model",
-        "reference_error",
-        "reference_ci_high",
-        "match_budget",
-        "error_at_match",
-        "largest_budget",
-    ]
-    catalogue = with_names(catalogue, summary["algorithm"])
-    reference = catalogue.with_role("reference")
-    ref = summary[(summary["algorithm"] == reference) & np.isinf(summary["budget"])]
-    curves = summary[(summary["algorithm"] != reference) & np.isfinite(summary["budget"])]
-    rows = []
-    for (dataset, cost_model, algorithm), curve in curves.groupby(
-        ["dataset", "cost_model", "algorithm"], sort=True
-    ):
-        ref_rows = ref[ref["dataset"] == dataset]
-        if ref_rows.empty:
-            continue
-        same = ref_rows[ref_rows["cost_model"] == cost_model]
-        ref_row = (same if not same.empty else ref_rows.sort_values("cost_model")).iloc[0]
-        bar = ref_row["ci_high"] if np.isfinite(ref_row["ci_high"]) else ref_row["error_mean"]
-        curve = curve.sort_values("budget")
-        reached = curve[curve["error_mean"] <= bar]
-        rows.append(
-            {
-                "dataset": dataset,
-                "cost_model": cost_model,
-                "algorithm": algorithm,
-                "reference_cost_model": ref_row["cost_model"],
-                "reference_error": float(ref_row["error_mean"]),
-                "reference_ci_high": float(bar),
-                "match_budget": float(reached["budget"].iloc[0]) if not reached.empty else np.nan,
-                "error_at_match": (
-                    float(reached["error_mean"].iloc[0]) if not reached.empty else np.nan
-                ),
-                "largest_budget": float(curve["budget"].max()),
-            }
-        )
-    if not rows:
-        return pd.DataFrame({col: pd.Series(dtype=column_dtype(col)) for col in columns})
-    return sort_rows(
-        pd.DataFrame(rows, columns=columns), ["dataset", "cost_model", "algorithm"], catalogue
-    )
 
 
 def sort_rows(

@@ -35,6 +35,7 @@ ACROSS_COLUMNS = [
     "datasets",
     "trials",
     "mean_difference",
+    "hodges_lehmann",
     "ci_low",
     "ci_high",
     "p_wilcoxon",

@@ -49,8 +49,9 @@ def how_findings_read() -> str:
         "Each comparison is decided across datasets, the datasets being the unit: one value "
         "per dataset, its mean paired difference x − y in the budget band (small: the lowest "
         "third of the grid, larger: the highest; a dataset under several cost models counts "
-        "once, with their mean), the Wilcoxon signed-rank test (exact, Holm over the "
-        f"comparison's bands at {ALPHA}) and the Bayesian signed-rank test with a region of "
+        "once, with their mean); the difference across datasets is their Hodges–Lehmann "
+        "median with the 95 % interval of the Wilcoxon signed-rank test (exact, Holm over the "
+        f"comparison's bands at {ALPHA}), beside the Bayesian signed-rank test with a region of "
         f"practical equivalence of ±{EQUIVALENCE_MARGIN}: P(x better / equivalent / y "
         "better). Outcomes, x against y: *better* / *worse* (Wilcoxon significant, x's error "
         f"lower / higher), *equivalent* (P(equivalent) ≥ {PROBABILITY}; a significant "
@@ -69,9 +70,18 @@ def how_findings_read() -> str:
 
 
 def _interval(row: pd.Series) -> str:
-    if math.isnan(row["ci_low"]):
-        return f"{row['mean_difference']:+.3f}"
-    return f"{row['mean_difference']:+.3f} [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]"
+    """The difference with its interval: per dataset the mean, across datasets the
+    Hodges-Lehmann estimate with the interval of the signed-rank test (``±∞``: a bound the
+    test cannot reach with so few datasets)."""
+    across = row["dataset"] == ALL
+    centre = row["hodges_lehmann"] if across else row["mean_difference"]
+    if math.isnan(row["ci_low"]) and math.isnan(row["ci_high"]):
+        return f"{centre:+.3f}"
+
+    def bound(value: float, side: str) -> str:
+        return f"{side}∞" if math.isnan(value) else f"{value:+.3f}"
+
+    return f"{centre:+.3f} [{bound(row['ci_low'], '−')}, {bound(row['ci_high'], '+')}]"
 
 
 def _detectable(value: float) -> str:

@@ -14,7 +14,7 @@ import pandas as pd
 
 from budgetboost.analysis.results import Results
 from budgetboost.analysis.summary import with_names
-from budgetboost.analysis.vocabulary import ALL, CONFIDENCE, OUTCOMES
+from budgetboost.analysis.vocabulary import ALL, CONFIDENCE, EQUIVALENCE_MARGIN, OUTCOMES
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.escape import for_markdown
 from budgetboost.report.findings import findings_table, how_findings_read
@@ -100,8 +100,10 @@ def summary_markdown(results: Results, catalogue: Catalogue | None = None) -> st
         lines += [
             "## Budget to match AdaBoost",
             "",
-            "Smallest budget at which the mean error is at or below the upper end of "
-            "the unbudgeted AdaBoost reference's confidence interval (– never).",
+            "Smallest budget at which the algorithm reaches the unbudgeted AdaBoost "
+            "reference: its error, paired by trial with the reference's, is at most "
+            f"{EQUIVALENCE_MARGIN} above it (the one-sided 95 % upper bound of the paired "
+            "difference, about the dataset's population; – never).",
             "",
             markdown_table(
                 labelled(matches)[
@@ -110,9 +112,9 @@ def summary_markdown(results: Results, catalogue: Catalogue | None = None) -> st
                         "cost_model",
                         "algorithm",
                         "reference_error",
-                        "reference_ci_high",
                         "match_budget",
                         "error_at_match",
+                        "upper_at_match",
                     ]
                 ]
             ),
