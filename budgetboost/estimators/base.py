@@ -207,7 +207,7 @@ class BudgetedEstimator:
     per-example costs (``mean_example_cost``, ``max_example_cost``) are what individual test
     examples paid, each for the groups its own prediction read (see :class:`BudgetCosts`).
 
-    **Parameters the pipeline sets per trial** (``budgetboost.pipeline.experiment.make_estimator``);
+    **Parameters the pipeline sets per trial** (``budgetboost.pipeline.specs.make_estimator``);
     a config entry gives every other parameter:
 
     - ``feature_costs``: the trial's cost vector, one cost per column;
@@ -491,6 +491,15 @@ class BudgetedEstimator:
                 f"This {type(self).__name__} instance is not fitted yet. "
                 "Call 'fit' with appropriate arguments before using this estimator."
             )
+
+    def _fitted_budget(self) -> float:
+        """The ``budget`` parameter as a number: ``inf`` when it is None or the class has none."""
+        budget = getattr(self, "budget", None)
+        return np.inf if budget is None else float(budget)
+
+    def _capped(self, budgets: np.ndarray) -> np.ndarray:
+        """``budgets`` capped at the fitted ``budget`` (above it, the fitted model serves)."""
+        return np.minimum(budgets, self._fitted_budget())
 
     def _labels(self, scores: np.ndarray) -> np.ndarray:
         """Labels of scores: ``classes_[1]`` where ``> 0``, else ``classes_[0]``."""

@@ -6,7 +6,7 @@ groups of the round's hypothesis not yet paid, and stop as soon as that payment 
 is left of the budget ``B``. The loop is written once (:func:`boost_path`); the weak learner
 supplies each round's hypothesis (:mod:`budgetboost.estimators.weak_learners`): the chosen
 stump (Algorithm 1 as printed) or a small tree grown from it
-(:mod:`budgetboost.estimators.boosted_trees`).
+(:mod:`budgetboost.estimators.tree_weak_learner`).
 
 No criterion depends on ``B`` itself (Eq. 2 uses what has been spent, ``B - B_t``), so the
 sequence of hypotheses is the same for every budget: one fit to ``max_rounds`` gives the exact
@@ -33,10 +33,10 @@ from .base import (
     BudgetedEstimator,
     TrainingData,
 )
-from .boosted_trees import TreeLearner
 from .criteria import CRITERION_NAMES, GAMMA_CAP, StumpChoice
 from .params import InstanceOf, Interval, InvalidParameterError, Options
 from .stumps import StumpSpace
+from .tree_weak_learner import TreeLearner
 from .validation import check_budgets, check_X_y, encode_labels
 from .weak_learners import Round, StumpLearner
 
@@ -313,14 +313,15 @@ class BudgetedBoost(BudgetedEstimator):
         under_costs`). A path fitted on other rows is refused. The path holds stumps: with
         ``weak_learner="tree"`` it is an :class:`InvalidParameterError`.
     weak_learner : {"stump", "tree"}, default="stump"
-        ``stump``: Algorithm 1 as printed. ``tree``: each round grows one tree of depth at most
-        ``max_depth`` with +-1 leaves on the round's weights
-        (:mod:`budgetboost.estimators.boosted_trees`): the root is the stump the criterion chooses;
-        then each leaf above ``max_depth``, in preorder, is split by the candidate that maximises
-        the criterion of the resulting whole tree, ``(gamma, c)`` with ``gamma = sum_i D(i) y_i
-        h(x_i)`` (new leaves take the sign of their weighted label sums) and ``c`` the original cost
-        of the tree's distinct feature groups, if that beats leaving the leaf; the round pays for
-        the tree's groups not yet paid. ``max_depth=1`` is the stump engine, bit for bit.
+        ``stump``: Algorithm 1 as printed. ``tree``: each round grows one tree of depth at
+        most ``max_depth`` with +-1 leaves on the round's weights
+        (:mod:`budgetboost.estimators.tree_weak_learner`): the root is the stump the criterion
+        chooses; then each leaf above ``max_depth``, in preorder, is split by the candidate
+        that maximises the criterion of the resulting whole tree, ``(gamma, c)`` with ``gamma
+        = sum_i D(i) y_i h(x_i)`` (new leaves take the sign of their weighted label sums) and
+        ``c`` the original cost of the tree's distinct feature groups, if that beats leaving
+        the leaf; the round pays for the tree's groups not yet paid. ``max_depth=1`` is the
+        stump engine, bit for bit.
     max_depth : int in [1, 8], default=2
         Depth of the trees (``weak_learner="tree"`` only).
 
@@ -415,7 +416,7 @@ class BudgetedBoost(BudgetedEstimator):
 
     def _fit(self, data: TrainingData) -> None:
         """Boost until ``max_rounds``, a zero edge, or the budget runs out."""
-        budget = np.inf if self.budget is None else float(self.budget)
+        budget = self._fitted_budget()
         if self.adaboost_path is not None and self.criterion != "adaboost":
             raise InvalidParameterError(
                 "adaboost_path", f"serves criterion 'adaboost' only; got {self.criterion!r}"

@@ -256,7 +256,7 @@ class AdaBoostRS(BudgetedEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Labels by sampling at ``budget``; with ``budget=None`` the full ensemble's vote."""
-        budget = np.inf if self.budget is None else float(self.budget)
+        budget = self._fitted_budget()
         if np.isinf(budget):
             return self._labels(self.decision_function(X))
         return self.predict_at_budgets(X, [budget])[0]
