@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from budgetboost.data.costs import SpecError, check_spec, read_attribute_costs
+from budgetboost.data.costs import SpecError, check_spec, kind_of
 from budgetboost.data.jsonschema import validate_with_defaults
 from budgetboost.data.registry import load_registry, source_files
 from budgetboost.data.splits import check_training_classes
@@ -404,13 +404,16 @@ def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> Non
 
 
 def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path) -> None:
+    """The cost file of a kind that reads one (``spec.file``, else the dataset's
+    ``cost_file``): present, and its values readable by the kind."""
     spec = config["cost_models"][cost_model]["spec"]
-    if spec["model"] != "real":
+    kind = kind_of(spec)
+    if kind.read_file is None:
         return
-    file = spec.get("file") or registry[dataset].get("cost_file")
+    file = kind.cost_file(spec, registry[dataset])
     if not file:
         raise ConfigError(
-            f"{_where('cost_models', cost_model, 'spec', 'file')}: model 'real' "
+            f"{_where('cost_models', cost_model, 'spec', 'file')}: model {kind.name!r} "
             f"needs a cost file, and dataset {dataset!r} has no cost_file in the "
             "registry"
         )
@@ -423,7 +426,7 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
     if not path.is_file():
         raise ConfigError(f"{where}: cost file {file} (used by {dataset}/{cost_model}) not found")
     try:
-        read_attribute_costs(path)  # the values too: finite, >= 0
+        kind.read_file(path)  # the values too (real: finite, >= 0)
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
 
