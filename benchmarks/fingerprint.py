@@ -34,11 +34,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from budgetboost.data.costs import make_costs
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry
-from budgetboost.data.splits import split_indices
-from budgetboost.pipeline.blocks import cost_rows, run_block
+from budgetboost.pipeline.blocks import block_inputs, run_block_on
 from budgetboost.pipeline.plan import budget_grid
 from budgetboost.pipeline.shared_path import fit_adaboost_paths
 from budgetboost.pipeline.specs import algorithm_spec, make_estimator
@@ -103,18 +101,23 @@ def fingerprint(
     if train_size is not None:
         all_rows = len(data.y) - entry["test_size"]
         entry["train_size"] = all_rows if train_size == "all" else int(train_size)
-    splits = {
-        t: split_indices(dataset, t, len(data.y), entry["train_size"], entry["test_size"])
-        for t in trials
-    }
     model = config["cost_models"][cost_model]
-    table = make_costs(dataset, cost_model, model["spec"], data, splits, trials, ROOT)
-    costs = cost_rows(table)
+    inputs = block_inputs(
+        data,
+        dataset=dataset,
+        cost_model=cost_model,
+        cost_spec=model["spec"],
+        train_size=entry["train_size"],
+        test_size=entry["test_size"],
+        trials=trials,
+        root=ROOT,
+    )
+    splits, costs = inputs.splits, inputs.costs
     budgets = budget_grid(model["budgets"]["step"], model["budgets"]["stop"])
     spec = algorithm_spec(algorithm, config["algorithms"][algorithm], entry.get("adaboost_rounds"))
     digest, results = hashlib.sha256(), hashlib.sha256()
     X = data.X.astype(np.float64)
-    groups = data.groups if table.grouped else None
+    groups = data.groups if inputs.grouped else None
     paths = None
     if spec.adaboost_path:  # as the adaboost_path rule fits them
         rounds = max(config["adaboost_path"]["max_rounds"], entry.get("adaboost_rounds") or 0)
@@ -136,13 +139,9 @@ def fingerprint(
             if name.endswith("_") and isinstance(value, np.ndarray | str):
                 _update(digest, name)
                 _update(digest, value)
-    shard, _, stumps = run_block(
-        X=X,
-        y=data.y,
-        groups=data.groups,
-        splits=splits,
-        costs=costs,
-        grouped=table.grouped,
+    shard, _, stumps = run_block_on(
+        data,
+        inputs,
         dataset=dataset,
         cost_model=cost_model,
         spec=spec,

@@ -70,7 +70,7 @@ def rows_for(size: str, n_rows: int, test_size: int) -> int:
 
 def child(configfile: Path, dataset: str, n: int, algorithm: str) -> dict:
     """Fit and evaluate one algorithm on trial 0 with ``n`` training rows, in this process."""
-    from budgetboost.pipeline.blocks import block_inputs, run_block
+    from budgetboost.pipeline.blocks import block_inputs, run_block_on
     from budgetboost.pipeline.plan import Plan, budget_grid
     from budgetboost.pipeline.shared_path import fit_adaboost_paths
     from budgetboost.pipeline.specs import algorithm_spec
@@ -97,13 +97,9 @@ def child(configfile: Path, dataset: str, n: int, algorithm: str) -> dict:
     if spec.adaboost_path:
         paths = fit_adaboost_paths(data.X, data.y, inputs.splits, [0], rounds)[0]
     clock = time.process_time()
-    shard, _, _ = run_block(
-        X=data.X,
-        y=data.y,
-        groups=data.groups,
-        splits=inputs.splits,
-        costs=inputs.costs,
-        grouped=inputs.grouped,
+    shard, _, _ = run_block_on(
+        data,
+        inputs,
         dataset=dataset,
         cost_model=COST_MODEL,
         spec=spec,

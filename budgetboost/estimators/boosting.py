@@ -220,6 +220,7 @@ def boost_path(
     paid = np.zeros(group_cost.shape[0], dtype=bool)
     weights = np.full(m, 1.0 / m)
     wy = np.empty(m)
+    factor = np.empty(2)  # exp(alpha) where the hypothesis errs, exp(-alpha) where it is right
     spent = 0.0
     rounds, records = [], []
     stop_reason = "max_rounds" if space.n_candidates else "no_stumps"
@@ -237,7 +238,8 @@ def boost_path(
         if total > budget:
             stop_reason = "budget"
             break
-        paid[new] = True
+        for g in new:
+            paid[g] = True
         spent = total
         edge = hypothesis.edge
         capped = min(edge, 1.0 - GAMMA_CAP)
@@ -248,8 +250,9 @@ def boost_path(
         if edge >= 1.0 - GAMMA_CAP:
             stop_reason = learner.perfect
             break
-        weights *= np.exp([alpha, -alpha]).take(hypothesis.right)
-        weights /= weights.sum()
+        factor[0], factor[1] = alpha, -alpha
+        weights *= np.exp(factor, out=factor).take(hypothesis.right)
+        weights /= np.add.reduce(weights)
     k, polarity, alpha, edge, new_groups, spent_path, phases = (
         list(column) for column in (zip(*rounds, strict=True) if rounds else [()] * 7)
     )

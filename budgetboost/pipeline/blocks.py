@@ -36,6 +36,7 @@ __all__ = [
     "block_inputs",
     "cost_rows",
     "run_block",
+    "run_block_on",
     "shard_metadata",
 ]
 
@@ -102,6 +103,35 @@ def block_inputs(
     splits = {int(t): split_indices(dataset, int(t), n_rows, train_size, test_size) for t in trials}
     table = make_costs(dataset, cost_model, cost_spec, data, splits, list(splits), root)
     return BlockInputs(splits=splits, costs=cost_rows(table), grouped=table.grouped)
+
+
+def run_block_on(
+    data: Any,
+    inputs: BlockInputs,
+    *,
+    dataset: str,
+    cost_model: str,
+    spec: AlgorithmSpec,
+    budgets: Sequence[float],
+    trials: Sequence[int],
+    paths: Mapping[int, Any] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """:func:`run_block` on a binarized dataset (``X``, ``y``, ``groups``) and its block's
+    splits and costs (:func:`block_inputs`)."""
+    return run_block(
+        X=data.X,
+        y=data.y,
+        groups=data.groups,
+        splits=inputs.splits,
+        costs=inputs.costs,
+        grouped=inputs.grouped,
+        dataset=dataset,
+        cost_model=cost_model,
+        spec=spec,
+        budgets=budgets,
+        trials=trials,
+        paths=paths,
+    )
 
 
 def run_block(
