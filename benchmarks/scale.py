@@ -70,12 +70,32 @@ def rows_for(size: str, n_rows: int, test_size: int) -> int:
 
 def child(configfile: Path, dataset: str, n: int, algorithm: str) -> dict:
     """Fit and evaluate one algorithm on trial 0 with ``n`` training rows, in this process."""
+    config, entry, data = _load(configfile, dataset)
+    result = trial_seconds(config, entry, data, dataset, n, algorithm)
+    return {"cpu_s": result["cpu_s"], "error": result["error"], "peak_mib": _peak_mib()}
+
+
+def trial_seconds(
+    config: dict,
+    entry: dict,
+    data,
+    dataset: str,
+    n: int,
+    algorithm: str,
+    trial: int = 0,
+    paths: dict | None = None,
+) -> dict:
+    """CPU seconds of one trial of ``algorithm`` (``adaboost_path``: the shared AdaBoost path)
+    as a train job runs it under U[0, 2] (:func:`budgetboost.pipeline.blocks.run_block_on`: fit,
+    evaluation on the test and training rows at every budget), with ``n`` training rows and
+    the registry's test size, and its test error at the grid's top. ``paths``: the trial's
+    shared AdaBoost path when already fitted (its time is not the algorithm's); the result
+    of ``adaboost_path`` holds it (``paths``)."""
     from budgetboost.pipeline.blocks import block_inputs, run_block_on
     from budgetboost.pipeline.plan import Plan, budget_grid
     from budgetboost.pipeline.shared_path import fit_adaboost_paths
     from budgetboost.pipeline.specs import algorithm_spec
 
-    config, entry, data = _load(configfile, dataset)
     model = config["cost_models"][COST_MODEL]
     inputs = block_inputs(
         data,
@@ -84,18 +104,17 @@ def child(configfile: Path, dataset: str, n: int, algorithm: str) -> dict:
         cost_spec=model["spec"],
         train_size=n,
         test_size=entry["test_size"],
-        trials=[0],
+        trials=[trial],
         root=ROOT,
     )
     rounds = Plan(config, {dataset: entry}).path_rounds(dataset)
     clock = time.process_time()
     if algorithm == PATH:
-        fit_adaboost_paths(data.X, data.y, inputs.splits, [0], rounds)
-        return {"cpu_s": time.process_time() - clock, "peak_mib": _peak_mib(), "error": np.nan}
+        fitted = fit_adaboost_paths(data.X, data.y, inputs.splits, [trial], rounds)[0]
+        return {"cpu_s": time.process_time() - clock, "error": np.nan, "paths": fitted}
     spec = algorithm_spec(algorithm, config["algorithms"][algorithm], entry["adaboost_rounds"])
-    paths = None
-    if spec.adaboost_path:
-        paths = fit_adaboost_paths(data.X, data.y, inputs.splits, [0], rounds)[0]
+    if spec.adaboost_path and paths is None:
+        paths = fit_adaboost_paths(data.X, data.y, inputs.splits, [trial], rounds)[0]
     clock = time.process_time()
     shard, _, _ = run_block_on(
         data,
@@ -104,14 +123,10 @@ def child(configfile: Path, dataset: str, n: int, algorithm: str) -> dict:
         cost_model=COST_MODEL,
         spec=spec,
         budgets=budget_grid(**model["budgets"]),
-        trials=[0],
-        paths=paths,
+        trials=[trial],
+        paths=paths if spec.adaboost_path else None,
     )
-    return {
-        "cpu_s": time.process_time() - clock,
-        "peak_mib": _peak_mib(),
-        "error": float(shard["test_error"].iloc[-1]),
-    }
+    return {"cpu_s": time.process_time() - clock, "error": float(shard["test_error"].iloc[-1])}
 
 
 def _peak_mib() -> float:

@@ -49,6 +49,17 @@ def pytest_collection_modifyitems(config, items):
         items[:] = kept
 
 
+@pytest.fixture(scope="session")
+def built():
+    """``built(name)``: the repository's dataset ``name`` binarized (registry entry, vendored
+    file), once per test session; tests read it and never change it."""
+    from budgetboost.data.datasets import build_binarized
+    from budgetboost.data.registry import load_registry
+
+    registry = load_registry(REPO / "config" / "datasets.yaml")
+    return functools.cache(lambda name: build_binarized(name, registry[name], REPO))
+
+
 #: what a run needs; results, logs and .snakemake are left behind
 WORKFLOW_FILES = [
     "Snakefile",

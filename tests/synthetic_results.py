@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.data.seeds import rng_from_key
+from budgetboost.data.splits import SplitSizes
 
 COLUMNS = [
     "dataset",
@@ -149,3 +150,12 @@ def synthetic_shards(
                         )
                     )
     return shard_frame(rows)
+
+
+def sizes_for(
+    shards: pd.DataFrame, n_train: int = 200, n_test: int = 1000, n_pool: int = 20_000
+) -> dict[str, SplitSizes]:
+    """Split sizes for every dataset of ``shards`` (what ``aggregate`` reads from the splits
+    files): by default a pool much larger than a trial's rows, so that the trials share little
+    (``n_test / (n_pool - n_test)`` = 0.053)."""
+    return {str(d): SplitSizes(n_train, n_test, n_pool) for d in pd.unique(shards["dataset"])}

@@ -7,22 +7,42 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 import pytest
-from synthetic_results import row, shard_frame
+from synthetic_results import row, shard_frame, sizes_for
 
 from budgetboost.analysis import claims
 from budgetboost.analysis.results import aggregate
-from budgetboost.data.costs import CostTable, write_costs
+from budgetboost.analysis.stump_agreement import identical_stump_share
+from budgetboost.analysis.verdicts import (
+    NOT_REPRODUCED,
+    REPRODUCED,
+    UNDECIDED,
+    ClaimResult,
+    directional_verdict,
+    equivalence_verdict,
+)
+from budgetboost.data.costs import CostTable, varied_pairs, write_costs
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report import claims as claims_text
 
 BUDGETS = (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)
+#: Eight datasets: the exact Wilcoxon test over them reaches 2 / 256, below Holm's levels.
+DATASETS = (
+    "ecoli",
+    "heart",
+    "breast_cancer",
+    "sonar",
+    "ionosphere",
+    "splice",
+    "census",
+    "ocr17",
+)
 Curve = Callable[[float], float]
 
 
 def build(
     curves: dict[str, Curve],
-    datasets=("ecoli",),
+    datasets=DATASETS,
     cost_model="uniform_0_2",
     trials=12,
     spent: dict[str, float] | None = None,
@@ -54,14 +74,14 @@ def build(
     return shard_frame(rows)
 
 
-def tables(df: pd.DataFrame):
+def tables(df: pd.DataFrame, varied=None):
     """Summary, comparison rows and budget to match, as the aggregate rule makes them."""
-    results = aggregate(df, Catalogue.default(), baseline="uniform_0_2")
+    results = aggregate(df, Catalogue.default(), "uniform_0_2", sizes_for(df), varied)
     return results.summary, results.comparisons, results.budget_to_match
 
 
-def check(df: pd.DataFrame, **kwargs) -> dict[str, claims.ClaimResult]:
-    results = claims.check_claims(*tables(df), **kwargs)
+def check(df: pd.DataFrame, varied=None, **kwargs) -> dict[str, ClaimResult]:
+    results = claims.check_claims(*tables(df, varied), **kwargs)
     return {r.claim: r for r in results}
 
 
@@ -69,34 +89,48 @@ def const(value: float) -> Curve:
     return lambda b: value
 
 
-def rows(differences, outcomes) -> pd.DataFrame:
-    return pd.DataFrame({"mean_difference": differences, "outcome": outcomes})
+def across(*outcomes: str) -> pd.DataFrame:
+    """Rows across datasets with these outcomes, and a row per dataset that says otherwise."""
+    rows = pd.DataFrame({"dataset": "all", "outcome": list(outcomes)})
+    return pd.concat([rows, pd.DataFrame({"dataset": ["d"], "outcome": ["worse"]})])
 
 
-def test_directional_verdict_rules():
-    rule = claims.DirectionalRule(min_supported=0.5, max_contradicted=0.1, min_direction=0.5)
-    verdict = claims.directional_verdict
-    assert verdict(rows([-1, -1], ["better"] * 2), rule)[0] == claims.REPRODUCED
-    assert verdict(rows([-1, 1], ["better", "worse"]), rule)[0] == claims.NOT_REPRODUCED
-    assert verdict(rows([1, 1], ["inconclusive"] * 2), rule)[0] == claims.NOT_REPRODUCED
-    assert verdict(rows([-1, -1], ["inconclusive"] * 2), rule)[0] == claims.INCONCLUSIVE
-    # equivalent rows support nothing: the right direction without evidence
-    assert verdict(rows([-0.001, -0.001], ["equivalent"] * 2), rule)[0] == claims.INCONCLUSIVE
-    result, sup, con, direc = verdict(rows([], []), rule)
-    assert result == claims.INCONCLUSIVE and np.isnan(sup)
+def test_verdicts_read_the_rows_across_datasets_only():
+    assert directional_verdict(across("better", "better")) == REPRODUCED
+    assert directional_verdict(across("better", "worse")) == NOT_REPRODUCED
+    assert directional_verdict(across("better", "equivalent")) == NOT_REPRODUCED
+    assert directional_verdict(across("better", "inconclusive")) == UNDECIDED
+    assert directional_verdict(across("too few datasets")) == UNDECIDED
+    assert directional_verdict(across()) == UNDECIDED  # per-dataset rows decide nothing
+    assert equivalence_verdict(across("equivalent")) == REPRODUCED
+    assert equivalence_verdict(across("equivalent", "better")) == NOT_REPRODUCED
+    assert equivalence_verdict(across("inconclusive")) == UNDECIDED
+    assert equivalence_verdict(across("too few datasets")) == UNDECIDED
 
 
 def test_claim1_reproduced_refuted_and_inconclusive():
     good = check(build({"adaboost_bt": const(0.2), "adaboost_rs": const(0.4)}))["1"]
-    assert good.verdict == claims.REPRODUCED and good.n_rows == 1  # one dataset, all budgets
-    assert good.supported_share == 1.0
+    assert good.verdict == REPRODUCED
+    # "at every budget": one row across datasets per band, each must hold
+    assert set(good.deciding["band"]) == {"small", "medium", "large"}
+    assert (good.deciding["outcome"] == "better").all()
+    assert "over 8 datasets" in good.evidence and "Wilcoxon p" in good.evidence
     bad = check(build({"adaboost_bt": const(0.4), "adaboost_rs": const(0.2)}))["1"]
-    assert bad.verdict == claims.NOT_REPRODUCED and bad.contradicted_share == 1.0
-    # three trials: the smallest two-sided exact sign-flip p is 0.25, never significant
-    few = check(build({"adaboost_bt": const(0.2), "adaboost_rs": const(0.4)}, trials=3))["1"]
-    assert few.verdict == claims.INCONCLUSIVE and few.direction_share == 1.0
+    assert bad.verdict == NOT_REPRODUCED
+    # AdaBoostRS ahead at the largest budgets only: the worst band decides
+    late = check(
+        build({"adaboost_bt": const(0.2), "adaboost_rs": lambda b: 0.4 if b < 10 else 0.1})
+    )["1"]
+    assert late.verdict == NOT_REPRODUCED
+    assert late.deciding.set_index("band").loc["large", "outcome"] == "worse"
+    # five datasets: the exact Wilcoxon test cannot reach 0.05
+    few = check(
+        build({"adaboost_bt": const(0.2), "adaboost_rs": const(0.4)}, datasets=DATASETS[:5])
+    )["1"]
+    assert few.verdict == UNDECIDED
+    assert set(few.deciding["outcome"]) == {"too few datasets"}
     none = check(build({"adaboost_bt": const(0.2)}))["1"]
-    assert none.verdict == claims.INCONCLUSIVE and "no results" in none.evidence
+    assert none.verdict == UNDECIDED and "no results" in none.evidence
 
 
 def test_claims_judge_the_paper_experiments_only():
@@ -115,9 +149,17 @@ def test_claims_judge_the_paper_experiments_only():
     )
     both = pd.concat([paper, against], ignore_index=True)
     result, alone = check(both)["2"], check(paper)["2"]
-    assert result.verdict == alone.verdict == claims.REPRODUCED
-    assert result.n_rows == alone.n_rows == 2
-    assert set(result.detail["cost_model"]) == {"uniform_0_2"}
+    assert result.verdict == alone.verdict == REPRODUCED
+    assert len(result.deciding) == len(alone.deciding) == 2
+    assert set(result.detail["cost_model"]) == {"uniform_0_2", "all"}
+
+
+def test_a_dataset_under_two_cost_models_counts_once():
+    curves = {"adaboost_bt": const(0.3), "greedy": const(0.2), "smoothed": const(0.2)}
+    paper = build(curves)
+    heart = build(curves, datasets=("heart",), cost_model="turney")
+    rows = check(pd.concat([paper, heart], ignore_index=True))["2"].deciding
+    assert (rows["datasets"] == len(DATASETS)).all()
 
 
 def test_claim2_small_budgets_with_varied_costs_only():
@@ -128,22 +170,23 @@ def test_claim2_small_budgets_with_varied_costs_only():
         "smoothed": lambda b: 0.2 if b <= 4 else 0.4,
     }
     df = build(curves)
-    assert check(df)["2"].verdict == claims.REPRODUCED
-    assert check(df)["2"].n_rows == 2  # the small band x two algorithms
+    assert check(df)["2"].verdict == REPRODUCED
+    assert len(check(df)["2"].deciding) == 2  # the small band x two algorithms
     flipped = build({k: (lambda b, f=f: 0.6 - f(b)) for k, f in curves.items()})
-    assert check(flipped)["2"].verdict == claims.NOT_REPRODUCED
+    assert check(flipped)["2"].verdict == NOT_REPRODUCED
     # equal costs everywhere: the claim has no rows to judge
-    assert check(df, varied=set())["2"].verdict == claims.INCONCLUSIVE
-    assert check(df, varied={("ecoli", "uniform_0_2")})["2"].verdict == claims.REPRODUCED
-    constant = build(curves, cost_model="constant")
-    assert check(constant)["2"].verdict == claims.INCONCLUSIVE  # default: by name
+    assert check(df, varied=set())["2"].verdict == UNDECIDED
+    some = {(d, "uniform_0_2") for d in DATASETS[:6]}
+    assert check(df, varied=some)["2"].deciding["datasets"].tolist() == [6, 6]
 
 
 def test_claim3a_smoothed_beats_greedy_at_large_budgets():
     good = build({"greedy": lambda b: 0.2 if b <= 4 else 0.3, "smoothed": const(0.25)})
-    assert check(good)["3a"].verdict == claims.REPRODUCED
+    assert check(good)["3a"].verdict == REPRODUCED
     bad = build({"greedy": const(0.2), "smoothed": const(0.3)})
-    assert check(bad)["3a"].verdict == claims.NOT_REPRODUCED
+    assert check(bad)["3a"].verdict == NOT_REPRODUCED
+    same = build({"greedy": const(0.2), "smoothed": const(0.2)})
+    assert check(same)["3a"].verdict == NOT_REPRODUCED  # practically equivalent: no "beats"
 
 
 def test_claim3b_spent_fraction():
@@ -151,27 +194,31 @@ def test_claim3b_spent_fraction():
     trap = check(
         build(curves, datasets=("sonar", "ecoli"), spent={"greedy": 0.5, "smoothed": 0.98})
     )["3b"]
-    assert trap.verdict == claims.REPRODUCED
+    assert trap.verdict == REPRODUCED
     assert "sonar/uniform_0_2 50%" in trap.evidence
     detail = trap.detail.set_index("dataset")
     assert detail.loc["sonar", "greedy_spent_fraction"] == pytest.approx(0.5)
     assert detail.loc["sonar", "smoothed_spent_fraction"] == pytest.approx(0.98)
     spends = check(build(curves, datasets=("sonar",), spent={"greedy": 0.98}))["3b"]
-    assert spends.verdict == claims.NOT_REPRODUCED
+    assert spends.verdict == NOT_REPRODUCED
     absent = check(build(curves, datasets=("ecoli",), spent={"greedy": 0.5}))["3b"]
-    assert absent.verdict == claims.INCONCLUSIVE and "ecoli/uniform_0_2 50%" in absent.evidence
+    assert absent.verdict == UNDECIDED and "ecoli/uniform_0_2 50%" in absent.evidence
 
 
 def test_claim4a_speedboost_tracks_greedy():
     same = check(build({"greedy": const(0.2), "speedboost": const(0.203)}))["4a"]
-    assert same.verdict == claims.REPRODUCED and same.supported_share == 1.0
+    assert same.verdict == REPRODUCED
+    assert same.deciding["prob_equivalent"].iloc[0] >= 0.95
     apart = check(build({"greedy": const(0.2), "speedboost": const(0.3)}))["4a"]
-    assert apart.verdict == claims.NOT_REPRODUCED
+    assert apart.verdict == NOT_REPRODUCED
+    # every row inconclusive (3 trials per dataset, 5 datasets): the claim is too
+    few = build({"greedy": const(0.2), "speedboost": const(0.203)}, datasets=DATASETS[:5])
+    assert check(few)["4a"].verdict == UNDECIDED
 
 
 def test_claim4b_needs_stump_choices():
     r = check(build({"greedy": const(0.2)}))["4b"]
-    assert r.verdict == claims.INCONCLUSIVE and "per-round stump choices" in r.evidence
+    assert r.verdict == UNDECIDED and "per-round stump choices" in r.evidence
     base = pd.DataFrame(
         {
             "dataset": "ecoli",
@@ -184,23 +231,23 @@ def test_claim4b_needs_stump_choices():
     )
     speed = base.assign(algorithm="speedboost")
     same = pd.concat([base.assign(algorithm="greedy"), speed])
-    assert check(build({"greedy": const(0.2)}), stumps=same)["4b"].verdict == claims.REPRODUCED
+    assert check(build({"greedy": const(0.2)}), stumps=same)["4b"].verdict == REPRODUCED
     other = pd.concat([base.assign(algorithm="greedy", feature=base["feature"] + 1), speed])
     r = check(build({"greedy": const(0.2)}), stumps=other)["4b"]
-    assert r.verdict == claims.NOT_REPRODUCED and r.supported_share == 0.0
+    assert r.verdict == NOT_REPRODUCED and "0% of 10 rounds" in r.evidence
     flipped = pd.concat(
         [
             base.assign(algorithm="greedy", polarity=1),
             speed.assign(polarity=np.where(base["round"] < 5, 1, -1)),
         ]
     )
-    share = claims.identical_stump_share(flipped)
+    share = identical_stump_share(flipped)
     assert share.loc[0, "share"] == 0.5 and share.loc[0, "rounds"] == 10
     # Paths agree up to round 5 and differ from then on; the first round agrees.
     assert share.loc[0, "median_divergence"] == 5 and share.loc[0, "first_share"] == 1.0
-    never = claims.identical_stump_share(same)
+    never = identical_stump_share(same)
     assert never.loc[0, "median_divergence"] == 10 and never.loc[0, "share"] == 1.0
-    assert claims.identical_stump_share(other).loc[0, "first_share"] == 0.0
+    assert identical_stump_share(other).loc[0, "first_share"] == 0.0
     # Two trials diverging at rounds 2 and 6: the median is 4, whatever the row order.
     two = pd.concat(
         [base.assign(algorithm="greedy", trial=t) for t in (0, 1)]
@@ -209,14 +256,14 @@ def test_claim4b_needs_stump_choices():
             for t, d in ((0, 2), (1, 6))
         ]
     ).sample(frac=1.0, random_state=0)
-    assert claims.identical_stump_share(two).loc[0, "median_divergence"] == 4
+    assert identical_stump_share(two).loc[0, "median_divergence"] == 4
     with pytest.raises(ValueError, match="missing column"):
-        claims.identical_stump_share(same.drop(columns="threshold"))
+        identical_stump_share(same.drop(columns="threshold"))
 
 
 def test_claim5_trees():
     none = check(build({"adaboost_bt": const(0.2)}))["5"]
-    assert none.verdict == claims.INCONCLUSIVE and none.evidence == "no tree results"
+    assert none.verdict == UNDECIDED and "no results" in none.evidence
     boosting_wins = build(
         {
             "adaboost_bt": lambda b: 0.4 - b / 100,
@@ -224,9 +271,9 @@ def test_claim5_trees():
             "tree": lambda b: 0.2 + b / 100,
         }
     )
-    assert check(boosting_wins)["5"].verdict == claims.REPRODUCED
+    assert check(boosting_wins)["5"].verdict == REPRODUCED
     trees_win = build({"adaboost_bt": const(0.3), "tree": const(0.1)})
-    assert check(trees_win)["5"].verdict == claims.NOT_REPRODUCED
+    assert check(trees_win)["5"].verdict == NOT_REPRODUCED
 
 
 def test_claim6_budget_to_match_on_overfitting_datasets():
@@ -239,13 +286,13 @@ def test_claim6_budget_to_match_on_overfitting_datasets():
         datasets=("ecoli", "heart", "breast_cancer"),
     )
     r = check(good)["6"]
-    assert r.verdict == claims.REPRODUCED and r.n_rows == 3
+    assert r.verdict == REPRODUCED and len(r.detail) == 3
     assert "ecoli/uniform_0_2: Smoothed B=4 vs AdaBoostBT B=12" in r.evidence
     never = build(
         {"smoothed": const(0.3), "adaboost_bt": lambda b: 0.05 if b >= 6 else 0.3},
         datasets=("ecoli", "heart"),
     )
-    assert check(never)["6"].verdict == claims.NOT_REPRODUCED
+    assert check(never)["6"].verdict == NOT_REPRODUCED
     # only the (dataset, cost model) pairs that were run, never their cross product
     both = pd.concat(
         [
@@ -261,62 +308,79 @@ def test_claim6_budget_to_match_on_overfitting_datasets():
             ),
         ]
     )
-    assert check(both)["6"].n_rows == 2
+    assert len(check(both)["6"].detail) == 2
     elsewhere = build({"smoothed": const(0.05), "adaboost_bt": const(0.3)}, datasets=("sonar",))
-    assert check(elsewhere)["6"].verdict == claims.INCONCLUSIVE
+    assert check(elsewhere)["6"].verdict == UNDECIDED
 
 
-def test_read_cost_variation(tmp_path):
+def test_varied_pairs(tmp_path):
     for name, costs in {"uniform": [[0.5, 1.5], [1.0, 1.0]], "constant": [[1.0, 1.0]]}.items():
         table = CostTable(trials=np.arange(len(costs)), costs=np.array(costs), grouped=False)
         write_costs(table, tmp_path / "ecoli" / f"{name}.parquet")
     paths = sorted((tmp_path / "ecoli").glob("*.parquet"))
-    assert claims.read_cost_variation(paths) == {("ecoli", "uniform")}
+    assert varied_pairs(paths) == {("ecoli", "uniform")}
 
 
 def test_outputs_state_thresholds_and_every_claim():
     results = claims.check_claims(*_empty_tables())
     table = claims.claims_table(results)
     assert list(table["claim"]) == ["1", "2", "3a", "3b", "4a", "4b", "5", "6"]
-    assert set(table["verdict"]) == {claims.INCONCLUSIVE}
+    assert set(table["verdict"]) == {UNDECIDED}
     text = claims_text.claims_markdown(results)
     for name in (
         "ALPHA",
         "EQUIVALENCE_MARGIN",
+        "PROBABILITY",
+        "MIN_DATASETS",
+        "MIN_TRIALS",
         "MATCH_RATIO",
         "UNSPENT_FRACTION",
-        "claim 1: min_supported",
+        "directional claims",
     ):
         assert name in text
-    assert "| ALPHA " in text and "0.050" in text
+    assert "| ALPHA " in text and "0.05" in text
 
 
 def _empty_tables():
     return tables(build({}, reference=None))
 
 
-def test_claims_md_shows_the_deciding_evidence_and_counts_the_rest():
-    """Issue 17: every contradicting row, the closest calls, a count of the rest; the
-    verdicts come first and the full evidence is one table."""
+def test_claims_md_names_the_numbers_each_verdict_rests_on():
+    df = build({"adaboost_bt": const(0.2), "adaboost_rs": const(0.4), "greedy": const(0.25)})
+    results = claims.check_claims(*tables(df))
+    text = claims_text.claims_markdown(results)
+    one = next(r for r in results if r.claim == "1")
+    section = text[text.index("## Claim 1:") : text.index("## Claim 2:")]
+    assert "Across datasets (the verdict rests on these rows)" in section
+    for value in one.deciding["p_wilcoxon"]:
+        assert f"{value:.3g}" in section
+    assert text.index("## Verdicts") < text.index("### Thresholds") < text.index("## Claim 1")
+    assert len(claims.evidence_table(results)) == sum(len(r.detail) for r in results)
+
+
+def test_claims_md_shows_the_deciding_rows_per_dataset_and_counts_the_rest():
+    """Every row per dataset where x is worse, the closest calls, a count of the rest."""
     p_holm = [0.001] * 25 + [0.04, 0.07, 0.01, 0.02, 0.5]
     detail = pd.DataFrame(
         {
+            "x": "a",
+            "y": "b",
             "dataset": ["d"] * 30,
+            "cost_model": "c",
+            "band": "small",
+            "trials": 10,
             "mean_difference": [-0.1] * 27 + [0.2, 0.2, -0.01],
+            "ci_low": -0.2,
+            "ci_high": 0.0,
             "p_holm": p_holm,
+            "p_equivalence": 0.5,
+            "min_detectable": 0.01,
             "outcome": ["better"] * 25 + ["better", "inconclusive", "worse", "worse", "equivalent"],
         }
     )
     shown, note = claims_text.deciding_evidence(detail)
-    assert list(shown["why"]).count("contradicts") == 2
+    assert list(shown["why"]).count("x worse") == 2
     closest = shown[shown["why"] == "closest call"]
     assert len(closest) == claims_text.CLOSEST_CALLS
     assert set(closest["p_holm"].head(2)) == {0.04, 0.07}
-    assert note.startswith(
-        "2 contradicting rows and the 5 closest calls of 30 rows; the "
-        "other 23: `claims_evidence.parquet`"
-    )
-    results = [claims.ClaimResult("1", claims.NOT_REPRODUCED, "e", detail=detail)]
-    text = claims_text.claims_markdown(results)
-    assert text.index("## Verdicts") < text.index("### Thresholds") < text.index("## Claim 1")
-    assert len(claims.evidence_table(results)) == 30
+    assert note.startswith("Per dataset and cost model: 2 rows where x is worse and the 5")

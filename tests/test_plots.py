@@ -10,7 +10,7 @@ import matplotlib.colors as mcolors
 import numpy as np
 import pandas as pd
 import pytest
-from synthetic_results import synthetic_shards
+from synthetic_results import sizes_for, synthetic_shards
 
 from budgetboost.analysis import summary as summaries
 from budgetboost.analysis.results import aggregate
@@ -46,7 +46,7 @@ def summary(shards):
 def results_tables(shards, catalogue=None) -> dict:
     """Every results table a registered figure may read (figures.TABLES)."""
     catalogue = catalogue if catalogue is not None else Catalogue.default()
-    results = aggregate(shards, catalogue, BASELINE)
+    results = aggregate(shards, catalogue, BASELINE, sizes_for(shards))
     return {table: getattr(results, table) for table in figures.TABLES}
 
 
@@ -295,7 +295,9 @@ def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
             assert line.get_marker() == new.style.marker
         else:  # rank diagrams and grids: named by its label
             assert "Smoothed τ=0.5" in shown, name
-    text = report_summary.summary_markdown(aggregate(shards, catalogue, BASELINE), catalogue)
+    text = report_summary.summary_markdown(
+        aggregate(shards, catalogue, BASELINE, sizes_for(shards)), catalogue
+    )
     header = next(line for line in text.splitlines() if line.startswith("| budget"))
     cells = [c.strip() for c in header.strip("|").split("|")]
     assert cells == [

@@ -10,11 +10,14 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from synthetic_results import row, shard_frame
+from scipy import stats as sps
+from synthetic_results import row, shard_frame, sizes_for
 
 from budgetboost.analysis import paired
 from budgetboost.analysis import summary as summaries
 from budgetboost.analysis.results import aggregate
+from budgetboost.analysis.significance import holm
+from budgetboost.analysis.vocabulary import ALL
 from budgetboost.data import schema
 from budgetboost.data.io import write_table
 from budgetboost.pipeline.catalogue import Catalogue
@@ -43,17 +46,17 @@ def test_t_interval_single_value_has_no_interval():
 
 def test_holm_hand_computed():
     # sorted 0.005, 0.01, 0.03, 0.04 -> x4, x3, x2, x1 = 0.02, 0.03, 0.06, 0.04 -> running max
-    adjusted = paired.holm([0.01, 0.04, 0.03, 0.005])
+    adjusted = holm([0.01, 0.04, 0.03, 0.005])
     np.testing.assert_allclose(adjusted, [0.03, 0.06, 0.06, 0.02])
-    np.testing.assert_allclose(paired.holm([np.nan, 0.2, 0.6]), [np.nan, 0.4, 0.6])
-    np.testing.assert_allclose(paired.holm([0.5, 0.9]), [1.0, 1.0])
-    assert paired.holm([]).shape == (0,)
+    np.testing.assert_allclose(holm([np.nan, 0.2, 0.6]), [np.nan, 0.4, 0.6])
+    np.testing.assert_allclose(holm([0.5, 0.9]), [1.0, 1.0])
+    assert holm([]).shape == (0,)
 
 
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=30))
 def test_holm_properties(pvalues):
     p = np.array(pvalues)
-    adjusted = paired.holm(p)
+    adjusted = holm(p)
     assert np.all(adjusted >= p - 1e-12) and np.all(adjusted <= 1.0)
     order = np.argsort(p, kind="stable")
     assert np.all(np.diff(adjusted[order]) >= -1e-12)  # monotone in the raw p order
@@ -93,7 +96,8 @@ BUDGETS = (2.0, 4.0, 6.0)  # one budget per band: small 2, medium 4, large 6
 
 
 def compare(df: pd.DataFrame, *comparisons: paired.Comparison) -> pd.DataFrame:
-    return paired.compare(paired.band_means(df, ("small", "medium", "large", "all")), comparisons)
+    means = paired.band_means(df, ("small", "medium", "large", "all"))
+    return paired.compare(means, comparisons, sizes_for(df))
 
 
 def test_band_means_average_each_trial_over_the_band():
@@ -126,14 +130,14 @@ def test_a_comparison_row_hand_computed():
     row = rows[rows["dataset"] == "ecoli"].iloc[0]
     assert row["trials"] == 5 and row["mean_difference"] == pytest.approx(-0.08)
     assert row["error_x"] == pytest.approx(0.3) and row["error_y"] == pytest.approx(0.38)
-    # exact: 2 of the 2^4 sign vectors of the four non-zero differences reach |sum| = 0.4
-    assert row["p_value"] == pytest.approx(2 / 16) and row["p_holm"] == pytest.approx(2 / 16)
-    half = 2.7764451052 * np.std([-0.1, -0.1, -0.1, -0.1, 0.0], ddof=1) / math.sqrt(5)
-    assert row["ci_low"] == pytest.approx(-0.08 - half) and row["ci_high"] == pytest.approx(
-        -0.08 + half
-    )
-    assert row["outcome"] == "inconclusive"  # p 0.125: the test cannot tell with 5 trials
-    assert math.isinf(row["min_detectable"])  # 2^-4 > 0.05: it never could
+    # the corrected resampled variance: 1,000 of 20,000 rows tested per trial
+    se = np.std([-0.1, -0.1, -0.1, -0.1, 0.0], ddof=1) * math.sqrt(1 / 5 + 1000 / 19_000)
+    assert row["correlation"] == pytest.approx(1000 / 20_000)
+    assert row["p_value"] == pytest.approx(2 * sps.t.sf(0.08 / se, 4))
+    assert row["p_holm"] == row["p_value"]  # one row
+    half = sps.t.ppf(0.975, 4) * se
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((-0.08 - half, -0.08 + half))
+    assert row["outcome"] == "better"
 
 
 def test_outcomes_better_worse_equivalent_inconclusive():
@@ -141,14 +145,15 @@ def test_outcomes_better_worse_equivalent_inconclusive():
     base = rng.integers(20, 40, 20) / 100
 
     def outcome(shift: float, noise: float = 0.0) -> str:
-        other = np.clip(base + shift + rng.normal(0, noise, 20).round(2), 0, 1)
+        other = np.clip(base + shift + rng.normal(0, noise, 20).round(3), 0, 1)
         df = _table({("greedy", 2.0): list(base), ("smoothed", 2.0): list(other)})
         rows = compare(df, paired.Comparison("t", "greedy", "smoothed", bands=("small",)))
         return rows.iloc[0]["outcome"]
 
-    assert outcome(0.1) == "better"  # greedy 0.1 lower in every trial
-    assert outcome(-0.1) == "worse"
-    assert outcome(0.0) == "equivalent"  # identical: the difference is within the margin
+    assert outcome(0.1, noise=0.01) == "better"  # greedy 0.1 lower in every trial
+    assert outcome(-0.1, noise=0.01) == "worse"
+    assert outcome(0.0, noise=0.002) == "equivalent"  # within the margin, shown by the trials
+    assert outcome(0.0) == "inconclusive"  # equal differences alone are not equivalence
     assert outcome(0.0, noise=0.2) == "inconclusive"
 
 
@@ -160,27 +165,38 @@ def test_comparisons_pair_only_shared_trials_and_holm_over_their_rows():
             ("adaboost", np.inf): [0.1, 0.1],
         }
     )
+    noise = np.random.default_rng(2).normal(0, 0.01, 8).round(3)
     df = pd.concat(
-        [df, _table({("greedy", 2.0): [0.1] * 8, ("smoothed", 2.0): [0.3] * 8}, dataset="heart")]
+        [
+            df,
+            _table({("greedy", 2.0): [0.1] * 8, ("smoothed", 2.0): list(0.3 + noise)}, "heart"),
+            _table({("greedy", 2.0): [0.1] * 8, ("smoothed", 2.0): list(0.2 + noise)}, "sonar"),
+        ]
     )
     rows = compare(df, paired.Comparison("t", "greedy", "smoothed", bands=("small",)))
-    per = rows[rows["dataset"] != paired.ALL].set_index("dataset")
+    per = rows[rows["dataset"] != ALL].set_index("dataset")
     assert per.loc["ecoli", "trials"] == 2 and per.loc["heart", "trials"] == 8
-    np.testing.assert_allclose(per["p_holm"], paired.holm(per["p_value"].to_numpy()))
-    across = rows[rows["dataset"] == paired.ALL].iloc[0]
-    assert across["trials"] == 2 and across["cost_model"] == paired.ALL  # two datasets
+    assert per.loc["ecoli", "outcome"] == "too few trials" and np.isnan(per.loc["ecoli", "p_holm"])
+    enough = per.loc[["heart", "sonar"]]
+    np.testing.assert_allclose(enough["p_holm"], holm(enough["p_value"].to_numpy()))
+    across = rows[rows["dataset"] == ALL].iloc[0]
+    assert across["trials"] == 2 and across["cost_model"] == ALL and across["datasets"] == 3
+    assert across["outcome"] == "too few datasets"
 
 
 def test_a_cost_model_is_compared_with_the_baseline_by_trial():
-    base = {("greedy", 2.0): [0.2] * 8}
-    df = pd.concat([_table(base), _table({("greedy", 2.0): [0.3] * 6}, cost_model="adversarial")])
+    noise = np.random.default_rng(3).normal(0, 0.01, 8).round(3)
+    base = {("greedy", 2.0): list(0.2 + noise)}
+    other = _table({("greedy", 2.0): list(0.3 + noise[:6] + noise[2:])}, cost_model="adversarial")
+    df = pd.concat([_table(base), other])
     rows = compare(
         df,
         paired.Comparison("costs", "greedy", "greedy", baseline="uniform_0_2", bands=("small",)),
     )
     row = rows.iloc[0]
     assert row["cost_model"] == "adversarial" and row["trials"] == 6  # the trials both ran
-    assert row["mean_difference"] == pytest.approx(0.1) and row["outcome"] == "worse"
+    assert row["mean_difference"] == pytest.approx(0.1 + noise[2:].mean(), abs=1e-9)
+    assert row["outcome"] == "worse"
 
 
 def test_budget_to_match():
@@ -241,7 +257,9 @@ def test_summary_markdown_is_a_readable_table():
             ("adaboost_rs", 2.0): [0.4, 0.5],
         }
     )
-    text = report_summary.summary_markdown(aggregate(df, Catalogue.default(), "uniform_0_2"))
+    text = report_summary.summary_markdown(
+        aggregate(df, Catalogue.default(), "uniform_0_2", sizes_for(df))
+    )
     assert "## ecoli · uniform_0_2 (2 trials)" in text
     assert "0.350 ± " in text  # greedy at budget 2
     assert "AdaBoostRS: cost paid per test example" in text

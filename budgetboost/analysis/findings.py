@@ -27,40 +27,24 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from budgetboost.analysis.paired import Comparison, compare
-from budgetboost.analysis.significance import BETTER, EQUIVALENT, INCONCLUSIVE, WORSE
+from budgetboost.analysis.paired import Comparison
+from budgetboost.analysis.vocabulary import ALL, FINDING_BANDS, OUTCOMES
 from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
-    "BANDS",
     "QUESTIONS",
     "TALLY_COLUMNS",
     "experiment_pairs",
-    "findings",
     "pool",
     "protocol",
     "questions",
     "tally",
 ]
 
-#: The bands of every finding: the claims' small and larger budgets.
-BANDS = ("small", "large")
 #: The questions, in the order they are reported.
 QUESTIONS = ("peers", "tuning", "trees", "costs")
 #: Columns of :func:`tally`.
-TALLY_COLUMNS = [
-    "question",
-    "x",
-    "y",
-    "pool",
-    "band",
-    BETTER,
-    EQUIVALENT,
-    INCONCLUSIVE,
-    WORSE,
-    "n",
-    "trials",
-]
+TALLY_COLUMNS = ["question", "x", "y", "pool", "band", *OUTCOMES, "n", "trials"]
 
 
 def experiment_pairs(
@@ -97,33 +81,30 @@ def questions(
     those that ran under an open cost model."""
     peers = catalogue.of_family("peer")
     out = [
-        Comparison("peers", x, y, pairs=paper, bands=BANDS)
+        Comparison("peers", x, y, pairs=paper, bands=FINDING_BANDS)
         for x in catalogue.peer_opponents()
         for y in peers
     ]
     out += [
-        Comparison("tuning", v, b, pairs=paper, bands=BANDS) for v, b in catalogue.tuned_variants()
+        Comparison("tuning", v, b, pairs=paper, bands=FINDING_BANDS)
+        for v, b in catalogue.tuned_variants()
     ]
     out += [
-        Comparison("trees", v, b, pairs=paper, bands=BANDS) for v, b in catalogue.tree_variants()
+        Comparison("trees", v, b, pairs=paper, bands=FINDING_BANDS)
+        for v, b in catalogue.tree_variants()
     ]
     if baseline is not None and open_:
         out += [
-            Comparison("costs", a, a, baseline=baseline, pairs=open_, bands=BANDS)
+            Comparison("costs", a, a, baseline=baseline, pairs=open_, bands=FINDING_BANDS)
             for a in catalogue.including(algorithms).sort(algorithms)
         ]
     return out
 
 
-def findings(means: pd.DataFrame, comparisons: Iterable[Comparison]) -> pd.DataFrame:
-    """The rows of the questions' comparisons (:func:`budgetboost.analysis.paired.compare`)."""
-    return compare(means, comparisons)
-
-
 def pool(rows: pd.DataFrame) -> pd.Series:
     """The cost model each row is pooled under across datasets: its own for the open
     questions' cost models (each compared with the baseline on its own), else ``"all"``."""
-    return rows["cost_model"].where(rows["question"] == "costs", "all")
+    return rows["cost_model"].where(rows["question"] == "costs", ALL)
 
 
 def tally(rows: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
@@ -131,7 +112,7 @@ def tally(rows: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFram
     outcome (the rows across datasets left out), and the fewest paired trials behind them;
     ``pool`` as in :func:`pool`, so that each open question's cost model is counted apart."""
     catalogue = catalogue if catalogue is not None else Catalogue.default()
-    per_dataset = rows[rows["dataset"] != "all"]
+    per_dataset = rows[rows["dataset"] != ALL]
     per_dataset = per_dataset.assign(pool=pool(per_dataset))
     out = []
     for (question, x, y, pooled, band), part in per_dataset.groupby(
@@ -145,7 +126,7 @@ def tally(rows: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFram
                 y,
                 pooled,
                 band,
-                *(int(counts.get(o, 0)) for o in (BETTER, EQUIVALENT, INCONCLUSIVE, WORSE)),
+                *(int(counts.get(o, 0)) for o in OUTCOMES),
                 len(part),
                 int(part["trials"].min()),
             )

@@ -1,4 +1,5 @@
-"""Paired comparisons over budget bands: one test per (comparison, dataset, cost model, band).
+"""Paired comparisons over budget bands: one row per (comparison, dataset, cost model, band)
+and one across datasets per (comparison, band).
 
 Trials share their split and costs across algorithms (and a trial's split across cost
 models), so two algorithms' errors pair up by trial. A *comparison* is "x vs y"
@@ -6,56 +7,54 @@ models), so two algorithms' errors pair up by trial. A *comparison* is "x vs y"
 cost model against itself under the baseline U[0, 2]. For each (dataset, cost model) and
 budget band (:mod:`budgetboost.analysis.bands`), each trial's error is averaged over the
 band's budgets (:func:`band_means`), and the trials both ran give the paired differences
-``x - y`` of one *row* (:func:`compare`):
+``x - y`` of one *row* (:func:`compare`), tested about the dataset's population by
+:func:`budgetboost.analysis.per_dataset.compare_paired` (the corrected resampled t-test: the
+trials split one finite sample of the dataset's rows):
 
-- ``mean_difference`` with its 95 % Student-t interval (``ci_low``, ``ci_high``);
-- ``p_value``: the exact sign-flip test (:func:`budgetboost.analysis.significance.
-  sign_flip_p`), and ``p_holm``, Holm-adjusted over the rows of the comparison;
-- ``p_equivalence``: the two one-sided tests within ``margin``, Holm-adjusted likewise;
+- ``mean_difference`` with its 95 % interval (``ci_low``, ``ci_high``), ``p_value`` and
+  ``p_equivalence`` (two one-sided tests within the margin), all from one variance;
+  ``p_holm`` and the equivalence's likewise Holm-adjusted over the rows of the comparison;
 - ``min_detectable``: the smallest difference the test detects with 80 % power at the
   comparison's strictest Holm level (``alpha`` over its rows);
-- ``outcome``: ``better``, ``worse``, ``equivalent`` or ``inconclusive`` (x against y).
+- ``correlation``: how much two trials of the dataset share (``n_test / n_pool``);
+- ``outcome``: ``better``, ``worse``, ``equivalent``, ``inconclusive`` or ``too few trials``.
 
-Across datasets, each comparison and band has one more row (``dataset`` ``all``): the same
-tests over the (dataset, cost model) pairs, each a unit with its mean difference over trials
-(Demšar 2006: compare over the replicated unit, datasets), Holm over the bands.
+**Across datasets**, each comparison and band has one more row (``dataset`` ``all``) when at
+least two datasets ran it: the datasets are the unit (:mod:`budgetboost.analysis.
+across_datasets`), each with one value, its mean difference (a dataset under several cost
+models: the mean over them, so it counts once); the Wilcoxon signed-rank test (``p_value``
+and ``p_wilcoxon``, Holm over the comparison's bands in ``p_holm``), the Bayesian
+signed-rank test's ``prob_better``, ``prob_equivalent``, ``prob_worse``, and ``datasets``.
+A comparison with the baseline cost model is pooled per cost model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from budgetboost.analysis.bands import in_budget_band
-from budgetboost.analysis.significance import (
-    ALPHA,
-    holm,
-    mean_interval,
+from budgetboost.analysis.across_datasets import (
+    compare_datasets,
+    dataset_outcome,
     min_detectable,
-    outcome,
-    sign_flip_p,
-    tost_p,
 )
+from budgetboost.analysis.bands import in_budget_band
+from budgetboost.analysis.per_dataset import compare_paired, detectable_in_se, outcome
+from budgetboost.analysis.significance import holm
 from budgetboost.analysis.summary import validate_shards
+from budgetboost.analysis.vocabulary import ALL, ALPHA, TOO_FEW_TRIALS
+from budgetboost.data.splits import SplitSizes
 
 __all__ = [
-    "ALL",
     "COMPARISON_COLUMNS",
-    "EQUIVALENCE_MARGIN",
     "Comparison",
     "band_means",
     "compare",
 ]
 
-#: Equivalence margin of every comparison: two mean test errors within this (absolute error
-#: rate) are practically the same (the paper's "almost identically", claim 4a).
-EQUIVALENCE_MARGIN = 0.01
-#: The ``dataset`` (and, for comparisons of two algorithms, ``cost_model``) of the rows
-#: across datasets.
-ALL = "all"
 #: Columns of :func:`compare`, in order.
 COMPARISON_COLUMNS = [
     "question",
@@ -65,6 +64,7 @@ COMPARISON_COLUMNS = [
     "cost_model",
     "band",
     "trials",
+    "datasets",
     "error_x",
     "error_y",
     "mean_difference",
@@ -74,8 +74,15 @@ COMPARISON_COLUMNS = [
     "p_holm",
     "p_equivalence",
     "min_detectable",
+    "correlation",
+    "p_wilcoxon",
+    "prob_better",
+    "prob_equivalent",
+    "prob_worse",
     "outcome",
 ]
+_INTEGER_COLUMNS = ("trials", "datasets")
+_TEXT_COLUMNS = ("question", "x", "y", "dataset", "cost_model", "band", "outcome")
 
 
 @dataclass(frozen=True)
@@ -142,19 +149,6 @@ def band_means(shards: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def _stats(d: np.ndarray) -> dict:
-    mean, low, high = mean_interval(d)
-    return {
-        "trials": int(d.size),
-        "mean_difference": mean,
-        "ci_low": low,
-        "ci_high": high,
-        "p_value": sign_flip_p(d),
-        "p_equivalence": tost_p(d, EQUIVALENCE_MARGIN),
-        "differences": d,
-    }
-
-
 def _pairs_of(means: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
     """Trial by trial, x's and y's band errors of one comparison."""
     x = means[means["algorithm"] == comparison.x]
@@ -166,13 +160,122 @@ def _pairs_of(means: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
         keys = ["dataset", "band", "trial"]
     both = x.merge(y, on=keys, suffixes=("_x", "_y"))
     if comparison.pairs is not None and not both.empty:
+        if not comparison.pairs:
+            return both.iloc[:0]
         wanted = pd.MultiIndex.from_tuples(comparison.pairs)
         both = both[pd.MultiIndex.from_frame(both[["dataset", "cost_model"]]).isin(wanted)]
     return both
 
 
+def _dataset_rows(in_band: pd.DataFrame, band: str, sizes: Mapping[str, SplitSizes]) -> list[dict]:
+    """One row per (dataset, cost model) of one band (Holm and outcome filled in later)."""
+    rows = []
+    for (dataset, cost_model), part in in_band.groupby(["dataset", "cost_model"], sort=False):
+        if dataset not in sizes:
+            raise ValueError(
+                f"no split sizes for dataset {dataset!r} (have {sorted(sizes)}): the paired "
+                "tests need each dataset's training, test and pool rows"
+            )
+        d = (part["error_x"] - part["error_y"]).to_numpy()
+        tested = compare_paired(d, *sizes[dataset])
+        rows.append(
+            {
+                "dataset": dataset,
+                "cost_model": cost_model,
+                "band": band,
+                "trials": tested["trials"],
+                "datasets": 1,
+                "error_x": float(part["error_x"].mean()),
+                "error_y": float(part["error_y"].mean()),
+                **{k: tested[k] for k in ("mean_difference", "ci_low", "ci_high", "p_value")},
+                "p_equivalence": tested["p_equivalence"],
+                "correlation": tested["correlation"],
+                "_se": tested["se"],
+                "_df": tested["df"],
+                "_enough": tested["outcome"] != TOO_FEW_TRIALS,
+            }
+        )
+    return rows
+
+
+def _across_rows(family: list[dict], comparison: Comparison, band: str, alpha: float) -> list[dict]:
+    """The rows across datasets of one band: one value per dataset (its cost models'
+    mean), pooled per cost model for a comparison with the baseline."""
+    if not family:
+        return []
+    table = pd.DataFrame(family)
+    table["pool"] = table["cost_model"] if comparison.baseline is not None else ALL
+    rows = []
+    for pool, part in table.groupby("pool", sort=False):
+        per_dataset = part.groupby("dataset", sort=False).agg(
+            mean_difference=("mean_difference", "mean"),
+            error_x=("error_x", "mean"),
+            error_y=("error_y", "mean"),
+            trials=("trials", "min"),
+        )
+        if len(per_dataset) < 2:
+            continue
+        key = (comparison.question, comparison.x, comparison.y, band, pool)
+        tested = compare_datasets(per_dataset["mean_difference"].to_numpy(), key=key, alpha=alpha)
+        rows.append(
+            {
+                "dataset": ALL,
+                "cost_model": pool,
+                "band": band,
+                "trials": int(per_dataset["trials"].min()),
+                "datasets": tested["datasets"],
+                "error_x": float(per_dataset["error_x"].mean()),
+                "error_y": float(per_dataset["error_y"].mean()),
+                "mean_difference": tested["mean_difference"],
+                "ci_low": tested["ci_low"],
+                "ci_high": tested["ci_high"],
+                "p_value": tested["p_wilcoxon"],
+                "p_equivalence": np.nan,
+                "correlation": np.nan,
+                "p_wilcoxon": tested["p_wilcoxon"],
+                "prob_better": tested["prob_better"],
+                "prob_equivalent": tested["prob_equivalent"],
+                "prob_worse": tested["prob_worse"],
+                "_statistic": tested["statistic"],
+                "_values": per_dataset["mean_difference"].to_numpy(),
+            }
+        )
+    return rows
+
+
+def _finish_datasets(family: list[dict], alpha: float) -> None:
+    """Holm over a comparison's per-dataset rows that support an outcome; outcomes and
+    ``min_detectable`` at the strictest Holm level."""
+    enough = np.array([r["_enough"] for r in family], dtype=bool)
+    p = np.array([r["p_value"] for r in family], dtype=float)
+    pe = np.array([r["p_equivalence"] for r in family], dtype=float)
+    p_holm, pe_holm = holm(np.where(enough, p, np.nan)), holm(np.where(enough, pe, np.nan))
+    level = alpha / max(1, int(enough.sum()))
+    for row, ph, peh in zip(family, p_holm, pe_holm, strict=True):
+        row["p_holm"], row["p_equivalence"] = float(ph), float(peh)
+        row["min_detectable"] = (
+            detectable_in_se(row["_df"], level) * row["_se"] if row["_df"] >= 1 else np.inf
+        )
+        row["outcome"] = outcome(row["mean_difference"], ph, peh, alpha, row["_enough"])
+
+
+def _finish_across(across: list[dict], alpha: float) -> None:
+    """Holm over a comparison's rows across datasets; outcomes and ``min_detectable``."""
+    p_holm = holm([r["p_wilcoxon"] for r in across])
+    level = alpha / max(1, len(across))
+    for row, ph in zip(across, p_holm, strict=True):
+        row["p_holm"] = float(ph)
+        row["min_detectable"] = min_detectable(row["_values"], level)
+        row["outcome"] = dataset_outcome(
+            row["_statistic"], ph, row["prob_equivalent"], row["datasets"], alpha
+        )
+
+
 def compare(
-    means: pd.DataFrame, comparisons: Iterable[Comparison], alpha: float = ALPHA
+    means: pd.DataFrame,
+    comparisons: Iterable[Comparison],
+    sizes: Mapping[str, SplitSizes],
+    alpha: float = ALPHA,
 ) -> pd.DataFrame:
     """The rows of every comparison (see the module docstring), columns
     :data:`COMPARISON_COLUMNS`, in each comparison's bands.
@@ -182,6 +285,9 @@ def compare(
     means : DataFrame
         :func:`band_means` of the shards, in every band a comparison asks for.
     comparisons : iterable of Comparison
+    sizes : mapping
+        Each dataset's :class:`~budgetboost.data.splits.SplitSizes` (training, test and
+        pool rows: :func:`budgetboost.data.splits.read_sizes`).
     """
     rows = []
     for comparison in comparisons:
@@ -190,71 +296,31 @@ def compare(
             continue
         family, across = [], []
         for band in comparison.bands:
-            in_band = both[both["band"] == band]
-            units: dict[str, list] = {}
-            for (dataset, cost_model), part in in_band.groupby(
-                ["dataset", "cost_model"], sort=False
-            ):
-                d = (part["error_x"] - part["error_y"]).to_numpy()
-                family.append(
-                    {
-                        "dataset": dataset,
-                        "cost_model": cost_model,
-                        "band": band,
-                        "error_x": float(part["error_x"].mean()),
-                        "error_y": float(part["error_y"].mean()),
-                        **_stats(d),
-                    }
-                )
-                # across datasets: pooled over the cost models, except that a cost model is
-                # compared with the baseline on its own
-                pool = cost_model if comparison.baseline is not None else ALL
-                units.setdefault(pool, []).append(family[-1])
-            for pool, unit_rows in units.items():
-                if len(unit_rows) < 2:
-                    continue
-                ex = np.array([r["error_x"] for r in unit_rows])
-                ey = np.array([r["error_y"] for r in unit_rows])
-                across.append(
-                    {
-                        "dataset": ALL,
-                        "cost_model": pool,
-                        "band": band,
-                        "error_x": float(ex.mean()),
-                        "error_y": float(ey.mean()),
-                        **_stats(ex - ey),
-                    }
-                )
-        for group in (family, across):
-            if not group:
-                continue
-            p_holm = holm([r["p_value"] for r in group])
-            p_equivalence = holm([r["p_equivalence"] for r in group])
-            level = alpha / len(group)
-            for row, ph, pe in zip(group, p_holm, p_equivalence, strict=True):
-                d = row.pop("differences")
-                rows.append(
-                    {
-                        "question": comparison.question,
-                        "x": comparison.x,
-                        "y": comparison.y,
-                        **row,
-                        "p_holm": float(ph),
-                        "p_equivalence": float(pe),
-                        "min_detectable": min_detectable(d, level),
-                        "outcome": outcome(row["mean_difference"], ph, pe, alpha),
-                    }
-                )
-    table = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
-    return table.astype({"trials": "int64"}) if not table.empty else _empty()
+            band_rows = _dataset_rows(both[both["band"] == band], band, sizes)
+            family += band_rows
+            across += _across_rows(band_rows, comparison, band, alpha)
+        if family:
+            _finish_datasets(family, alpha)
+        if across:
+            _finish_across(across, alpha)
+        for row in (*family, *across):
+            rows.append(
+                {
+                    "question": comparison.question,
+                    "x": comparison.x,
+                    "y": comparison.y,
+                    **{k: v for k, v in row.items() if not k.startswith("_")},
+                }
+            )
+    table = pd.DataFrame(rows).reindex(columns=COMPARISON_COLUMNS)
+    return _typed(table)
 
 
-def _empty() -> pd.DataFrame:
-    dtypes = {"trials": "int64"}
-    text = {"question", "x", "y", "dataset", "cost_model", "band", "outcome"}
-    return pd.DataFrame(
-        {
-            c: pd.Series(dtype=dtypes.get(c, "object" if c in text else "float64"))
-            for c in COMPARISON_COLUMNS
-        }
-    )
+def _typed(table: pd.DataFrame) -> pd.DataFrame:
+    dtypes = {
+        c: "int64" if c in _INTEGER_COLUMNS else "object" if c in _TEXT_COLUMNS else "float64"
+        for c in COMPARISON_COLUMNS
+    }
+    if table.empty:
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in dtypes.items()})
+    return table.astype(dtypes)

@@ -12,16 +12,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
 from budgetboost.analysis.bands import BANDS
-from budgetboost.analysis.claims import claim_comparisons
+from budgetboost.analysis.claims import CLAIM_BANDS, claim_comparisons
 from budgetboost.analysis.paired import Comparison, band_means, compare
 from budgetboost.analysis.ranks import cd_analysis
 from budgetboost.analysis.summary import budget_to_match, summarize
+from budgetboost.data.splits import SplitSizes
 from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = ["CONTROL_ROLE", "Results", "aggregate", "control_comparisons"]
@@ -55,17 +57,27 @@ def control_comparisons(
     ]
 
 
-def aggregate(shards: pd.DataFrame, catalogue: Catalogue, baseline: str | None) -> Results:
+def aggregate(
+    shards: pd.DataFrame,
+    catalogue: Catalogue,
+    baseline: str | None,
+    sizes: Mapping[str, SplitSizes],
+    varied: set[tuple[str, str]] | None = None,
+) -> Results:
     """The results tables of validated shards (see the module docstring).
 
     ``baseline`` is the cost model of the paper's U[0, 2]
-    (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``.
+    (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``; ``sizes``
+    each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
+    read_sizes`), which the paired tests account for; ``varied`` the (dataset, cost model)
+    pairs whose costs vary (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to
+    which the claims about varied costs are restricted.
     """
     catalogue = catalogue.including(shards["algorithm"])
-    summary = summarize(shards, catalogue=catalogue)
+    summary = summarize(shards, catalogue=catalogue, sizes=sizes)
     matches = budget_to_match(summary, catalogue)
     paper, open_ = findings_.experiment_pairs(shards, catalogue, baseline)
-    means = band_means(shards, (*BANDS, "all"))
+    means = band_means(shards, CLAIM_BANDS)
     reference = catalogue.with_role("reference")
     paper_index = pd.MultiIndex.from_tuples(paper) if paper else None
     in_paper = (
@@ -86,11 +98,11 @@ def aggregate(shards: pd.DataFrame, catalogue: Catalogue, baseline: str | None) 
         else []
     )
     asked = [
-        *claim_comparisons(catalogue, paper),
+        *claim_comparisons(catalogue, paper, varied),
         *control_comparisons(catalogue, budgeted, paper),
         *findings_.questions(catalogue, paper, open_, baseline, open_algorithms),
     ]
-    comparisons = compare(means, asked)
+    comparisons = compare(means, asked, sizes)
     findings = comparisons[comparisons["question"].isin(findings_.QUESTIONS)]
     ranked = means[in_paper & means["algorithm"].isin(budgeted)]
     ranks = cd_analysis(ranked, catalogue=catalogue, control=catalogue.with_role(CONTROL_ROLE))

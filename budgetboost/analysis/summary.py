@@ -15,18 +15,19 @@ The pipeline writes one shard row per (dataset, cost model, algorithm, trial, bu
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from budgetboost.analysis.vocabulary import CONFIDENCE
 from budgetboost.data.io import read_table
 from budgetboost.data.schema import SHARD_COLUMNS
+from budgetboost.data.splits import SplitSizes
 from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
-    "ALPHA",
     "CONFIDENCE",
     "OPTIONAL_COLUMNS",
     "budget_to_match",
@@ -39,10 +40,6 @@ __all__ = [
     "with_names",
 ]
 
-#: Confidence level of every interval reported (the paper's error bars are 95 % intervals).
-CONFIDENCE = 0.95
-#: Significance level of the paired tests a reader's marks rest on (Holm-adjusted p).
-ALPHA = 0.05
 GROUP_KEYS = ["dataset", "cost_model", "algorithm", "budget"]
 CELL_KEYS = ["dataset", "cost_model", "budget"]
 
@@ -128,12 +125,19 @@ def t_interval(
 
 
 def summarize(
-    shards: pd.DataFrame, confidence: float = CONFIDENCE, catalogue: Catalogue | None = None
+    shards: pd.DataFrame,
+    confidence: float = CONFIDENCE,
+    catalogue: Catalogue | None = None,
+    sizes: Mapping[str, SplitSizes] | None = None,
 ) -> pd.DataFrame:
     """One row per (dataset, cost_model, algorithm, budget) with error statistics.
 
     Columns: the keys, ``trials``, ``error_mean``, ``error_sd``, ``ci_low``, ``ci_high``,
-    ``ci_half`` (Student t, see :func:`t_interval`), ``train_error_mean``, ``rounds_mean``,
+    ``ci_half`` (Student t on ``trials - 1`` degrees of freedom; with ``sizes``, each
+    dataset's corrected resampled variance ``sd^2 (1 / trials + n_test / (n_pool -
+    n_test))``, so that the interval is about the dataset's population and not only its
+    sample: :mod:`budgetboost.analysis.per_dataset`; without, the trials are taken as
+    independent draws), ``train_error_mean``, ``rounds_mean``,
     ``spent_mean``, ``spent_fraction`` (spent / budget; NaN for an unbudgeted row),
     ``n_features_mean``, ``nodes_mean``, ``example_cost_mean`` (mean over trials of the
     per-example mean cost), ``example_cost_max`` (largest per-example cost of any trial) and
@@ -158,7 +162,8 @@ def summarize(
     n = out["trials"].to_numpy(dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         tcrit = np.where(n > 1, sps.t.ppf(0.5 + confidence / 2, np.maximum(n - 1, 1)), np.nan)
-        half = tcrit * out["error_sd"].to_numpy() / np.sqrt(n)
+        shared = out["dataset"].map(_shared_share(sizes)).fillna(0.0).to_numpy(dtype=float)
+        half = tcrit * out["error_sd"].to_numpy() * np.sqrt(1.0 / n + shared)
         budget = out["budget"].to_numpy()
         out["spent_fraction"] = np.where(
             np.isfinite(budget) & (budget > 0), out["spent_mean"].to_numpy() / budget, np.nan
@@ -185,6 +190,11 @@ def summarize(
         "tradeoff_median",
     ]
     return sort_rows(out[columns], ["dataset", "cost_model", "algorithm", "budget"], catalogue)
+
+
+def _shared_share(sizes: Mapping[str, SplitSizes] | None) -> dict[str, float]:
+    """``rho / (1 - rho) = n_test / (n_pool - n_test)`` per dataset (none without sizes)."""
+    return {name: s.n_test / (s.n_pool - s.n_test) for name, s in (sizes or {}).items()}
 
 
 def budget_to_match(summary: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:

@@ -12,7 +12,7 @@ model) as a :class:`CostTable`, which :func:`write_costs` and :func:`read_costs`
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +48,7 @@ __all__ = [
     "read_attribute_costs",
     "read_costs",
     "real_kinds",
+    "varied_pairs",
     "write_costs",
 ]
 
@@ -205,3 +206,17 @@ def _matrix(path: str | os.PathLike, column: pa.ChunkedArray, n_columns: int) ->
     values = lists.flatten().to_numpy()
     n_columns = int(lengths[0]) if lengths.size else n_columns
     return values.reshape(len(lengths), n_columns).astype(np.float64)
+
+
+def varied_pairs(paths: Sequence[str | os.PathLike]) -> set[tuple[str, str]]:
+    """(dataset, cost_model) pairs whose feature costs vary, from their cost tables.
+
+    Paths follow ``results/costs/{dataset}/{cost_model}.parquet`` (docs/design.md); a pair has
+    varied costs if any trial has two different costs (claims 2 and 3a are about those).
+    """
+    varied = set()
+    for path in map(Path, paths):
+        costs = read_costs(path).costs
+        if costs.size and bool((np.ptp(costs, axis=1) > 0).any()):
+            varied.add((path.parent.name, path.stem))
+    return varied

@@ -11,16 +11,33 @@ Indices are stored sorted.
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from budgetboost.data.io import write_table
+from budgetboost.data.io import read_metadata, write_table
 from budgetboost.data.seeds import rng_from_key
 
-__all__ = ["check_training_classes", "split_indices", "make_splits", "write_splits", "read_splits"]
+__all__ = [
+    "SplitSizes",
+    "check_training_classes",
+    "make_splits",
+    "read_sizes",
+    "read_splits",
+    "split_indices",
+    "write_splits",
+]
+
+
+class SplitSizes(NamedTuple):
+    """The rows of every trial of a dataset and the pool they are drawn from."""
+
+    n_train: int
+    n_test: int
+    n_pool: int
 
 
 def _check_sizes(dataset: str, n_rows: int, train_size: int, test_size: int) -> None:
@@ -155,3 +172,19 @@ def read_splits(path: str | os.PathLike) -> dict[int, tuple[np.ndarray, np.ndarr
     trials = table.column("trial").to_numpy()
     trains, tests = _unpack(table.column("train")), _unpack(table.column("test"))
     return {int(t): (tr, te) for t, tr, te in zip(trials, trains, tests, strict=True)}
+
+
+def read_sizes(paths: list[str | os.PathLike]) -> dict[str, SplitSizes]:
+    """``{dataset: SplitSizes}`` from the metadata of splits files (:func:`write_splits`):
+    what the paired tests need to account for trials that share rows
+    (:mod:`budgetboost.analysis.per_dataset`)."""
+    sizes = {}
+    for path in paths:
+        meta = read_metadata(path)
+        try:
+            sizes[str(meta["dataset"])] = SplitSizes(
+                int(meta["train_size"]), int(meta["test_size"]), int(meta["n_rows"])
+            )
+        except KeyError as missing:
+            raise ValueError(f"{path}: not a splits file, no {missing} in its metadata") from None
+    return sizes

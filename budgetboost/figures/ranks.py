@@ -1,19 +1,20 @@
 """Figures of the rank analysis: critical-difference diagrams and an outcome grid.
 
 * :func:`draw_cd_diagram` draws one critical-difference (CD) diagram of Demšar (2006),
-  Figure 1: the average ranks on a horizontal axis (best on the left), each algorithm
-  connected to its label, thick bars joining algorithms whose ranks differ by less than the
-  Nemenyi critical difference, and the CD itself as a scale bar.
+  Figure 1, with :func:`scikit_posthocs.critical_difference_diagram`: the average ranks on a
+  horizontal axis from 1 (best, left) to ``k``, each algorithm joined to its label in its
+  catalogue colour, and, only when Friedman's test rejects, thick bars joining the
+  algorithms Nemenyi's test cannot tell apart and the CD as a scale bar.
 * :func:`figure_cd`: one such diagram per budget band, from
-:func:`budgetboost.analysis.ranks.cd_analysis`.
+  :func:`budgetboost.analysis.ranks.cd_analysis`.
 * :func:`figure_outcomes`: rows (dataset, cost model) by columns (algorithm), one panel per
   budget band, each cell coloured by the outcome of the algorithm's paired comparison with a
-  control (better, equivalent, inconclusive, worse: :func:`budgetboost.analysis.paired.
-  compare`) and annotated with the mean difference.
+  control (:func:`budgetboost.analysis.paired.compare`) and annotated with the mean
+  difference.
 
 Figures are plain :class:`matplotlib.figure.Figure` objects (no pyplot state), as in
-:mod:`budgetboost.figures.curves`; algorithm names are shown as given unless a ``labels`` mapping
-(algorithm -> display name) is passed.
+:mod:`budgetboost.figures.curves`; algorithm names are shown as given unless a catalogue or a
+``labels`` mapping (algorithm -> display name) is passed.
 
 References
 ----------
@@ -23,6 +24,7 @@ Machine Learning Research 7:1-30, 2006.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 
@@ -32,35 +34,21 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
+from matplotlib.transforms import offset_copy
 
 from budgetboost.analysis.bands import BAND_LABELS, BANDS
-from budgetboost.analysis.ranks import cd_groups
+from budgetboost.analysis.ranks import nemenyi_p
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = ["OUTCOME_COLOURS", "draw_cd_diagram", "figure_cd", "figure_outcomes"]
 
-#: Font size (points) of the CD diagrams; one vertical layout unit is one text line.
+#: Font size (points) of the CD diagrams.
 CD_FONTSIZE = 9.0
-#: Height of one vertical layout unit of a CD diagram, in text lines of CD_FONTSIZE.
-_LINE = 1.45
-#: Layout of a CD diagram in vertical units (one unit = one text line): axis at 0.
-_TICK, _TICK_LABEL, _CD_BAR = 0.25, 0.35, 1.75
-_TOP = 2.75
-_GROUP_START, _GROUP_STEP, _ROW_GAP = -0.45, 0.4, 0.45
-#: Length of the horizontal stub between the rank axis and a label, in axes fractions.
-_STUB = 0.015
-#: Largest share of the axes width either column of labels may take, and both together.
-_MAX_LABEL_SHARE = 0.42
-_MAX_LABELS_SHARE = 0.6
-
-
-def _cd_extent(k: int, n_groups: int) -> tuple[float, float, float]:
-    """(first label row, bottom, top) of a CD diagram with ``k`` algorithms, in layout units."""
-    lowest_bar = _GROUP_START - _GROUP_STEP * (n_groups - 1) if n_groups else 0.0
-    first_row = lowest_bar - _ROW_GAP - 0.35
-    bottom = first_row - (math.ceil(k / 2) - 1) - 0.7
-    return first_row, bottom, _TOP
+#: Height of one row of a CD diagram (a label or a group bar), in inches.
+_ROW = CD_FONTSIZE * 1.45 / 72.0
+#: Height of the CD scale bar above the rank axis's tick labels, in points.
+_CD_BAR = 2.4 * CD_FONTSIZE
 
 
 def _format_p(p: float) -> str:
@@ -72,155 +60,146 @@ def _format_p(p: float) -> str:
 def draw_cd_diagram(
     ax: Axes,
     ranks: pd.Series,
-    cd: float,
-    title: str,
-    p_value: float,
-    labels: Mapping[str, str] | None = None,
+    n: int,
     *,
+    cd: float,
+    alpha: float,
+    friedman_p: float,
+    rejects: bool,
+    title: str,
+    labels: Mapping[str, str] | None = None,
+    colours: Mapping[str, str] | None = None,
     fontsize: float = CD_FONTSIZE,
-) -> list[tuple[int, int]]:
+) -> dict[str, list]:
     """Draw a critical-difference diagram of average ranks on ``ax`` (Demšar 2006, Figure 1).
 
-    The rank axis runs from 1 (best, left) to ``k`` (extended to ``1 + cd`` when the CD is longer
-    than the axis, so the scale bar stays true). Every algorithm drops a line from its average rank
-    to a label with its name and rank: the better half to the left, the others to the right, nested
-    so that no two lines cross. Thick bars below the axis join the groups of
-    :func:`budgetboost.analysis.ranks.cd_groups` (rank span below the CD: not significantly
-    different by the Nemenyi test); a bar above the axis shows the length of the CD. The title is
-    ``title`` followed by the Friedman p-value.
+    :func:`scikit_posthocs.critical_difference_diagram` draws the rank axis, one line per
+    algorithm from its average rank to its label ("name (rank)", the better half on the left)
+    and a thick bar over each largest set of algorithms whose pairwise Nemenyi p-values
+    (:func:`budgetboost.analysis.ranks.nemenyi_p` of ``ranks`` on ``n`` datasets) are all at
+    least ``alpha``. The axis is then set to run from 1 to ``k`` (to ``1 + cd`` when the CD is
+    longer, so that the scale bar stays true) and the CD is drawn as a scale bar above it,
+    from rank 1.
 
-    The axes is turned off and its limits set: x in axes fractions, y in text lines (the
-    caller should make the axes about ``(top - bottom) * 1.45`` lines of ``fontsize`` high;
-    :func:`figure_cd` does). Labels are measured so that they fit in the axes width; if they
-    would take more than 42 % of it on one side, or 60 % on both, the font is made smaller
-    (down to 5 points).
+    Post-hoc groups only when Friedman's test rejects (``rejects``, the ``friedman_rejects``
+    column of ``ranks.parquet``): otherwise no bar and no CD is drawn, and the title says
+    that Friedman's test does not reject, with its p-value.
 
     Parameters
     ----------
     ax : Axes
     ranks : Series
         Average ranks (:func:`budgetboost.analysis.ranks.average_ranks`), indexed by algorithm.
+    n : int
+        Datasets ranked on.
     cd : float
-        Critical difference (:func:`budgetboost.analysis.ranks.nemenyi_cd`).
+        Critical difference (:func:`budgetboost.analysis.ranks.nemenyi_cd`) at ``alpha``.
+    alpha : float
+    friedman_p : float
+        Friedman's p-value (Iman-Davenport), in the title (NaN shows as "n/a").
+    rejects : bool
+        Whether Friedman's test rejects at ``alpha``.
     title : str
-    p_value : float
-        Friedman p-value shown in the title (NaN shows as "n/a").
-    labels : Mapping[str, str], optional
-        Display name of each algorithm (default: the index of ``ranks``).
+        First line of the title; the second says what Friedman's test decided.
+    labels, colours : Mapping[str, str], optional
+        Display name and colour of each algorithm (default: the index of ``ranks``, and
+        matplotlib's colour cycle).
     fontsize : float
         Font size of labels and title, in points.
 
     Returns
     -------
-    list of (int, int)
-        The groups drawn, as positions in the ascending order of ``ranks``.
+    dict of list
+        The artists drawn: scikit-posthocs' ``markers``, ``elbows``, ``labels`` and
+        ``crossbars`` (the group bars, each a list of lines), and ``scale`` (the CD bar, its
+        ends and its text; empty without post-hoc test).
 
     Notes
     -----
     Artists carry ``gid`` values for tests and post-processing: ``"cd-group"`` for each
     group bar, ``"cd-scale"`` for the CD scale bar, ``"cd-label"`` for each algorithm label.
     """
+    import scikit_posthocs  # here: it imports pyplot and statsmodels, seconds
+
     ranks = pd.Series(ranks, dtype=float).sort_values(kind="stable")
     k = ranks.size
     if k < 2:
         raise ValueError(f"a CD diagram needs at least 2 algorithms; got {k}")
     if not np.all((ranks >= 1.0 - 1e-9) & (ranks <= k + 1e-9)):
         raise ValueError(f"average ranks of {k} algorithms must lie in [1, {k}]; got {ranks}")
-    if not np.isfinite(cd) or cd <= 0:
+    if rejects and (not np.isfinite(cd) or cd <= 0):
         raise ValueError(f"cd must be a positive number; got {cd!r}")
-    labels = labels or {}
-    names = [str(labels.get(name, name)) for name in ranks.index]
-    r = ranks.to_numpy()
-    groups = cd_groups(r, cd)
-    first_row, bottom, top = _cd_extent(k, len(groups))
-    n_left = math.ceil(k / 2)
-    hi = max(float(k), 1.0 + cd)
+    names = {name: str((labels or {}).get(name, name)) for name in ranks.index}
+    if len(set(names.values())) < k:  # the library keys everything by label: keep them apart
+        names = {name: str(name) for name in ranks.index}
+    shown = ranks.rename(index=names)
+    if rejects:
+        p = nemenyi_p(shown, n)
+    else:  # no post-hoc test: no pair at or above alpha, so the library draws no group bar
+        p = pd.DataFrame(np.eye(k), index=shown.index, columns=shown.index)
+    palette = {names[a]: colours[a] for a in ranks.index} if colours else None
+    artists = scikit_posthocs.critical_difference_diagram(
+        shown,
+        p,
+        alpha=alpha,
+        ax=ax,
+        label_fmt_left="{label} ({rank:.2f})",
+        label_fmt_right="({rank:.2f}) {label}",
+        label_props={"fontsize": fontsize},
+        marker_props={"s": 16},
+        elbow_props={"linewidth": 0.9},
+        crossbar_props={"linewidth": 3.2, "solid_capstyle": "round"},
+        color_palette=palette,
+        text_h_margin=0.02 * (k - 1),
+    )
+    for text in artists["labels"]:
+        text.set_gid("cd-label")
+    for bar in artists["crossbars"]:
+        for line in bar:
+            line.set_gid("cd-group")
+    hi = max(float(k), 1.0 + cd) if rejects else float(k)
+    ax.set_xlim(1.0 - 0.02 * (hi - 1), hi + 0.02 * (hi - 1))
+    ax.set_xticks(np.arange(1, math.floor(hi) + 1))
+    ax.set_xticks(np.arange(1.5, hi, 1.0), minor=True)
+    ax.tick_params(axis="x", which="both", labelsize=fontsize, direction="out")
+    lowest = min(text.get_position()[1] for text in artists["labels"])
+    ax.set_ylim(lowest - 0.7, 0.3)
+    artists["scale"] = _draw_scale(ax, cd, fontsize) if rejects else []
+    decision = (
+        f"Friedman p = {_format_p(friedman_p)} < α: bars join algorithms the Nemenyi "
+        "test cannot tell apart"
+        if rejects
+        else f"Friedman p = {_format_p(friedman_p)} ≥ α = {alpha:g}: the ranks do not "
+        "differ significantly, no post-hoc groups"
+    )
+    pad = _CD_BAR + 1.4 * fontsize if rejects else 0.4 * fontsize
+    ax.set_title(f"{title}\n{decision}", fontsize=fontsize + 0.5, pad=pad)
+    return artists
 
-    ax.set_axis_off()
-    ax.set_xlim(0.0, 1.0)
-    ax.set_ylim(bottom, top)
-    texts = [f"{name} ({rank:.2f})" for name, rank in zip(names, r, strict=True)]
-    left = np.arange(k) < n_left
-    margins = _label_margins(ax, texts, left, fontsize)
-    shrink = min(_MAX_LABEL_SHARE / max(margins), _MAX_LABELS_SHARE / sum(margins))
-    if shrink < 1.0:  # long labels: a smaller font rather than a squeezed rank axis
-        fontsize = max(5.0, fontsize * shrink)
-        margins = _label_margins(ax, texts, left, fontsize)
-    start, stop = (min(m, _MAX_LABEL_SHARE) for m in margins)
-    stop = 1.0 - stop
 
-    def x(rank: np.ndarray | float) -> np.ndarray | float:
-        return start + (np.asarray(rank) - 1.0) / (hi - 1.0) * (stop - start)
-
-    line = {"color": "black", "linewidth": 0.9}
-    # rank axis with ticks at integers (labelled) and half-integers
-    ax.plot([x(1.0), x(hi)], [0.0, 0.0], **line)
-    whole = np.arange(1, math.floor(hi) + 1)
-    halves = np.arange(1.5, hi, 1.0)
-    ax.vlines(x(whole), 0.0, _TICK, **line)
-    ax.vlines(x(halves), 0.0, _TICK / 2, **line)
-    for value in whole:
-        ax.text(x(value), _TICK_LABEL, f"{value:d}", ha="center", va="bottom", fontsize=fontsize)
-    # the CD as a scale bar above the axis, starting at rank 1
-    ax.plot([x(1.0), x(1.0 + cd)], [_CD_BAR, _CD_BAR], gid="cd-scale", **line)
-    ax.vlines([x(1.0), x(1.0 + cd)], _CD_BAR - 0.12, _CD_BAR + 0.12, **line)
-    ax.text(
-        x(1.0 + cd / 2),
-        _CD_BAR + 0.15,
+def _draw_scale(ax: Axes, cd: float, fontsize: float) -> list:
+    """The CD as a scale bar from rank 1, :data:`_CD_BAR` points above the rank axis."""
+    figure_ = ax.get_figure()
+    above = offset_copy(ax.transData, fig=figure_, y=_CD_BAR, units="points")
+    line = {"color": "black", "linewidth": 0.9, "clip_on": False, "transform": above}
+    bar = ax.plot([1.0, 1.0 + cd], [0.0, 0.0], gid="cd-scale", **line)
+    ends = ax.vlines([1.0, 1.0 + cd], -0.12, 0.12, **line)
+    text = ax.text(
+        1.0 + cd / 2,
+        0.0,
         f"CD = {cd:.2f}",
         ha="center",
         va="bottom",
         fontsize=fontsize,
+        clip_on=False,
+        transform=offset_copy(ax.transData, fig=figure_, y=_CD_BAR + 2, units="points"),
     )
-    # one line per algorithm: down from its rank, then out to its label
-    rows = np.concatenate([np.arange(n_left), np.arange(k - n_left)[::-1]])
-    y = first_row - rows.astype(float)
-    end = np.where(left, start - _STUB, stop + _STUB)
-    xs = x(r)
-    ax.vlines(xs, y, 0.0, **line)
-    ax.hlines(y, np.minimum(xs, end), np.maximum(xs, end), **line)
-    for i in range(k):
-        ax.text(
-            end[i] + (-0.006 if left[i] else 0.006),
-            y[i],
-            texts[i],
-            ha="right" if left[i] else "left",
-            va="center",
-            fontsize=fontsize,
-            gid="cd-label",
-        )
-    # groups of algorithms not significantly different
-    pad = 0.006
-    for j, (lo, hi_pos) in enumerate(groups):
-        level = _GROUP_START - _GROUP_STEP * j
-        ax.plot(
-            [xs[lo] - pad, xs[hi_pos] + pad],
-            [level, level],
-            color="black",
-            linewidth=3.2,
-            solid_capstyle="round",
-            gid="cd-group",
-        )
-    ax.set_title(f"{title} · Friedman p = {_format_p(p_value)}", fontsize=fontsize + 1)
-    return groups
-
-
-def _label_margins(
-    ax: Axes, texts: list[str], left: np.ndarray, fontsize: float
-) -> tuple[float, float]:
-    """Shares of the axes width taken by the left and the right labels, with their stubs."""
-    width = max(ax.get_window_extent().width, 1.0)
-    probes = [ax.text(0.0, 0.0, text, fontsize=fontsize) for text in texts]
-    widths = np.array([probe.get_window_extent().width for probe in probes])
-    for probe in probes:
-        probe.remove()
-    pad = 6.0 / width + _STUB + 0.006
-    return float(widths[left].max() / width + pad), float(widths[~left].max() / width + pad)
+    return [*bar, ends, text]
 
 
 def figure_cd(
     cd_table: pd.DataFrame,
-    labels: Mapping[str, str] | None = None,
+    catalogue: Catalogue | None = None,
     width: float = 7.5,
 ) -> Figure:
     """One critical-difference diagram per budget band, stacked top to bottom.
@@ -228,9 +207,10 @@ def figure_cd(
     Parameters
     ----------
     cd_table : DataFrame
-        :func:`budgetboost.analysis.ranks.cd_analysis` output (or the Parquet file written from it).
-    labels : Mapping[str, str], optional
-        Display name of each algorithm (default: the names).
+        :func:`budgetboost.analysis.ranks.cd_analysis` output (or the Parquet file written
+        from it).
+    catalogue : Catalogue, optional
+        Labels and colours of the algorithms (default: names and matplotlib's colours).
     width : float
         Figure width in inches.
 
@@ -238,44 +218,58 @@ def figure_cd(
     -------
     Figure
         One axes per band present in ``cd_table``, in the order small, medium, larger
-        budgets, each titled with the band, N (data sets) and k (algorithms) and the Friedman
-        p-value (Iman-Davenport). Without any band, one axes saying so.
+        budgets, each titled with the band, N (datasets), k (algorithms), alpha and
+        Friedman's p-value (Iman-Davenport) and whether it rejects; Nemenyi's groups and the
+        CD only where it does (:func:`draw_cd_diagram`). Without any band, one axes saying
+        so.
     """
     bands = [band for band in BANDS if band in set(cd_table["band"])]
-    unit = CD_FONTSIZE * _LINE / 72.0  # inches per layout unit
-    title_space, gap, edge = 0.42, 0.2, 0.1
-    panels = []
-    for band in bands:
-        part = cd_table[cd_table["band"] == band]
-        ranks = pd.Series(part["average_rank"].to_numpy(), index=part["algorithm"].astype(str))
-        cd = float(part["cd"].iloc[0])
-        _, bottom, top = _cd_extent(ranks.size, len(cd_groups(ranks, cd)))
-        panels.append((band, part, ranks, cd, (top - bottom) * unit))
-    if not panels:
+    if not bands:
         fig = Figure(figsize=(width, 1.5))
         ax = fig.add_subplot()
         ax.set_axis_off()
         ax.text(
             0.5,
             0.5,
-            "no rank analysis: fewer than 2 algorithms or 2 data sets per band",
+            "no rank analysis: fewer than 2 algorithms or 2 datasets per band",
             ha="center",
             va="center",
             transform=ax.transAxes,
         )
         return fig
-    height = sum(h + title_space for *_, h in panels) + gap * (len(panels) - 1) + 2 * edge
-    fig = Figure(figsize=(width, height))
-    top_in = height - edge
-    for band, part, ranks, cd, h in panels:
-        top_in -= title_space
-        ax = fig.add_axes((0.02, (top_in - h) / height, 0.96, h / height))
+    if catalogue is not None:
+        catalogue = catalogue.including(cd_table["algorithm"])
+    fig = Figure(figsize=(width, 4.0), layout="constrained")
+    axes = fig.subplots(len(bands), 1, squeeze=False)[:, 0]
+    rows, extra = [], 0.0
+    for ax, band in zip(axes, bands, strict=True):
+        part = cd_table[cd_table["band"] == band]
+        first = part.iloc[0]
+        rejects = bool(first["friedman_rejects"])
+        names = part["algorithm"].astype(str)
         title = (
-            f"{BAND_LABELS[band]}: N = {int(part['n_datasets'].iloc[0])} data sets, "
-            f"k = {ranks.size}, α = {float(part['alpha'].iloc[0]):g}"
+            f"{BAND_LABELS[band]}: N = {int(first['n_datasets'])} datasets, "
+            f"k = {len(part)}, α = {float(first['alpha']):g}"
         )
-        draw_cd_diagram(ax, ranks, cd, title, float(part["friedman_p"].iloc[0]), labels)
-        top_in -= h + gap
+        draw_cd_diagram(
+            ax,
+            pd.Series(part["average_rank"].to_numpy(), index=names),
+            int(first["n_datasets"]),
+            cd=float(first["cd"]),
+            alpha=float(first["alpha"]),
+            friedman_p=float(first["friedman_p"]),
+            rejects=rejects,
+            title=title,
+            labels={a: catalogue.label(a) for a in names} if catalogue is not None else None,
+            colours=(
+                {a: catalogue[a].style.colour for a in names} if catalogue is not None else None
+            ),
+        )
+        bottom, top = ax.get_ylim()
+        rows.append(top - bottom)
+        extra += (_CD_BAR + 5.5 * CD_FONTSIZE) / 72.0  # tick labels, CD bar, two title lines
+    fig.set_size_inches(width, sum(rows) * _ROW + extra + 0.2)
+    axes[0].get_gridspec().set_height_ratios(rows)
     return fig
 
 
@@ -286,6 +280,10 @@ OUTCOME_COLOURS = {
     "inconclusive": "#e5e5e5",
     "worse": "#d55e00",
 }
+#: Colours of any other outcome the comparisons table holds (e.g. one that says a row's trials
+#: cannot support a verdict), in order of first appearance: the grid reads the outcomes it
+#: finds, it does not fix their list.
+OTHER_OUTCOME_COLOURS = ("#fbafe4", "#ece133", "#949494", "#ca9161", "#56b4e9", "#cc78bc")
 
 
 def figure_outcomes(
@@ -311,7 +309,8 @@ def figure_outcomes(
     -------
     Figure
         One panel per budget band: rows ``dataset · cost_model``, columns algorithms in
-        canonical order, each cell coloured by the outcome (:data:`OUTCOME_COLOURS`) and
+        canonical order, each cell coloured by the outcome (:data:`OUTCOME_COLOURS`; any
+        other outcome in the table from :data:`OTHER_OUTCOME_COLOURS`, in the legend too) and
         annotated with the mean difference in test error (x minus the control); grey ``–``
         where the pair has no comparison.
     """
@@ -325,7 +324,7 @@ def figure_outcomes(
     n_rows, n_cols = len(index), len(columns)
     fig = Figure(
         figsize=(
-            1.5 + (1.2 + 0.62 * max(n_cols, 3)) * max(len(bands), 1),
+            max(7.0, 1.5 + (1.2 + 0.62 * max(n_cols, 3)) * max(len(bands), 1)),  # the title
             2.6 + 0.34 * max(n_rows, 2),
         ),
         layout="constrained",
@@ -343,8 +342,10 @@ def figure_outcomes(
         )
         return fig
     axes = fig.subplots(1, len(bands), sharey=True, squeeze=False)[0]
-    order = list(OUTCOME_COLOURS)
-    cmap = mpl.colors.ListedColormap([OUTCOME_COLOURS[o] for o in order]).with_extremes(bad="white")
+    others = [o for o in dict.fromkeys(table["outcome"].dropna()) if o not in OUTCOME_COLOURS]
+    colours = {**OUTCOME_COLOURS, **dict(zip(others, itertools.cycle(OTHER_OUTCOME_COLOURS)))}
+    order = list(colours)
+    cmap = mpl.colors.ListedColormap(list(colours.values())).with_extremes(bad="white")
     for ax, band in zip(axes, bands, strict=True):
         part = table[table["band"] == band]
 
@@ -381,8 +382,8 @@ def figure_outcomes(
         for spine in ax.spines.values():
             spine.set_visible(False)
         ax.set_title(BAND_LABELS[band], fontsize=10)
-    handles = [mpl.patches.Patch(color=OUTCOME_COLOURS[o], label=o) for o in order]
-    fig.legend(handles=handles, loc="outside lower center", ncols=len(order), frameon=False)
+    handles = [mpl.patches.Patch(color=colours[o], label=o) for o in order]
+    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(order), 4), frameon=False)
     fig.suptitle(
         f"Each algorithm against {labels.get(control, control)}: outcome per data set and band\n"
         "(cell: mean difference in test error, the algorithm minus the control)",
@@ -403,20 +404,21 @@ def _labels(context: FigureContext) -> dict[str, str]:
 
 @figure(
     "critical_difference",
-    title="ranks across data sets (critical differences)",
+    title="ranks across datasets (critical differences)",
     category="Rank statistics",
     families=RANKED_FAMILIES,
     tables=("ranks",),
     caption="""
 **Critical-difference diagrams** (Demšar, JMLR 2006) at small, medium and larger budgets (the
-lowest, middle and highest third of each data set's budget grid; a data set is one (dataset,
-cost model) pair of the paper's experiments, its error the mean test error over the band's
-budgets and over the trials every ranked algorithm ran). Each budgeted algorithm sits at its
-average rank across data sets (1 = lowest error); a thick bar joins algorithms whose ranks
-differ by less than the Nemenyi critical difference (CD, the scale bar), i.e. that the test
-cannot tell apart at α = 0.05. The Friedman test's p-value (Iman-Davenport) is in each title;
-each algorithm against Smoothed (Holm): ``ranks.parquet``. Algorithms without results on
-some data set are left out of that band.
+lowest, middle and highest third of each budget grid). A dataset counts once: its error is the
+mean test error over the band's budgets, over the trials every ranked algorithm ran and over
+the dataset's cost models in the paper's experiments (heart: U[0, 2] and Turney's costs). Each
+budgeted algorithm sits at its average rank across datasets (1 = lowest error). Only where
+Friedman's test (Iman-Davenport, p-value in each title) rejects at α = 0.05 are the post-hoc
+groups drawn: a thick bar joins algorithms whose ranks differ by less than the Nemenyi
+critical difference (CD, the scale bar), i.e. that the test cannot tell apart; where it does
+not reject, the title says so and no group is drawn. Each algorithm against Smoothed (Holm):
+``ranks.parquet``. Algorithms without results on some dataset are left out of that band.
 """,
 )
 def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
@@ -424,7 +426,7 @@ def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureConte
     table = tables["ranks"]
     catalogue = context.catalogue.including(table["algorithm"])
     ranked = table[table["algorithm"].isin(context.algorithms(table["algorithm"]))]
-    return figure_cd(ranked, labels=_labels(FigureContext(catalogue)))
+    return figure_cd(ranked, catalogue=catalogue)
 
 
 @figure(

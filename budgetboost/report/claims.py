@@ -11,14 +11,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from budgetboost.analysis.claims import (
-    ALPHA,
-    ClaimResult,
-    claims_table,
-    roles_table,
-    thresholds_table,
-)
-from budgetboost.analysis.significance import WORSE
+from budgetboost.analysis.claims import claims_table, thresholds_table
+from budgetboost.analysis.roles import roles_table
+from budgetboost.analysis.verdicts import ClaimResult
+from budgetboost.analysis.vocabulary import ALL, ALPHA, WORSE
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.findings import how_findings_read
 from budgetboost.report.tables import markdown_table
@@ -26,31 +22,66 @@ from budgetboost.report.tables import markdown_table
 __all__ = ["claims_markdown", "deciding_evidence"]
 
 
-#: How many of the closest calls (p nearest ALPHA) claims.md shows per directional claim.
+#: How many of the closest calls (p nearest ALPHA) claims.md shows per claim, per dataset.
 CLOSEST_CALLS = 5
-#: How many rows of a non-directional claim's evidence claims.md shows.
+#: How many rows of a claim's other evidence claims.md shows.
 SHOWN_ROWS = 10
+#: The columns of a claim's rows across datasets that claims.md shows.
+ACROSS_COLUMNS = [
+    "x",
+    "y",
+    "band",
+    "datasets",
+    "trials",
+    "mean_difference",
+    "ci_low",
+    "ci_high",
+    "p_wilcoxon",
+    "p_holm",
+    "prob_better",
+    "prob_equivalent",
+    "prob_worse",
+    "min_detectable",
+    "outcome",
+]
+#: The columns of a claim's rows per dataset that claims.md shows.
+DATASET_COLUMNS = [
+    "x",
+    "y",
+    "dataset",
+    "cost_model",
+    "band",
+    "trials",
+    "mean_difference",
+    "ci_low",
+    "ci_high",
+    "p_holm",
+    "p_equivalence",
+    "min_detectable",
+    "outcome",
+]
 
 
 def deciding_evidence(detail: pd.DataFrame) -> tuple[pd.DataFrame, str]:
-    """The rows of a claim's evidence that decide it, and a sentence counting the rest.
+    """The rows per dataset of a claim's evidence worth showing under its rows across
+    datasets, and a sentence counting the rest.
 
-    For the comparison rows of a claim: every contradicting row (outcome ``worse``) and the
+    For comparison rows: every row per dataset whose outcome is ``worse`` and the
     :data:`CLOSEST_CALLS` other rows whose Holm-adjusted p-value is nearest :data:`ALPHA`;
     for other evidence, its first :data:`SHOWN_ROWS` rows.
     """
-    if {"outcome", "p_holm"} <= set(detail.columns):
-        contradicting = detail[detail["outcome"] == WORSE]
-        rest = detail.drop(contradicting.index)
+    if {"outcome", "p_holm", "dataset"} <= set(detail.columns):
+        per_dataset = detail[detail["dataset"] != ALL]
+        contradicting = per_dataset[per_dataset["outcome"] == WORSE]
+        rest = per_dataset.drop(contradicting.index)
         closest = rest.loc[(rest["p_holm"] - ALPHA).abs().sort_values(kind="stable").index]
         closest = closest.head(CLOSEST_CALLS)
-        shown = pd.concat(
-            [contradicting.assign(why="contradicts"), closest.assign(why="closest call")]
-        )
-        shown = shown.drop(columns=[c for c in ("question",) if c in shown.columns])
+        shown = pd.concat([contradicting.assign(why="x worse"), closest.assign(why="closest call")])
+        shown = shown[[*DATASET_COLUMNS, "why"]]
         note = (
-            f"{len(contradicting)} contradicting rows and the {len(closest)} closest calls "
-            f"of {len(detail)} rows; the other {len(detail) - len(shown)}: "
+            f"Per dataset and cost model: {len(contradicting)} rows where x is worse and the "
+            f"{len(closest)} closest calls of {len(per_dataset)} rows; the other "
+            f"{len(per_dataset) - len(shown)}: "
         )
     else:
         shown = detail.head(SHOWN_ROWS)
@@ -64,8 +95,9 @@ def claims_markdown(
     findings: Sequence[str] = (),
 ) -> str:
     """``claims.md``: the verdicts first, then ``findings`` (markdown sections of
-    :mod:`budgetboost.analysis.findings`), then the rules, then per claim the evidence that decides
-    it (the full evidence is in ``claims_evidence.parquet``).
+    :mod:`budgetboost.report.findings`), then the rules, then per claim the evidence that
+    decides it: the rows across datasets its verdict rests on, and the rows per dataset
+    under them (all of them in ``claims_evidence.parquet``).
 
     The evidence names algorithms by role; a table maps each role to this run's algorithm.
     """
@@ -84,16 +116,13 @@ def claims_markdown(
         *findings,
         "## How a verdict is reached",
         "",
-        'A claim "X beats Y" reads the rows of its comparisons, one per (X vs Y, dataset, '
-        "cost model, budget band): "
+        "Claims 1, 2, 3a, 4a and 5 compare the paper's algorithms and are decided across "
+        "datasets, by the rule printed with each in the table below. "
         + how_findings_read()
-        + " A row *supports* the claim if its outcome is *better*, *contradicts* it if "
-        "*worse*. Reproduced: supported share >= min_supported and contradicted share <= "
-        "max_contradicted. Not reproduced: contradicted share > max_contradicted or the "
-        "share of rows where X is better by mean < min_direction. Otherwise inconclusive. "
-        "Claim 4a counts the *equivalent* rows.",
+        + " Claims 3b, 4b and 6 rest on spent budgets, stump choices and budgets to match, "
+        "each with its threshold below.",
         "",
-        "### Thresholds",
+        "### Thresholds and rules",
         "",
         markdown_table(thresholds_table()),
         "",
@@ -106,9 +135,15 @@ def claims_markdown(
     ]
     for r in results:
         lines += [f"## Claim {r.claim}: {r.verdict}", "", f"*{r.statement}*", "", r.evidence, ""]
+        if not r.deciding.empty:
+            lines += [
+                "Across datasets (the verdict rests on these rows):",
+                "",
+                markdown_table(r.deciding[ACROSS_COLUMNS]),
+                "",
+            ]
         if not r.detail.empty:
             shown, note = deciding_evidence(r.detail)
-            shown = shown.drop(columns=[c for c in ("p_value",) if c in shown.columns])
             lines += [note, ""]
             if not shown.empty:
                 lines += [markdown_table(shown), ""]

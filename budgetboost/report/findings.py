@@ -11,8 +11,16 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.analysis.findings import QUESTIONS, pool, protocol, tally
-from budgetboost.analysis.paired import ALL, EQUIVALENCE_MARGIN
-from budgetboost.analysis.significance import ALPHA, BETTER, EQUIVALENT, INCONCLUSIVE, WORSE
+from budgetboost.analysis.vocabulary import (
+    ALL,
+    ALPHA,
+    EQUIVALENCE_MARGIN,
+    EQUIVALENT,
+    MIN_DATASETS,
+    MIN_TRIALS,
+    OUTCOMES,
+    PROBABILITY,
+)
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.tables import markdown_table, rst_table
 
@@ -37,18 +45,25 @@ BAND_NAMES = {"small": "small", "medium": "medium", "large": "larger", "all": "a
 def how_findings_read() -> str:
     """The rule every finding follows, in one paragraph."""
     return (
-        "One test per (comparison, dataset, cost model, budget band): each trial's test "
-        "error averaged over the band's budgets (small: the lowest third of the grid, larger: "
-        "the highest), paired by trial (same split, same costs), the exact sign-flip "
-        f"permutation test, Holm over the rows of the comparison at {ALPHA}. Outcomes, x "
-        "against y: *better* / *worse* (significantly lower / higher error), *equivalent* "
-        f"(two one-sided tests: the difference lies within ±{EQUIVALENCE_MARGIN}), "
-        "*inconclusive* (neither: the test could not tell). Each row gives the mean paired "
-        "difference x − y with its 95 % interval and the smallest difference its test "
-        "detects with 80 % power (`min_detectable`; ∞: too few trials). Across datasets: the "
-        "same tests over the (dataset, cost model) pairs. *Tuned*: chose its trade-off and "
-        "the size of its model on a validation part of the training rows, then refit on all "
-        "of them; *as published*: the paper's rule (tau = 1, the longest affordable prefix)."
+        "Each comparison is decided across datasets, the datasets being the unit: one value "
+        "per dataset, its mean paired difference x − y in the budget band (small: the lowest "
+        "third of the grid, larger: the highest; a dataset under several cost models counts "
+        "once, with their mean), the Wilcoxon signed-rank test (exact, Holm over the "
+        f"comparison's bands at {ALPHA}) and the Bayesian signed-rank test with a region of "
+        f"practical equivalence of ±{EQUIVALENCE_MARGIN}: P(x better / equivalent / y "
+        "better). Outcomes, x against y: *better* / *worse* (Wilcoxon significant, x's error "
+        f"lower / higher), *equivalent* (P(equivalent) ≥ {PROBABILITY}; a significant "
+        "difference inside the margin is shown beside it), *inconclusive* (neither: the "
+        f"tests could not tell), *too few datasets* (fewer than {MIN_DATASETS}). Under it, "
+        "one row per dataset and cost model: the trials of a dataset split one finite sample, "
+        "so each row is tested about the dataset's population with the corrected resampled "
+        "t-test (Nadeau & Bengio 2003; its interval, test and two one-sided tests of "
+        f"equivalence within ±{EQUIVALENCE_MARGIN} share one variance; Holm over the rows), "
+        f"*too few trials* with fewer than {MIN_TRIALS} trials or equal differences alone. "
+        "`min detectable`: the smallest difference the test detects with 80 % power (∞: "
+        "it cannot reach the level). *Tuned*: chose its trade-off and the size of its model on "
+        "a validation part of the training rows, then refit on all of them; *as published*: "
+        "the paper's rule (tau = 1, the longest affordable prefix)."
     )
 
 
@@ -62,14 +77,35 @@ def _detectable(value: float) -> str:
     return "∞" if math.isinf(value) else f"{value:.3f}"
 
 
+def _outcome(row: pd.Series) -> str:
+    """The outcome, with the significance of a difference inside the margin beside it."""
+    if row["outcome"] == EQUIVALENT and row["p_holm"] < ALPHA:
+        side = "x lower" if row["mean_difference"] < 0 else "x higher"
+        return f"{EQUIVALENT} ({side}, p {row['p_holm']:.2g})"
+    return str(row["outcome"])
+
+
+def _probabilities(row: pd.Series) -> str:
+    if math.isnan(row["prob_better"]):
+        return "–"
+    return f"{row['prob_better']:.2f} / {row['prob_equivalent']:.2f} / {row['prob_worse']:.2f}"
+
+
 def _who(name: str, catalogue: Catalogue) -> str:
     return f"{catalogue.label(name)} ({protocol(catalogue, name)})"
 
 
+def _per_dataset(counts: pd.Series | None) -> str:
+    if counts is None:
+        return "–"
+    return " / ".join(str(int(counts[o])) for o in OUTCOMES)
+
+
 def findings_table(rows: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
-    """One line per (comparison, band): the outcome across datasets with its interval, the
-    per-dataset outcomes counted, trials and power; a comparison that ran on one dataset
-    only (no test across datasets) gets that dataset's row instead."""
+    """One line per (comparison, band): the outcome across datasets with its difference,
+    interval, Wilcoxon p and Bayesian probabilities, the per-dataset outcomes counted,
+    trials and power; a comparison that ran on one dataset only (no test across datasets)
+    gets that dataset's row instead."""
     counts = tally(rows, catalogue).set_index(["question", "x", "y", "pool", "band"])
     rows = rows.assign(pool=pool(rows))
     across = rows[rows["dataset"] == ALL]
@@ -92,13 +128,15 @@ def findings_table(rows: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
                 "comparison": comparison,
                 "budgets": BAND_NAMES.get(row["band"], row["band"]),
                 "difference [95% CI]": _interval(row),
-                "outcome": row["outcome"],
-                "datasets": int(row["trials"]) if n is not None else row["dataset"],
-                "per dataset (better/equiv./inconcl./worse)": (
-                    "–"
-                    if n is None
-                    else f"{n[BETTER]} / {n[EQUIVALENT]} / {n[INCONCLUSIVE]} / {n[WORSE]}"
+                "outcome": _outcome(row),
+                "datasets": int(row["datasets"]) if n is not None else row["dataset"],
+                "Wilcoxon p (Holm)": (
+                    f"{row['p_holm']:.3g}"
+                    if n is not None and not math.isnan(row["p_holm"])
+                    else "–"
                 ),
+                "P(better / equiv. / worse)": _probabilities(row),
+                f"per dataset ({' / '.join(OUTCOMES)})": _per_dataset(n),
                 "trials": int(n["trials"]) if n is not None else int(row["trials"]),
                 "min detectable": _detectable(row["min_detectable"]),
             }

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from budgetboost.analysis.claims import INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED
+from budgetboost.analysis.verdicts import NOT_REPRODUCED, REPRODUCED, UNDECIDED
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.tables import rst_table
 
@@ -46,7 +46,7 @@ def landing_page(
         f"{trials['dataset'].nunique()} datasets: "
         f"{counts.get(REPRODUCED, 0)} of {len(verdicts)} claims reproduced, "
         f"{counts.get(NOT_REPRODUCED, 0)} not reproduced, "
-        f"{counts.get(INCONCLUSIVE, 0)} inconclusive.",
+        f"{counts.get(UNDECIDED, 0)} inconclusive.",
         "",
         "Verdicts",
         "--------",

@@ -12,10 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from budgetboost.analysis.paired import ALL
 from budgetboost.analysis.results import Results
-from budgetboost.analysis.significance import OUTCOMES
-from budgetboost.analysis.summary import CONFIDENCE, with_names
+from budgetboost.analysis.summary import with_names
+from budgetboost.analysis.vocabulary import ALL, CONFIDENCE, OUTCOMES
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.findings import findings_table, how_findings_read
 from budgetboost.report.tables import markdown_table
@@ -73,7 +72,9 @@ def summary_markdown(results: Results, catalogue: Catalogue | None = None) -> st
         "# Results summary",
         "",
         f"Test error: mean ± half-width of the {CONFIDENCE:.0%} Student-t confidence "
-        "interval over trials. Budget `inf` is the unbudgeted AdaBoost reference. "
+        "interval over trials, about the dataset's population: its variance is the corrected "
+        "resampled one (the trials split one finite sample; `docs/design.md`). Budget `inf` "
+        "is the unbudgeted AdaBoost reference. "
         "**Bold**: the lowest mean at that budget (a description; the comparisons below, and "
         "`claims.md`, say which differences are real).",
         "",

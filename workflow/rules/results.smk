@@ -16,6 +16,8 @@ localrules:
 rule aggregate:
     input:
         shards=all_shards(),
+        splits=expand(R("splits/{dataset}.parquet"), dataset=DATASETS),
+        costs=cost_tables(),
         code=code_files("budgetboost.analysis.results", "budgetboost.report.summary"),
     output:
         summary=R("summary/summary.parquet"),
@@ -72,7 +74,6 @@ rule claims:
         comparisons=R("summary/comparisons.parquet"),
         matches=R("summary/budget_to_match.parquet"),
         findings=R("summary/findings.parquet"),
-        costs=cost_tables(),
         stumps=claim_stumps(),
         code=code_files(
             "budgetboost.analysis.claims",

@@ -8,8 +8,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
 from budgetboost.analysis.results import aggregate
-from budgetboost.analysis.summary import CONFIDENCE, read_shards
+from budgetboost.analysis.summary import read_shards
+from budgetboost.analysis.vocabulary import CONFIDENCE
+from budgetboost.data.costs import varied_pairs
 from budgetboost.data.io import job_log, write_table, write_text
+from budgetboost.data.splits import read_sizes
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.summary import summary_markdown
 
@@ -19,12 +22,16 @@ log = job_log(sm.log[0], "aggregate")
 try:
     shards = read_shards(list(sm.input.shards))
     catalogue = Catalogue(dict(sm.params.catalogue))
-    results = aggregate(shards, catalogue, sm.params.baseline)
+    sizes = read_sizes(list(sm.input.splits))
+    varied = varied_pairs(list(sm.input.costs))
+    results = aggregate(shards, catalogue, sm.params.baseline, sizes, varied)
     meta = {
         "shards": len(sm.input.shards),
         "rows": len(shards),
         "confidence": CONFIDENCE,
         "baseline": sm.params.baseline,
+        "sizes": {name: size._asdict() for name, size in sizes.items()},
+        "varied_cost_models": sorted(map(list, varied)),
     }
     for name in ("summary", "comparisons", "budget_to_match", "findings", "ranks"):
         write_table(getattr(results, name), getattr(sm.output, name), meta)

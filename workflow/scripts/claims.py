@@ -10,6 +10,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 import pandas as pd
 
 from budgetboost.analysis import claims
+from budgetboost.analysis.stump_agreement import stump_agreement
 from budgetboost.data.io import job_log, read_table, write_table, write_text
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.claims import claims_markdown
@@ -20,13 +21,12 @@ log = job_log(sm.log[0], "claims")
 catalogue = Catalogue(dict(sm.params.catalogue))  # who plays which of the paper's roles
 
 try:
-    varied = claims.read_cost_variation(list(sm.input.costs))
     # stump tables one (dataset, cost model) at a time: results/stumps/{d}/{c}/{a}/block-k
     pairs = defaultdict(list)
     for path in sm.input.stumps:
         pairs[Path(path).parts[-4:-2]].append(path)
     agreement = (
-        claims.stump_agreement(
+        stump_agreement(
             (
                 pd.concat([read_table(p) for p in paths], ignore_index=True)
                 for paths in pairs.values()
@@ -40,7 +40,6 @@ try:
         read_table(sm.input.summary),
         read_table(sm.input.comparisons),
         read_table(sm.input.matches),
-        varied=varied,
         agreement=agreement,
         catalogue=catalogue,
     )
@@ -48,10 +47,7 @@ try:
     write_table(
         table,
         sm.output.table,
-        {
-            "thresholds": claims.thresholds_table().astype(str).to_dict("records"),
-            "varied_cost_models": sorted(map(list, varied)),
-        },
+        {"thresholds": claims.thresholds_table().astype(str).to_dict("records")},
     )
     write_table(
         claims.evidence_table(results),

@@ -1,0 +1,111 @@
+"""How the evidence of a claim becomes its verdict: reproduced, not reproduced, inconclusive.
+
+A claim about the paper's algorithms is a claim about datasets in general, so its verdict
+reads the rows *across datasets* of its comparisons (:mod:`budgetboost.analysis.
+across_datasets`: the Wilcoxon signed-rank test and the Bayesian signed-rank test, one value
+per dataset); the rows per dataset are the detail under it.
+
+* **"X beats Y"** (claims 1, 2, 3a, 5; :func:`directional_verdict`): reproduced when every
+  one of its rows across datasets reads ``better`` (X's error significantly lower, Wilcoxon,
+  Holm over the comparison's bands); not reproduced when any reads ``worse`` or
+  ``equivalent`` (practically the same, posterior probability of at least
+  :data:`~budgetboost.analysis.vocabulary.PROBABILITY`); inconclusive otherwise, and when
+  the evidence is (``inconclusive`` or ``too few datasets`` rows, or none).
+* **"X performs almost identically to Y"** (claim 4a; :func:`equivalence_verdict`):
+  reproduced when every row reads ``equivalent``; not reproduced when any reads ``better``
+  or ``worse`` (a significant difference that is not practically equivalent); inconclusive
+  otherwise.
+
+Claims 3b, 4b and 6 rest on other evidence (spent budget, stump choices, budgets to match);
+their rules are in :mod:`budgetboost.analysis.claims`, their thresholds in
+:func:`thresholds_table`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from budgetboost.analysis.vocabulary import (
+    ALL,
+    BETTER,
+    EQUIVALENT,
+    INCONCLUSIVE,
+    TOO_FEW_DATASETS,
+    WORSE,
+)
+
+__all__ = [
+    "NOT_REPRODUCED",
+    "REPRODUCED",
+    "UNDECIDED",
+    "VERDICTS",
+    "ClaimResult",
+    "directional_verdict",
+    "equivalence_verdict",
+]
+
+REPRODUCED = "reproduced"
+NOT_REPRODUCED = "not reproduced"
+#: The verdict when the evidence does not decide (the same word as the outcome).
+UNDECIDED = INCONCLUSIVE
+#: The verdicts, in reading order.
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, UNDECIDED)
+
+
+@dataclass
+class ClaimResult:
+    """Verdict and evidence of one claim.
+
+    ``evidence`` is the sentence ``claims.md`` prints; ``deciding`` the rows across datasets
+    the verdict rests on (empty for claims decided otherwise); ``detail`` every row behind
+    the evidence (``claims_evidence.parquet``).
+    """
+
+    claim: str
+    verdict: str
+    evidence: str
+    statement: str = ""
+    deciding: pd.DataFrame = field(default_factory=pd.DataFrame)
+    detail: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+
+def _across(rows: pd.DataFrame) -> pd.DataFrame:
+    return rows[rows["dataset"] == ALL] if not rows.empty else rows
+
+
+def directional_verdict(rows: pd.DataFrame) -> str:
+    """The verdict of an "X beats Y" claim from its comparison rows (module docstring)."""
+    across = _across(rows)
+    if across.empty:
+        return UNDECIDED
+    outcomes = set(across["outcome"])
+    if outcomes & {WORSE, EQUIVALENT}:
+        return NOT_REPRODUCED
+    return REPRODUCED if outcomes == {BETTER} else UNDECIDED
+
+
+def equivalence_verdict(rows: pd.DataFrame) -> str:
+    """The verdict of an "X performs almost identically to Y" claim (module docstring)."""
+    across = _across(rows)
+    if across.empty:
+        return UNDECIDED
+    outcomes = set(across["outcome"])
+    if outcomes & {BETTER, WORSE}:
+        return NOT_REPRODUCED
+    return REPRODUCED if outcomes == {EQUIVALENT} else UNDECIDED
+
+
+#: What each outcome across datasets does to a verdict, for ``claims.md``.
+RULES = {
+    "directional": (
+        f"reproduced if every row across datasets is *{BETTER}*; not reproduced if any is "
+        f"*{WORSE}* or *{EQUIVALENT}*; otherwise (*{INCONCLUSIVE}*, *{TOO_FEW_DATASETS}*) "
+        "inconclusive"
+    ),
+    "equivalence": (
+        f"reproduced if every row across datasets is *{EQUIVALENT}*; not reproduced if any "
+        f"is *{BETTER}* or *{WORSE}*; otherwise inconclusive"
+    ),
+}

@@ -1,0 +1,115 @@
+"""Per-dataset inference (budgetboost.analysis.per_dataset): the corrected resampled t-test,
+its one variance, and the outcomes a row's trials can support."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from budgetboost.analysis import compare_paired
+from budgetboost.analysis.per_dataset import correlation, detectable_in_se, outcome
+from budgetboost.analysis.vocabulary import (
+    BETTER,
+    EQUIVALENCE_MARGIN,
+    EQUIVALENT,
+    MIN_TRIALS,
+    TOO_FEW_TRIALS,
+)
+
+sizes = st.tuples(st.integers(4, 2000), st.integers(4, 6000), st.integers(0, 50_000))
+
+
+def test_equal_differences_over_two_trials_are_never_equivalent():
+    for n_train, n_test, n_pool in ((100, 170, None), (1000, 1000, None), (10**5, 10**5, 10**7)):
+        row = compare_paired([0.0, 0.0], n_train, n_test, n_pool)
+        assert row["outcome"] == TOO_FEW_TRIALS
+        assert math.isnan(row["p_equivalence"])
+
+
+def test_a_clear_difference_reads_better():
+    d = np.random.default_rng(7).normal(-0.03, 0.01, 30)
+    row = compare_paired(d, 1000, 1000)
+    assert row["outcome"] == BETTER and row["ci_high"] < 0 < 0.05 - row["p_value"]
+
+
+def test_the_variance_is_nadeau_and_bengios_with_the_pool():
+    d = np.array([0.01, -0.02, 0.03, 0.0, 0.015, -0.005])
+    row = compare_paired(d, 100, 170)
+    # the splits use every row: rho / (1 - rho) = n_test / n_train
+    assert row["se"] == pytest.approx(d.std(ddof=1) * math.sqrt(1 / 6 + 170 / 100))
+    assert row["correlation"] == pytest.approx(170 / 270) == correlation(100, 170)
+    big = compare_paired(d, 1000, 5000, 48_842)  # census: 6,000 of 48,842 rows
+    assert big["se"] == pytest.approx(d.std(ddof=1) * math.sqrt(1 / 6 + 5000 / 43_842))
+    t = row["mean_difference"] / row["se"]
+    assert row["p_value"] == pytest.approx(2 * sps.t.sf(abs(t), 5))
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [((0, 10), "n_train"), ((10, 2.5), "n_test"), ((10, 10, 15), "n_pool")],
+)
+def test_bad_sizes_are_named(args, match):
+    with pytest.raises(ValueError, match=match):
+        compare_paired([0.1, 0.2, 0.3], *args)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    counts=st.lists(st.integers(-30, 30), min_size=2, max_size=40),
+    shape=sizes,
+)
+def test_interval_test_and_equivalence_come_from_one_variance(counts, shape):
+    """The interval excludes 0 exactly when the test rejects at 5 %; equivalence holds only
+    when the 90 % interval lies inside the margin; equal differences alone never make
+    ``equivalent``; fewer than MIN_TRIALS trials support no outcome."""
+    n_train, n_test, extra = shape
+    d = np.asarray(counts, dtype=float) / n_test
+    row = compare_paired(d, n_train, n_test, n_train + n_test + extra)
+    assert row["ci_low"] <= row["mean_difference"] <= row["ci_high"]
+    if len(counts) < MIN_TRIALS:
+        assert row["outcome"] == TOO_FEW_TRIALS
+    if len(set(counts)) == 1:
+        assert row["outcome"] != EQUIVALENT
+    if row["outcome"] == TOO_FEW_TRIALS:
+        assert math.isnan(row["p_value"])
+        return
+    excludes = row["ci_low"] > 0 or row["ci_high"] < 0
+    assert excludes == (row["p_value"] < 0.05) or abs(row["p_value"] - 0.05) < 1e-9
+    if row["outcome"] == EQUIVALENT:
+        half = sps.t.ppf(0.95, row["df"]) * row["se"]
+        assert -EQUIVALENCE_MARGIN <= row["mean_difference"] - half
+        assert row["mean_difference"] + half <= EQUIVALENCE_MARGIN
+
+
+def test_min_detectable_has_the_power_it_states():
+    """A true difference of ``min_detectable`` is detected in 80 % of normal samples (the
+    noncentral t, not the optimistic (t_a + t_b) sd / sqrt(n))."""
+    rng = np.random.default_rng(3)
+    for n, level in ((10, 0.05 / 20), (30, 0.05 / 20), (10, 0.05)):
+        delta = detectable_in_se(n - 1, level)
+        x = rng.standard_normal((40_000, n)) + delta / math.sqrt(n)
+        t = x.mean(axis=1) / (x.std(axis=1, ddof=1) / math.sqrt(n))
+        power = np.mean(np.abs(t) > sps.t.ppf(1 - level / 2, n - 1))
+        assert power == pytest.approx(0.8, abs=0.01), (n, level, power)
+    approximate = sps.t.ppf(1 - 0.05 / 40, 9) + sps.t.ppf(0.8, 9)  # (t_a + t_b): optimistic
+    assert detectable_in_se(9, 0.05 / 20) > approximate + 0.1
+
+
+def test_min_detectable_counts_the_shared_rows():
+    d = np.random.default_rng(1).normal(0, 0.02, 30)
+    small_pool = compare_paired(d, 100, 170)["min_detectable"]
+    large_pool = compare_paired(d, 100, 170, 100_000)["min_detectable"]
+    assert large_pool < small_pool / 3
+
+
+def test_outcomes_say_what_they_mean():
+    assert outcome(-0.05, 0.001, 0.9) == "better"
+    assert outcome(0.05, 0.001, 0.9) == "worse"
+    assert outcome(0.002, 0.001, 0.01) == "equivalent"  # significant but within the margin
+    assert outcome(-0.03, 0.2, 0.4) == "inconclusive"
+    assert outcome(-0.03, 0.001, 0.001, enough=False) == "too few trials"
