@@ -146,6 +146,13 @@ class BudgetedTree(TunedEstimator, PrunedTree):
     feature_groups : array-like of shape (n_features,), default=None
         Group label per column; a group is paid for once per path (e.g. the indicators of one
         raw attribute) and all its columns must carry the same cost.
+    discount_groups, discount_costs : array-like of shape (n_features,), default=None
+        Turney's discount groups (see :class:`~budgetboost.BudgetedEstimator`): an example
+        pays the price of the set of groups on its path (each touched discount group's
+        shared part once, each test its discount price), which the budget pruning bounds;
+        the cost-sensitive criterion's unpaid cost is a column's marginal price given the
+        groups split on above the node. The default ``tradeoffs`` grid's unit uses the full
+        prices.
 
     Attributes
     ----------
@@ -225,6 +232,8 @@ class BudgetedTree(TunedEstimator, PrunedTree):
         random_state=None,
         feature_costs=None,
         feature_groups=None,
+        discount_groups=None,
+        discount_costs=None,
     ):
         self.budget = budget
         self.max_nodes = max_nodes
@@ -235,6 +244,8 @@ class BudgetedTree(TunedEstimator, PrunedTree):
         self.random_state = random_state
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
+        self.discount_groups = discount_groups
+        self.discount_costs = discount_costs
 
     @classmethod
     def tunes(cls, params: Mapping[str, Any]) -> bool:
@@ -292,6 +303,8 @@ class BudgetedTree(TunedEstimator, PrunedTree):
             tradeoff=float(tradeoff),
             feature_costs=self.feature_costs,
             feature_groups=self.feature_groups,
+            discount_groups=self.discount_groups,
+            discount_costs=self.discount_costs,
         )
         for name in ("classes_", "n_features_in_", "feature_names_in_", "majority_"):
             if hasattr(self, name):

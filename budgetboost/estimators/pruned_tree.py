@@ -27,6 +27,8 @@ import numpy as np
 
 from .base import (
     BUDGET,
+    DISCOUNT_COSTS,
+    DISCOUNT_GROUPS,
     FEATURE_COSTS,
     FEATURE_GROUPS,
     BudgetCosts,
@@ -36,6 +38,7 @@ from .base import (
 )
 from .cart_splits import CRITERIA, SplitSearch
 from .params import Interval, Options
+from .pricing import Pricing
 from .validation import check_budgets
 
 __all__ = ["GROWN_ATTRIBUTES", "GrownTree", "PrunedTree", "PruningPath", "grow", "pruning_path"]
@@ -65,6 +68,7 @@ def grow(
     criterion: str,
     tradeoff: float = 0.0,
     search: SplitSearch | None = None,
+    pricing: Pricing | None = None,
 ) -> GrownTree:
     """Grow a tree until every leaf is pure or no split improves (score > GAIN_TOL).
 
@@ -73,8 +77,13 @@ def grow(
     path); it enters the score ``gain - tradeoff * unpaid`` (:func:`_scores`; plain CART:
     ``tradeoff = 0``). A node's gains depend on its examples alone: trees of other
     trade-offs grown on the same ``(X, y1)`` may share them through ``search``.
+
+    With discount groups (``pricing``), a node's path cost is the price of the set of its
+    groups, and a column's unpaid cost its marginal price given them: its discount price
+    where its discount group is split on above the node, its price alone otherwise.
     """
     search = SplitSearch(X, y1, criterion) if search is None else search
+    pricing = Pricing.plain(group_cost) if pricing is None else pricing
     column_cost = group_cost[group_of_column]
     rows: dict[str, list] = {
         k: []
@@ -103,13 +112,17 @@ def grow(
         paid_arr = np.asarray(paid, dtype=np.intp)
         rows["parent"].append(parent)
         rows["value"].append((idx.size - n1, n1))
-        rows["path_cost"].append(float(group_cost[paid_arr].sum()))
+        rows["path_cost"].append(pricing.set_cost(paid_arr))
         rows["path_groups"].append(len(paid))
         rows["depth"].append(depth)
         rows["left"].append(-1)
         rows["right"].append(-1)
         split = None
         if 0 < n1 < idx.size:
+            if pricing.discounted:
+                touched = pricing.untouched()
+                pricing.touch(touched, paid)
+                column_cost = pricing.prices(touched)[group_of_column]
             unpaid = np.where(np.isin(group_of_column, paid_arr), 0.0, column_cost)
             split = search.best(idx, unpaid, tradeoff)
         if split is None:
@@ -291,6 +304,8 @@ class PrunedTree(BudgetedEstimator):
         "tradeoff": [Interval(Real, 0, None, closed="left")],
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
+        "discount_groups": DISCOUNT_GROUPS,
+        "discount_costs": DISCOUNT_COSTS,
     }
 
     def __init__(
@@ -301,6 +316,8 @@ class PrunedTree(BudgetedEstimator):
         tradeoff: float = 0.0,
         feature_costs=None,
         feature_groups=None,
+        discount_groups=None,
+        discount_costs=None,
     ):
         self.budget = budget
         self.max_nodes = max_nodes
@@ -308,6 +325,8 @@ class PrunedTree(BudgetedEstimator):
         self.tradeoff = tradeoff
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
+        self.discount_groups = discount_groups
+        self.discount_costs = discount_costs
 
     def _fit(self, data: TrainingData) -> None:
         self._grow_tree(data.X, (data.y > 0).astype(np.int64), data, float(self.tradeoff))
@@ -322,7 +341,16 @@ class PrunedTree(BudgetedEstimator):
     ) -> None:
         """Grow one tree on ``(X, y1)`` (its node gains shared through ``search`` with the
         other trees grown on ``X``) and compute its pruning sequence by budget."""
-        tree = grow(X, y1, data.group_of_column, data.group_cost, self.criterion, tradeoff, search)
+        tree = grow(
+            X,
+            y1,
+            data.group_of_column,
+            data.group_cost,
+            self.criterion,
+            tradeoff,
+            search,
+            data.pricing,
+        )
         self.feature_ = tree.feature
         self.threshold_ = tree.threshold
         self.children_left_ = tree.left

@@ -15,7 +15,15 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .base import BUDGET, FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE, TrainingData
+from .base import (
+    BUDGET,
+    DISCOUNT_COSTS,
+    DISCOUNT_GROUPS,
+    FEATURE_COSTS,
+    FEATURE_GROUPS,
+    RANDOM_STATE,
+    TrainingData,
+)
 from .boosting import MAX_TREE_DEPTH, WEAK_LEARNERS, BudgetedBoost
 from .criteria import CRITERION_NAMES
 from .params import Interval, Options
@@ -41,8 +49,9 @@ class TunedBoost(TunedEstimator):
     Parameters
     ----------
     criterion, max_rounds, switch, weak_learner, max_depth, budget, feature_costs, \
-feature_groups
-        As :class:`~budgetboost.estimators.boosting.BudgetedBoost`.
+feature_groups, discount_groups, discount_costs
+        As :class:`~budgetboost.estimators.boosting.BudgetedBoost` (every path, and so every
+        candidate's cost, is priced with the discount groups).
     tau : float in (0, 1] or array-like of them, default=(1/8, 1/4, 1/2, 1)
         The scale of the spent budget in Eq. 2 (``smoothed``, ``hybrid``), one value or a
         grid to choose from; other criteria ignore it (give one value).
@@ -85,6 +94,8 @@ feature_groups
         "random_state": RANDOM_STATE,
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
+        "discount_groups": DISCOUNT_GROUPS,
+        "discount_costs": DISCOUNT_COSTS,
     }
 
     def __init__(
@@ -100,6 +111,8 @@ feature_groups
         random_state=None,
         feature_costs=None,
         feature_groups=None,
+        discount_groups=None,
+        discount_costs=None,
     ):
         self.criterion = criterion
         self.budget = budget
@@ -112,6 +125,8 @@ feature_groups
         self.random_state = random_state
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
+        self.discount_groups = discount_groups
+        self.discount_costs = discount_costs
 
     def _booster(self, tau: float, max_rounds: int) -> BudgetedBoost:
         return BudgetedBoost(
@@ -124,6 +139,8 @@ feature_groups
             max_depth=self.max_depth,
             feature_costs=self.feature_costs,
             feature_groups=self.feature_groups,
+            discount_groups=self.discount_groups,
+            discount_costs=self.discount_costs,
         )
 
     # ------------------------------------------------------------------ the protocol's steps

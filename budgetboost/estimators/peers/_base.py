@@ -8,7 +8,8 @@ follows the protocol of every tuned estimator (:mod:`budgetboost.estimators.tuni
    is trained on the *fit part* of the training rows. Every prefix of ``k`` trees of every
    model is a candidate whose cost is the pay-once cost of the feature groups its trees
    split on, by this project's accounting (``feature_costs`` summed per group, each group
-   once), whatever the library was told. At a budget ``B`` the candidate with the lowest
+   once; with discount groups, the price of the set: each touched discount group's shared
+   part once), whatever the library was told. At a budget ``B`` the candidate with the lowest
    error on the *validation part* among those costing at most ``B`` is chosen; the choice is
    a step function of the budget fixed at fit time (:attr:`PeerBooster.choice_`).
 2. Each configuration chosen at some budget is trained again on all training rows, with as
@@ -20,6 +21,13 @@ Under a grouped cost model the library is given one ordinal column per attribute
 threshold indicators, not the indicators (:class:`~._columns.ColumnEncoding`): the same
 splits, one penalty per feature group (heart with Turney's costs: 371 columns become 13).
 Ungrouped columns reach it unchanged.
+
+Discount groups (Turney's shared parts) cannot be told to either library: a feature's
+first-use penalty is one number. Each library column's penalty is its group's full price
+(its test alone), the largest marginal price the test can have, so the penalty never makes a
+test look cheaper than it may be (it overstates a second test of a touched discount group).
+The benchmark still charges the true price, with the discount groups, in the choice per
+budget (the candidates' costs) and in every evaluation.
 
 A library module implements a :class:`PeerModel` (what the benchmark reads of one trained
 model) and the hooks of :class:`PeerBooster`.
@@ -35,6 +43,7 @@ import numpy as np
 
 from ..base import BudgetCosts, TrainingData
 from ..params import Constraint, InvalidParameterError
+from ..pricing import Pricing
 from ..tuning import EMPTY_SCORE, TunedEstimator
 from ._columns import ColumnEncoding
 
@@ -90,10 +99,11 @@ class PeerModel:
         raise NotImplementedError
 
     def example_costs(
-        self, X: np.ndarray, n_trees: np.ndarray, column_group: np.ndarray, group_cost: np.ndarray
+        self, X: np.ndarray, n_trees: np.ndarray, column_group: np.ndarray, pricing: Pricing
     ) -> np.ndarray | None:
         """What each example pays for the groups on its decision paths through each prefix,
-        (len(n_trees), n_samples); ``None`` when every example reads every split."""
+        at the groups' prices (``pricing``), (len(n_trees), n_samples); ``None`` when every
+        example reads every split."""
         return None
 
 
@@ -102,15 +112,20 @@ def _log_loss(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.logaddexp(0.0, -scores * y).mean(axis=-1)
 
 
-def _prefix_costs(trees: list[np.ndarray], group_cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pay-once cost and group count of every prefix ``0..len(trees)`` (trees as groups)."""
+def _prefix_costs(
+    trees: list[np.ndarray], group_cost: np.ndarray, pricing: Pricing | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pay-once cost and group count of every prefix ``0..len(trees)`` (trees as groups),
+    at the groups' prices (``pricing``; default ``group_cost``)."""
+    pricing = Pricing.plain(group_cost) if pricing is None else pricing
     paid = np.zeros(group_cost.size, dtype=bool)
+    touched = pricing.untouched()
     cost = np.zeros(len(trees) + 1)
     n_groups = np.zeros(len(trees) + 1)
     for k, groups in enumerate(trees, start=1):
         new = groups[~paid[groups]]
         paid[new] = True
-        cost[k] = cost[k - 1] + group_cost[new].sum()
+        cost[k] = cost[k - 1] + pricing.added(new, touched)
         n_groups[k] = n_groups[k - 1] + new.size
     return cost, n_groups
 
@@ -233,7 +248,8 @@ class PeerBooster(TunedEstimator):
         self.seed_ = int(rng.integers(0, 2**31 - 1))
         self.encoding_ = ColumnEncoding.fit(data.X, data.group_of_column)
         self.group_cost_ = data.group_cost
-        penalty = data.group_cost[self.encoding_.group]
+        self.pricing_ = data.pricing
+        penalty = data.group_cost[self.encoding_.group]  # full prices (module docstring)
         library = _LibraryData(
             self.encoding_.transform(data.X), (data.y > 0).astype(np.int32), penalty
         )
@@ -248,7 +264,7 @@ class PeerBooster(TunedEstimator):
     def _prefix_costs(self, model: PeerModel) -> tuple[np.ndarray, np.ndarray]:
         """Pay-once cost and group count of every prefix of ``model``'s trees."""
         groups = [np.unique(self.encoding_.group[c]) for c in model.tree_columns()]
-        return _prefix_costs(groups, self.group_cost_)
+        return _prefix_costs(groups, self.group_cost_, self.pricing_)
 
     def _candidates(self, index: int, model: PeerModel, data: TrainingData, rows: np.ndarray):
         """Every prefix of trees: its cost, validation error and log loss."""
@@ -286,7 +302,7 @@ class PeerBooster(TunedEstimator):
         scores = np.empty((sizes.size, n))
         for n_trees in np.unique(sizes).tolist():
             scores[sizes == n_trees] = model.raw_scores(X, n_trees)
-        paid = model.example_costs(X, sizes, self.encoding_.group, self.group_cost_)
+        paid = model.example_costs(X, sizes, self.encoding_.group, self.pricing_)
         if paid is None:
             mean_cost, max_cost = spent, spent
         else:  # <= spent, but for rounding: clip it there
