@@ -102,7 +102,9 @@ def test_grouped_flag_on_plain_models():
 def test_real_heart_costs_follow_turney(heart):
     table = make_costs("heart", "real", {"model": "real"}, heart, None, range(3), ROOT)
     assert table.grouped
-    turney = pd.read_csv(ROOT / "resources/heart_turney_costs.csv").set_index("feature")["cost"]
+    turney = pd.read_csv(ROOT / "resources/heart_cleveland_turney_costs.csv").set_index("feature")[
+        "cost"
+    ]
     expected = turney.loc[list(heart.attributes)].to_numpy()
     for row in table.costs:
         np.testing.assert_array_equal(row, expected)
@@ -215,7 +217,7 @@ def test_real_costs_without_a_file_name_the_dataset_and_cost_model():
         {"model": "few_cheap"},
         {"model": "few_cheap", "fraction": 0.2, "cheap": [0, 0.1], "expensive": [2, 2]},
         {"model": "few_cheap", "fraction": 1, "grouped": True},
-        {"model": "real", "file": "resources/heart_turney_costs.csv", "scale": 2},
+        {"model": "real", "file": "resources/heart_cleveland_turney_costs.csv", "scale": 2},
         {"model": "real"},
     ],
 )
@@ -394,11 +396,11 @@ def test_cost_table_dataclass_fields():
 
 def test_an_attribute_listed_twice_in_a_cost_file_is_rejected(tmp_path, heart):
     path = tmp_path / "heart_turney_costs.csv"
-    path.write_text((ROOT / "resources/heart_turney_costs.csv").read_text() + "age,500\n")
+    path.write_text((ROOT / "resources/heart_cleveland_turney_costs.csv").read_text() + "age,500\n")
     with pytest.raises(
         ValueError,
         match=r"heart_turney_costs\.csv: attribute 'age' is listed "
-        r"twice \(costs 1\.0, 500\); keep one row",
+        r"twice \(costs 1\.00, 500\); keep one row",
     ):
         read_attribute_costs(path)
     with pytest.raises(ValueError, match=r"'heart', cost model 'real'.*attribute 'age' is listed"):

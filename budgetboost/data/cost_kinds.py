@@ -14,9 +14,15 @@ stream (:class:`~budgetboost.data.cost_registry.Trial`):
 ``per_attribute`` ``{low, high}``
     one ``U[low, high]`` draw per raw attribute, shared by its indicators, which are paid
     for together (``grouped``).
-``real`` ``{file, scale}``
+``real`` ``{file, scale, prices}``
     costs per raw attribute from a ``feature,cost`` file (default: the dataset's
-    ``cost_file``, e.g. Turney's heart test costs), times ``scale`` (``grouped``).
+    ``cost_file``, e.g. Turney's heart test costs), times ``scale`` (``grouped``). A file
+    with ``group`` and ``discount_cost`` columns (Turney's discount groups: the tests of a
+    group share the part ``cost - discount_cost``, paid once per example, and each test
+    read adds its ``discount_cost``) hands both on per column (``extra``), and every method
+    is charged with them. ``prices`` replaces the file's price of the attributes it names:
+    a number, or null for a test that is *not offered* (cost ``inf``: the train job drops
+    its columns); an attribute the file leaves without a price must be named there.
 ``correlated`` ``{low, high, noise, quality}``
     the paper's adversarial future work (Section 8): costs increase with a column's
     stand-alone edge ``|gamma_j| = |mean_i y_i (2 x_ij - 1)|`` (uniform weights, ``y`` in
@@ -67,7 +73,14 @@ from budgetboost.data.cost_registry import (
     pair,
 )
 
-__all__ = ["FEW_CHEAP_DEFAULTS", "QUALITIES", "read_attribute_costs"]
+__all__ = [
+    "COST_FILE_COLUMNS",
+    "FEW_CHEAP_DEFAULTS",
+    "NOT_OFFERED",
+    "QUALITIES",
+    "read_attribute_costs",
+    "read_test_costs",
+]
 
 #: Defaults of ``few_cheap``.
 FEW_CHEAP_DEFAULTS = {"fraction": 0.1, "cheap": (0.0, 0.2), "expensive": (1.5, 2.5)}
@@ -129,13 +142,32 @@ def per_attribute(trial: Trial, bounds: tuple[float, float]) -> ColumnCosts:
 
 
 # --------------------------------------------------------------------------- real test costs
-def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
-    """Per raw attribute costs from a file.
+#: The columns of a cost file: ``feature`` and ``cost``, optionally ``group`` and
+#: ``discount_cost`` (Turney's discount groups).
+COST_FILE_COLUMNS = ("feature", "cost", "group", "discount_cost")
+#: How far the shared parts (``cost - discount_cost``) of one group's tests may differ,
+#: relative to the larger cost (at least 1): prices in cents differ by rounding only.
+SHARED_TOLERANCE = 1e-9
 
-    Two formats: a CSV with columns ``feature`` and ``cost`` (e.g. Turney's heart costs),
-    one row per attribute (an attribute listed twice is an error, not "the last one wins"),
-    or plain text with one cost per line, line ``i`` giving attribute ``f{i}`` (the SVMlight
+
+def read_test_costs(path: str | os.PathLike) -> pd.DataFrame:
+    """The tests of a cost file, one row per attribute, indexed by ``feature``.
+
+    Two formats: a CSV with columns ``feature`` and ``cost``, and optionally ``group`` and
+    ``discount_cost`` (Turney's discount groups: the tests of a group share the part ``cost -
+    discount_cost``, paid once per example; each test read adds its ``discount_cost``), or
+    plain text with one cost per line, line ``i`` giving attribute ``f{i}`` (the SVMlight
     feature numbering of the Webscope reader).
+
+    Returns a frame with columns ``cost`` (NaN: the file gives no price, an empty cell),
+    ``group`` (``""``: none) and ``discount_cost`` (``cost`` outside a group).
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the attribute: a cost or discount that is not a number or not
+        finite and >= 0, an attribute listed twice, a discount above its cost or missing in
+        a group, a group whose tests share different parts, a price missing in a group.
     """
     path = Path(path)
     if not path.is_file():
@@ -153,16 +185,15 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
             costs = [float(ln.split(",")[-1]) for ln in lines]
         except ValueError as err:
             raise ValueError(f"cost file {path}: {err}") from None
-        return _checked_costs(path, {f"f{i}": c for i, c in enumerate(costs, start=1)})
+        frame = pd.DataFrame({"feature": [f"f{i}" for i in range(1, len(costs) + 1)]})
+        frame["cost"], frame["group"], frame["discount_cost"] = costs, "", costs
+        _checked_costs(path, dict(zip(frame["feature"], frame["cost"], strict=True)))
+        return frame.set_index("feature")
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     if not {"feature", "cost"} <= set(frame.columns):
         raise ValueError(
             f"cost file {path}: needs columns 'feature' and 'cost', got {list(frame.columns)}"
         )
-    costs = pd.to_numeric(frame["cost"], errors="coerce")
-    if costs.isna().any():
-        bad = frame.loc[costs.isna(), ["feature", "cost"]].iloc[0].tolist()
-        raise ValueError(f"cost file {path}: cost of {bad[0]!r} is not a number: {bad[1]!r}")
     repeated = frame["feature"].duplicated(keep=False)
     if repeated.any():
         name = frame.loc[repeated, "feature"].iloc[0]
@@ -172,15 +203,80 @@ def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
             f"cost file {path}: attribute {name!r} is listed {times} (costs "
             f"{', '.join(given)}); keep one row per attribute"
         )
-    return _checked_costs(
-        path, dict(zip(frame["feature"].astype(str), costs.astype(float), strict=True))
+    frame = frame.reindex(columns=list(COST_FILE_COLUMNS), fill_value="")
+    frame["feature"] = frame["feature"].astype(str)
+    cost = _numbers(path, frame, "cost")
+    _checked_costs(path, dict(zip(frame["feature"], cost, strict=True)), unpriced=True)
+    group = frame["group"].str.strip()
+    discount = _numbers(path, frame, "discount_cost")
+    _checked_costs(path, dict(zip(frame["feature"], discount, strict=True)), unpriced=True)
+    out = pd.DataFrame(
+        {
+            "cost": cost.to_numpy(),
+            "group": group.to_numpy(),
+            "discount_cost": discount.fillna(cost).to_numpy(),
+        },
+        index=pd.Index(frame["feature"], name="feature"),
     )
+    _check_groups(path, out)
+    return out
 
 
-def _checked_costs(path: Path, costs: dict[str, float]) -> dict[str, float]:
+def _numbers(path: Path, frame: pd.DataFrame, column: str) -> pd.Series:
+    """A column of numbers, NaN where the cell is empty; anything else is an error."""
+    text = frame[column].str.strip()
+    values = pd.to_numeric(text.where(text != ""), errors="coerce")
+    bad = values.isna() & (text != "")
+    if bad.any():
+        name, given = frame.loc[bad, "feature"].iloc[0], text[bad].iloc[0]
+        what = "cost" if column == "cost" else "discount cost"
+        raise ValueError(f"cost file {path}: {what} of {name!r} is not a number: {given!r}")
+    return values.astype(float)
+
+
+def _check_groups(path: Path, tests: pd.DataFrame) -> None:
+    """A group's tests are priced, each discount at most its cost, one shared part each."""
+    grouped = tests[tests["group"] != ""]
+    unpriced = grouped.index[grouped["cost"].isna()]
+    if len(unpriced):
+        raise ValueError(
+            f"cost file {path}: {unpriced[0]!r} is in group {grouped.loc[unpriced[0], 'group']!r} "
+            "but has no cost"
+        )
+    over = grouped.index[grouped["discount_cost"] > grouped["cost"]]
+    if len(over):
+        row = grouped.loc[over[0]]
+        raise ValueError(
+            f"cost file {path}: discount cost of {over[0]!r} ({row['discount_cost']}) exceeds "
+            f"its cost ({row['cost']})"
+        )
+    part = grouped["cost"] - grouped["discount_cost"]
+    first = part.groupby(grouped["group"], sort=False).transform("first")
+    tolerance = SHARED_TOLERANCE * np.maximum(1.0, grouped["cost"])
+    differ = grouped.index[(part - first).abs() > tolerance]
+    if len(differ):
+        name = differ[0]
+        group = grouped.loc[name, "group"]
+        leader = grouped.index[grouped["group"] == group][0]
+        raise ValueError(
+            f"cost file {path}: the tests of group {group!r} share different parts (cost - "
+            f"discount_cost: {part[leader]:g} for {leader!r}, {part[name]:g} for {name!r}); "
+            "a group's shared part is paid once, so it must be one number"
+        )
+
+
+def read_attribute_costs(path: str | os.PathLike) -> dict[str, float]:
+    """Per raw attribute costs of a cost file (:func:`read_test_costs`; NaN: no price)."""
+    return read_test_costs(path)["cost"].to_dict()
+
+
+def _checked_costs(path: Path, costs: dict[str, float], unpriced: bool = False) -> dict[str, float]:
     """``costs``, unless one is not finite or negative (a negative cost would let a model
-    buy budget by reading a feature; an infinite one makes every budget unreachable)."""
+    buy budget by reading a feature; an infinite one makes every budget unreachable); with
+    ``unpriced``, NaN (an empty cell: no price given) passes."""
     for name, cost in costs.items():
+        if unpriced and np.isnan(cost):
+            continue
         if not (np.isfinite(cost) and cost >= 0):
             raise ValueError(
                 f"cost file {path}: cost of {name!r} is {cost} (costs must be finite and >= 0)"
@@ -193,16 +289,39 @@ def _real_spec(where: str, spec: Mapping[str, object]) -> None:
         raise SpecError(where, "file", f"must be a file path; got {spec['file']!r}")
     if "scale" in spec:
         number(where, spec, "scale")
+    prices = spec.get("prices", {})
+    if not isinstance(prices, Mapping) or not all(isinstance(k, str) for k in prices):
+        raise SpecError(
+            where, "prices", f"must map attribute names to a price or null; got {prices!r}"
+        )
+    for name in prices:
+        if prices[name] is not None:
+            number(where, prices, name)
+
+
+#: The prices of a test that is not offered: no budget reaches it (the train job drops its
+#: columns, so no method reads it).
+NOT_OFFERED = math.inf
 
 
 @cost_kind(
     "real",
-    keys=("file", "scale"),
+    keys=("file", "scale", "prices"),
     read=_real_spec,
     grouped=True,
-    read_file=read_attribute_costs,
+    read_file=read_test_costs,
 )
 def real(trial: Trial, _: None) -> ColumnCosts:
+    """Real test prices per raw attribute from a cost file, times ``scale``.
+
+    Where the file has Turney's discount groups (``group``, ``discount_cost``), the kind
+    hands on each column's discount price and discount group (an integer, ``-1``: none) as
+    ``extra`` ``discount_cost`` and ``discount_group``. ``prices`` (attribute -> price, or
+    null) replaces the file's price of the attributes it names: a number prices the test
+    alone (no group), null means the test is *not offered* (its columns cost ``inf``: the
+    train job drops them, so no method can read them). An attribute the file lists without a
+    price must be named there.
+    """
     where, spec, data = trial.where, trial.spec, trial.data
     file = spec.get("file") or data.meta.get("cost_file")
     if not file:
@@ -213,14 +332,35 @@ def real(trial: Trial, _: None) -> ColumnCosts:
     path = Path(file) if Path(file).is_absolute() else trial.root / file
     scale = number(where, spec, "scale", float(data.meta.get("cost_scale") or 1))
     try:
-        table = read_attribute_costs(path)
+        tests = read_test_costs(path)
     except (ValueError, FileNotFoundError) as err:
         raise type(err)(f"{where}: {err}") from err
-    attributes = data.meta["attributes"]
-    missing = [a for a in attributes if a not in table]
+    attributes = [str(a) for a in data.meta["attributes"]]
+    prices = dict(spec.get("prices") or {})
+    unknown = [a for a in prices if a not in attributes]
+    if unknown:
+        raise ValueError(f"{where}: spec.prices names {unknown[:5]}, not attributes of the data")
+    missing = [a for a in attributes if a not in tests.index and a not in prices]
     if missing:
         raise ValueError(f"{where}: cost file {path} has no cost for attribute(s) {missing[:5]}")
-    return ColumnCosts(scale * np.array([table[a] for a in attributes], dtype=float)[data.groups])
+    tests = tests.reindex(attributes)
+    unpriced = [a for a in attributes if np.isnan(tests.loc[a, "cost"]) and a not in prices]
+    if unpriced:
+        raise ValueError(
+            f"{where}: cost file {path} gives no price for {unpriced[:5]}: name them under "
+            "the spec's `prices` (a price, or null: the test is not offered)"
+        )
+    for name, price in prices.items():
+        value = NOT_OFFERED if price is None else float(price)
+        tests.loc[name, ["cost", "group", "discount_cost"]] = [value, "", value]
+    cost = scale * tests["cost"].to_numpy(dtype=float)
+    groups = sorted(set(tests["group"]) - {""})
+    if not groups:
+        return ColumnCosts(cost[data.groups])
+    label = tests["group"].map({g: i for i, g in enumerate(groups)}).fillna(-1).to_numpy(float)
+    discount = scale * tests["discount_cost"].to_numpy(dtype=float)
+    extra = {"discount_cost": discount[data.groups], "discount_group": label[data.groups]}
+    return ColumnCosts(cost[data.groups], extra)
 
 
 # --------------------------------------------------------------------------- by the training rows

@@ -23,8 +23,12 @@ function). Adding a kind is adding one entry (the built-in kinds:
 estimators more than one number per column, further per-column arrays by name (``extra``),
 which the cost table stores beside the prices. Real test costs with discount groups (Turney
 1995: a test costs nothing more once its attribute is paid, its discount price once another
-test of its group is paid, its full price otherwise) are such a kind: its full prices are
-``cost``, its discount prices and discount groups two ``extra`` arrays.
+test of its group is paid, its full price otherwise) are such a kind (``real`` reading a
+file with ``group`` and ``discount_cost`` columns): its full prices are ``cost``, its
+discount prices and discount groups the ``extra`` arrays ``discount_cost`` and
+``discount_group``, which the train job hands every estimator as ``discount_costs`` and
+``discount_groups``. A price of ``inf`` marks a test that is not offered: the train job
+drops its columns.
 """
 
 from __future__ import annotations
@@ -127,9 +131,9 @@ class ColumnCosts:
         The full price of each column (paid once per example; with its raw attribute's
         other indicators, once for all, where the kind is grouped).
     extra : mapping of str to ndarray of shape (n_columns,)
-        Further per-column numbers a kind hands on (none for the built-in kinds; e.g. the
-        discount price and discount group of Turney's grouped tests), stored by name in the
-        cost table beside ``cost``.
+        Further per-column numbers a kind hands on (``real`` with Turney's groups: the
+        discount price ``discount_cost`` and the discount group ``discount_group``, -1 for
+        none), stored by name in the cost table beside ``cost``.
     """
 
     cost: np.ndarray

@@ -61,12 +61,16 @@ class CostTable:
     ----------
     trials : numpy.ndarray of int, shape (T,)
     costs : numpy.ndarray of float64, shape (T, n_columns)
+        ``inf`` marks a column whose test is not offered (no price known: the train job
+        drops it).
     grouped : bool
         The indicators of one raw attribute are paid for together: train with
         ``feature_groups=data.groups``.
     extra : dict of str to numpy.ndarray of shape (T, n_columns)
         Further per-column numbers of the trials, by name, where the kind hands some on
-        (:class:`~budgetboost.data.cost_registry.ColumnCosts`; none for the built-in kinds).
+        (:class:`~budgetboost.data.cost_registry.ColumnCosts`): ``real`` costs with
+        Turney's discount groups hand on ``discount_cost`` and ``discount_group`` (an
+        integer, -1: none), the train job's ``discount_costs`` and ``discount_groups``.
     """
 
     trials: np.ndarray
@@ -132,14 +136,14 @@ def make_costs(
         priced.append(kind.costs(trial, parameters))
     n_columns = data.X.shape[1]
     costs = np.vstack([p.cost for p in priced]) if priced else np.empty((0, n_columns))
-    bad = ~np.isfinite(costs) | (costs < 0)
+    bad = np.isnan(costs) | (costs < 0)  # inf: a test not offered (cost_kinds.NOT_OFFERED)
     if bad.any():
         t, j = np.argwhere(bad)[0]
         file = kind.cost_file(spec, data.meta)
         source = f", file {file}" if file else ""
         raise ValueError(
             f"{where}{source}: cost {costs[t, j]!r} of column "
-            f"{data.columns[j]!r} (trial {trials[t]}) is negative or not finite"
+            f"{data.columns[j]!r} (trial {trials[t]}) is negative or not a number"
         )
     names = sorted(priced[0].extra) if priced else []
     extra = {name: np.vstack([p.extra[name] for p in priced]) for name in names}

@@ -57,6 +57,7 @@ try:
         budgets=budgets,
         trials=trials,
         paths=paths,
+        discounts=inputs.discounts,
     )
     metadata = shard_metadata(
         dataset=dataset,
