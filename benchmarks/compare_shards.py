@@ -123,6 +123,7 @@ def trace_trial(inputs, data, spec, budgets, trial, stumps_old, paths, context) 
         feature_groups=data.groups if inputs.grouped else None,
         budget=None if spec.unbudgeted else max(budgets),
         adaboost_path=None if paths is None else paths[trial],
+        **inputs.discount_params(trial),
     )
     X, y = data.X.astype(np.float64), data.y.astype(np.float64)
     estimator.fit(X[train], y[train])

@@ -132,6 +132,7 @@ def fingerprint(
             feature_groups=groups,
             budget=None if spec.unbudgeted else budgets[-1],
             adaboost_path=None if paths is None else paths[t],
+            **inputs.discount_params(t),
         )
         estimator.fit(X[splits[t][0]], data.y[splits[t][0]])
         for name in sorted(vars(estimator)):

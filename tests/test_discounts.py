@@ -326,6 +326,21 @@ def test_boosters_and_trees_are_charged_turneys_price_per_example(problem):
     assert _close(charged.max_example_cost[0], float(np.max(per_example)))
 
 
+@given(problem=priced(), budget=st.floats(0, 12))
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+def test_the_shared_adaboost_path_is_cut_as_boosting_anew_under_discount_groups(problem, budget):
+    """One AdaBoost path per trial serves every cost model: cut under grouped prices it is
+    the path AdaBoostBT boosts anew under them, bit for bit."""
+    X, y, groups, cost, dg, discount = problem
+    params = {**_params(cost, dg, discount, groups), "criterion": "adaboost", "max_rounds": 12}
+    shared = adaboost_path(X, y, 12)
+    anew = BudgetedBoost(budget=budget, **params).fit(X, y)
+    cut = BudgetedBoost(budget=budget, adaboost_path=shared, **params).fit(X, y)
+    for name in ("feature_", "threshold_", "alpha_", "spent_", "n_features_used_"):
+        np.testing.assert_array_equal(getattr(anew, name), getattr(cut, name), err_msg=name)
+    assert anew.stop_reason_ == cut.stop_reason_
+
+
 def test_the_peers_prefixes_are_charged_turneys_price():
     """Each prefix of a peer's trees (CatBoost: every example reads every split, so its cost)
     costs the loop reference's price of its groups in tree order."""

@@ -217,37 +217,43 @@ class _DrawPrices:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """RS_AC's draws of one step: ``(draws, new, weight)`` for the rows ``active``.
 
-        The same uniforms as the plain sampler (``shape`` of them, row by row), mapped one
-        draw position at a time through the table of each example's touched discount
-        groups; ``weight`` is the drawn hypothesis's price before the draw.
+        The same uniforms as the plain sampler (``shape`` of them, row by row), each mapped
+        through the table of its example's touched discount groups before the draw;
+        ``weight`` is the drawn hypothesis's price then. An example's state changes only at a
+        draw that touches a new group, at most once per group: each pass maps every pending
+        position of the examples of one state through that state's table and keeps them up
+        to the first such draw (that draw included, made before its touch), so a step takes
+        at most one pass more than the groups touched in it.
         """
         uniform = rng.random(shape)[active]
         n_rows, width = uniform.shape
         draws = np.empty((n_rows, width), dtype=np.intp)
         weight = np.empty((n_rows, width))
-        new = np.empty((n_rows, width), dtype=bool)
-        self.new_dg = np.empty((n_rows, width), dtype=bool)
-        flat, flat_dg = seen.reshape(-1), self.seen_dg.reshape(-1)
-        cells, cells_dg = active * seen.shape[1], active * self.seen_dg.shape[1]
         bit = np.append(np.int64(1) << np.arange(self.k, dtype=np.int64), np.int64(0))
-        for t in range(width):
-            codes, which = np.unique(self.code[active], return_inverse=True)
-            for s, code in enumerate(codes.tolist()):
-                rows = np.flatnonzero(which == s) if codes.size > 1 else slice(None)
-                (prob, alias), price = self._table(code)
-                scaled = uniform[rows, t] * prob.size
+        start = np.zeros(n_rows, dtype=np.intp)  # each example's first position not drawn
+        code = self.code[active]
+        pending = np.arange(n_rows)
+        position = np.arange(width)
+        while pending.size:
+            codes, which = np.unique(code[pending], return_inverse=True)
+            for s, state in enumerate(codes.tolist()):
+                rows = pending[which.reshape(-1) == s]
+                (prob, alias), price = self._table(state)
+                scaled = uniform[rows] * prob.size
                 slot = np.minimum(scaled.astype(np.intp), prob.size - 1)
                 drawn = np.where(scaled - slot < prob[slot], slot, alias[slot])
-                draws[rows, t] = drawn
-                weight[rows, t] = price[drawn]
-            cell = cells + self.model.group_[draws[:, t]]
-            new[:, t] = ~flat[cell]
-            flat[cell] = True
-            dg = self.dg[draws[:, t]]
-            cell = cells_dg + dg
-            self.new_dg[:, t] = ~flat_dg[cell]
-            flat_dg[cell] = True
-            self.code[active] |= bit[dg]
+                later = position >= start[rows, None]
+                touches = later & ((bit[self.dg[drawn]] & ~np.int64(state)) != 0)
+                stop = np.where(touches.any(axis=1), touches.argmax(axis=1), width - 1)
+                keep = later & (position <= stop[:, None])
+                draws[rows] = np.where(keep, drawn, draws[rows])
+                weight[rows] = np.where(keep, price[drawn], weight[rows])
+                code[rows] |= bit[self.dg[drawn[np.arange(rows.size), stop]]]
+                start[rows] = stop + 1
+            pending = pending[start[pending] < width]
+        self.code[active] = code
+        new = _mark_new(seen, active, self.model.group_[draws])
+        self.new_dg = _mark_new(self.seen_dg, active, self.dg[draws])
         return draws, new, weight
 
 

@@ -67,6 +67,14 @@ class BlockInputs:
     grouped: bool
     discounts: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
+    def discount_params(self, trial: int) -> dict[str, np.ndarray]:
+        """``discount_groups`` and ``discount_costs`` of a trial for ``make_estimator``
+        (none without discount groups)."""
+        if trial not in self.discounts:
+            return {}
+        groups, costs = self.discounts[trial]
+        return {"discount_groups": groups, "discount_costs": costs}
+
 
 def block_inputs(
     data: Any,
