@@ -552,6 +552,18 @@ def test_an_unpriced_test_must_be_named(built, tmp_path):
 
 
 @pytest.mark.parametrize(
+    "prices, key",
+    [({"age": -1}, "prices.age"), ({"age": "cheap"}, "prices.age"), (["age"], "prices")],
+)
+def test_bad_prices_stop_at_planning(prices, key):
+    from budgetboost.data.costs import SpecError, check_spec
+
+    with pytest.raises(SpecError) as err:
+        check_spec({"model": "real", "prices": prices})
+    assert err.value.key == key
+
+
+@pytest.mark.parametrize(
     "text, message",
     [
         (

@@ -294,9 +294,12 @@ def _real_spec(where: str, spec: Mapping[str, object]) -> None:
         raise SpecError(
             where, "prices", f"must map attribute names to a price or null; got {prices!r}"
         )
-    for name in prices:
-        if prices[name] is not None:
-            number(where, prices, name)
+    for name, price in prices.items():
+        if price is not None:
+            try:
+                number(where, prices, name)
+            except SpecError as err:
+                raise SpecError(where, f"prices.{name}", err.reason) from None
 
 
 #: The prices of a test that is not offered: no budget reaches it (the train job drops its
