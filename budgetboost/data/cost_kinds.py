@@ -72,6 +72,7 @@ from budgetboost.data.cost_registry import (
     number,
     pair,
 )
+from budgetboost.estimators.validation import SHARED_TOLERANCE  # the contract's, too
 
 __all__ = [
     "COST_FILE_COLUMNS",
@@ -145,9 +146,6 @@ def per_attribute(trial: Trial, bounds: tuple[float, float]) -> ColumnCosts:
 #: The columns of a cost file: ``feature`` and ``cost``, optionally ``group`` and
 #: ``discount_cost`` (Turney's discount groups).
 COST_FILE_COLUMNS = ("feature", "cost", "group", "discount_cost")
-#: How far the shared parts (``cost - discount_cost``) of one group's tests may differ,
-#: relative to the larger cost (at least 1): prices in cents differ by rounding only.
-SHARED_TOLERANCE = 1e-9
 
 
 def read_test_costs(path: str | os.PathLike) -> pd.DataFrame:
