@@ -16,11 +16,19 @@ Prints, measured in the same run (medians of repeated timings, one thread everyw
    checks and stump space, LightGBM's ``Dataset`` construction (binning). The two runs of a
    dataset alternate, and the ratio is the median of the paired ratios.
 
+3. With ``--blocks DATASET:ROWS ...``: the edges of the 0/1 columns outside chains inside
+   200-round fits on trial 0's split with ROWS training rows, summed by the product and by
+   the sparse block (paired medians of the edges' time alone), the costs that
+   :func:`budgetboost.estimators.stumps.sparse_is_faster` predicts, and whether the block it
+   picks is the faster one measured (re-tune its constants from these).
+
 BLAS and OpenMP are limited to one thread, as LightGBM's ``num_threads=1`` and as the
 pipeline's one-core jobs (``workflow/scripts/train.py``).
 
 Run from the repository root: ``python benchmarks/engine.py [--repeats 5]``
-(``--datasets sonar,heart`` for a subset, ``--skip-sklearn``, ``--skip-lightgbm``).
+(``--datasets sonar,heart`` for a subset, ``--skip-sklearn``, ``--skip-lightgbm``; ``--clock
+cpu`` times CPU instead of wall time, for a machine other jobs share; ``--blocks census:1000
+ocr17:2000`` part 3 alone).
 """
 
 from __future__ import annotations
@@ -61,21 +69,33 @@ LIGHTGBM_PARAMS = {
 }
 
 
-def trial_data(name: str, trial: int = 0) -> tuple[BinarizedData, np.ndarray, np.ndarray]:
-    """A binarized Table 1 dataset and the (train, test) row indices of one trial."""
+def trial_data(
+    name: str, trial: int = 0, train_size: int | None = None
+) -> tuple[BinarizedData, np.ndarray, np.ndarray]:
+    """A binarized Table 1 dataset and the (train, test) row indices of one trial (of
+    ``train_size`` training rows instead of Table 1's, the test rows as many as are left)."""
     entry = load_registry(ROOT / "config" / "datasets.yaml")[name]
     data = build_binarized(name, entry, ROOT)
-    train, test = split_indices(name, trial, len(data.y), entry["train_size"], entry["test_size"])
+    n_train = entry["train_size"] if train_size is None else train_size
+    n_test = min(entry["test_size"], len(data.y) - n_train)
+    train, test = split_indices(name, trial, len(data.y), n_train, n_test)
     return data, train, test
 
 
+#: The clock of every timing: wall time, or with ``--clock cpu`` the process's CPU time
+#: (the same on an idle machine for one thread; on a shared one it leaves out the time the
+#: process waits for a core).
+CLOCK = {"wall": time.perf_counter, "cpu": time.process_time}
+clock = CLOCK["wall"]
+
+
 def median_seconds(fn, repeats: int) -> float:
-    """Median wall time of ``repeats`` calls of ``fn``."""
+    """Median time of ``repeats`` calls of ``fn``."""
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
 
 
@@ -84,9 +104,9 @@ def paired_seconds(fn_a, fn_b, repeats: int) -> tuple[float, float, float]:
     a, b = [], []
     for _ in range(repeats):
         for fn, times in ((fn_a, a), (fn_b, b)):
-            start = time.perf_counter()
+            start = clock()
             fn()
-            times.append(time.perf_counter() - start)
+            times.append(clock() - start)
     ratios = [tb / ta for ta, tb in zip(a, b, strict=True)]
     return statistics.median(a), statistics.median(b), statistics.median(ratios)
 
@@ -161,6 +181,7 @@ def table1_against_lightgbm(datasets: list[str], repeats: int) -> None:
         f"{'dataset':<14}{'rows x cols':>13}{'ours ms':>10}{'lightgbm ms':>13}"
         f"{'ratio':>8}{'ours us/round':>15}"
     )
+    ratios = {}
     for name in datasets:
         data, train, _ = trial_data(name)
         X, y = data.X[train], data.y[train]  # the binarized 0/1 rows (uint8), as stored
@@ -176,12 +197,66 @@ def table1_against_lightgbm(datasets: list[str], repeats: int) -> None:
         ours()  # warm-up (first calls, page faults)
         lightgbm_fit()
         t_ours, t_lgb, ratio = paired_seconds(ours, lightgbm_fit, repeats)
+        ratios[name] = ratio
         rounds = len(ours().alpha_)
         print(
             f"{name:<14}{f'{X.shape[0]} x {X.shape[1]}':>13}{t_ours * 1e3:>10.1f}"
             f"{t_lgb * 1e3:>13.1f}{ratio:>7.1f}x{t_ours / rounds * 1e6:>15.0f}"
         )
     print("ratio: LightGBM time / ours, median of the paired runs (target >= 2x)")
+    worst = min(ratios, key=ratios.get)
+    print(f"lowest ratio: {ratios[worst]:.2f}x ({worst})")
+
+
+def blocks_in_fits(items: list[str], repeats: int) -> None:
+    """Part 3: the product against the sparse block inside fits (see the module docstring)."""
+    from budgetboost.estimators import stumps
+
+    spent = {"seconds": 0.0}
+    for block in (stumps._SignBlock, stumps._SparseBlock):
+
+        def timed(self, wy, total, out, _edges=block.edges):
+            start = clock()
+            _edges(self, wy, total, out)
+            spent["seconds"] += clock() - start
+
+        block.edges = timed
+    rule = stumps.sparse_is_faster
+    print(f"\nedges of the 0/1 columns outside chains, us a round (medians of {repeats})")
+    print(
+        f"{'dataset':<14}{'rows':>7}{'columns':>8}{'rare':>8}{'product':>9}{'sparse':>9}"
+        f"{'ratio':>8}{'rule':>9}  faster?"
+    )
+    for item in items:
+        name, rows = item.split(":")
+        data, train, _ = trial_data(name, train_size=int(rows))
+        X, y = data.X[train], data.y[train]
+        space = stumps.StumpSpace.from_matrix(X.astype(np.float64))
+        loose = [b for b in space.blocks if not isinstance(b, stumps._SortedBlock)]
+        if not loose:
+            print(f"{name:<14}{len(train):>7}  no 0/1 columns outside chains")
+            continue
+        B = X[:, space.column[loose[0].positions]] != 0
+        count = np.count_nonzero(B, axis=0)
+        shape = (B.shape[0], B.shape[1], int(np.minimum(count, B.shape[0] - count).sum()))
+        times: dict[bool, list[float]] = {True: [], False: []}
+        for _ in range(repeats):
+            for sparse in (False, True):
+                stumps.sparse_is_faster = lambda *sizes, sparse=sparse: sparse
+                spent["seconds"] = 0.0
+                model = BudgetedBoost(criterion="adaboost", max_rounds=200).fit(X, y)
+                times[sparse].append(spent["seconds"] / max(len(model.alpha_), 1))
+        stumps.sparse_is_faster = rule
+        product, sparse = (statistics.median(times[k]) * 1e6 for k in (False, True))
+        picked = rule(*shape)
+        right = (sparse < product) == picked
+        print(
+            f"{name:<14}{shape[0]:>7}{shape[1]:>8}{shape[2]:>8}{product:>9.1f}{sparse:>9.1f}"
+            f"{product / sparse:>7.2f}x{'sparse' if picked else 'product':>9}  "
+            f"{'yes' if right else 'NO'}",
+            flush=True,
+        )
+    print("ratio: product time / sparse time; rule: the block sparse_is_faster picks")
 
 
 def main() -> None:
@@ -194,7 +269,16 @@ def main() -> None:
     )
     parser.add_argument("--skip-sklearn", action="store_true")
     parser.add_argument("--skip-lightgbm", action="store_true")
+    parser.add_argument("--clock", choices=sorted(CLOCK), default="wall")
+    parser.add_argument(
+        "--blocks", nargs="+", metavar="DATASET:ROWS", help="only part 3, at these sizes"
+    )
     args = parser.parse_args()
+    global clock
+    clock = CLOCK[args.clock]
+    if args.blocks:
+        blocks_in_fits(args.blocks, args.repeats)
+        return
 
     sonar_against_sklearn(args.repeats, args.skip_sklearn)
     if not args.skip_lightgbm:

@@ -2,17 +2,20 @@
 
 For a few trials of some Table 1 datasets, runs every algorithm of the default config
 (``config/config.yaml``) as a train job does (:func:`budgetboost.pipeline.blocks.run_block`) and
-prints one SHA-256 per (dataset, cost model, algorithm) over
+prints two SHA-256 per (dataset, cost model, algorithm):
 
-- the fitted attributes of each trial's estimator (``feature_``, ``threshold_``,
-  ``polarity_``, ``alpha_``, ``spent_``, ... every ndarray attribute ending in ``_``), refitted
-  exactly as the block fits it;
-- the block's shard and stump tables (every column's bytes; wall-clock timings excluded).
+- *results*: the block's shard and stump tables (every column's bytes: test and train
+  errors, spending, the trade-off chosen at each budget, the stumps of every round;
+  wall-clock timings excluded);
+- *attributes*: the fitted attributes of each trial's estimator (``feature_``,
+  ``threshold_``, ``polarity_``, ``alpha_``, ``spent_``, ... every ndarray attribute ending in
+  ``_``, with its name), refitted exactly as the block fits it.
 
 Run it before and after a change, from the same repository root, and compare the outputs
-(``diff``): equal digests mean byte-identical results. To run it against an earlier commit,
+(``diff``): equal digests mean byte-identical results. A change that renames or drops a fitted
+attribute changes the second digest only. To run it against an earlier commit's package,
 ``git archive OLD | tar -x -C /tmp/old`` then ``PYTHONPATH=/tmp/old python
-benchmarks/fingerprint.py``.
+benchmarks/fingerprint.py`` (this script, config and data from this repository).
 
 Run from the repository root: ``python benchmarks/fingerprint.py [--trials 3] [--cases
 sonar/uniform_0_2,census/uniform_0_2] [--algorithms adaboost,greedy] [--train-size N]``.
@@ -31,11 +34,9 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.checks import load_config_file
-from budgetboost.data.costs import make_costs
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry
-from budgetboost.data.splits import split_indices
-from budgetboost.pipeline.blocks import cost_rows, run_block
+from budgetboost.pipeline.blocks import block_inputs, run_block_on
 from budgetboost.pipeline.plan import budget_grid
 from budgetboost.pipeline.shared_path import fit_adaboost_paths
 from budgetboost.pipeline.specs import algorithm_spec, make_estimator
@@ -49,7 +50,8 @@ CASES = (
     ("heart", "turney"),
     ("ecoli", "uniform_0_2"),
 )
-#: Algorithms checked by default: the boosters and AdaBoostRS (trees are not touched here).
+#: Algorithms checked by default: the boosters and AdaBoostRS (``--algorithms all`` adds the
+#: trees, the tuned boosters, the boosted trees and the peers: minutes more).
 ALGORITHMS = (
     "adaboost",
     "adaboost_bt",
@@ -88,8 +90,9 @@ def fingerprint(
     config: dict,
     registry: dict,
     train_size: str | None = None,
-) -> str:
-    """SHA-256 of one (dataset, cost model, algorithm) over ``trials``.
+) -> tuple[str, str]:
+    """SHA-256 of the results and of the fitted attributes of one (dataset, cost model,
+    algorithm) over ``trials``.
 
     ``train_size`` (a number or ``all``) replaces the registry's training rows.
     """
@@ -98,18 +101,23 @@ def fingerprint(
     if train_size is not None:
         all_rows = len(data.y) - entry["test_size"]
         entry["train_size"] = all_rows if train_size == "all" else int(train_size)
-    splits = {
-        t: split_indices(dataset, t, len(data.y), entry["train_size"], entry["test_size"])
-        for t in trials
-    }
     model = config["cost_models"][cost_model]
-    table = make_costs(dataset, cost_model, model["spec"], data, splits, trials, ROOT)
-    costs = cost_rows(table)
+    inputs = block_inputs(
+        data,
+        dataset=dataset,
+        cost_model=cost_model,
+        cost_spec=model["spec"],
+        train_size=entry["train_size"],
+        test_size=entry["test_size"],
+        trials=trials,
+        root=ROOT,
+    )
+    splits, costs = inputs.splits, inputs.costs
     budgets = budget_grid(model["budgets"]["step"], model["budgets"]["stop"])
     spec = algorithm_spec(algorithm, config["algorithms"][algorithm], entry.get("adaboost_rounds"))
-    digest = hashlib.sha256()
+    digest, results = hashlib.sha256(), hashlib.sha256()
     X = data.X.astype(np.float64)
-    groups = data.groups if table.grouped else None
+    groups = data.groups if inputs.grouped else None
     paths = None
     if spec.adaboost_path:  # as the adaboost_path rule fits them
         rounds = max(config["adaboost_path"]["max_rounds"], entry.get("adaboost_rounds") or 0)
@@ -124,6 +132,7 @@ def fingerprint(
             feature_groups=groups,
             budget=None if spec.unbudgeted else budgets[-1],
             adaboost_path=None if paths is None else paths[t],
+            **inputs.discount_params(t),
         )
         estimator.fit(X[splits[t][0]], data.y[splits[t][0]])
         for name in sorted(vars(estimator)):
@@ -131,13 +140,9 @@ def fingerprint(
             if name.endswith("_") and isinstance(value, np.ndarray | str):
                 _update(digest, name)
                 _update(digest, value)
-    shard, _, stumps = run_block(
-        X=X,
-        y=data.y,
-        groups=data.groups,
-        splits=splits,
-        costs=costs,
-        grouped=table.grouped,
+    shard, _, stumps = run_block_on(
+        data,
+        inputs,
         dataset=dataset,
         cost_model=cost_model,
         spec=spec,
@@ -145,9 +150,9 @@ def fingerprint(
         trials=trials,
         paths=paths,
     )
-    _frame(digest, shard)
-    _frame(digest, stumps)
-    return digest.hexdigest()
+    _frame(results, shard)
+    _frame(results, stumps)
+    return results.hexdigest(), digest.hexdigest()
 
 
 def main() -> None:
@@ -158,7 +163,11 @@ def main() -> None:
         default=",".join("/".join(c) for c in CASES),
         help="comma-separated dataset/cost_model pairs",
     )
-    parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
+    parser.add_argument(
+        "--algorithms",
+        default=",".join(ALGORITHMS),
+        help="comma-separated algorithms of the config, or 'all'",
+    )
     parser.add_argument(
         "--train-size", default=None, help="training rows of every case (a number or 'all')"
     )
@@ -168,11 +177,16 @@ def main() -> None:
     trials = list(range(args.trials))
     for case in args.cases.split(","):
         dataset, cost_model = case.split("/")
-        for algorithm in args.algorithms.split(","):
-            digest = fingerprint(
+        algorithms = list(config["algorithms"]) if args.algorithms == "all" else None
+        for algorithm in algorithms or args.algorithms.split(","):
+            results, attributes = fingerprint(
                 dataset, cost_model, algorithm, trials, config, registry, args.train_size
             )
-            print(f"{dataset:<12}{cost_model:<13}{algorithm:<16}{digest}", flush=True)
+            print(
+                f"{dataset:<12}{cost_model:<13}{algorithm:<18}results {results[:24]}  "
+                f"attributes {attributes[:24]}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

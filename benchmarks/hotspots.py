@@ -46,7 +46,11 @@ from budgetboost.pipeline.plan import budget_grid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIFORM = ("uniform_0_2", {"model": "uniform_random", "low": 0.0, "high": 2.0}, (2, 40))
-TURNEY = ("turney", {"model": "real", "file": "resources/heart_turney_costs.csv"}, (10, 600))
+TURNEY = (
+    "turney",
+    {"model": "real", "file": "resources/heart_cleveland_turney_costs.csv"},
+    (10, 330),
+)
 
 
 def trial_inputs(name: str, cost_model: tuple, trial: int = 0) -> dict:

@@ -85,12 +85,12 @@ def trial_seconds(
     paths: dict | None = None,
 ) -> dict:
     """CPU seconds of one trial of ``algorithm`` (``adaboost_path``: the shared AdaBoost path)
-    as a train job runs it under U[0, 2] (:func:`budgetboost.pipeline.blocks.run_block`: fit,
+    as a train job runs it under U[0, 2] (:func:`budgetboost.pipeline.blocks.run_block_on`: fit,
     evaluation on the test and training rows at every budget), with ``n`` training rows and
     the registry's test size, and its test error at the grid's top. ``paths``: the trial's
     shared AdaBoost path when already fitted (its time is not the algorithm's); the result
     of ``adaboost_path`` holds it (``paths``)."""
-    from budgetboost.pipeline.blocks import block_inputs, run_block
+    from budgetboost.pipeline.blocks import block_inputs, run_block_on
     from budgetboost.pipeline.plan import Plan, budget_grid
     from budgetboost.pipeline.shared_path import fit_adaboost_paths
     from budgetboost.pipeline.specs import algorithm_spec
@@ -115,13 +115,9 @@ def trial_seconds(
     if spec.adaboost_path and paths is None:
         paths = fit_adaboost_paths(data.X, data.y, inputs.splits, [trial], rounds)[0]
     clock = time.process_time()
-    shard, _, _ = run_block(
-        X=data.X,
-        y=data.y,
-        groups=data.groups,
-        splits=inputs.splits,
-        costs=inputs.costs,
-        grouped=inputs.grouped,
+    shard, _, _ = run_block_on(
+        data,
+        inputs,
         dataset=dataset,
         cost_model=COST_MODEL,
         spec=spec,

@@ -20,9 +20,9 @@ from importlib.metadata import PackageNotFoundError, version
 
 from .estimators.base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
 from .estimators.boosting import BudgetedBoost
+from .estimators.budgeted_tree import BudgetedTree
 from .estimators.params import InvalidParameterError
 from .estimators.sampling import AdaBoostRS
-from .estimators.trees import BudgetedTree
 
 try:
     __version__ = version("budgetboost")

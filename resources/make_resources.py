@@ -122,14 +122,6 @@ PROVENANCE = {
         "digits; LeCun, Y. et al. (1998), Proc. IEEE 86",
         "CC BY-SA 3.0",
     ),
-    "heart_turney_costs.csv": (
-        "heart (cost model `real`)",
-        "test costs (dollars) of the 13 heart attributes, as "
-        "carried by the FFTrees R package data `heartcost` (CC0), from the UCI "
-        "heart-disease cost file",
-        TURNEY,
-        "CC0 (FFTrees data)",
-    ),
 }
 
 
@@ -265,8 +257,8 @@ def write_readme(out: Path, rows: dict[str, int]) -> None:
     lines = [
         "# Vendored datasets",
         "",
-        "Compact copies of the nine experiment datasets of Table 1 (and heart's real test",
-        "costs), and of the benchmark suite's datasets beyond them (issue #32), so the",
+        "Compact copies of the nine experiment datasets of Table 1, and of the benchmark",
+        "suite's datasets beyond them and Turney's test costs (issue #32), so the",
         "pipeline runs offline. Raw tables, not binarized: `budgetboost.data.datasets`",
         "applies the label rules and the binarization of `config/datasets.yaml`. Missing",
         "values are Parquet nulls. Rebuilt by `python resources/make_resources.py` from the",
@@ -305,12 +297,19 @@ def write_readme(out: Path, rows: dict[str, int]) -> None:
         "names are the attribute names of the dataset's table): `cost` is the price of the "
         "test alone, `group` the tests sharing a part (e.g. one blood draw) and "
         "`discount_cost` the price of a test once another of its group has been bought for "
-        "the same example; within a group `cost - discount_cost` is the shared part. "
-        "hepatitis: age, alk_phosphate and sgot have no known price (empty `cost`): Lomax "
-        "(2013), the only source found, dropped them and the original UCI cost files were "
-        "not found, so a cost model must choose what to charge them (or leave them out) "
-        "and say so. ann-thyroid: FTI has no line (Turney does not price it: it is computed "
-        "from TT4 and T4U).",
+        "the same example; within a group `cost - discount_cost` is the shared part "
+        "(the cost model `real` charges every method so: `budgetboost.estimators.pricing`). "
+        "Statlog heart (Table 1's heart) has the same 13 tests as heart disease Cleveland "
+        "and uses its file (the earlier `heart_turney_costs.csv`, FFTrees' `heartcost`: the "
+        "same prices without the groups, is retired). hepatitis: age, alk_phosphate and "
+        "sgot have no known price (empty `cost`): Lomax (2013), the only source found, "
+        "dropped them and the original UCI cost files were not found, so a cost model must "
+        "name them under its spec's `prices`; `config/suite.yaml` prices age $1.00 (a "
+        "patient question: Turney prices age $1.00 in every dataset he priced, as do "
+        "Lomax's files) and does not offer the two blood tests (no method may read them; "
+        "an invented lab price would be made-up data). ann-thyroid: FTI has no line (Turney "
+        "does not price it: it is computed from TT4 and T4U, free once both are bought, "
+        "which no per-test price expresses); `config/suite.yaml` does not offer it.",
         "",
         "UCI datasets: cite the UCI Machine Learning Repository (Dua and Graff, 2019, "
         "http://archive.ics.uci.edu/ml) and each dataset's donors as above.",
@@ -337,8 +336,6 @@ def main() -> None:
         "census.parquet": convert_adult(raw, out),
         "mnist_1479.parquet": convert_mnist(raw, out),
     }
-    shutil.copyfile(raw / "heart_turney_costs.csv", out / "heart_turney_costs.csv")
-    rows["heart_turney_costs.csv"] = len(pd.read_csv(out / "heart_turney_costs.csv"))
     rows.update(convert_suite(raw / "suite", out))
     write_readme(out, rows)
     for name in rows:

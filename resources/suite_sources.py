@@ -602,14 +602,15 @@ COST_FILES = {
         "heart_cleveland",
         "the 13 tests from Turney's own UCI heart-disease/costs files (`.cost`, `.group`, "
         "`.expense`): groups A (chol, fbs: blood draw 2.10), B (thalach, thal: thallium scan "
-        "101.90), C (exang, oldpeak, slope: exercise ECG 86.30)",
+        "101.90), C (exang, oldpeak, slope: exercise ECG 86.30); also Statlog heart's (the "
+        "same 13 tests)",
     ),
     "ann_thyroid_turney_costs.csv": (
         "ann_thyroid_turney_costs.csv",
         "ann_thyroid",
         "20 prices from Turney's `ann-thyroid.cost` (FTI has none: it is computed from TT4 "
         "and T4U); group A (TSH, T3, TT4, T4U: blood draw 2.10) from Turney (1995) App. A, "
-        "the original .group/.expense files not found",
+        "the original .group/.expense files not found; FTI not offered under real costs",
     ),
     "pima_turney_costs.csv": (
         "pima_turney_costs.csv",
@@ -622,6 +623,8 @@ COST_FILES = {
         "hepatitis_turney_costs.csv",
         "hepatitis",
         "16 of 19 prices and group A (bilirubin, albumin, protime: 2.10) from Lomax (2013) "
-        "(AlgTUDelft/pystreed, MIT); age, alk_phosphate and sgot have no price (empty)",
+        "(AlgTUDelft/pystreed, MIT); age, alk_phosphate and sgot have no price (empty): "
+        "`config/suite.yaml` prices age $1.00 (Turney's price of a patient question) and "
+        "does not offer the other two",
     ),
 }

@@ -85,8 +85,8 @@ def test_check_params_rejects_an_unknown_name_listing_the_valid_ones():
     assert err.value.parameter == "max_round"
     assert err.value.reason == (
         "unknown parameter of BudgetedBoost; valid parameters are ['adaboost_path', 'budget', "
-        "'criterion', 'feature_costs', 'feature_groups', 'max_depth', 'max_rounds', 'switch', "
-        "'tau', 'weak_learner']"
+        "'criterion', 'discount_costs', 'discount_groups', 'feature_costs', 'feature_groups', "
+        "'max_depth', 'max_rounds', 'switch', 'tau', 'weak_learner']"
     )
 
 

@@ -12,8 +12,8 @@ from reference import reference_tree_fit
 from test_boosting import CRITERIA, problems
 
 from budgetboost import BudgetedBoost
-from budgetboost.estimators.boosted_trees import TreeLearner
 from budgetboost.estimators.boosting import adaboost_path, boost_path
+from budgetboost.estimators.tree_weak_learner import TreeLearner
 
 STUMP_ATTRIBUTES = (
     "feature_",
@@ -280,7 +280,7 @@ def test_degenerate_inputs():
 def test_bounded_split_scoring_chooses_what_full_scoring_chooses(criterion):
     """The splits below the root score exactly only the candidates that can win
     (``_best_split``); bounding every candidate set gives the fit of scoring them all."""
-    from budgetboost.estimators import boosted_trees
+    from budgetboost.estimators import tree_weak_learner
 
     rng = np.random.default_rng(17)
     X = np.column_stack(
@@ -291,7 +291,7 @@ def test_bounded_split_scoring_chooses_what_full_scoring_chooses(criterion):
     fits = []
     for minimum in (0, 10**9):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(boosted_trees, "PRUNE_MIN_CANDIDATES", minimum)
+            patch.setattr(tree_weak_learner, "PRUNE_MIN_CANDIDATES", minimum)
             fits.append(_fit(X, y, costs, None, criterion, 40, 3, tau=0.5))
     for name in ("tree_feature_", "tree_threshold_", "tree_value_", "alpha_", "spent_"):
         assert getattr(fits[0], name).tobytes() == getattr(fits[1], name).tobytes(), name

@@ -356,7 +356,7 @@ def test_sparse_block_gives_the_direct_edges(seed, m, exact):
     rng = np.random.default_rng(seed)
     X = _zero_one_columns(rng, m)
     with pytest.MonkeyPatch.context() as patch:  # the sparse block at any number of rows
-        patch.setattr(stumps, "MIN_SPARSE_ROWS", 0)
+        patch.setattr(stumps, "sparse_is_faster", lambda *sizes: True)
         space = StumpSpace.from_matrix(X)
     assert {type(b).__name__ for b in space.blocks} <= {"_SparseBlock"}
     wy = rng.integers(-8, 9, m).astype(float) if exact else rng.normal(size=m)
@@ -367,24 +367,53 @@ def test_sparse_block_gives_the_direct_edges(seed, m, exact):
         np.testing.assert_allclose(space.edges(wy), direct, rtol=0, atol=1e-14 * m)
 
 
-def test_sparse_block_takes_the_zero_one_columns_from_min_sparse_rows():
-    """Below MIN_SPARSE_ROWS rows the short 0/1 columns stay in the product (Table 1's fits
-    are bit for bit those of earlier versions), from it on they go to the sparse block; long
-    chains stay chains. The candidates are the same and their edges agree."""
+@pytest.mark.parametrize(
+    ("rows", "columns", "rare", "sparse"),
+    [
+        (1000, 117, 13363, False),  # census at Table 1's size: the product's matrix in cache
+        (2000, 124, 26888, True),  # census at 2,000 rows
+        (1000, 498, 69037, True),  # MNIST 1 vs 7 at Table 1's size: 14 % of its cells rare
+        (1000, 523, 82353, False),  # MNIST 4 vs 9 at Table 1's size: 16 %
+        (2000, 519, 137384, True),  # MNIST 1 vs 7 at 2,000 rows: its matrix spills
+        (43842, 132, 588049, True),  # census at full size
+        (3000, 240, 179531, False),  # splice: a quarter of the cells are rare values
+        (100, 15, 433, False),  # heart: the sparse product's calls cost more than the sums
+    ],
+)
+def test_the_sparse_block_is_used_where_it_is_faster(rows, columns, rare, sparse):
+    """The block of the 0/1 columns outside chains is the faster one by the measured costs
+    (``stumps.sparse_is_faster``; the shapes are the binarized datasets' on trial 0)."""
+    assert stumps.sparse_is_faster(rows, columns, rare) is sparse
+
+
+def test_the_stump_space_takes_the_block_the_rule_picks():
+    """Short 0/1 columns go to the sparse block where ``sparse_is_faster`` says so, to the
+    product otherwise; long chains stay chains. The candidates are the same and their edges
+    agree to the last bits."""
     rng = np.random.default_rng(5)
-    m = stumps.MIN_SPARSE_ROWS
+    m = 500
     X = np.column_stack([_zero_one_columns(rng, m), _binarized(rng, m, 1, stumps.MIN_CHAIN + 3)])
-    below = StumpSpace.from_matrix(X[:-1])
-    at = StumpSpace.from_matrix(X)
-    assert [type(b).__name__ for b in below.blocks] == ["_SortedBlock", "_SignBlock"]
-    assert [type(b).__name__ for b in at.blocks] == ["_SortedBlock", "_SparseBlock"]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(stumps, "MIN_SPARSE_ROWS", m + 1)
-        product = StumpSpace.from_matrix(X)
-    np.testing.assert_array_equal(at.column, product.column)
-    np.testing.assert_array_equal(at.threshold, product.threshold)
+    asked = []
+    spaces = {}
+    for faster in (True, False):
+
+        def rule(*sizes, faster=faster):
+            asked.append(sizes)
+            return faster
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(stumps, "sparse_is_faster", rule)
+            spaces[faster] = StumpSpace.from_matrix(X)
+    loose = X[:, : X.shape[1] - stumps.MIN_CHAIN - 2]
+    count = loose.sum(axis=0)
+    assert asked[0] == (m, loose.shape[1], int(np.minimum(count, m - count).sum()))
+    sparse, product = spaces[True], spaces[False]
+    assert [type(b).__name__ for b in product.blocks] == ["_SortedBlock", "_SignBlock"]
+    assert [type(b).__name__ for b in sparse.blocks] == ["_SortedBlock", "_SparseBlock"]
+    np.testing.assert_array_equal(sparse.column, product.column)
+    np.testing.assert_array_equal(sparse.threshold, product.threshold)
     wy = rng.normal(size=m) / m
-    np.testing.assert_allclose(at.edges(wy), product.edges(wy), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(sparse.edges(wy), product.edges(wy), rtol=0, atol=1e-15)
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)
@@ -398,9 +427,10 @@ def test_sparse_block_chooses_the_stumps_of_the_product(criterion):
     y = np.where(logit + rng.normal(scale=0.8, size=m) > 0.4, 1, -1)
     costs = rng.choice([0.1, 0.4, 1.0, 1.9], size=X.shape[1])
     budget = None if criterion == "adaboost" else 12.0
-    sparse = _engine(X, y, costs, None, criterion, 60, budget=budget)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(stumps, "MIN_SPARSE_ROWS", m + 1)
+        patch.setattr(stumps, "sparse_is_faster", lambda *sizes: True)
+        sparse = _engine(X, y, costs, None, criterion, 60, budget=budget)
+        patch.setattr(stumps, "sparse_is_faster", lambda *sizes: False)
         product = _engine(X, y, costs, None, criterion, 60, budget=budget)
     for name in ("feature_", "threshold_", "polarity_", "spent_"):
         np.testing.assert_array_equal(getattr(sparse, name), getattr(product, name))

@@ -529,7 +529,7 @@ def test_an_estimator_module_that_fails_to_import_names_the_key(
     ],
 )
 def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_path, value, reason):
-    costs = (REPO / "resources/heart_turney_costs.csv").read_text().splitlines()
+    costs = (REPO / "resources/heart_cleveland_turney_costs.csv").read_text().splitlines()
     costs[1] = f"age,{value}"
     (tmp_path / "costs.csv").write_text("\n".join(costs) + "\n")
 

@@ -102,7 +102,9 @@ def test_grouped_flag_on_plain_models():
 def test_real_heart_costs_follow_turney(heart):
     table = make_costs("heart", "real", {"model": "real"}, heart, None, range(3), ROOT)
     assert table.grouped
-    turney = pd.read_csv(ROOT / "resources/heart_turney_costs.csv").set_index("feature")["cost"]
+    turney = pd.read_csv(ROOT / "resources/heart_cleveland_turney_costs.csv").set_index("feature")[
+        "cost"
+    ]
     expected = turney.loc[list(heart.attributes)].to_numpy()
     for row in table.costs:
         np.testing.assert_array_equal(row, expected)
@@ -215,7 +217,7 @@ def test_real_costs_without_a_file_name_the_dataset_and_cost_model():
         {"model": "few_cheap"},
         {"model": "few_cheap", "fraction": 0.2, "cheap": [0, 0.1], "expensive": [2, 2]},
         {"model": "few_cheap", "fraction": 1, "grouped": True},
-        {"model": "real", "file": "resources/heart_turney_costs.csv", "scale": 2},
+        {"model": "real", "file": "resources/heart_cleveland_turney_costs.csv", "scale": 2},
         {"model": "real"},
     ],
 )
@@ -394,11 +396,11 @@ def test_cost_table_dataclass_fields():
 
 def test_an_attribute_listed_twice_in_a_cost_file_is_rejected(tmp_path, heart):
     path = tmp_path / "heart_turney_costs.csv"
-    path.write_text((ROOT / "resources/heart_turney_costs.csv").read_text() + "age,500\n")
+    path.write_text((ROOT / "resources/heart_cleveland_turney_costs.csv").read_text() + "age,500\n")
     with pytest.raises(
         ValueError,
         match=r"heart_turney_costs\.csv: attribute 'age' is listed "
-        r"twice \(costs 1\.0, 500\); keep one row",
+        r"twice \(costs 1\.00, 500\); keep one row",
     ):
         read_attribute_costs(path)
     with pytest.raises(ValueError, match=r"'heart', cost model 'real'.*attribute 'age' is listed"):
@@ -447,3 +449,61 @@ def test_costs_that_would_overflow_are_the_configs_error(spec, key):
     with pytest.raises(SpecError) as err:
         check_spec(spec)
     assert err.value.key == key and "larger than 1e+100" in err.value.reason
+
+
+@pytest.fixture
+def discounted_kind():
+    """A kind registered as the next one would be: real prices read from a file, paid per
+    raw attribute, with a second number per column (a discount price) handed on."""
+    from budgetboost.data import cost_registry
+
+    def read_prices(path):
+        return pd.read_csv(path).set_index("feature")
+
+    def read(where, spec):
+        if "file" in spec and not isinstance(spec["file"], str):
+            raise SpecError(where, "file", "must be a file path")
+
+    @cost_registry.cost_kind(
+        "toy_discounts", keys=("file",), read=read, grouped=True, read_file=read_prices
+    )
+    def toy_discounts(trial, _):
+        prices = read_prices(trial.root / trial.spec["file"]).loc[trial.data.meta["attributes"]]
+        full, discount = (prices[c].to_numpy(float)[trial.data.groups] for c in prices.columns)
+        return cost_registry.ColumnCosts(full, {"discount": discount})
+
+    yield "toy_discounts"
+    del cost_registry._REGISTRY["toy_discounts"]
+
+
+def test_a_kind_is_one_registry_entry(discounted_kind, tmp_path):
+    """Spec check, grouping, the file it reads, its trial costs and a further number per
+    column all come from the entry: the table keeps the extra numbers on disk."""
+    from budgetboost.data.costs import kind_of, kinds, real_kinds
+
+    (tmp_path / "prices.csv").write_text("feature,cost,discount\na0,5,1\na1,3,3\na2,8,0.5\n")
+    spec = {"model": discounted_kind, "file": "prices.csv"}
+    assert check_spec(spec) == discounted_kind and discounted_kind in kinds()
+    assert discounted_kind in real_kinds() and "real" in real_kinds()
+    assert "uniform_random" not in real_kinds()
+    assert kind_of(spec).cost_file(spec) == "prices.csv"
+    with pytest.raises(SpecError, match="unknown parameter of model 'toy_discounts'"):
+        check_spec({**spec, "grouped": True})  # grouped by the kind, not by the spec
+    data = _toy()
+    table = make_costs("toy", "turney_groups", spec, data, None, [0, 1], tmp_path)
+    assert table.grouped
+    np.testing.assert_array_equal(table.costs[0], np.array([5.0, 3, 8])[data.groups])
+    np.testing.assert_array_equal(table.extra["discount"][1], np.array([1, 3, 0.5])[data.groups])
+    write_costs(table, tmp_path / "c.parquet")
+    back = read_costs(tmp_path / "c.parquet")
+    np.testing.assert_array_equal(back.extra["discount"], table.extra["discount"])
+    np.testing.assert_array_equal(back.costs, table.costs)
+
+
+def test_unknown_kinds_are_named_with_the_registered_ones():
+    from budgetboost.data.costs import kinds
+
+    with pytest.raises(SpecError, match="must be one of") as err:
+        check_spec({"model": ["uniform_random"]})
+    assert all(name in str(err.value) for name in kinds())
+    assert list(kinds())[:3] == ["uniform_random", "constant", "discrete"]

@@ -1,8 +1,9 @@
 """BudgetedTree: growth and pruning against slow references, the budget invariant, costs.
 
-The references below are written straight from the definitions in ``budgetboost.estimators.trees``
-(every threshold of every column enumerated, examples counted in loops, pruned trees
-recomputed from scratch at every step); they share no code with the engine.
+The references below are written straight from the definitions in
+``budgetboost.estimators.cart_splits`` and ``pruned_tree`` (every threshold of every column
+enumerated, examples counted in loops, pruned trees recomputed from scratch at every step);
+they share no code with the engine.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from budgetboost.estimators import trees
-from budgetboost.estimators.trees import BudgetedTree
+from budgetboost.estimators import cart_splits, pruned_tree
+from budgetboost.estimators.budgeted_tree import DEFAULT_TRADEOFFS, BudgetedTree
 
 TOL = 1e-12  # the engine's GAIN_TOL and TIE_TOL, restated
 
@@ -225,12 +226,12 @@ def test_blocked_split_search_is_identical(problem, tradeoff):
     X, y, costs, groups = problem
     X = X + 0.5 * (X > 0)  # not 0/1: the sorted search
     whole = _fit((X, y, costs, groups), tradeoff)
-    saved = trees._BLOCK
-    trees._BLOCK = 1  # one column per block
+    saved = cart_splits._BLOCK
+    cart_splits._BLOCK = 1  # one column per block
     try:
         blocked = _fit((X, y, costs, groups), tradeoff)
     finally:
-        trees._BLOCK = saved
+        cart_splits._BLOCK = saved
     np.testing.assert_array_equal(whole.feature_, blocked.feature_)
     np.testing.assert_array_equal(whole.threshold_, blocked.threshold_)
 
@@ -385,7 +386,11 @@ def _strong_and_weak(seed, agreement):
     weak = np.where(rng.random(200) < agreement, strong, 1 - strong)
     X = np.column_stack([strong, weak]).astype(float)
     gains = [
-        float(trees.split_gains(X[:, j].sum(), (X[:, j] * strong).sum(), 200, strong.sum(), "gini"))
+        float(
+            cart_splits.split_gains(
+                X[:, j].sum(), (X[:, j] * strong).sum(), 200, strong.sum(), "gini"
+            )
+        )
         for j in (0, 1)
     ]
     return X, strong, gains
@@ -429,8 +434,8 @@ def test_a_group_paid_above_is_free():
     assert plain.feature_[right] == 1  # x1 gains more on x0 >= 2 ...
     sub = x0 >= 2
     n, n1 = sub.sum(), y[sub].sum()
-    g_x1 = trees.split_gains(x1[sub].sum(), (x1 * y)[sub].sum(), n, n1, "gini")
-    g_x0 = trees.split_gains((x0[sub] >= 3).sum(), ((x0 >= 3) * y)[sub].sum(), n, n1, "gini")
+    g_x1 = cart_splits.split_gains(x1[sub].sum(), (x1 * y)[sub].sum(), n, n1, "gini")
+    g_x0 = cart_splits.split_gains((x0[sub] >= 3).sum(), ((x0 >= 3) * y)[sub].sum(), n, n1, "gini")
     assert g_x1 > g_x0 > 0
     cheap_root = np.array([0.1, 1.0])  # x0 cheap enough to stay the root split
     cs = _fit((X, y, cheap_root, None), 1.5 * (g_x1 - g_x0))
@@ -477,10 +482,10 @@ def test_cost_sensitive_tree_gives_a_curve():
     chosen = model.chosen_tradeoffs(budgets)
     assert np.unique(chosen).size >= 2
     n_fit = model.fit_rows_.size
-    assert all(tree.value_[0].sum() == n_fit for tree in model.trees_)  # the root's rows
-    assert sorted(model.refit_trees_) == sorted(set(model.choice_index_.tolist()))
-    assert all(tree.value_[0].sum() == 500 for tree in model.refit_trees_.values())
-    assert np.all(np.diff(model.choice_budgets_) > 0) and model.choice_budgets_[0] == 0
+    assert all(tree.value_[0].sum() == n_fit for tree in model.models_)  # the root's rows
+    assert sorted(model.refits_) == sorted(set(model.choice_.config.tolist()))
+    assert all(tree.value_[0].sum() == 500 for tree in model.refits_.values())
+    assert np.all(np.diff(model.choice_.budgets) > 0) and model.choice_.budgets[0] == 0
 
 
 @pytest.mark.parametrize("max_nodes", [None, 7])
@@ -492,12 +497,12 @@ def test_choice_is_the_fewest_validation_errors(max_nodes):
         cost_sensitive=True, max_nodes=max_nodes, feature_costs=costs, random_state=5
     ).fit(X, y)
     Xv, yv = X[model.validation_rows_], y[model.validation_rows_]
-    budgets = np.unique(np.concatenate([[0.0, 0.15, 0.7, 2.2, 50.0], model.choice_budgets_]))
-    errors = np.vstack([t.evaluate_at_budgets(Xv, yv, budgets).error for t in model.trees_])
+    budgets = np.unique(np.concatenate([[0.0, 0.15, 0.7, 2.2, 50.0], model.choice_.budgets]))
+    errors = np.vstack([t.evaluate_at_budgets(Xv, yv, budgets).error for t in model.models_])
     expected = model.tradeoffs_[np.argmin(errors, axis=0)]
     np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), expected)
     # each budget is served by its lambda's tree grown on all rows, pruned to the budget
-    refit = model.refit_trees_
+    refit = model.refits_
     np.testing.assert_array_equal(
         model.predict_at_budgets(X, budgets),
         [
@@ -522,13 +527,13 @@ def test_trees_see_only_the_fit_part():
     other = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=7).fit(noisy, y)
     np.testing.assert_array_equal(other.fit_rows_, fit)
     np.testing.assert_array_equal(other.tradeoffs_, model.tradeoffs_)
-    for lam, a, b in zip(model.tradeoffs_, model.trees_, other.trees_, strict=True):
+    for lam, a, b in zip(model.tradeoffs_, model.models_, other.models_, strict=True):
         alone = _fit((X[fit], y[fit], costs, None), float(lam))
         for name in ("feature_", "threshold_", "value_"):
             np.testing.assert_array_equal(getattr(a, name), getattr(alone, name))
             np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
     # the choice reads the validation rows only: their errors, not the fit rows'
-    for t, errors in zip(model.trees_, model.validation_errors_, strict=True):
+    for t, errors in zip(model.models_, model.validation_error_, strict=True):
         steps = t.budget_path_.max_path_cost
         np.testing.assert_allclose(errors, t.evaluate_at_budgets(X[val], y[val], steps).error)
 
@@ -543,11 +548,11 @@ def test_trees_sharing_node_gains_are_the_trees_grown_alone(kind):
     costs = rng.uniform(0, 2, 12)
     model = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=5).fit(X, y)
     fit = model.fit_rows_
-    assert len(model.refit_trees_) > 1  # the refits share gains too
+    assert len(model.refits_) > 1  # the refits share gains too
     for index, lam in enumerate(model.tradeoffs_):
-        grown = [(model.trees_[index], X[fit], y[fit])]
-        if index in model.refit_trees_:
-            grown.append((model.refit_trees_[index], X, y))
+        grown = [(model.models_[index], X[fit], y[fit])]
+        if index in model.refits_:
+            grown.append((model.refits_[index], X, y))
         for tree, Xa, ya in grown:
             alone = _fit((Xa, ya, costs, None), float(lam))
             for name in ("feature_", "threshold_", "value_"):
@@ -557,15 +562,15 @@ def test_trees_sharing_node_gains_are_the_trees_grown_alone(kind):
 def test_default_grid_is_scaled_by_root_gain_over_mean_cost():
     X, y, costs = _budget_problem(3, 300)
     model = BudgetedTree(cost_sensitive=True, feature_costs=costs, random_state=1).fit(X, y)
-    root = model.trees_[0]  # lambda = 0: plain CART on the fit part
+    root = model.models_[0]  # lambda = 0: plain CART on the fit part
     assert model.tradeoffs_[0] == 0.0
     value = root.value_
     right = root.children_right_[0]
-    gain = trees.split_gains(
+    gain = cart_splits.split_gains(
         value[right].sum(), value[right, 1], value[0].sum(), value[0, 1], "gini"
     )
     np.testing.assert_allclose(
-        model.tradeoffs_, np.array(trees.DEFAULT_TRADEOFFS) * gain / costs.mean(), rtol=1e-12
+        model.tradeoffs_, np.array(DEFAULT_TRADEOFFS) * gain / costs.mean(), rtol=1e-12
     )
     # a given grid is sorted and deduplicated; one value is a fixed trade-off
     grid = BudgetedTree(
@@ -767,13 +772,13 @@ def test_speed_report_binary_1000x400():
 def test_node_count_pruning_is_computed_only_when_used(monkeypatch):
     """A budget alone never needs the node-count sequence (the pipeline's only use)."""
     calls = []
-    original = trees._pruning_path
+    original = pruned_tree.pruning_path
 
     def counting(tree, by):
         calls.append(by)
         return original(tree, by)
 
-    monkeypatch.setattr(trees, "_pruning_path", counting)
+    monkeypatch.setattr(pruned_tree, "pruning_path", counting)
     rng = np.random.default_rng(8)
     X = rng.integers(0, 4, size=(80, 5)).astype(float)
     y = (X[:, 0] + X[:, 3] + rng.integers(0, 3, 80) > 4).astype(int)

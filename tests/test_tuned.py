@@ -10,9 +10,9 @@ import pytest
 
 from budgetboost import InvalidParameterError
 from budgetboost.estimators.boosting import BudgetedBoost
+from budgetboost.estimators.budgeted_tree import BudgetedTree
 from budgetboost.estimators.peers import BudgetedCatBoost, BudgetedLightGBM
-from budgetboost.estimators.trees import BudgetedTree
-from budgetboost.estimators.tuned import TunedBoost
+from budgetboost.estimators.tuned_boost import TunedBoost
 
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, np.inf]
 
@@ -33,8 +33,8 @@ def fitted(**params):
 
 def test_the_paths_are_the_boosters_on_the_fit_part():
     est, X, y, costs = fitted()
-    np.testing.assert_array_equal(est.taus_, [0.25, 1.0])
-    for tau, model in zip(est.taus_, est.models_, strict=True):
+    np.testing.assert_array_equal(est.tradeoffs_, [0.25, 1.0])
+    for tau, model in zip(est.tradeoffs_, est.models_, strict=True):
         alone = BudgetedBoost(
             criterion="smoothed", max_rounds=40, tau=tau, feature_costs=costs
         ).fit(X[est.fit_rows_], y[est.fit_rows_])
@@ -66,7 +66,7 @@ def test_the_chosen_taus_are_refitted_on_all_rows_and_served_within_the_budget()
     for index, refit in est.refits_.items():
         most = int(est.choice_.size[est.choice_.config == index].max())
         alone = BudgetedBoost(
-            criterion="smoothed", max_rounds=most, tau=est.taus_[index], feature_costs=costs
+            criterion="smoothed", max_rounds=most, tau=est.tradeoffs_[index], feature_costs=costs
         ).fit(X, y)
         np.testing.assert_array_equal(refit.alpha_, alone.alpha_)
         np.testing.assert_array_equal(refit.feature_, alone.feature_)

@@ -360,15 +360,15 @@ def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
 @pytest.mark.parametrize("value, reason", [("-5", "is -5.0"), ("inf", "is inf")])
 def test_a_real_cost_file_with_a_bad_value_stops_at_planning(tmp_path, value, reason):
     repo = copy_repo(tmp_path / "repo")
-    path = repo / "resources/heart_turney_costs.csv"
+    path = repo / "resources/heart_cleveland_turney_costs.csv"
     lines = path.read_text().splitlines()
     lines[1] = f"age,{value}"
     path.write_text("\n".join(lines) + "\n")
     edit_config(repo, lambda c: c["datasets"]["heart"].update(cost_models=["turney"]))
     _stops_at_planning(
         repo,
-        f"config cost_models.turney.spec.file: cost file resources/heart_turney_costs.csv: "
-        f"cost of 'age' {reason} "
+        "config cost_models.turney.spec.file: cost file "
+        f"resources/heart_cleveland_turney_costs.csv: cost of 'age' {reason} "
         "(costs must be finite and >= 0)",
     )
 
@@ -743,9 +743,9 @@ def test_editing_a_real_cost_file_retrains_in_one_run(tmp_path):
     repo = copy_repo(tmp_path / "repo")
     edit_config(repo, _heart_turney)
     snakemake(repo, "--cores", "2")
-    costs = repo / "resources/heart_turney_costs.csv"
+    costs = repo / "resources/heart_cleveland_turney_costs.csv"
     before = {p: p.read_bytes() for p in shard_paths(repo)}
-    costs.write_text(costs.read_text().replace("thalach,102.9", "thalach,1.0"))
+    costs.write_text(costs.read_text().replace("ca,100.90,,100.90", "ca,1.00,,1.00"))
     assert {p for p in planned_outputs(repo, "train") if "/shards/" in p} == {
         str(p.relative_to(repo)) for p in before
     }
@@ -753,7 +753,7 @@ def test_editing_a_real_cost_file_retrains_in_one_run(tmp_path):
     assert planned_jobs(repo) == []
     fresh = copy_repo(tmp_path / "fresh")
     edit_config(fresh, _heart_turney)
-    (fresh / "resources/heart_turney_costs.csv").write_bytes(costs.read_bytes())
+    (fresh / "resources/heart_cleveland_turney_costs.csv").write_bytes(costs.read_bytes())
     snakemake(fresh, "--cores", "2")
     for path in before:
         assert path.read_bytes() != before[path]

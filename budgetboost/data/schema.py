@@ -1,7 +1,8 @@
 """The columns of the pipeline's result tables (docs/design.md), defined once.
 
-``experiment`` writes shards with these dtypes and ``stats`` validates what it reads against
-them, so a column added here reaches both.
+:mod:`budgetboost.pipeline.blocks` writes shards with these dtypes and
+:mod:`budgetboost.analysis.summary` validates what it reads against them, so a column added
+here reaches both.
 """
 
 from __future__ import annotations

@@ -30,8 +30,10 @@ from .params import (
     Vector,
     validate_params,
 )
+from .pricing import Pricing
 from .validation import (
     check_budgets,
+    check_discount_groups,
     check_feature_costs,
     check_feature_groups,
     check_feature_names,
@@ -44,6 +46,8 @@ from .validation import (
 
 __all__ = [
     "BUDGET",
+    "DISCOUNT_COSTS",
+    "DISCOUNT_GROUPS",
     "FEATURE_COSTS",
     "FEATURE_GROUPS",
     "RANDOM_STATE",
@@ -57,6 +61,7 @@ __all__ = [
     "NonNegativeVector",
     "NotFittedError",
     "Options",
+    "Pricing",
     "TrainingData",
     "Vector",
 ]
@@ -65,6 +70,8 @@ __all__ = [
 BUDGET = [Interval(Real, 0, None, closed="left"), None]
 FEATURE_COSTS = [NonNegativeVector(), None]
 FEATURE_GROUPS = [Vector(), None]
+DISCOUNT_GROUPS = [Vector(), None]
+DISCOUNT_COSTS = [NonNegativeVector(), None]
 RANDOM_STATE = [
     Interval(Integral, 0, None, closed="left"),
     InstanceOf(
@@ -155,7 +162,8 @@ class TrainingData(NamedTuple):
     y: np.ndarray  # float64 -1/+1: -1 is classes_[0], +1 is classes_[1]
     classes: np.ndarray  # the two original labels
     group_of_column: np.ndarray  # feature group index of each column
-    group_cost: np.ndarray  # cost of each group (paid once)
+    group_cost: np.ndarray  # cost of each group (paid once): its full price, alone
+    pricing: Pricing | None = None  # the groups' prices with discount groups (always set by fit)
 
 
 class NotFittedError(ValueError, AttributeError):
@@ -203,15 +211,27 @@ class BudgetedEstimator:
     **Costs.** Feature ``j`` costs ``feature_costs[j]`` (default 1) and is paid once per test
     example, however often the example's prediction reads it; the columns of one feature
     group (``feature_groups``, e.g. the 0/1 indicators of one raw attribute) are paid for
-    together, once. ``spent`` is the model's cost at a budget, never above the budget; the
-    per-example costs (``mean_example_cost``, ``max_example_cost``) are what individual test
-    examples paid, each for the groups its own prediction read (see :class:`BudgetCosts`).
+    together, once. Tests may also share a part (Turney's discount groups: one blood draw
+    for several blood tests): with ``discount_groups`` (a label per column, negative: none)
+    and ``discount_costs`` (a price per column), the tests of one discount group share the
+    part ``feature_costs - discount_costs``, paid once per example for the group, and each
+    test read adds its discount price; a set of groups costs ``sum of the touched discount
+    groups' shared parts + sum of its tests' discount prices (full prices outside a discount
+    group)`` (:mod:`~budgetboost.estimators.pricing`, ``data.pricing``). ``spent`` is the
+    model's cost at a budget, never above the budget; the per-example costs
+    (``mean_example_cost``, ``max_example_cost``) are what individual test examples paid,
+    each for the groups its own prediction read, at these prices (see :class:`BudgetCosts`).
+    An estimator that ignores the discount groups charges the full prices, which never
+    undercharges.
 
-    **Parameters the pipeline sets per trial** (``budgetboost.pipeline.experiment.make_estimator``);
+    **Parameters the pipeline sets per trial** (``budgetboost.pipeline.specs.make_estimator``);
     a config entry gives every other parameter:
 
     - ``feature_costs``: the trial's cost vector, one cost per column;
     - ``feature_groups``: when the cost model pays a raw attribute's indicators together;
+    - ``discount_groups``, ``discount_costs``: when the cost model's tests share parts (real
+      test costs with Turney's groups); checked by ``fit`` (one test per feature group, a
+      discount price at most the cost, one shared part per discount group);
     - ``random_state``: if the class has it, ``seed_from_key("sampling", dataset,
       cost_model, algorithm, trial)`` (a 128-bit int), so results do not depend on job order;
     - ``budget``: if the class has it, the grid's largest budget (or each budget, with
@@ -225,7 +245,8 @@ class BudgetedEstimator:
     the :class:`BudgetEvaluation` come from the base.
 
     - ``_fit(self, data: TrainingData) -> None``: train on ``data.X`` (float64, finite) and
-      ``data.y`` (-1/+1), with ``data.group_of_column`` and ``data.group_cost``. Fitted
+      ``data.y`` (-1/+1), with ``data.group_of_column``, ``data.group_cost`` (each group's
+      full price) and ``data.pricing`` (the prices with discount groups). Fitted
       attributes end with ``_``.
     - ``_scores_and_costs(self, X, budgets) -> (scores, BudgetCosts)``: for a validated
       ``X`` and an array of budgets, the scores of shape (len(budgets), n_samples) (``> 0``
@@ -459,13 +480,21 @@ class BudgetedEstimator:
 
     # ------------------------------------------------------------------ helpers
     def _training_data(self, X: Any, y: Any) -> TrainingData:
-        """Validate ``X``, ``y``, ``feature_costs`` and ``feature_groups``, and record the
-        input's shape, feature names, classes and majority class on the estimator."""
+        """Validate ``X``, ``y``, ``feature_costs``, ``feature_groups`` and the discount
+        groups, and record the input's shape, feature names, classes and majority class on
+        the estimator."""
         Xa, y_raw = check_X_y(X, y, estimator=type(self).__name__)
         classes, ypm = encode_labels(y_raw)
         costs = check_feature_costs(getattr(self, "feature_costs", None), Xa.shape[1])
         group_of_column, group_cost = check_feature_groups(
             getattr(self, "feature_groups", None), costs
+        )
+        pricing = check_discount_groups(
+            getattr(self, "discount_groups", None),
+            getattr(self, "discount_costs", None),
+            costs,
+            group_of_column,
+            group_cost,
         )
         self.classes_ = classes
         self.n_features_in_ = Xa.shape[1]
@@ -473,7 +502,7 @@ class BudgetedEstimator:
         if names is not None:
             self.feature_names_in_ = names
         self.majority_ = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
-        return TrainingData(Xa, ypm, classes, group_of_column, group_cost)
+        return TrainingData(Xa, ypm, classes, group_of_column, group_cost, pricing)
 
     def _validated(self, X: Any) -> np.ndarray:
         """``X`` checked against the fitted estimator (fitted, names, feature count)."""
@@ -491,6 +520,15 @@ class BudgetedEstimator:
                 f"This {type(self).__name__} instance is not fitted yet. "
                 "Call 'fit' with appropriate arguments before using this estimator."
             )
+
+    def _fitted_budget(self) -> float:
+        """The ``budget`` parameter as a number: ``inf`` when it is None or the class has none."""
+        budget = getattr(self, "budget", None)
+        return np.inf if budget is None else float(budget)
+
+    def _capped(self, budgets: np.ndarray) -> np.ndarray:
+        """``budgets`` capped at the fitted ``budget`` (above it, the fitted model serves)."""
+        return np.minimum(budgets, self._fitted_budget())
 
     def _labels(self, scores: np.ndarray) -> np.ndarray:
         """Labels of scores: ``classes_[1]`` where ``> 0``, else ``classes_[0]``."""

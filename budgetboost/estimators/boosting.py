@@ -6,7 +6,7 @@ groups of the round's hypothesis not yet paid, and stop as soon as that payment 
 is left of the budget ``B``. The loop is written once (:func:`boost_path`); the weak learner
 supplies each round's hypothesis (:mod:`budgetboost.estimators.weak_learners`): the chosen
 stump (Algorithm 1 as printed) or a small tree grown from it
-(:mod:`budgetboost.estimators.boosted_trees`).
+(:mod:`budgetboost.estimators.tree_weak_learner`).
 
 No criterion depends on ``B`` itself (Eq. 2 uses what has been spent, ``B - B_t``), so the
 sequence of hypotheses is the same for every budget: one fit to ``max_rounds`` gives the exact
@@ -27,16 +27,19 @@ import numpy as np
 
 from .base import (
     BUDGET,
+    DISCOUNT_COSTS,
+    DISCOUNT_GROUPS,
     FEATURE_COSTS,
     FEATURE_GROUPS,
     BudgetCosts,
     BudgetedEstimator,
     TrainingData,
 )
-from .boosted_trees import TreeLearner
 from .criteria import CRITERION_NAMES, GAMMA_CAP, StumpChoice
 from .params import InstanceOf, Interval, InvalidParameterError, Options
+from .pricing import Pricing
 from .stumps import StumpSpace
+from .tree_weak_learner import TreeLearner
 from .validation import check_budgets, check_X_y, encode_labels
 from .weak_learners import Round, StumpLearner
 
@@ -83,6 +86,7 @@ class BoostPath:
         *,
         max_rounds: int,
         budget: float = np.inf,
+        pricing: Pricing | None = None,
     ) -> BoostPath:
         """This plain-AdaBoost path as :func:`boost_path` gives it under other costs.
 
@@ -92,7 +96,9 @@ class BoostPath:
         ``max_rounds`` up to its length: its first ``max_rounds`` rounds, cut before the first
         round whose new group would take the spent amount above ``budget``, are the rounds
         ``boost_path(..., criterion="adaboost", max_rounds=max_rounds, budget=budget)``
-        returns, bit for bit (the running sum adds costs in the same order).
+        returns, bit for bit (the running sum adds costs in the same order). ``pricing``
+        (default: ``group_cost`` paid once per group) prices the groups with discount groups:
+        a round's first group of an untouched discount group pays its shared part too.
         """
         if np.any(self.criterion != "adaboost"):
             raise ValueError(
@@ -108,7 +114,8 @@ class BoostPath:
         group = np.asarray(group_of_column)[self.feature[:n]]
         first = np.zeros(n, dtype=bool)
         first[np.unique(group, return_index=True)[1]] = True
-        spent = np.cumsum(np.where(first, np.asarray(group_cost)[group], 0.0))
+        pricing = Pricing.plain(group_cost) if pricing is None else pricing
+        spent = np.cumsum(pricing.first_use(group, first))
         over = np.flatnonzero(spent > budget)
         stop = self.stop_reason if n == len(self.feature) else "max_rounds"
         if over.size:
@@ -176,7 +183,11 @@ def path_for(
             "training rows than the ones given to fit"
         )
     return shared.under_costs(
-        data.group_of_column, data.group_cost, max_rounds=rounds, budget=budget
+        data.group_of_column,
+        data.group_cost,
+        max_rounds=rounds,
+        budget=budget,
+        pricing=data.pricing,
     )
 
 
@@ -193,6 +204,7 @@ def boost_path(
     switch: float = 0.5,
     learner: Any = None,
     space: StumpSpace | None = None,
+    pricing: Pricing | None = None,
 ) -> BoostPath:
     """Run Algorithm 1 on validated inputs (``y`` in {-1, +1}) and return the path.
 
@@ -204,22 +216,32 @@ def boost_path(
     what is left of ``budget``; ``alpha = 1/2 ln((1 + g) / (1 - g))`` with the hypothesis's
     edge ``g`` capped at ``1 - GAMMA_CAP`` (a perfect hypothesis ends boosting); and the
     weights ``D_{t+1}(i) ~ D_t(i) exp(-alpha y_i h(x_i))``.
+
+    ``pricing`` (default: each group's ``group_cost``, paid once) prices the groups with
+    discount groups (:mod:`~budgetboost.estimators.pricing`): a round pays the marginal price
+    of each new group given the discount groups paid before it, and the criteria read each
+    candidate's price given the discount groups the ensemble has touched (its discount price
+    once its group is touched, whether or not the candidate itself is paid).
     """
     learner = StumpLearner() if learner is None else learner
     space = StumpSpace.from_matrix(X) if space is None else space
+    pricing = Pricing.plain(group_cost) if pricing is None else pricing
     m = X.shape[0]
+    cand_group = group_of_column[space.column]
+    touched = pricing.untouched()
     choice = StumpChoice(
         space,
         criterion,
-        group_of_column[space.column],
-        group_cost[group_of_column[space.column]],
+        cand_group,
+        pricing.prices(touched)[cand_group],
         tau,
         switch,
     )
-    step = learner.start(X, y, space, group_of_column, group_cost, tau)
+    step = learner.start(X, y, space, group_of_column, group_cost, tau, pricing=pricing)
     paid = np.zeros(group_cost.shape[0], dtype=bool)
     weights = np.full(m, 1.0 / m)
     wy = np.empty(m)
+    factor = np.empty(2)  # exp(alpha) where the hypothesis errs, exp(-alpha) where it is right
     spent = 0.0
     rounds, records = [], []
     stop_reason = "max_rounds" if space.n_candidates else "no_stumps"
@@ -229,15 +251,18 @@ def boost_path(
         if k < 0:
             stop_reason = "zero_edge"
             break
-        hypothesis = step(Round(wy, gamma, abs_gamma, k, choice.phase, spent))
+        hypothesis = step(Round(wy, gamma, abs_gamma, k, choice.phase, spent, touched))
         new = [g for g in hypothesis.groups if not paid[g]]
         total = spent
-        for g in new:
-            total += group_cost[g]
+        for price in pricing.sequence(new, touched):
+            total += price
         if total > budget:
             stop_reason = "budget"
             break
-        paid[new] = True
+        for g in new:
+            paid[g] = True
+        if pricing.touch(touched, new):  # a discount group's tests now cost their discount
+            choice.reprice(pricing.prices(touched)[cand_group])
         spent = total
         edge = hypothesis.edge
         capped = min(edge, 1.0 - GAMMA_CAP)
@@ -248,8 +273,9 @@ def boost_path(
         if edge >= 1.0 - GAMMA_CAP:
             stop_reason = learner.perfect
             break
-        weights *= np.exp([alpha, -alpha]).take(hypothesis.right)
-        weights /= weights.sum()
+        factor[0], factor[1] = alpha, -alpha
+        weights *= np.exp(factor, out=factor).take(hypothesis.right)
+        weights /= np.add.reduce(weights)
     k, polarity, alpha, edge, new_groups, spent_path, phases = (
         list(column) for column in (zip(*rounds, strict=True) if rounds else [()] * 7)
     )
@@ -304,6 +330,13 @@ class BudgetedBoost(BudgetedEstimator):
     feature_groups : array-like of shape (n_features,), default=None
         Group label per column; the columns of a group are paid for together (e.g. the
         indicators of one raw attribute) and must carry the same cost.
+    discount_groups, discount_costs : array-like of shape (n_features,), default=None
+        Turney's discount groups (see :class:`~budgetboost.BudgetedEstimator`): a label per
+        column (negative: none) and the price of the column's test once its discount group
+        is paid. A round pays each new group's marginal price (its discount price once its
+        discount group is touched, plus the shared part at the first touch), and the
+        criteria read ``c(h)`` as the price of ``h``'s group given the discount groups the
+        ensemble has touched: its discount price once one is, its full price before.
     adaboost_path : BoostPath or None, default=None
         With ``criterion="adaboost"``: a plain AdaBoost path fitted on the same training rows
         (:func:`adaboost_path`), used instead of boosting again. AdaBoost's choices do not
@@ -313,14 +346,15 @@ class BudgetedBoost(BudgetedEstimator):
         under_costs`). A path fitted on other rows is refused. The path holds stumps: with
         ``weak_learner="tree"`` it is an :class:`InvalidParameterError`.
     weak_learner : {"stump", "tree"}, default="stump"
-        ``stump``: Algorithm 1 as printed. ``tree``: each round grows one tree of depth at most
-        ``max_depth`` with +-1 leaves on the round's weights
-        (:mod:`budgetboost.estimators.boosted_trees`): the root is the stump the criterion chooses;
-        then each leaf above ``max_depth``, in preorder, is split by the candidate that maximises
-        the criterion of the resulting whole tree, ``(gamma, c)`` with ``gamma = sum_i D(i) y_i
-        h(x_i)`` (new leaves take the sign of their weighted label sums) and ``c`` the original cost
-        of the tree's distinct feature groups, if that beats leaving the leaf; the round pays for
-        the tree's groups not yet paid. ``max_depth=1`` is the stump engine, bit for bit.
+        ``stump``: Algorithm 1 as printed. ``tree``: each round grows one tree of depth at
+        most ``max_depth`` with +-1 leaves on the round's weights
+        (:mod:`budgetboost.estimators.tree_weak_learner`): the root is the stump the criterion
+        chooses; then each leaf above ``max_depth``, in preorder, is split by the candidate
+        that maximises the criterion of the resulting whole tree, ``(gamma, c)`` with ``gamma
+        = sum_i D(i) y_i h(x_i)`` (new leaves take the sign of their weighted label sums) and
+        ``c`` the original cost of the tree's distinct feature groups, if that beats leaving
+        the leaf; the round pays for the tree's groups not yet paid. ``max_depth=1`` is the
+        stump engine, bit for bit.
     max_depth : int in [1, 8], default=2
         Depth of the trees (``weak_learner="tree"`` only).
 
@@ -358,6 +392,9 @@ class BudgetedBoost(BudgetedEstimator):
     group_cost_ : ndarray of shape (n_groups,)
         ``weak_learner="tree"`` only. Cost of each feature group, for the per-example costs
         (``evaluate_at_budgets``: an example pays for the groups on its decision paths).
+    pricing_ : Pricing
+        The feature groups' prices with their discount groups (the per-example costs of
+        trees read it).
 
     Notes
     -----
@@ -384,6 +421,8 @@ class BudgetedBoost(BudgetedEstimator):
         "switch": [Interval(Real, 0, math.inf, closed="neither")],
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
+        "discount_groups": DISCOUNT_GROUPS,
+        "discount_costs": DISCOUNT_COSTS,
         "adaboost_path": ADABOOST_PATH,
         "weak_learner": [Options(tuple(WEAK_LEARNERS))],
         "max_depth": [Interval(Integral, 1, MAX_TREE_DEPTH, closed="both")],
@@ -401,6 +440,8 @@ class BudgetedBoost(BudgetedEstimator):
         adaboost_path: BoostPath | None = None,
         weak_learner: str = "stump",
         max_depth: int = 2,
+        discount_groups=None,
+        discount_costs=None,
     ):
         self.criterion = criterion
         self.budget = budget
@@ -412,10 +453,12 @@ class BudgetedBoost(BudgetedEstimator):
         self.adaboost_path = adaboost_path
         self.weak_learner = weak_learner
         self.max_depth = max_depth
+        self.discount_groups = discount_groups
+        self.discount_costs = discount_costs
 
     def _fit(self, data: TrainingData) -> None:
         """Boost until ``max_rounds``, a zero edge, or the budget runs out."""
-        budget = np.inf if self.budget is None else float(self.budget)
+        budget = self._fitted_budget()
         if self.adaboost_path is not None and self.criterion != "adaboost":
             raise InvalidParameterError(
                 "adaboost_path", f"serves criterion 'adaboost' only; got {self.criterion!r}"
@@ -443,7 +486,9 @@ class BudgetedBoost(BudgetedEstimator):
                 tau=float(self.tau),
                 switch=float(self.switch),
                 learner=learner,
+                pricing=data.pricing,
             )
+        self.pricing_ = data.pricing
         self.feature_ = path.feature
         self.threshold_ = path.threshold
         self.polarity_ = path.polarity

@@ -312,7 +312,8 @@ class StumpChoice:
     criterion : str
         One of :data:`CRITERION_NAMES`.
     cand_group, cand_cost : ndarray of shape (n_candidates,)
-        Feature group of each candidate and its group's original cost.
+        Feature group of each candidate and its group's original cost (with discount
+        groups: its price given the discount groups touched, :meth:`reprice`).
     tau, switch : float
         Eq. 2's scale of the amount spent; ``hybrid``'s switch threshold.
 
@@ -338,6 +339,11 @@ class StumpChoice:
         self.scores = CachedScores(cand_cost, tau)
         self.phase = "greedy" if criterion == "hybrid" else criterion
         self._first_quality: float | None = None
+
+    def reprice(self, cand_cost: np.ndarray) -> None:
+        """New prices of the candidates (a discount group was touched: its tests now cost
+        their discount price); the cached denominators are recomputed."""
+        self.scores = CachedScores(cand_cost, self.scores.tau)
 
     def choose(self, gamma: np.ndarray, paid: np.ndarray, spent: float) -> tuple[int, np.ndarray]:
         """The stump chosen among all candidates this round.

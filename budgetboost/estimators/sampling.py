@@ -15,6 +15,8 @@ import numpy as np
 
 from .base import (
     BUDGET,
+    DISCOUNT_COSTS,
+    DISCOUNT_GROUPS,
     FEATURE_COSTS,
     FEATURE_GROUPS,
     RANDOM_STATE,
@@ -153,6 +155,108 @@ def _crossings(
     return row, budget
 
 
+class _DrawPrices:
+    """What the draws of one block of examples pay, with or without discount groups.
+
+    Without them a new group's draw pays its ``hypothesis_cost_`` (the sums of the plain
+    sampler, byte for byte). With them it pays its group's discount price, plus its discount
+    group's shared part where the example touches that group first; ``seen_dg`` holds what
+    each example has touched, over the discount groups of the ensemble (a last column
+    collects the hypotheses of none). For AdaBoostRS_AC the distribution and the vote weights
+    are the prices given the example's touched discount groups, one alias table per state
+    met (:meth:`stateful_draws`), a state coded as the bits of its touched groups.
+    """
+
+    def __init__(self, model: AdaBoostRS, m: int):
+        self.model = model
+        pricing = model.pricing_
+        self.discounted = pricing.discounted
+        self.stateful = model._stateful()
+        if not self.discounted:
+            self.costliest = model.hypothesis_cost_.max()
+            return
+        dg = pricing.discount_group[model.group_]
+        grouped = dg >= 0
+        present, local = np.unique(dg[grouped], return_inverse=True)
+        self.k = k = present.size
+        if self.stateful and k > 62:
+            raise ValueError(
+                f"AdaBoostRS_AC samples by state: its ensemble reads {k} discount groups, "
+                "at most 62 are supported"
+            )
+        self.dg = np.full(dg.size, k, dtype=np.intp)  # column k: no discount group
+        self.dg[grouped] = local.reshape(-1)
+        self.base = pricing.base[model.group_]
+        self.shared = np.where(grouped, pricing.shared[np.maximum(dg, 0)], 0.0)
+        self.costliest = (self.base + self.shared).max()
+        self.seen_dg = np.zeros((m, k + 1), dtype=bool)
+        self.code = np.zeros(m, dtype=np.int64)  # stateful: the bits of the touched groups
+        self.tables: dict[int, tuple[tuple[np.ndarray, np.ndarray], np.ndarray]] = {}
+
+    def paid(self, draws: np.ndarray, new: np.ndarray, active: np.ndarray) -> np.ndarray:
+        """What each draw pays (its example's rows ``active``, in draw order)."""
+        if not self.discounted:
+            return np.where(new, self.model.hypothesis_cost_[draws], 0.0)
+        if not self.stateful:  # stateful_draws marks the touches as it draws
+            self.new_dg = _mark_new(self.seen_dg, active, self.dg[draws])
+        return np.where(new, self.base[draws], 0.0) + np.where(self.new_dg, self.shared[draws], 0.0)
+
+    def _table(self, code: int) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+        """RS_AC's alias table and prices for an example whose touched groups are ``code``."""
+        cached = self.tables.get(code)
+        if cached is None:
+            touched = np.append((code >> np.arange(self.k)) & 1, 0).astype(bool)
+            price = self.base + np.where(touched[self.dg], 0.0, self.shared)
+            price = np.maximum(price, MIN_COST)
+            weight = self.model.alpha_ / price
+            cached = self.tables[code] = (_alias_table(weight / weight.sum()), price)
+        return cached
+
+    def stateful_draws(
+        self, rng: np.random.Generator, shape: tuple[int, int], active: np.ndarray, seen
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """RS_AC's draws of one step: ``(draws, new, weight)`` for the rows ``active``.
+
+        The same uniforms as the plain sampler (``shape`` of them, row by row), each mapped
+        through the table of its example's touched discount groups before the draw;
+        ``weight`` is the drawn hypothesis's price then. An example's state changes only at a
+        draw that touches a new group, at most once per group: each pass maps every pending
+        position of the examples of one state through that state's table and keeps them up
+        to the first such draw (that draw included, made before its touch), so a step takes
+        at most one pass more than the groups touched in it.
+        """
+        uniform = rng.random(shape)[active]
+        n_rows, width = uniform.shape
+        draws = np.empty((n_rows, width), dtype=np.intp)
+        weight = np.empty((n_rows, width))
+        bit = np.append(np.int64(1) << np.arange(self.k, dtype=np.int64), np.int64(0))
+        start = np.zeros(n_rows, dtype=np.intp)  # each example's first position not drawn
+        code = self.code[active]
+        pending = np.arange(n_rows)
+        position = np.arange(width)
+        while pending.size:
+            codes, which = np.unique(code[pending], return_inverse=True)
+            for s, state in enumerate(codes.tolist()):
+                rows = pending[which.reshape(-1) == s]
+                (prob, alias), price = self._table(state)
+                scaled = uniform[rows] * prob.size
+                slot = np.minimum(scaled.astype(np.intp), prob.size - 1)
+                drawn = np.where(scaled - slot < prob[slot], slot, alias[slot])
+                later = position >= start[rows, None]
+                touches = later & ((bit[self.dg[drawn]] & ~np.int64(state)) != 0)
+                stop = np.where(touches.any(axis=1), touches.argmax(axis=1), width - 1)
+                keep = later & (position <= stop[:, None])
+                draws[rows] = np.where(keep, drawn, draws[rows])
+                weight[rows] = np.where(keep, price[drawn], weight[rows])
+                code[rows] |= bit[self.dg[drawn[np.arange(rows.size), stop]]]
+                start[rows] = stop + 1
+            pending = pending[start[pending] < width]
+        self.code[active] = code
+        new = _mark_new(seen, active, self.model.group_[draws])
+        self.new_dg = _mark_new(self.seen_dg, active, self.dg[draws])
+        return draws, new, weight
+
+
 class AdaBoostRS(BudgetedEstimator):
     """AdaBoost with test-time random sampling (AdaBoostRS and AdaBoostRS_AC, Reyzin 2011).
 
@@ -169,6 +273,14 @@ class AdaBoostRS(BudgetedEstimator):
         ``c(h_i)`` (AdaBoostRS_AC, the poster's Algorithm 3).
     feature_costs, feature_groups : array-like of shape (n_features,), default=None
         As in :class:`~budgetboost.BudgetedBoost`.
+    discount_groups, discount_costs : array-like of shape (n_features,), default=None
+        Turney's discount groups, as in :class:`~budgetboost.BudgetedBoost`. A draw pays the
+        marginal price of its group given what its example has paid (its discount price once
+        the example has touched its discount group, plus the shared part at the first
+        touch). AdaBoostRS_AC samples and weighs each draw by the price of its hypothesis
+        given the discount groups the example has touched (its discount price once one is,
+        its full price before; a paid hypothesis keeps that price, as ``c(h_i)`` does without
+        groups), so its distribution changes as the example touches groups.
     random_state : int or None, default=None
         Seed of the test-time draws (``None``: fresh entropy on every call).
     max_draws : int, default=2000
@@ -186,7 +298,10 @@ class AdaBoostRS(BudgetedEstimator):
     hypothesis_cost_ : ndarray of shape (n_rounds,)
         Original cost ``c(h_i)`` of each hypothesis (its feature group's cost).
     sampling_probability_ : ndarray of shape (n_rounds,)
-        ``p(i)`` used at test time.
+        ``p(i)`` used at test time (AdaBoostRS_AC with discount groups: before the example
+        has touched any).
+    pricing_ : Pricing
+        The feature groups' prices with their discount groups.
 
     References
     ----------
@@ -202,6 +317,8 @@ class AdaBoostRS(BudgetedEstimator):
         "random_state": RANDOM_STATE,
         "max_draws": [Interval(Integral, 1, None, closed="left")],
         "adaboost_path": ADABOOST_PATH,
+        "discount_groups": DISCOUNT_GROUPS,
+        "discount_costs": DISCOUNT_COSTS,
     }
 
     def __init__(
@@ -214,6 +331,8 @@ class AdaBoostRS(BudgetedEstimator):
         random_state: int | None = None,
         max_draws: int = 2000,
         adaboost_path: BoostPath | None = None,
+        discount_groups=None,
+        discount_costs=None,
     ):
         self.n_rounds = n_rounds
         self.budget = budget
@@ -223,6 +342,8 @@ class AdaBoostRS(BudgetedEstimator):
         self.random_state = random_state
         self.max_draws = max_draws
         self.adaboost_path = adaboost_path
+        self.discount_groups = discount_groups
+        self.discount_costs = discount_costs
 
     def _fit(self, data: TrainingData) -> None:
         """Train plain AdaBoost for ``n_rounds`` rounds and set the sampling distribution."""
@@ -242,6 +363,7 @@ class AdaBoostRS(BudgetedEstimator):
         self.alpha_ = path.alpha
         self.group_ = path.group
         self.hypothesis_cost_ = data.group_cost[path.group]
+        self.pricing_ = data.pricing
         weight = self.alpha_.copy()
         if self.cost_weighted:
             weight /= np.maximum(self.hypothesis_cost_, MIN_COST)
@@ -256,7 +378,7 @@ class AdaBoostRS(BudgetedEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Labels by sampling at ``budget``; with ``budget=None`` the full ensemble's vote."""
-        budget = np.inf if self.budget is None else float(self.budget)
+        budget = self._fitted_budget()
         if np.isinf(budget):
             return self._labels(self.decision_function(X))
         return self.predict_at_budgets(X, [budget])[0]
@@ -286,8 +408,8 @@ class AdaBoostRS(BudgetedEstimator):
             feature, polarity = self.feature_[first], self.polarity_[first]
             above = Xa[:, feature] >= self.threshold_[first]
             h = np.where(above, polarity, -polarity).astype(np.int8, order="C")
-            if self.cost_weighted:  # the vote a draw adds: h times the (raised) cost
-                h = h * np.maximum(self.hypothesis_cost_[first], MIN_COST)
+            if self.cost_weighted and not self._stateful():  # the vote a draw adds: h
+                h = h * np.maximum(self.hypothesis_cost_[first], MIN_COST)  # times the cost
             for start in range(0, m, _ROW_BLOCK):
                 rows = slice(start, min(start + _ROW_BLOCK, m))
                 block = self._sample_rows(h[rows], column.ravel(), rng, table, budget_arr)
@@ -295,6 +417,10 @@ class AdaBoostRS(BudgetedEstimator):
                     out[key][:, rows] = value
         out["vote"] += self.majority_ * VOTE_TIE
         return out
+
+    def _stateful(self) -> bool:
+        """Whether RS_AC's distribution depends on what each example has paid."""
+        return bool(self.cost_weighted and self.pricing_.discounted)
 
     def _sample_rows(
         self,
@@ -318,7 +444,8 @@ class AdaBoostRS(BudgetedEstimator):
         ``spent + max_i c(h_i)`` reaches ``B`` (:func:`_crossings`), or at the end.
         """
         m, n_columns = h.shape
-        costliest = self.hypothesis_cost_.max()
+        prices = _DrawPrices(self, m)
+        costliest = prices.costliest
         order = np.argsort(budgets, kind="stable")
         sorted_budgets = budgets[order]
         seen = np.zeros((m, int(self.group_.max()) + 1), dtype=bool)
@@ -328,14 +455,17 @@ class AdaBoostRS(BudgetedEstimator):
         done = 0
         while done < self.max_draws and active.size:
             width = min(_DRAW_CHUNK, self.max_draws - done)
-            draws = _alias_draws(rng, table, (m, width), active)
-            new = _mark_new(seen, active, self.group_[draws])
-            paid_after = paid[active, None] + np.cumsum(
-                np.where(new, self.hypothesis_cost_[draws], 0.0), axis=1
-            )
+            if prices.stateful:  # RS_AC with discount groups: p depends on what is paid
+                draws, new, weight = prices.stateful_draws(rng, (m, width), active, seen)
+                vote_of_draw = h[active[:, None], column[draws]] * weight
+            else:
+                draws = _alias_draws(rng, table, (m, width), active)
+                new = _mark_new(seen, active, self.group_[draws])
+                vote_of_draw = h.reshape(-1)[(active * n_columns)[:, None] + column[draws]]
+            paid_after = paid[active, None] + np.cumsum(prices.paid(draws, new, active), axis=1)
             # the chunk's votes and new groups, summed in draw order (added to the example's
             # totals where they are read)
-            votes = np.cumsum(h.reshape(-1)[(active * n_columns)[:, None] + column[draws]], axis=1)
+            votes = np.cumsum(vote_of_draw, axis=1)
             groups = np.cumsum(new, axis=1)
             # draw t counts at budget B while spent + max_i c(h_i) < B before it: its level
             # (how many sorted budgets that sum has reached) is at most B's index, and

@@ -16,12 +16,11 @@ columns):
   the chain it has, so the edges of a whole chain are ``sum(D*y) - 2 * (cumulative sums of
   D*y in level order)``: a chain is one numeric column (the level) in the block below, rows
   x chains instead of rows x columns;
-- other 0/1 columns, below :data:`MIN_SPARSE_ROWS` training rows: a matrix-vector product
-  with their +-1 outputs, ``gamma = S^T (D*y)``;
-- other 0/1 columns from :data:`MIN_SPARSE_ROWS` rows up: sums of ``D*y`` over the rows of
-  each column's rarer value only (a sparse matrix-vector product: fewer bytes a round than
-  ``S``, which leaves the cache at such sizes), ``gamma = 2 * sum_{x_ij = 1} D(i) y_i -
-  sum(D*y)``, or its negative when the rarer value is 0.
+- other 0/1 columns: a matrix-vector product with their +-1 outputs, ``gamma = S^T (D*y)``;
+  or, where that is slower (:func:`sparse_is_faster`: many rows, rare values), sums of
+  ``D*y`` over the rows of each column's rarer value only (a sparse matrix-vector product:
+  fewer bytes a round than ``S``, which leaves the cache at such sizes), ``gamma = 2 *
+  sum_{x_ij = 1} D(i) y_i - sum(D*y)``, or its negative when the rarer value is 0.
 
 The last two keep distinct columns only: columns identical on the training rows (for the
 sparse block: with the same rows of their rarer value, as a column and its complement) share
@@ -35,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
-__all__ = ["StumpSpace", "stump_outputs", "MIN_CHAIN", "MIN_SPARSE_ROWS"]
+__all__ = ["MIN_CHAIN", "StumpSpace", "sparse_is_faster", "stump_outputs"]
 
 #: Nested runs of at least this many 0/1 columns are handled as chains. A chain costs one
 #: sequential cumulative sum over the rows (numpy's accumulate, ~3.5 ns a row) whatever its
@@ -44,19 +43,37 @@ __all__ = ["StumpSpace", "stump_outputs", "MIN_CHAIN", "MIN_SPARSE_ROWS"]
 #: 10-column chains are faster as sign columns, sonar's 100- to 200-column chains as chains).
 MIN_CHAIN = 32
 
-#: From this many training rows up, the 0/1 columns outside chains go to the sparse block.
-#: The product reads 8 bytes a cell of ``S`` every round: ~0.08-0.1 ns a cell while ``S``
-#: stays in a core's 2 MiB cache, ~0.3 ns beyond it (census's 132 columns from ~2,000 rows,
-#: MNIST's ~550 already at 1,000). The sparse product reads 12 bytes (a 4-byte row index and
-#: an 8-byte 1.0) per row of a column's rarer value, ~0.6-0.75 ns each: out of cache it wins
-#: while that value covers less than ~40 % of the rows (at half the rows, the worst case, it
-#: is 5-15 % slower), in cache below ~15 %. On the edges: 4.1x on census at 43,842 rows (the
-#: rarer values cover 10 % of the cells), 3.4x on MNIST 1 vs 7 at 10,170 (12 %); leaving the
-#: columns above a quarter or a third of the rows to the product was slower on both. The
-#: rule counts rows, not bytes, so that the fits of Table 1's sizes (at most 1,000 training
-#: rows) keep the product's sums bit for bit: the sparse sums add the same numbers in another
-#: order, which can change the last bits of an edge (docs/design.md, #24).
-MIN_SPARSE_ROWS = 2000
+#: What the edges of the 0/1 columns outside chains cost a round inside a fit, by block
+#: (``python benchmarks/engine.py --blocks``: paired medians, one thread, AMD EPYC,
+#: 2026-11-26): the product reads 8 bytes a cell of its +-1 matrix, ~0.145 ns a cell
+#: (0.13-0.156) while the matrix takes at most :data:`PRODUCT_CACHE_MIB`, then more as it
+#: spills out of the caches, ~0.014 ns a cell per MiB beyond (0.18-0.21 ns at 7.75 MB, 0.36
+#: at 16.5 MB), at most ~0.4 (0.32 on census at 43,842 rows); the sparse product reads 12
+#: bytes (a 4-byte row index and an 8-byte 1.0) and gathers one ``D*y`` per row of a
+#: column's rarer value, ~0.9 ns each, and ~8 us a round of calls whatever its size
+#: (scipy's product and the edges from the sums). :func:`sparse_is_faster` compares the
+#: two: the block is chosen by it at every size.
+PRODUCT_NS = 0.145
+PRODUCT_CACHE_MIB = 4.0
+PRODUCT_SPILL_NS = 0.014
+PRODUCT_MAX_NS = 0.4
+SPARSE_NS = 0.9
+SPARSE_ROUND_NS = 8000.0
+
+
+def sparse_is_faster(n_rows: int, n_columns: int, n_rare: int) -> bool:
+    """Whether the sparse block sums the edges of ``n_columns`` 0/1 columns of ``n_rows``
+    rows, whose rarer values fill ``n_rare`` cells, faster than the product, by the costs
+    above. Measured: the sparse block wins on MNIST 1 vs 7 from 1,000 rows (4-14 % at
+    1,000, its rarer values 14 % of the cells), on census from ~2,000 (6-11 %; 12 % slower
+    at 1,000, where the product's matrix takes 1 MB), never on splice's 25 % dense columns
+    (41 % slower at 3,000 rows) nor on MNIST 4 vs 9 at 1,000 (16 %: 11 % slower), and on
+    small blocks its calls cost more than the sums (heart, breast cancer).
+    """
+    cells = n_rows * n_columns
+    spill = max(8.0 * cells / 2**20 - PRODUCT_CACHE_MIB, 0.0)
+    per_cell = min(PRODUCT_NS + PRODUCT_SPILL_NS * spill, PRODUCT_MAX_NS)
+    return SPARSE_ROUND_NS + SPARSE_NS * n_rare < per_cell * cells
 
 
 def _distinct(B: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -230,6 +247,8 @@ class StumpSpace:
     column: np.ndarray
     threshold: np.ndarray
     blocks: tuple
+    #: whether a block reads ``sum(D*y)`` (the product alone does not)
+    needs_total: bool = True
 
     @classmethod
     def from_matrix(cls, X: np.ndarray) -> StumpSpace:
@@ -263,8 +282,12 @@ class StumpSpace:
                 lengths[long],
             )
         if (~in_chain).any():
-            block = _SparseBlock if B.shape[0] >= MIN_SPARSE_ROWS else _SignBlock
-            add(block.build, binary[~in_chain], np.ones((~in_chain).sum()), B[:, ~in_chain])
+            loose = B[:, ~in_chain]
+            count = np.count_nonzero(loose, axis=0)
+            n_rare = int(np.minimum(count, loose.shape[0] - count).sum())
+            faster = sparse_is_faster(loose.shape[0], loose.shape[1], n_rare)
+            block = _SparseBlock if faster else _SignBlock
+            add(block.build, binary[~in_chain], np.ones(loose.shape[1]), loose)
 
         order = np.argsort(X[:, numeric], axis=0, kind="stable")
         sorted_vals = np.take_along_axis(X[:, numeric], order, axis=0)
@@ -275,7 +298,8 @@ class StumpSpace:
 
         column = np.concatenate([np.empty(0, np.intp), *columns]).astype(np.intp)
         threshold = np.concatenate([np.empty(0), *thresholds]).astype(np.float64)
-        return cls(column, threshold, tuple(blocks))
+        needs_total = any(not isinstance(block, _SignBlock) for block in blocks)
+        return cls(column, threshold, tuple(blocks), needs_total)
 
     @property
     def n_candidates(self) -> int:
@@ -283,8 +307,8 @@ class StumpSpace:
 
     def edges(self, wy: np.ndarray) -> np.ndarray:
         """Edges of every candidate with polarity +1, for ``wy = D * y`` (length m)."""
-        total = wy.sum()
-        out = np.empty(self.n_candidates)
+        total = np.add.reduce(wy) if self.needs_total else 0.0
+        out = np.empty(self.column.size)
         for block in self.blocks:
             block.edges(wy, total, out[block.positions])
         return out

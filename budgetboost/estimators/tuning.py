@@ -3,14 +3,18 @@
 An estimator may tune a configuration (a trade-off: the cost-sensitive tree's ``lambda``,
 the peers' ``cegb_tradeoff`` / ``penalties_coefficient`` and learning rate, the Smoothed
 booster's ``tau``) and the size of its model (a prefix of rounds or trees) per budget. Test
-rows never inform a choice; every such estimator follows the same three steps:
+rows never inform a choice; every such estimator follows the same three steps, written once
+in :class:`TunedEstimator`:
 
 1. **Choose on a validation part.** :func:`validation_split` carves a stratified share of
    the training rows; each configuration is fitted on the rest (the *fit part*) and every
    *candidate* (configuration, size) has a cost and an error on the validation part.
    :func:`choose` picks, at every budget, the candidate with the lowest validation error
    among those costing at most the budget (ties: lower validation loss, lower cost, smaller
-   size, earlier configuration), as a step function of the budget (:class:`Choice`).
+   size, earlier configuration), as a step function of the budget (:class:`Choice`). Where
+   the budget itself fixes a configuration's size (a tree pruned to the budget),
+   :func:`choose_by_budget` picks the configuration of lowest validation error at each
+   budget instead.
 2. **Refit on all training rows.** Each configuration chosen at some budget is fitted again
    on every training row, so that no model predicts with a quarter of its rows missing.
 3. **Serve within the budget.** At budget ``B`` the refitted model of ``B``'s configuration
@@ -23,25 +27,39 @@ from).
 
 from __future__ import annotations
 
+import inspect
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
 import numpy as np
 
+from .base import BudgetCosts, BudgetedEstimator, TrainingData
 from .params import Interval, NonNegativeVector
+from .validation import check_budgets
 
 __all__ = [
+    "EMPTY_SCORE",
     "GRID",
+    "LARGEST",
     "TRADEOFF",
     "Choice",
     "PositiveGrid",
     "TradeoffGrid",
+    "TunedEstimator",
     "UnitGrid",
     "choose",
+    "choose_by_budget",
     "validation_split",
 ]
+
+#: The empty model's score: the training majority class, by less than any vote.
+EMPTY_SCORE = 1e-10
+#: The size of a candidate whose size the budget fixes (:func:`choose_by_budget`): served at
+#: the largest size the budget affords.
+LARGEST = np.iinfo(np.intp).max
 
 
 class TradeoffGrid(NonNegativeVector):
@@ -123,7 +141,8 @@ class Choice:
     """The candidate used at every budget, as a step function fixed at fit time.
 
     From budget ``budgets[s]`` (increasing, the first 0) up to the next, the candidate is
-    configuration ``config[s]`` at size ``size[s]`` (``-1`` and ``0``: the empty model).
+    configuration ``config[s]`` at size ``size[s]`` (``-1`` and ``0``: the empty model;
+    :data:`LARGEST`: the largest size the budget affords).
     """
 
     budgets: np.ndarray
@@ -177,3 +196,169 @@ def choose(
     change = np.concatenate([[True], best[1:] != best[:-1]])
     chosen = order[best[change]]
     return Choice(cost[by_cost][change], config[chosen], size[chosen])
+
+
+def choose_by_budget(budgets: np.ndarray, errors: np.ndarray) -> Choice:
+    """The configuration of lowest validation error at every budget, where the budget fixes
+    each configuration's size (a tree pruned to the budget: step 1 of the module docstring).
+
+    Parameters
+    ----------
+    budgets : ndarray of shape (n_budgets,)
+        Increasing, the first 0: every budget at which some configuration changes.
+    errors : ndarray of shape (n_configs, n_budgets)
+        The validation error of each configuration at each budget, at the size the budget
+        fixes (constant up to the next budget).
+
+    Returns
+    -------
+    Choice
+        The first configuration of lowest error (ties: the earlier), at size :data:`LARGEST`.
+    """
+    best = np.argmin(errors, axis=0)
+    change = np.concatenate([[True], best[1:] != best[:-1]])
+    return Choice(budgets[change], best[change], np.full(int(change.sum()), LARGEST))
+
+
+class TunedEstimator(BudgetedEstimator):
+    """Base of every estimator that tunes: the protocol of the module docstring, written once.
+
+    A subclass stores ``validation_fraction`` and ``random_state`` (and ``budget``, which
+    caps every budget served, if it has one) and implements the steps that are its own:
+
+    - ``_fit_grid(data, fit_rows, rng) -> (tradeoffs, models)``: every configuration fitted on
+      the fit part, and the trade-off that names each (``rng`` has drawn the split; a model
+      may draw its seed from it);
+    - ``_candidates(index, model, data, rows) -> (size, cost, error, loss)``: every candidate
+      of one fitted configuration (its prefixes ``k = 0, 1, ...``, ``k = 0`` the empty
+      model), with its cost and its error and loss on the validation ``rows`` (not needed
+      where ``_choose`` is overridden);
+    - ``_refit(data, chosen, sizes) -> list``: the configurations ``chosen`` fitted on all
+      training rows, each at least ``sizes[i]`` large;
+    - ``_affordable(index, model, budgets) -> ndarray``: the largest size of a refitted
+      model that costs at most each budget (default :data:`LARGEST`: the model serves a
+      budget as a whole, e.g. a tree pruned to it);
+    - ``_serve(index, model, X, budgets, sizes) -> (scores, BudgetCosts)``: a refitted
+      model at each budget and size (sizes > 0).
+
+    ``_choose(data, rows) -> Choice`` is :func:`choose` over every candidate; an estimator
+    whose sizes the budget fixes overrides it (:func:`choose_by_budget`). With
+    ``validation_fraction = 0`` nothing is held out: the models are the refits and every
+    budget gets the longest affordable prefix (of a single configuration).
+
+    Attributes
+    ----------
+    fit_rows_, validation_rows_ : ndarray of int
+        Rows of the training ``X`` in the fit and validation parts.
+    tradeoffs_ : ndarray of shape (n_configs,)
+        The trade-off of each configuration (:meth:`chosen_tradeoffs`).
+    models_ : list
+        Each configuration fitted on the fit part.
+    prefix_cost_, validation_error_ : list of ndarray
+        Per configuration: the cost and the validation error of each candidate.
+    choice_ : Choice
+        The (configuration, size) of every budget, chosen on the validation part.
+    refits_ : dict of int to model
+        The configurations chosen at some budget, fitted on all training rows.
+    """
+
+    @classmethod
+    def tunes(cls, params: Mapping[str, Any]) -> bool:
+        """Whether anything is held out to choose on (``validation_fraction > 0``)."""
+        default = inspect.signature(cls.__init__).parameters["validation_fraction"].default
+        return float(params.get("validation_fraction", default)) > 0
+
+    # ------------------------------------------------------------------ hooks
+    def _fit_grid(
+        self, data: TrainingData, fit_rows: np.ndarray, rng: np.random.Generator
+    ) -> tuple[np.ndarray, list]:
+        raise NotImplementedError
+
+    def _candidates(
+        self, index: int, model: Any, data: TrainingData, rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def _refit(self, data: TrainingData, chosen: Sequence[int], sizes: Sequence[int]) -> list:
+        raise NotImplementedError
+
+    def _affordable(self, index: int, model: Any, budgets: np.ndarray) -> np.ndarray:
+        return np.full(budgets.size, LARGEST)
+
+    def _serve(
+        self, index: int, model: Any, X: np.ndarray, budgets: np.ndarray, sizes: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ the protocol
+    def _fit(self, data: TrainingData) -> None:
+        """Fit the grid on the fit part, choose per budget, refit the chosen on all rows."""
+        rng = np.random.default_rng(self.random_state)
+        fit_rows, validation_rows = validation_split(data.y, float(self.validation_fraction), rng)
+        self.fit_rows_, self.validation_rows_ = fit_rows, validation_rows
+        self.tradeoffs_, self.models_ = self._fit_grid(data, fit_rows, rng)
+        # no validation part (tiny data, or none asked for): choose on the fit part
+        choice = self._choose(data, validation_rows if validation_rows.size else fit_rows)
+        chosen = np.unique(choice.config[choice.config >= 0]).tolist()
+        if fit_rows.size == data.y.size:  # nothing held out: the models are the refits
+            refits = [self.models_[index] for index in chosen]
+        else:  # each as large as its largest size chosen
+            sizes = [int(choice.size[choice.config == index].max()) for index in chosen]
+            refits = self._refit(data, chosen, sizes) if chosen else []
+        self.choice_ = choice
+        self.refits_ = dict(zip(chosen, refits, strict=True))
+
+    def _choose(self, data: TrainingData, rows: np.ndarray) -> Choice:
+        """The best affordable candidate at every budget (:func:`choose`)."""
+        parts = [self._candidates(i, m, data, rows) for i, m in enumerate(self.models_)]
+        nothing_held_out = float(self.validation_fraction) == 0
+        candidates = []
+        for index, (size, cost, error, loss) in enumerate(parts):
+            if nothing_held_out:  # the longest affordable prefix
+                error, loss = -size.astype(float), np.zeros(size.size)
+            candidates.append((np.where(size > 0, index, -1), size, cost, error, loss))
+        config, size, cost, error, loss = (np.concatenate(c) for c in zip(*candidates, strict=True))
+        self.prefix_cost_ = [c[2] for c in candidates]
+        self.validation_error_ = [c[3] for c in candidates]
+        return choose(config, size, cost, error, loss)
+
+    def chosen_tradeoffs(self, budgets: Any) -> np.ndarray:
+        """The trade-off of the model used at each budget (NaN where the empty model is).
+
+        Parameters
+        ----------
+        budgets : float or array-like of float
+            Numbers >= 0 in any order; ``inf`` is the fitted model (budgets above the
+            fitted ``budget`` get its choice).
+
+        Returns
+        -------
+        ndarray of shape (len(budgets),), float64
+            Values of ``tradeoffs_``, chosen on the validation part; the size of the model
+            is ``rounds`` of :meth:`evaluate_at_budgets`.
+        """
+        self._check_fitted()
+        config, _ = self.choice_.at(self._capped(check_budgets(budgets)))
+        return np.where(config >= 0, self.tradeoffs_[np.maximum(config, 0)], np.nan)
+
+    def _scores_and_costs(
+        self, X: np.ndarray, budgets: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
+        """At each budget (capped at the fitted ``budget``) the refitted model of its
+        configuration at the chosen size, or at the largest the budget affords where that
+        is smaller; the empty model (the training majority, nothing paid) where it is 0."""
+        capped = self._capped(budgets)
+        config, size = self.choice_.at(capped)
+        scores = np.full((budgets.size, X.shape[0]), self.majority_ * EMPTY_SCORE)
+        fields = {f: np.zeros(budgets.size) for f in BudgetCosts.__dataclass_fields__}
+        for index, model in self.refits_.items():
+            rows = np.flatnonzero(config == index)
+            sizes = np.minimum(size[rows], self._affordable(index, model, capped[rows]))
+            rows, sizes = rows[sizes > 0], sizes[sizes > 0]
+            if not rows.size:
+                continue
+            part, costs = self._serve(index, model, X, capped[rows], sizes)
+            scores[rows] = part
+            for name, value in costs.as_dict().items():
+                fields[name][rows] = value
+        return scores, BudgetCosts(**fields)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .params import InvalidParameterError
+from .pricing import Pricing
 
 __all__ = [
     "DataConversionWarning",
@@ -20,6 +21,7 @@ __all__ = [
     "check_X_y",
     "check_feature_costs",
     "check_feature_groups",
+    "check_discount_groups",
     "check_budgets",
     "check_y",
     "encode_labels",
@@ -289,6 +291,96 @@ def check_feature_groups(groups: Any, costs: np.ndarray) -> tuple[np.ndarray, np
             f"{group_cost[index[j]]}); a group is paid for once, at one cost",
         )
     return index, group_cost
+
+
+#: How far the shared parts (``cost - discount``) of one discount group's columns may differ,
+#: relative to the larger cost (at least 1): prices in cents differ by rounding only.
+SHARED_TOLERANCE = 1e-9
+
+
+def check_discount_groups(
+    discount_groups: Any,
+    discount_costs: Any,
+    costs: np.ndarray,
+    group_of_column: np.ndarray,
+    group_cost: np.ndarray,
+) -> Pricing:
+    """The :class:`~budgetboost.estimators.pricing.Pricing` of a fit's columns.
+
+    ``discount_groups`` holds one label per column (integers; a negative label: no discount
+    group) and ``discount_costs`` one price per column: what the column's test costs once
+    another test of its discount group is paid for the example (ignored outside a discount
+    group). Both or neither are given (neither: every feature group costs its
+    ``feature_costs``). The columns of one feature group must share their discount group and
+    discount price (they are one test), a discount price may not exceed the column's cost,
+    and the tests of one discount group must share one part ``cost - discount`` (within
+    :data:`SHARED_TOLERANCE`); the first column's is the group's.
+    """
+    if discount_groups is None and discount_costs is None:
+        return Pricing.plain(group_cost)
+    for name, value, other in (
+        ("discount_groups", discount_groups, "discount_costs"),
+        ("discount_costs", discount_costs, "discount_groups"),
+    ):
+        if value is None:
+            raise InvalidParameterError(name, f"must be given with {other} (or neither)")
+    n = costs.shape[0]
+    labels = np.asarray(discount_groups)
+    discount = np.asarray(discount_costs, dtype=np.float64)
+    for name, array in (("discount_groups", labels), ("discount_costs", discount)):
+        if array.ndim != 1 or array.shape[0] != n:
+            raise InvalidParameterError(
+                name, f"must have one entry per column of X ({n}); got shape {array.shape}"
+            )
+    if labels.dtype.kind not in "iuf" or not np.all(np.isfinite(labels)):
+        raise InvalidParameterError(
+            "discount_groups", "must hold numbers (integers; negative: no discount group)"
+        )
+    if np.any(labels != np.round(labels)):
+        j = int(np.flatnonzero(labels != np.round(labels))[0])
+        raise InvalidParameterError(
+            "discount_groups", f"must hold integers; got {labels[j]} for column {j}"
+        )
+    grouped = labels >= 0
+    values, inverse = np.unique(labels[grouped], return_inverse=True)
+    column_group = np.full(n, -1, dtype=np.intp)
+    column_group[grouped] = inverse
+    discount = np.where(grouped, discount, costs)
+    over = discount > costs
+    if over.any():
+        j = int(np.flatnonzero(over)[0])
+        raise InvalidParameterError(
+            "discount_costs",
+            f"column {j}'s discount price {discount[j]} exceeds its cost {costs[j]}",
+        )
+    first = np.unique(group_of_column, return_index=True)[1][group_of_column]
+    for name, per_column in (("discount_groups", column_group), ("discount_costs", discount)):
+        differ = per_column != per_column[first]
+        if differ.any():
+            j = int(np.flatnonzero(differ)[0])
+            i = int(first[j])
+            raise InvalidParameterError(
+                name,
+                f"columns {i} and {j} of one feature group differ ({per_column[i]} and "
+                f"{per_column[j]}); a feature group is one test",
+            )
+    if not values.size:  # no column in a discount group: the plain prices
+        return Pricing.plain(group_cost)
+    part = costs - discount
+    leader = np.flatnonzero(grouped)[np.unique(inverse, return_index=True)[1]]
+    shared = part[leader]
+    gap = np.abs(part - shared[np.maximum(column_group, 0)])
+    bad = grouped & (gap > SHARED_TOLERANCE * np.maximum(1.0, costs))
+    if bad.any():
+        j = int(np.flatnonzero(bad)[0])
+        i = int(leader[column_group[j]])
+        raise InvalidParameterError(
+            "discount_costs",
+            f"columns {i} and {j} of discount group {values[column_group[j]]:g} share "
+            f"different parts (cost - discount: {part[i]} and {part[j]}); the tests of a "
+            "discount group share one part, paid once",
+        )
+    return Pricing.from_columns(group_of_column, group_cost, column_group, discount, shared)
 
 
 def check_budgets(budgets: Any, *, increasing: bool = False) -> np.ndarray:

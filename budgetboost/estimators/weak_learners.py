@@ -9,7 +9,7 @@ reweights the examples. The weak learner supplies only the hypothesis (as scikit
 ``BaseWeightBoosting.fit`` owns the loop and ``_boost`` supplies the step):
 
 - :class:`StumpLearner`: the chosen stump itself (Algorithm 1 as printed);
-- :class:`~budgetboost.estimators.boosted_trees.TreeLearner`: a small tree grown from the
+- :class:`~budgetboost.estimators.tree_weak_learner.TreeLearner`: a small tree grown from the
   chosen stump by the round's criterion (the paper's first open question, Section 8).
 
 A weak learner subclasses :class:`WeakLearner`, whose docstring is the contract.
@@ -36,6 +36,7 @@ class Round(NamedTuple):
     k: int  # the candidate the criterion chose
     phase: str  # the criterion applied this round
     spent: float  # cost paid before the round
+    touched: np.ndarray | None = None  # discount groups paid before the round
 
 
 class Step(NamedTuple):
@@ -72,9 +73,11 @@ class WeakLearner:
         group_of_column: np.ndarray,
         group_cost: np.ndarray,
         tau: float,
+        pricing: Any = None,
     ) -> Callable[[Round], Step]:
         """The per-fit state, as a function of a :class:`Round` returning the :class:`Step`
-        of the round's hypothesis (``X`` finite, ``y`` in {-1, +1})."""
+        of the round's hypothesis (``X`` finite, ``y`` in {-1, +1}; ``pricing``: the
+        groups' :class:`~budgetboost.estimators.pricing.Pricing`, None: ``group_cost``)."""
         raise NotImplementedError
 
     def stacked(self, records: list) -> dict[str, np.ndarray]:
@@ -110,6 +113,7 @@ class StumpLearner(WeakLearner):
         group_of_column: np.ndarray,
         group_cost: np.ndarray,
         tau: float,
+        pricing: Any = None,
     ):
         """The step function of one fit: the chosen stump, and where it is right."""
         cand_group = group_of_column[space.column]

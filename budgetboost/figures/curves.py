@@ -5,8 +5,9 @@
   error bars, the unbudgeted AdaBoost reference as a horizontal line (its interval shaded) and
   test-time sampling (AdaBoostRS) on a secondary right axis, since its error is on another
   scale.
-* :func:`figure2`: Figure 2, the real-cost experiments (cost models of kind ``real``: heart
-  with Turney's costs; and any local dataset such as Yahoo! Webscope).
+* :func:`figure2`: Figure 2, the real-cost experiments (cost models of a kind whose prices
+  are real, :func:`budgetboost.data.costs.real_kinds`: heart with Turney's costs; and any
+  local dataset such as Yahoo! Webscope).
 * :func:`figure3`: Figure 3, budgeted decision trees, error against number of nodes (log
   scale), AdaBoost's error as diamonds on a horizontal line for comparison.
 * :func:`figure_peers`: the paper's boosters that face the peers
@@ -33,6 +34,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from budgetboost.data.costs import real_kinds
 from budgetboost.figures.panels import (
     CURVE_FAMILIES,
     NCOLS,
@@ -73,8 +75,9 @@ BASELINE_ALPHA = 0.3
 
 
 def figure2_panels(summary: pd.DataFrame, context: FigureContext) -> list[tuple[str, str]]:
-    """(dataset, cost_model) panels of Figure 2: real costs (kind ``real``) or a local dataset."""
-    real = set(context.of_kind("real"))
+    """(dataset, cost_model) panels of Figure 2: real costs (a kind of
+    :func:`~budgetboost.data.costs.real_kinds`) or a local dataset."""
+    real = set(context.of_kind(*real_kinds()))
     local = set(context.local_datasets)
     return [(d, c) for d, c in panel_pairs(summary, context) if c in real or d in local]
 

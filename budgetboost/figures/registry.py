@@ -65,8 +65,8 @@ class FigureContext:
         The run's datasets in the registry's order (Table 1's): the order of the panels;
         datasets not named follow alphabetically.
     cost_models : mapping
-        Each cost model's kind, its spec's ``model`` (``uniform_random``, ``real``,
-        ``correlated``, ``few_cheap``, ...): figures find cost models by what they are.
+        Each cost model's kind, its spec's ``model`` (a kind of
+        :mod:`budgetboost.data.cost_registry`): figures find cost models by what they are.
     baseline : str or None
         The cost model of the paper's U[0, 2]
         (:data:`budgetboost.pipeline.plan.BASELINE_SPEC`), against which the open questions'

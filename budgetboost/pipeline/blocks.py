@@ -14,7 +14,7 @@ import dataclasses
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,9 @@ __all__ = [
     "BlockInputs",
     "block_inputs",
     "cost_rows",
+    "discount_rows",
     "run_block",
+    "run_block_on",
     "shard_metadata",
 ]
 
@@ -55,11 +57,23 @@ class BlockInputs:
         ``{trial: cost vector over the columns}``.
     grouped : bool
         The cost model pays the indicators of one raw attribute together.
+    discounts : dict
+        ``{trial: (discount groups, discount prices)}`` over the columns, where the cost
+        model has Turney's discount groups (the cost table's ``extra``); empty otherwise.
     """
 
     splits: dict[int, tuple[np.ndarray, np.ndarray]]
     costs: dict[int, np.ndarray]
     grouped: bool
+    discounts: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    def discount_params(self, trial: int) -> dict[str, np.ndarray]:
+        """``discount_groups`` and ``discount_costs`` of a trial for ``make_estimator``
+        (none without discount groups)."""
+        if trial not in self.discounts:
+            return {}
+        groups, costs = self.discounts[trial]
+        return {"discount_groups": groups, "discount_costs": costs}
 
 
 def block_inputs(
@@ -101,7 +115,42 @@ def block_inputs(
     n_rows = len(data.y)
     splits = {int(t): split_indices(dataset, int(t), n_rows, train_size, test_size) for t in trials}
     table = make_costs(dataset, cost_model, cost_spec, data, splits, list(splits), root)
-    return BlockInputs(splits=splits, costs=cost_rows(table), grouped=table.grouped)
+    return BlockInputs(
+        splits=splits,
+        costs=cost_rows(table),
+        grouped=table.grouped,
+        discounts=discount_rows(table),
+    )
+
+
+def run_block_on(
+    data: Any,
+    inputs: BlockInputs,
+    *,
+    dataset: str,
+    cost_model: str,
+    spec: AlgorithmSpec,
+    budgets: Sequence[float],
+    trials: Sequence[int],
+    paths: Mapping[int, Any] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """:func:`run_block` on a binarized dataset (``X``, ``y``, ``groups``) and its block's
+    splits and costs (:func:`block_inputs`)."""
+    return run_block(
+        X=data.X,
+        y=data.y,
+        groups=data.groups,
+        splits=inputs.splits,
+        costs=inputs.costs,
+        grouped=inputs.grouped,
+        dataset=dataset,
+        cost_model=cost_model,
+        spec=spec,
+        budgets=budgets,
+        trials=trials,
+        paths=paths,
+        discounts=inputs.discounts,
+    )
 
 
 def run_block(
@@ -118,9 +167,16 @@ def run_block(
     budgets: Sequence[float],
     trials: Sequence[int],
     paths: Mapping[int, Any] | None = None,
+    discounts: Mapping[int, tuple[np.ndarray, np.ndarray]] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Fit and evaluate ``spec`` on each trial of a block.
+
+    A column whose cost is ``inf`` (a test the cost model does not offer: no price known) is
+    dropped from the trial's ``X`` before the estimator sees it, so no method can read it;
+    the stumps table keeps the dataset's column numbers. Such a trial boosts anew where the
+    spec reads the shared AdaBoost path (fitted on every column): the same ensemble the path
+    would give on the offered columns.
 
     Parameters
     ----------
@@ -145,6 +201,9 @@ def run_block(
     paths : mapping, optional
         ``{trial: shared plain AdaBoost path}`` (``budgetboost.pipeline.shared_path``), for a spec
         with ``adaboost_path``.
+    discounts : mapping, optional
+        ``{trial: (discount groups, discount prices)}`` over the columns (:class:`BlockInputs`),
+        passed as ``discount_groups`` and ``discount_costs``.
     progress : callable, optional
         Told, before each trial, which one starts (``"algorithm 'greedy', dataset 'heart',
         cost model 'uniform_0_2', trial 3"``): the job's log, and its message should the
@@ -181,22 +240,27 @@ def run_block(
         train_idx, test_idx = splits[trial]
         if progress is not None:
             progress(_where(spec.name, dataset, cost_model, trial))
+        offered = _Offered.of(X, costs[trial], feature_groups, (discounts or {}).get(trial))
+        trial_spec, path = spec, (paths or {}).get(trial)
+        if offered.columns is not None and spec.adaboost_path:  # the path reads every column
+            trial_spec, path = dataclasses.replace(spec, adaboost_path=False), None
         columns, fit_seconds, predict_seconds, estimator = _run_trial(
-            X,
+            offered.X,
             y,
             train_idx,
             test_idx,
-            costs[trial],
-            feature_groups,
+            offered.costs,
+            offered.groups,
             grid,
             dataset=dataset,
             cost_model=cost_model,
-            spec=spec,
+            spec=trial_spec,
             trial=trial,
-            adaboost_path=(paths or {}).get(trial),
+            adaboost_path=path,
+            discounts=offered.discounts,
         )
         parts.append(pd.DataFrame(columns))
-        stump_parts.append(_stump_rows(estimator, trial))
+        stump_parts.append(_stump_rows(estimator, trial, offered.columns))
         timing_rows.append((trial, fit_seconds, predict_seconds))
     shard = _typed(
         pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
@@ -216,8 +280,50 @@ def run_block(
     return shard, timings, stumps
 
 
-def _stump_rows(estimator: Any, trial: int) -> pd.DataFrame:
-    """Round-by-round stumps of a fitted BudgetedBoost (none for other estimators)."""
+@dataclass(frozen=True)
+class _Offered:
+    """A trial's data restricted to the columns its cost model offers (finite costs)."""
+
+    X: np.ndarray
+    costs: np.ndarray
+    groups: np.ndarray | None
+    discounts: tuple[np.ndarray, np.ndarray] | None
+    columns: np.ndarray | None  # the offered columns, None: every column
+
+    @classmethod
+    def of(cls, X, costs, groups, discounts) -> _Offered:
+        costs = np.asarray(costs, dtype=np.float64)
+        offered = np.isfinite(costs)
+        if offered.all():
+            return cls(X, costs, groups, discounts, None)
+        if not offered.any():
+            raise ValueError("the cost model offers no column (every cost is inf)")
+        columns = np.flatnonzero(offered)
+        return cls(
+            X[:, columns],
+            costs[columns],
+            None if groups is None else np.asarray(groups)[columns],
+            None if discounts is None else tuple(np.asarray(d)[columns] for d in discounts),
+            columns,
+        )
+
+
+def discount_rows(table: Any) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """``{trial: (discount groups, discount prices)}`` of a ``CostTable`` whose kind hands
+    on Turney's discount groups (``extra``), else ``{}``."""
+    extra = getattr(table, "extra", {}) or {}
+    if "discount_group" not in extra:
+        return {}
+    trials = np.asarray(table.trials).reshape(-1)
+    return {
+        int(t): (extra["discount_group"][i], extra["discount_cost"][i])
+        for i, t in enumerate(trials)
+    }
+
+
+def _stump_rows(estimator: Any, trial: int, columns: np.ndarray | None = None) -> pd.DataFrame:
+    """Round-by-round stumps of a fitted BudgetedBoost (none for other estimators), by the
+    dataset's column numbers (``columns``: the trial's offered columns, None: all)."""
     if not hasattr(estimator, "spent_"):
         return pd.DataFrame({c: [] for c in ("trial", "round", "feature", "threshold", "polarity")})
     n = len(estimator.feature_)
@@ -225,7 +331,7 @@ def _stump_rows(estimator: Any, trial: int) -> pd.DataFrame:
         {
             "trial": np.full(n, trial),
             "round": np.arange(n),
-            "feature": estimator.feature_,
+            "feature": estimator.feature_ if columns is None else columns[estimator.feature_],
             "threshold": estimator.threshold_,
             "polarity": estimator.polarity_,
         }
@@ -297,6 +403,7 @@ def _run_trial(
     spec,
     trial,
     adaboost_path=None,
+    discounts=None,
 ):
     X_train, y_train = X[train_idx], y[train_idx]
     X_test, y_test = X[test_idx], y[test_idx]
@@ -318,6 +425,8 @@ def _run_trial(
             feature_groups=feature_groups,
             budget=fit_budget,
             adaboost_path=adaboost_path,
+            discount_groups=None if discounts is None else discounts[0],
+            discount_costs=None if discounts is None else discounts[1],
         )
         where = _where(spec.name, dataset, cost_model, trial)
         start = time.perf_counter()

@@ -20,7 +20,8 @@ from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 from typing import Any
 
-from budgetboost.data.costs import MAX_COST, SpecError, check_spec, read_attribute_costs
+from budgetboost.data.cost_registry import MAX_COST
+from budgetboost.data.costs import SpecError, check_spec, kind_of
 from budgetboost.data.datasets import check_labels
 from budgetboost.data.io import CorruptTableError, read_arrow
 from budgetboost.data.jsonschema import validate_with_defaults
@@ -417,13 +418,16 @@ def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> Non
 
 
 def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path) -> None:
+    """The cost file of a kind that reads one (``spec.file``, else the dataset's
+    ``cost_file``): present, and its values readable by the kind."""
     spec = config["cost_models"][cost_model]["spec"]
-    if spec["model"] != "real":
+    kind = kind_of(spec)
+    if kind.read_file is None:
         return
-    file = spec.get("file") or registry[dataset].get("cost_file")
+    file = kind.cost_file(spec, registry[dataset])
     if not file:
         raise ConfigError(
-            f"{_where('cost_models', cost_model, 'spec', 'file')}: model 'real' "
+            f"{_where('cost_models', cost_model, 'spec', 'file')}: model {kind.name!r} "
             f"needs a cost file, and dataset {dataset!r} has no cost_file in the "
             "registry"
         )
@@ -436,14 +440,15 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
     if not path.is_file():
         raise ConfigError(f"{where}: cost file {file} (used by {dataset}/{cost_model}) not found")
     try:
-        costs = read_attribute_costs(path)  # the values too: finite, >= 0
+        tests = kind.read_file(path)  # the values too (real: finite, >= 0)
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    prices = tests["cost"].dropna() if "cost" in getattr(tests, "columns", ()) else []
     scale = float(spec.get("scale", registry[dataset].get("cost_scale") or 1))
-    if costs and scale * max(costs.values()) > MAX_COST:
+    if len(prices) and scale * float(prices.max()) > MAX_COST:
         raise ConfigError(
             f"{where}: cost file {file} times scale {scale:g} gives a cost of "
-            f"{scale * max(costs.values()):g}, larger than {MAX_COST:g} (sums of such costs "
+            f"{scale * float(prices.max()):g}, larger than {MAX_COST:g} (sums of such costs "
             "overflow to inf)"
         )
 

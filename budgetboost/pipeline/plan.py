@@ -21,6 +21,7 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from budgetboost.data.costs import kind_of
 from budgetboost.estimators.names import estimator_class, estimator_module
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.folders import logs_folder
@@ -117,7 +118,7 @@ class Plan:
     Parameters
     ----------
     config : mapping
-        The config after :func:`budgetboost.pipeline.config.check_all` (defaults filled in).
+        The config after :func:`budgetboost.config.check_all` (defaults filled in).
     registry : mapping
         The dataset registry it names.
     """
@@ -294,11 +295,10 @@ class Plan:
         return dict(self.config["cost_models"][cost_model]["spec"])
 
     def cost_file(self, dataset: str, cost_model: str) -> list[str]:
-        """The per-attribute cost file a ``real`` cost model reads (else nothing)."""
+        """The cost file a cost model's kind reads for ``dataset`` (``real``: its prices per
+        attribute), else nothing."""
         spec = self.cost_spec(cost_model)
-        if spec["model"] != "real":
-            return []
-        path = spec.get("file") or self.registry[dataset].get("cost_file")
+        path = kind_of(spec).cost_file(spec, self.registry[dataset])
         return [path] if path else []
 
     def binarize_entry(self, dataset: str) -> dict[str, Any]:
@@ -318,15 +318,16 @@ class Plan:
         """The first cost model whose spec is :data:`BASELINE_SPEC` (ungrouped), if any."""
         for name, entry in self.config["cost_models"].items():
             spec = entry["spec"]
-            if not spec.get("grouped", False) and all(
+            if not kind_of(spec).is_grouped(spec) and all(
                 spec.get(key) == value for key, value in BASELINE_SPEC.items()
             ):
                 return name
         return None
 
     def cost_model_kinds(self) -> dict[str, str]:
-        """Each cost model's ``spec.model`` (``uniform_random``, ``real``, ...): figures find
-        cost models by what they are, never by the name a config gives them."""
+        """Each cost model's kind, its ``spec.model`` (a kind of
+        :mod:`budgetboost.data.cost_registry`): figures find cost models by what they are,
+        never by the name a config gives them."""
         return {
             name: str(entry["spec"]["model"]) for name, entry in self.config["cost_models"].items()
         }

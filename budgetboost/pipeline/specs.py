@@ -68,8 +68,8 @@ class AlgorithmSpec:
     estimator : str
         A key of :data:`budgetboost.estimators.names.ESTIMATORS` or a ``"module:Class"`` path.
     params : dict
-        Constructor parameters (``feature_costs``, ``feature_groups`` and ``random_state``
-        are set per trial by :func:`make_estimator`).
+        Constructor parameters (``feature_costs``, ``feature_groups``, the discount groups
+        and ``random_state`` are set per trial by :func:`make_estimator`).
     unbudgeted : bool
         Evaluate at budget ``inf`` only.
     refit_per_budget : bool
@@ -141,12 +141,16 @@ def make_estimator(
     feature_groups: np.ndarray | None,
     budget: float | None = None,
     adaboost_path: Any = None,
+    discount_groups: np.ndarray | None = None,
+    discount_costs: np.ndarray | None = None,
 ) -> Any:
     """Construct the estimator of one trial.
 
     ``feature_costs`` (and ``feature_groups`` when the cost model pays a raw attribute's
-    indicators together) come from the trial's cost vector; ``random_state``, when the class
-    has one, from the stable key ``("sampling", dataset, cost_model, algorithm, trial)``;
+    indicators together; ``discount_groups`` and ``discount_costs`` when its tests share
+    parts, Turney's discount groups) come from the trial's cost table; ``random_state``,
+    when the class has one, from the stable key ``("sampling", dataset, cost_model,
+    algorithm, trial)``;
     ``adaboost_path``, for a spec that asks for it, is the trial's shared AdaBoost path.
     """
     cls = estimator_class(spec.estimator)
@@ -160,6 +164,9 @@ def make_estimator(
     extra: dict[str, Any] = {"feature_costs": np.asarray(feature_costs, dtype=np.float64)}
     if feature_groups is not None:
         extra["feature_groups"] = np.asarray(feature_groups)
+    if discount_groups is not None or discount_costs is not None:
+        extra["discount_groups"] = np.asarray(discount_groups)
+        extra["discount_costs"] = np.asarray(discount_costs, dtype=np.float64)
     if "random_state" in accepted:
         extra["random_state"] = seed_from_key("sampling", dataset, cost_model, spec.name, trial)
     if spec.adaboost_path:

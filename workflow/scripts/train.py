@@ -58,6 +58,7 @@ def train(sm, job):
             budgets=budgets,
             trials=trials,
             paths=paths,
+            discounts=inputs.discounts,
             progress=job.doing,
         )
     metadata = shard_metadata(

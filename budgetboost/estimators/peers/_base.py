@@ -8,7 +8,8 @@ follows the protocol of every tuned estimator (:mod:`budgetboost.estimators.tuni
    is trained on the *fit part* of the training rows. Every prefix of ``k`` trees of every
    model is a candidate whose cost is the pay-once cost of the feature groups its trees
    split on, by this project's accounting (``feature_costs`` summed per group, each group
-   once), whatever the library was told. At a budget ``B`` the candidate with the lowest
+   once; with discount groups, the price of the set: each touched discount group's shared
+   part once), whatever the library was told. At a budget ``B`` the candidate with the lowest
    error on the *validation part* among those costing at most ``B`` is chosen; the choice is
    a step function of the budget fixed at fit time (:attr:`PeerBooster.choice_`).
 2. Each configuration chosen at some budget is trained again on all training rows, with as
@@ -21,6 +22,13 @@ threshold indicators, not the indicators (:class:`~._columns.ColumnEncoding`): t
 splits, one penalty per feature group (heart with Turney's costs: 371 columns become 13).
 Ungrouped columns reach it unchanged.
 
+Discount groups (Turney's shared parts) cannot be told to either library: a feature's
+first-use penalty is one number. Each library column's penalty is its group's full price
+(its test alone), the largest marginal price the test can have, so the penalty never makes a
+test look cheaper than it may be (it overstates a second test of a touched discount group).
+The benchmark still charges the true price, with the discount groups, in the choice per
+budget (the candidates' costs) and in every evaluation.
+
 A library module implements a :class:`PeerModel` (what the benchmark reads of one trained
 model) and the hooks of :class:`PeerBooster`.
 """
@@ -29,20 +37,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from ..base import BudgetCosts, BudgetedEstimator, TrainingData
+from ..base import BudgetCosts, TrainingData
 from ..params import Constraint, InvalidParameterError
-from ..tuning import choose, validation_split
-from ..validation import check_budgets
+from ..pricing import Pricing
+from ..tuning import EMPTY_SCORE, TunedEstimator
 from ._columns import ColumnEncoding
 
 __all__ = ["LibraryParams", "PeerBooster", "PeerModel"]
-
-#: The empty model (no tree) predicts the training majority class with this score.
-EMPTY_SCORE = 1e-10
 
 
 class LibraryParams(Constraint):
@@ -94,10 +99,11 @@ class PeerModel:
         raise NotImplementedError
 
     def example_costs(
-        self, X: np.ndarray, n_trees: np.ndarray, column_group: np.ndarray, group_cost: np.ndarray
+        self, X: np.ndarray, n_trees: np.ndarray, column_group: np.ndarray, pricing: Pricing
     ) -> np.ndarray | None:
         """What each example pays for the groups on its decision paths through each prefix,
-        (len(n_trees), n_samples); ``None`` when every example reads every split."""
+        at the groups' prices (``pricing``), (len(n_trees), n_samples); ``None`` when every
+        example reads every split."""
         return None
 
 
@@ -106,20 +112,33 @@ def _log_loss(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.logaddexp(0.0, -scores * y).mean(axis=-1)
 
 
-def _prefix_costs(trees: list[np.ndarray], group_cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pay-once cost and group count of every prefix ``0..len(trees)`` (trees as groups)."""
+def _prefix_costs(
+    trees: list[np.ndarray], group_cost: np.ndarray, pricing: Pricing | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pay-once cost and group count of every prefix ``0..len(trees)`` (trees as groups),
+    at the groups' prices (``pricing``; default ``group_cost``)."""
+    pricing = Pricing.plain(group_cost) if pricing is None else pricing
     paid = np.zeros(group_cost.size, dtype=bool)
+    touched = pricing.untouched()
     cost = np.zeros(len(trees) + 1)
     n_groups = np.zeros(len(trees) + 1)
     for k, groups in enumerate(trees, start=1):
         new = groups[~paid[groups]]
         paid[new] = True
-        cost[k] = cost[k - 1] + group_cost[new].sum()
+        cost[k] = cost[k - 1] + pricing.added(new, touched)
         n_groups[k] = n_groups[k - 1] + new.size
     return cost, n_groups
 
 
-class PeerBooster(BudgetedEstimator):
+class _LibraryData(NamedTuple):
+    """The training rows as the library sees them (kept while a fit runs)."""
+
+    X: np.ndarray  # the columns of ``encoding_``
+    y01: np.ndarray  # 0/1 labels
+    penalty: np.ndarray  # one cost per library column: its group's
+
+
+class PeerBooster(TunedEstimator):
     """Base of the library peers: a grid of configurations, prefixes, a choice per budget.
 
     Subclasses declare ``_tradeoff_name`` (the library's trade-off parameter) and
@@ -133,6 +152,9 @@ class PeerBooster(BudgetedEstimator):
       trained model per configuration (a dict with the trade-off under ``"tradeoff"`` and
       ``"learning_rate"``) of ``n_trees[i]`` trees, on the rows given (``y01`` 0/1,
       ``penalty`` one cost per column), the library's data built once for all of them.
+
+    The rest is the protocol of :class:`~budgetboost.estimators.tuning.TunedEstimator`; a
+    candidate is a prefix of ``k`` trees of a configuration's model.
 
     Attributes
     ----------
@@ -163,11 +185,6 @@ class PeerBooster(BudgetedEstimator):
     _tradeoff_name: ClassVar[str]
     _n_trees_name: ClassVar[str]
     _relative_grid: ClassVar[tuple[float, ...]]
-
-    @classmethod
-    def tunes(cls, params: Mapping[str, Any]) -> bool:
-        """The peers choose their trade-off, learning rate and trees on a validation part."""
-        return params.get("validation_fraction", 0.25) > 0
 
     # ------------------------------------------------------------------ hooks
     def _tradeoff_scale(self, n_fit: int, mean_cost: float) -> float:
@@ -214,92 +231,60 @@ class PeerBooster(BudgetedEstimator):
             )
 
     def _fit(self, data: TrainingData) -> None:
-        """Fit the grid on the fit part, choose per budget, refit the chosen on all rows."""
+        """The protocol (the library's data built once), then the refits' prefix costs."""
         self._check_choices()
-        fraction = float(self.validation_fraction)
-        rng = np.random.default_rng(self.random_state)
-        fit_rows, validation_rows = validation_split(data.y, fraction, rng)
-        seed = int(rng.integers(0, 2**31 - 1))
-        encoding = ColumnEncoding.fit(data.X, data.group_of_column)
-        X = encoding.transform(data.X)
-        penalty = data.group_cost[encoding.group]
-        y01 = (data.y > 0).astype(np.int32)
-        configs = self._configs(fit_rows.size, penalty)
-        n_trees = [int(getattr(self, self._n_trees_name))] * len(configs)
-        models = self._fit_models(X[fit_rows], y01[fit_rows], penalty, configs, seed, n_trees)
-        # no validation part (tiny data): choose on the fit part
-        rows = validation_rows if validation_rows.size else fit_rows
-        yv = data.y[rows]
-        candidates, costs, errors = [], [], []
-        for index, model in enumerate(models):
-            groups = [np.unique(encoding.group[c]) for c in model.tree_columns()]
-            cost, _ = _prefix_costs(groups, data.group_cost)
-            empty = np.full((1, rows.size), self.majority_ * EMPTY_SCORE)
-            staged = np.vstack([empty, model.staged_scores(X[rows]).reshape(-1, rows.size)])
-            error = ((staged > 0) != (yv > 0)).mean(axis=1)
-            size = np.arange(cost.size)
-            if fraction == 0:  # nothing held out: the longest affordable prefix
-                error, loss = -size.astype(float), np.zeros(size.size)
-            else:
-                loss = _log_loss(staged, yv)
-            candidates.append((np.where(size > 0, index, -1), size, cost, error, loss))
-            costs.append(cost)
-            errors.append(error)
-        config, size, cost, error, loss = (np.concatenate(c) for c in zip(*candidates, strict=True))
-        choice = choose(config, size, cost, error, loss)
-
-        self.configs_ = configs
-        self.tradeoffs_ = np.array([c["tradeoff"] for c in configs])
-        self.models_ = models
-        self.prefix_cost_, self.validation_error_ = costs, errors
-        self.choice_ = choice
-        self.seed_ = seed
-        self.fit_rows_, self.validation_rows_ = fit_rows, validation_rows
-        self.encoding_ = encoding
-        self.group_cost_ = data.group_cost
-        self.refits_, self.refit_prefix_cost_, self.refit_prefix_n_groups_ = {}, {}, {}
-        chosen = np.unique(choice.config[choice.config >= 0]).tolist()
-        if fit_rows.size == data.y.size:  # nothing held out: the models are the refits
-            refits = [models[index] for index in chosen]
-        else:  # each with as many trees as its largest prefix chosen
-            most = [int(choice.size[choice.config == index].max()) for index in chosen]
-            picked = [configs[index] for index in chosen]
-            refits = self._fit_models(X, y01, penalty, picked, seed, most) if chosen else []
-        for index, model in zip(chosen, refits, strict=True):
-            groups = [np.unique(encoding.group[c]) for c in model.tree_columns()]
-            cost, n_groups = _prefix_costs(groups, data.group_cost)
-            self.refits_[index] = model
+        super()._fit(data)
+        del self._library
+        self.refit_prefix_cost_, self.refit_prefix_n_groups_ = {}, {}
+        for index, model in self.refits_.items():
+            cost, n_groups = self._prefix_costs(model)
             self.refit_prefix_cost_[index] = cost
             self.refit_prefix_n_groups_[index] = n_groups
 
-    # ------------------------------------------------------------------ choice
-    def chosen_tradeoffs(self, budgets: Any) -> np.ndarray:
-        """The trade-off of the model used at each budget (NaN where no tree is affordable).
+    def _fit_grid(
+        self, data: TrainingData, fit_rows: np.ndarray, rng: np.random.Generator
+    ) -> tuple[np.ndarray, list[PeerModel]]:
+        """One model per configuration on the fit part (the library's seed drawn first)."""
+        self.seed_ = int(rng.integers(0, 2**31 - 1))
+        self.encoding_ = ColumnEncoding.fit(data.X, data.group_of_column)
+        self.group_cost_ = data.group_cost
+        self.pricing_ = data.pricing
+        penalty = data.group_cost[self.encoding_.group]  # full prices (module docstring)
+        library = _LibraryData(
+            self.encoding_.transform(data.X), (data.y > 0).astype(np.int32), penalty
+        )
+        self._library = library
+        self.configs_ = self._configs(fit_rows.size, penalty)
+        n_trees = [int(getattr(self, self._n_trees_name))] * len(self.configs_)
+        models = self._fit_models(
+            library.X[fit_rows], library.y01[fit_rows], penalty, self.configs_, self.seed_, n_trees
+        )
+        return np.array([c["tradeoff"] for c in self.configs_]), models
 
-        Parameters
-        ----------
-        budgets : float or array-like of float
-            Numbers >= 0 in any order; ``inf`` is the fitted model.
+    def _prefix_costs(self, model: PeerModel) -> tuple[np.ndarray, np.ndarray]:
+        """Pay-once cost and group count of every prefix of ``model``'s trees."""
+        groups = [np.unique(self.encoding_.group[c]) for c in model.tree_columns()]
+        return _prefix_costs(groups, self.group_cost_, self.pricing_)
 
-        Returns
-        -------
-        ndarray of shape (len(budgets),), float64
-            Values of the library's trade-off parameter, chosen on the validation part; the
-            number of trees is ``rounds`` of :meth:`evaluate_at_budgets`.
-        """
-        self._check_fitted()
-        config, _ = self.choice_.at(check_budgets(budgets))
-        return np.where(config >= 0, self.tradeoffs_[np.maximum(config, 0)], np.nan)
+    def _candidates(self, index: int, model: PeerModel, data: TrainingData, rows: np.ndarray):
+        """Every prefix of trees: its cost, validation error and log loss."""
+        cost, _ = self._prefix_costs(model)
+        yv = data.y[rows]
+        empty = np.full((1, rows.size), self.majority_ * EMPTY_SCORE)
+        staged = model.staged_scores(self._library.X[rows]).reshape(-1, rows.size)
+        staged = np.vstack([empty, staged])
+        error = ((staged > 0) != (yv > 0)).mean(axis=1)
+        return np.arange(cost.size), cost, error, _log_loss(staged, yv)
 
-    def _served(self, budgets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The configuration and number of refitted trees used at each budget."""
-        config, size = self.choice_.at(budgets)
-        trees = np.zeros(budgets.size, dtype=np.intp)
-        for index, cost in self.refit_prefix_cost_.items():
-            rows = config == index
-            affordable = np.searchsorted(cost, budgets[rows], side="right") - 1
-            trees[rows] = np.minimum(size[rows], affordable)
-        return config, trees
+    def _refit(self, data: TrainingData, chosen, sizes) -> list[PeerModel]:
+        """The chosen configurations on all rows, each with its largest prefix's trees."""
+        picked = [self.configs_[index] for index in chosen]
+        library = self._library
+        return self._fit_models(library.X, library.y01, library.penalty, picked, self.seed_, sizes)
+
+    # ------------------------------------------------------------------ serving
+    def _affordable(self, index: int, model: PeerModel, budgets: np.ndarray) -> np.ndarray:
+        return np.searchsorted(self.refit_prefix_cost_[index], budgets, side="right") - 1
 
     def _scores_and_costs(
         self, X: np.ndarray, budgets: np.ndarray
@@ -309,34 +294,27 @@ class PeerBooster(BudgetedEstimator):
         ``spent`` is the pay-once cost of the groups its trees split on; the per-example
         costs are those of the groups on each example's paths (``PeerModel.example_costs``).
         """
-        X = self.encoding_.transform(X)
-        config, trees = self._served(budgets)
+        return super()._scores_and_costs(self.encoding_.transform(X), budgets)
+
+    def _serve(self, index, model: PeerModel, X, budgets, sizes):
         n = X.shape[0]
-        spent, n_groups = np.zeros(budgets.size), np.zeros(budgets.size)
-        scores = np.full((budgets.size, n), self.majority_ * EMPTY_SCORE)
-        mean_cost, max_cost = np.zeros(budgets.size), np.zeros(budgets.size)
-        for index, model in self.refits_.items():
-            rows = np.flatnonzero((config == index) & (trees > 0))
-            if not rows.size:
-                continue
-            k = trees[rows]
-            spent[rows] = self.refit_prefix_cost_[index][k]
-            n_groups[rows] = self.refit_prefix_n_groups_[index][k]
-            for n_trees in np.unique(k).tolist():
-                scores[rows[k == n_trees]] = model.raw_scores(X, n_trees)
-            paid = model.example_costs(X, k, self.encoding_.group, self.group_cost_)
-            if paid is None:
-                mean_cost[rows], max_cost[rows] = spent[rows], spent[rows]
-            else:  # <= spent, but for rounding: clip it there
-                paid = np.minimum(paid, spent[rows, None])
-                mean_cost[rows] = paid.mean(axis=1) if n else 0.0
-                max_cost[rows] = paid.max(axis=1) if n else 0.0
+        spent = self.refit_prefix_cost_[index][sizes]
+        scores = np.empty((sizes.size, n))
+        for n_trees in np.unique(sizes).tolist():
+            scores[sizes == n_trees] = model.raw_scores(X, n_trees)
+        paid = model.example_costs(X, sizes, self.encoding_.group, self.pricing_)
+        if paid is None:
+            mean_cost, max_cost = spent, spent
+        else:  # <= spent, but for rounding: clip it there
+            paid = np.minimum(paid, spent[:, None])
+            mean_cost = paid.mean(axis=1) if n else np.zeros(sizes.size)
+            max_cost = paid.max(axis=1) if n else np.zeros(sizes.size)
         costs = BudgetCosts(
-            rounds=trees,
+            rounds=sizes,
             spent=spent,
-            n_features=n_groups,
+            n_features=self.refit_prefix_n_groups_[index][sizes],
             mean_example_cost=mean_cost,
             max_example_cost=max_cost,
-            nodes=np.zeros(budgets.size),
+            nodes=np.zeros(sizes.size),
         )
         return scores, costs

@@ -19,7 +19,7 @@ from typing import Any
 import catboost
 import numpy as np
 
-from ..base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
+from ..base import DISCOUNT_COSTS, DISCOUNT_GROUPS, FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
 from ..params import Interval
 from ..tuning import GRID, TRADEOFF
 from ._base import LibraryParams, PeerBooster, PeerModel
@@ -180,6 +180,11 @@ class BudgetedCatBoost(PeerBooster):
         its group's cost, so the model pays the group again for each further such column it
         uses (an over-estimate that steers CatBoost away from a paid group's other columns).
         The project's accounting (``spent``, the choice) pays each group once, exactly.
+    discount_groups, discount_costs : array-like of shape (n_features,), default=None
+        Turney's discount groups (see :class:`~budgetboost.BudgetedEstimator`). CatBoost
+        cannot express them: a column's first-use penalty is its group's full price (its test
+        alone, the most it can cost). The candidates' costs, hence the choice per budget,
+        and every evaluation use the true prices with the discount groups.
     params : dict or None, default=None
         Further ``CatBoostClassifier`` parameters (e.g. ``{"bootstrap_type": "No"}``); not
         those above, nor those the wrapper sets: ``thread_count=1``,
@@ -226,6 +231,8 @@ class BudgetedCatBoost(PeerBooster):
         "random_state": RANDOM_STATE,
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
+        "discount_groups": DISCOUNT_GROUPS,
+        "discount_costs": DISCOUNT_COSTS,
         "params": [LibraryParams("CatBoost", _reserved()), None],
     }
 
@@ -242,6 +249,8 @@ class BudgetedCatBoost(PeerBooster):
         feature_costs=None,
         feature_groups=None,
         params: dict | None = None,
+        discount_groups=None,
+        discount_costs=None,
     ):
         self.iterations = iterations
         self.learning_rate = learning_rate
@@ -254,6 +263,8 @@ class BudgetedCatBoost(PeerBooster):
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
         self.params = params
+        self.discount_groups = discount_groups
+        self.discount_costs = discount_costs
 
     # ------------------------------------------------------------------ hooks
     def _tradeoff_scale(self, n_fit: int, mean_cost: float) -> float:

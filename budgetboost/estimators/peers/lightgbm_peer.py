@@ -14,7 +14,7 @@ from typing import Any
 import lightgbm
 import numpy as np
 
-from ..base import FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
+from ..base import DISCOUNT_COSTS, DISCOUNT_GROUPS, FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
 from ..params import Interval
 from ..tuning import GRID, TRADEOFF
 from ._base import LibraryParams, PeerBooster, PeerModel
@@ -121,7 +121,7 @@ class _Model(PeerModel):
     def raw_scores(self, X: np.ndarray, n_trees: int) -> np.ndarray:
         return self.booster.predict(X, raw_score=True, num_iteration=n_trees, num_threads=1)
 
-    def example_costs(self, X, n_trees, column_group, group_cost):
+    def example_costs(self, X, n_trees, column_group, pricing):
         """Per example, the groups on its paths through each prefix: vectorised over
         examples, a loop over the trees."""
         last = int(n_trees.max())
@@ -141,8 +141,7 @@ class _Model(PeerModel):
                 group_reads[:, g] |= reads[:, c]
             hit = group_reads[leaves[:, t]]
             first[:, position] = np.minimum(first[:, position], np.where(hit, t, last))
-        cost = group_cost[used]
-        return np.stack([np.where(first < k, cost, 0.0).sum(axis=1) for k in n_trees.tolist()])
+        return np.stack([pricing.set_costs(first < k, used) for k in n_trees.tolist()])
 
 
 class BudgetedLightGBM(PeerBooster):
@@ -225,6 +224,11 @@ class BudgetedLightGBM(PeerBooster):
         group's cost, so the model pays the group again for each further such column it uses
         (an over-estimate that steers LightGBM away from a paid group's other columns). The
         project's accounting (``spent``, the choice) pays each group once, exactly.
+    discount_groups, discount_costs : array-like of shape (n_features,), default=None
+        Turney's discount groups (see :class:`~budgetboost.BudgetedEstimator`). LightGBM
+        cannot express them: a column's ``cegb_penalty_feature_coupled`` is its group's full
+        price (its test alone, the most it can cost). The candidates' costs, hence the
+        choice per budget, and every evaluation use the true prices with the discount groups.
     params : dict or None, default=None
         Further LightGBM parameters (e.g. ``{"feature_fraction": 0.8}``), passed to
         ``lightgbm.Dataset`` and ``lightgbm.train``; not those above, nor ``objective``, the
@@ -277,6 +281,8 @@ class BudgetedLightGBM(PeerBooster):
         "random_state": RANDOM_STATE,
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
+        "discount_groups": DISCOUNT_GROUPS,
+        "discount_costs": DISCOUNT_COSTS,
         "params": [LibraryParams("LightGBM", _reserved()), None],
     }
 
@@ -296,6 +302,8 @@ class BudgetedLightGBM(PeerBooster):
         feature_costs=None,
         feature_groups=None,
         params: dict | None = None,
+        discount_groups=None,
+        discount_costs=None,
     ):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -311,6 +319,8 @@ class BudgetedLightGBM(PeerBooster):
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
         self.params = params
+        self.discount_groups = discount_groups
+        self.discount_costs = discount_costs
 
     # ------------------------------------------------------------------ hooks
     def _tradeoff_scale(self, n_fit: int, mean_cost: float) -> float:

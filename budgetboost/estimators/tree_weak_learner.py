@@ -60,6 +60,7 @@ from .criteria import (
     score_one,
     select,
 )
+from .pricing import Pricing
 from .stumps import StumpSpace
 from .weak_learners import Round, Step, WeakLearner
 
@@ -132,8 +133,14 @@ def _grow(
     cand_group: np.ndarray,
     cand_cost: np.ndarray,
     n_groups: int,
+    pricing: Pricing | None = None,
+    touched: np.ndarray | None = None,
 ):
     """Grow one tree from root stump ``k`` (see the module docstring).
+
+    ``cand_cost`` is each candidate's price given the discount groups ``touched`` by the
+    ensemble; with discount groups (``pricing``), a split that touches a further one lowers
+    the price of that group's other candidates for the rest of the tree.
 
     Returns ``(feature, threshold, splits, label, node_of_row, edge, polarity)``: the split
     of each heap slot, the candidates split on in order, ``{heap index: output}`` of the final
@@ -154,6 +161,11 @@ def _grow(
     in_tree = np.zeros(n_groups, dtype=bool)
     in_tree[cand_group[k]] = True
     tree_cost = float(cand_cost[k])
+    local = None
+    if pricing is not None and pricing.discounted:
+        local = touched.copy()
+        if pricing.touch(local, [cand_group[k]]):
+            cand_cost = pricing.prices(local)[cand_group]
     tree_gamma = float(abs_gamma[k])
     stack = [2, 1] if depth > 1 else []
     while stack:
@@ -200,6 +212,8 @@ def _grow(
         if not in_tree[g]:
             in_tree[g] = True
             tree_cost += float(cand_cost[best])
+            if local is not None and pricing.touch(local, [g]):
+                cand_cost = pricing.prices(local)[cand_group]
         tree_gamma = float(cand_gamma[best])
         if 2 * n + 2 < n_inner:  # the children are above the last level: visit them
             stack += [2 * n + 2, 2 * n + 1]
@@ -225,11 +239,13 @@ class TreeLearner(WeakLearner):
         group_of_column: np.ndarray,
         group_cost: np.ndarray,
         tau: float,
+        pricing: Pricing | None = None,
     ):
         """The step function of one fit: a tree per round, its groups in split order."""
         depth = self.max_depth
         cand_group = group_of_column[space.column]
         cand_cost = group_cost[cand_group]
+        discounted = pricing is not None and pricing.discounted
         n_groups = group_cost.shape[0]
         n_inner, n_leaves = 2**depth - 1, 2**depth
 
@@ -246,8 +262,10 @@ class TreeLearner(WeakLearner):
                 r.spent,
                 tau,
                 cand_group,
-                cand_cost,
+                pricing.prices(r.touched)[cand_group] if discounted else cand_cost,
                 n_groups,
+                pricing,
+                r.touched,
             )
             value = np.empty(n_leaves)
             out_of_node = np.zeros(2 * n_leaves - 1)
@@ -290,7 +308,8 @@ class TreeLearner(WeakLearner):
         if not X.shape[0]:
             return None
         leaves = tree_leaves(X, model.tree_feature_, model.tree_threshold_)
-        return example_costs(leaves, model.tree_group_, model.group_cost_, n_rounds)
+        pricing = getattr(model, "pricing_", None)
+        return example_costs(leaves, model.tree_group_, model.group_cost_, n_rounds, pricing)
 
     def __repr__(self) -> str:
         return f"TreeLearner(max_depth={self.max_depth})"
@@ -315,12 +334,18 @@ def tree_leaves(X: np.ndarray, node_feature: np.ndarray, node_threshold: np.ndar
 
 
 def example_costs(
-    leaves: np.ndarray, node_group: np.ndarray, group_cost: np.ndarray, n_rounds: np.ndarray
+    leaves: np.ndarray,
+    node_group: np.ndarray,
+    group_cost: np.ndarray,
+    n_rounds: np.ndarray,
+    pricing: Pricing | None = None,
 ) -> np.ndarray:
     """Lazy cost of each row at each prefix: shape (len(n_rounds), n_samples).
 
     A row pays for the feature groups on its decision paths through the prefix's trees, each
-    group once (its cost when first read). ``leaves`` are :func:`tree_leaves`' slots.
+    group once (its cost when first read). ``leaves`` are :func:`tree_leaves`' slots. With
+    discount groups (``pricing``) a first read pays the group's discount price, and the
+    row's first read of a discount group's test its shared part too.
     """
     m, n_trees = leaves.shape
     out = np.zeros((n_rounds.size, m))
@@ -343,6 +368,12 @@ def example_costs(
     _, first = np.unique(key, return_index=True)
     first_row, first_round = row[read][first], when[read][first]
     paid = np.zeros((m, n_trees + 1))
-    np.add.at(paid, (first_row, first_round + 1), group_cost[groups[read][first]])
+    first_group = groups[read][first]
+    if pricing is None or not pricing.discounted:
+        np.add.at(paid, (first_row, first_round + 1), group_cost[first_group])
+    else:
+        np.add.at(paid, (first_row, first_round + 1), pricing.base[first_group])
+        touch, shared = pricing.first_touches(first_row, first_group, first)
+        np.add.at(paid, (first_row[touch], first_round[touch] + 1), shared)
     cumulative = np.cumsum(paid, axis=1)  # [:, T]: the cost of the first T trees
     return cumulative[:, np.minimum(n_rounds, n_trees)].T

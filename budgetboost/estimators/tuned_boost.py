@@ -12,29 +12,27 @@ may tune: :class:`TunedBoost` is :class:`~budgetboost.estimators.boosting.Budget
 from __future__ import annotations
 
 from numbers import Integral, Real
-from typing import Any
 
 import numpy as np
 
 from .base import (
     BUDGET,
+    DISCOUNT_COSTS,
+    DISCOUNT_GROUPS,
     FEATURE_COSTS,
     FEATURE_GROUPS,
     RANDOM_STATE,
-    BudgetCosts,
-    BudgetedEstimator,
     TrainingData,
 )
-from .boosting import MAX_TREE_DEPTH, VOTE_TIE, WEAK_LEARNERS, BudgetedBoost
+from .boosting import MAX_TREE_DEPTH, WEAK_LEARNERS, BudgetedBoost
 from .criteria import CRITERION_NAMES
 from .params import Interval, Options
-from .tuning import UnitGrid, choose, validation_split
-from .validation import check_budgets
+from .tuning import TunedEstimator, UnitGrid
 
 __all__ = ["TunedBoost"]
 
 
-class TunedBoost(BudgetedEstimator):
+class TunedBoost(TunedEstimator):
     """BudgetedBoost with ``tau`` and the prefix chosen per budget on a validation part.
 
     Per fit: the training rows are split, stratified by class, into a fit part and a
@@ -51,8 +49,9 @@ class TunedBoost(BudgetedEstimator):
     Parameters
     ----------
     criterion, max_rounds, switch, weak_learner, max_depth, budget, feature_costs, \
-feature_groups
-        As :class:`~budgetboost.estimators.boosting.BudgetedBoost`.
+feature_groups, discount_groups, discount_costs
+        As :class:`~budgetboost.estimators.boosting.BudgetedBoost` (every path, and so every
+        candidate's cost, is priced with the discount groups).
     tau : float in (0, 1] or array-like of them, default=(1/8, 1/4, 1/2, 1)
         The scale of the spent budget in Eq. 2 (``smoothed``, ``hybrid``), one value or a
         grid to choose from; other criteria ignore it (give one value).
@@ -64,16 +63,17 @@ feature_groups
 
     Attributes
     ----------
-    taus_ : ndarray
-        The ``tau`` values fitted.
+    tradeoffs_ : ndarray
+        The ``tau`` values fitted (:meth:`chosen_tradeoffs` gives each budget's).
     models_ : list of BudgetedBoost
         One path per ``tau``, boosted on the fit part.
     refits_ : dict of int to BudgetedBoost
-        The chosen ``tau`` values' paths boosted on all training rows, by index of ``taus_``.
+        The chosen ``tau`` values' paths boosted on all training rows, by index of
+        ``tradeoffs_``.
     choice_ : Choice
         The (``tau`` index, rounds) of every budget, chosen on the validation part.
-    validation_error_ : list of ndarray
-        Validation error of every prefix of every fit-part path.
+    prefix_cost_, validation_error_ : list of ndarray
+        Cost and validation error of every prefix of every fit-part path.
     fit_rows_, validation_rows_ : ndarray of int
 
     References
@@ -94,6 +94,8 @@ feature_groups
         "random_state": RANDOM_STATE,
         "feature_costs": FEATURE_COSTS,
         "feature_groups": FEATURE_GROUPS,
+        "discount_groups": DISCOUNT_GROUPS,
+        "discount_costs": DISCOUNT_COSTS,
     }
 
     def __init__(
@@ -109,6 +111,8 @@ feature_groups
         random_state=None,
         feature_costs=None,
         feature_groups=None,
+        discount_groups=None,
+        discount_costs=None,
     ):
         self.criterion = criterion
         self.budget = budget
@@ -121,10 +125,8 @@ feature_groups
         self.random_state = random_state
         self.feature_costs = feature_costs
         self.feature_groups = feature_groups
-
-    @classmethod
-    def tunes(cls, params: dict[str, Any]) -> bool:
-        return True
+        self.discount_groups = discount_groups
+        self.discount_costs = discount_costs
 
     def _booster(self, tau: float, max_rounds: int) -> BudgetedBoost:
         return BudgetedBoost(
@@ -137,64 +139,36 @@ feature_groups
             max_depth=self.max_depth,
             feature_costs=self.feature_costs,
             feature_groups=self.feature_groups,
+            discount_groups=self.discount_groups,
+            discount_costs=self.discount_costs,
         )
 
-    def _fit(self, data: TrainingData) -> None:
-        """Boost per ``tau`` on the fit part, choose per budget, refit the chosen on all rows."""
-        rng = np.random.default_rng(self.random_state)
-        fit_rows, validation_rows = validation_split(data.y, float(self.validation_fraction), rng)
-        rows = validation_rows if validation_rows.size else fit_rows
+    # ------------------------------------------------------------------ the protocol's steps
+    def _fit_grid(
+        self, data: TrainingData, fit_rows: np.ndarray, rng: np.random.Generator
+    ) -> tuple[np.ndarray, list[BudgetedBoost]]:
+        """One path per ``tau``, boosted on the fit part."""
         taus = np.unique(np.atleast_1d(np.asarray(self.tau, dtype=np.float64)))
-        models, errors, candidates = [], [], []
-        for index, tau in enumerate(taus.tolist()):
-            model = self._booster(tau, int(self.max_rounds)).fit(data.X[fit_rows], data.y[fit_rows])
-            sizes = np.arange(model.alpha_.size + 1)
-            votes = model._scores_at(data.X[rows], sizes)
-            margin = votes * data.y[rows]
-            error = (margin <= 0).mean(axis=1)
-            loss = np.exp(-np.clip(margin, -50, 50)).mean(axis=1)
-            cost = np.concatenate([[0.0], model.spent_])
-            candidates.append((np.full(sizes.size, index), sizes, cost, error, loss))
-            models.append(model)
-            errors.append(error)
-        config, size, cost, error, loss = (np.concatenate(c) for c in zip(*candidates, strict=True))
-        choice = choose(np.where(size > 0, config, -1), size, cost, error, loss)
-        refits = {}
-        for index in np.unique(choice.config[choice.config >= 0]).tolist():
-            rounds = int(choice.size[choice.config == index].max())
-            refits[index] = self._booster(taus[index], rounds).fit(data.X, data.y)
-        self.taus_ = taus
-        self.models_ = models
-        self.refits_ = refits
-        self.choice_ = choice
-        self.validation_error_ = errors
-        self.fit_rows_, self.validation_rows_ = fit_rows, validation_rows
+        X, y = data.X[fit_rows], data.y[fit_rows]
+        return taus, [self._booster(tau, int(self.max_rounds)).fit(X, y) for tau in taus.tolist()]
 
-    def chosen_tradeoffs(self, budgets: Any) -> np.ndarray:
-        """The ``tau`` used at each budget (NaN where the empty model is)."""
-        self._check_fitted()
-        config, _ = self.choice_.at(self._capped(check_budgets(budgets)))
-        return np.where(config >= 0, self.taus_[np.maximum(config, 0)], np.nan)
+    def _candidates(self, index: int, model: BudgetedBoost, data: TrainingData, rows: np.ndarray):
+        """Every prefix of the path: its groups' cost, validation error and exponential loss."""
+        sizes = np.arange(model.alpha_.size + 1)
+        margin = model._scores_at(data.X[rows], sizes) * data.y[rows]
+        error = (margin <= 0).mean(axis=1)
+        loss = np.exp(-np.clip(margin, -50, 50)).mean(axis=1)
+        return sizes, np.concatenate([[0.0], model.spent_]), error, loss
 
-    def _capped(self, budgets: np.ndarray) -> np.ndarray:
-        return np.minimum(budgets, np.inf if self.budget is None else float(self.budget))
+    def _refit(self, data: TrainingData, chosen, sizes) -> list[BudgetedBoost]:
+        return [
+            self._booster(self.tradeoffs_[index], rounds).fit(data.X, data.y)
+            for index, rounds in zip(chosen, sizes, strict=True)
+        ]
 
-    def _scores_and_costs(
-        self, X: np.ndarray, budgets: np.ndarray
-    ) -> tuple[np.ndarray, BudgetCosts]:
-        """At each budget the refitted path of its ``tau``, cut to the chosen rounds or to
-        what the budget affords, whichever is fewer (costs as ``BudgetedBoost``'s)."""
-        capped = self._capped(budgets)
-        config, size = self.choice_.at(capped)
-        scores = np.full((budgets.size, X.shape[0]), self.majority_ * VOTE_TIE)
-        fields = {f: np.zeros(budgets.size) for f in BudgetCosts.__dataclass_fields__}
-        for index, model in self.refits_.items():
-            rows = np.flatnonzero(config == index)
-            if not rows.size:
-                continue
-            rounds = np.minimum(size[rows], model.rounds_at_budgets(capped[rows]))
-            part, costs = model._at_rounds(X, rounds)
-            scores[rows] = part
-            for name, value in costs.as_dict().items():
-                fields[name][rows] = value
-        return scores, BudgetCosts(**fields)
+    def _affordable(self, index: int, model: BudgetedBoost, budgets: np.ndarray) -> np.ndarray:
+        return model.rounds_at_budgets(budgets)
+
+    def _serve(self, index, model: BudgetedBoost, X, budgets, sizes):
+        """The refitted path's first rounds (costs as ``BudgetedBoost``'s)."""
+        return model._at_rounds(X, sizes)
