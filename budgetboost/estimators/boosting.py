@@ -206,7 +206,7 @@ def boost_path(
     weights ``D_{t+1}(i) ~ D_t(i) exp(-alpha y_i h(x_i))``.
     """
     learner = StumpLearner() if learner is None else learner
-    space = StumpSpace.from_matrix(X) if space is None else space
+    space = StumpSpace.from_matrix(X, max_rounds) if space is None else space
     m = X.shape[0]
     choice = StumpChoice(
         space,
