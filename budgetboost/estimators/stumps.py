@@ -44,7 +44,7 @@ __all__ = ["MIN_CHAIN", "StumpSpace", "sparse_is_faster", "stump_outputs"]
 MIN_CHAIN = 32
 
 #: What the edges of the 0/1 columns outside chains cost inside a fit, by block (``python
-#: benchmarks/engine.py --blocks``: paired medians, one thread, AMD EPYC, 2026-11-26). A
+#: benchmarks/engine.py --blocks``: paired medians, one thread, AMD EPYC, 2026-11-25). A
 #: round: the product reads 8 bytes a cell of its +-1 matrix, ~0.145 ns a cell (0.13-0.156)
 #: while the matrix takes at most :data:`PRODUCT_CACHE_MIB`, then more as it spills out of
 #: the caches, ~0.014 ns a cell per MiB beyond (0.18-0.21 ns at 7.75 MB, 0.36 at 16.5 MB), at
