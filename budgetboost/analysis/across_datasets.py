@@ -47,15 +47,12 @@ from budgetboost.analysis.per_dataset import detectable_in_se
 from budgetboost.analysis.significance import sign_flip_p, subset_sums
 from budgetboost.analysis.vocabulary import (
     ALPHA,
-    BETTER,
     CONFIDENCE,
     EQUIVALENCE_MARGIN,
-    EQUIVALENT,
-    INCONCLUSIVE,
     MIN_DATASETS,
     PROBABILITY,
     TOO_FEW_DATASETS,
-    WORSE,
+    decide,
 )
 from budgetboost.data.seeds import seed_from_key
 
@@ -193,13 +190,12 @@ def dataset_outcome(
 ) -> str:
     """The outcome of a row across datasets (module docstring); ``statistic`` is the sum of
     the signed ranks (negative: x's errors lower)."""
-    if datasets < MIN_DATASETS:
-        return TOO_FEW_DATASETS
-    if prob_equivalent >= PROBABILITY:
-        return EQUIVALENT
-    if p_wilcoxon < alpha:
-        return BETTER if statistic < 0 else WORSE
-    return INCONCLUSIVE
+    return decide(
+        short=TOO_FEW_DATASETS if datasets < MIN_DATASETS else None,
+        equivalent=prob_equivalent >= PROBABILITY,
+        significant=p_wilcoxon < alpha,
+        lower=statistic < 0,
+    )
 
 
 def compare_datasets(

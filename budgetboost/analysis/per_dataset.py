@@ -69,15 +69,12 @@ from scipy import stats as sps
 
 from budgetboost.analysis.vocabulary import (
     ALPHA,
-    BETTER,
     CONFIDENCE,
     EQUIVALENCE_MARGIN,
-    EQUIVALENT,
-    INCONCLUSIVE,
     MIN_TRIALS,
     POWER,
     TOO_FEW_TRIALS,
-    WORSE,
+    decide,
 )
 
 __all__ = [
@@ -162,13 +159,12 @@ def outcome(
     (``enough`` false), else ``equivalent`` when equivalence holds at ``alpha`` (whether or not
     the difference is also significant: the tables show both), else ``better`` / ``worse``
     when the difference is significant (x's error lower / higher), else ``inconclusive``."""
-    if not enough:
-        return TOO_FEW_TRIALS
-    if p_equivalence < alpha:
-        return EQUIVALENT
-    if p_difference < alpha:
-        return BETTER if mean < 0 else WORSE
-    return INCONCLUSIVE
+    return decide(
+        short=None if enough else TOO_FEW_TRIALS,
+        equivalent=p_equivalence < alpha,
+        significant=p_difference < alpha,
+        lower=mean < 0,
+    )
 
 
 def compare_paired(

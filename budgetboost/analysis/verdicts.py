@@ -75,26 +75,26 @@ def _across(rows: pd.DataFrame) -> pd.DataFrame:
     return rows[rows["dataset"] == ALL] if not rows.empty else rows
 
 
-def directional_verdict(rows: pd.DataFrame) -> str:
-    """The verdict of an "X beats Y" claim from its comparison rows (module docstring)."""
+def _verdict(rows: pd.DataFrame, claimed: str, against: set[str]) -> str:
+    """Reproduced when every row across datasets reads ``claimed``, not reproduced when any
+    reads one of ``against``, else undecided (no such row, or some not decided)."""
     across = _across(rows)
     if across.empty:
         return UNDECIDED
     outcomes = set(across["outcome"])
-    if outcomes & {WORSE, EQUIVALENT}:
+    if outcomes & against:
         return NOT_REPRODUCED
-    return REPRODUCED if outcomes == {BETTER} else UNDECIDED
+    return REPRODUCED if outcomes == {claimed} else UNDECIDED
+
+
+def directional_verdict(rows: pd.DataFrame) -> str:
+    """The verdict of an "X beats Y" claim from its comparison rows (module docstring)."""
+    return _verdict(rows, BETTER, {WORSE, EQUIVALENT})
 
 
 def equivalence_verdict(rows: pd.DataFrame) -> str:
     """The verdict of an "X performs almost identically to Y" claim (module docstring)."""
-    across = _across(rows)
-    if across.empty:
-        return UNDECIDED
-    outcomes = set(across["outcome"])
-    if outcomes & {BETTER, WORSE}:
-        return NOT_REPRODUCED
-    return REPRODUCED if outcomes == {EQUIVALENT} else UNDECIDED
+    return _verdict(rows, EQUIVALENT, {BETTER, WORSE})
 
 
 #: What each outcome across datasets does to a verdict, for ``claims.md``.

@@ -13,6 +13,7 @@ __all__ = [
     "BETTER",
     "CONFIDENCE",
     "DATASET_OUTCOMES",
+    "decide",
     "EQUIVALENCE_MARGIN",
     "EQUIVALENT",
     "FINDING_BANDS",
@@ -51,6 +52,22 @@ TOO_FEW_DATASETS = "too few datasets"
 OUTCOMES = (BETTER, EQUIVALENT, INCONCLUSIVE, WORSE, TOO_FEW_TRIALS)
 #: The outcomes of an across-dataset row.
 DATASET_OUTCOMES = (BETTER, EQUIVALENT, INCONCLUSIVE, WORSE, TOO_FEW_DATASETS)
+
+
+def decide(*, short: str | None, equivalent: bool, significant: bool, lower: bool) -> str:
+    """The outcome rule shared by the rows per dataset and across datasets: ``short`` (the
+    outcome saying the evidence cannot support any, or None when it can) first, then
+    ``equivalent``, then ``better`` / ``worse`` when the difference is significant (``lower``:
+    x's errors lower), else ``inconclusive``. Equivalence goes first, whether or not the
+    difference is also significant (the tables show both)."""
+    if short is not None:
+        return short
+    if equivalent:
+        return EQUIVALENT
+    if significant:
+        return BETTER if lower else WORSE
+    return INCONCLUSIVE
+
 
 #: The fewest trials a per-dataset row needs for any outcome: with fewer, the variance of the
 #: differences rests on fewer than 4 degrees of freedom, and the 95 % interval of its standard
