@@ -349,7 +349,8 @@ def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_re
         "AdaBoostBT_Smoothed (as published) vs LightGBM CEGB, stumps (tuned) ",
         "Smoothed, tuned (tuned) vs CatBoost penalties, stumps (tuned) ",
         "Greedy, depth-2 trees (as published) vs AdaBoostBT_Greedy (as published) ",
-        "exact sign-flip permutation test",
+        "corrected resampled t-test",
+        "Wilcoxon signed-rank test",
     ):
         assert text in landing, text
     # few_cheap ran on ecoli only: its rows are ecoli's (no test across datasets)

@@ -234,8 +234,10 @@ def test_pipeline_through_slurm_equals_local_run(slurm, tmp_path):
     # with the train jobs that read it is one component, every other train job one each.
     config_doc = yaml.safe_load((REPO / "config/test.yaml").read_text())
     users = {a for a, e in config_doc["algorithms"].items() if e.get("adaboost_path")}
-    paths = {s.split("/")[2] for s in expected}  # one block per dataset in the test config
-    components = len(paths) + sum(1 for s in expected if s.split("/")[4] not in users)
+    # shard paths: {SHARDS}/{dataset}/{cost_model}/{algorithm}/block-{k}.parquet
+    parts = [Path(s).relative_to(SHARDS).parts for s in expected]
+    paths = {dataset for dataset, *_ in parts}  # one block per dataset in the test config
+    components = len(paths) + sum(1 for _, _, algorithm, _ in parts if algorithm not in users)
     assert len(train_jobs) == math.ceil(components / 4), (components, submitted)
     local_rules = ("rule_aggregate", "rule_plot", "rule_claims", "rule_all")
     assert not [job for job in submitted.values() if job["comment"].startswith(local_rules)]
