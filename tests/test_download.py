@@ -13,7 +13,7 @@ import pytest
 
 from budgetboost.data.download import DownloadError, fetch
 
-DATA = Path(__file__).parent / "data"
+FIXTURES = Path(__file__).parent / "fixtures"
 CONTENT = b"budgetboost download test\n" * 500
 GOOD_SHA = hashlib.sha256(CONTENT).hexdigest()
 OTHER_SHA = hashlib.sha256(b"something else").hexdigest()
@@ -58,7 +58,7 @@ def file_server(tmp_path_factory):
 def truncating_server():
     """A server announcing a longer Content-Length than it sends, then hanging up."""
     port = _free_port()
-    proc = _serve([str(DATA / "truncating_http_server.py"), str(port)], port)
+    proc = _serve([str(FIXTURES / "truncating_http_server.py"), str(port)], port)
     yield f"http://127.0.0.1:{port}"
     proc.kill()
     proc.wait()

@@ -1,6 +1,6 @@
 """What a job guarantees whatever it runs and whatever happens to its outputs (issue 33):
 the real ``snakemake`` on one dataset and trial, with estimators that misbehave
-(``tests/data/misbehaving_estimators.py``), shards edited or cut short, estimator code
+(``tests/fixtures/misbehaving_estimators.py``), shards edited or cut short, estimator code
 outside the repository, and two configs in one repository (marker ``slow``)."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def own_estimators(repo: Path, algorithms: dict[str, str], **resources) -> None:
     """heart, U[0, 2], one trial, the algorithms ``{name: "module:Class"}``; the test's
     estimator modules beside the Snakefile."""
     shutil.copy(REPO / "tests/external_estimator.py", repo)
-    shutil.copy(REPO / "tests/data/misbehaving_estimators.py", repo)
+    shutil.copy(REPO / "tests/fixtures/misbehaving_estimators.py", repo)
 
     def edit(config):
         config["datasets"] = {"heart": {"cost_models": ["uniform_0_2"], "trials": 1}}

@@ -404,7 +404,7 @@ def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
     """Issue 13: an algorithm added in the config alone and a figure registered from a
     test-only module are run, drawn and reported by the real snakemake, no code edited."""
     repo = copy_repo(tmp_path / "repo")
-    (repo / "extra_figures.py").write_bytes((REPO / "tests/data/extra_figures.py").read_bytes())
+    (repo / "extra_figures.py").write_bytes((REPO / "tests/fixtures/extra_figures.py").read_bytes())
     edit_config(repo, _plug_ins)
     _run(repo, "--cores", "2", "--configfile", "config/test.yaml")
     _run(repo, "--configfile", "config/test.yaml", "--report", f"{RESULTS}/report.html")
