@@ -22,7 +22,8 @@ change of the weights).
 It is the check of a change to the engine that may move the last bits of an edge (another
 summation order: docs/design.md, "Speed changes"), against a run of the code before it. Run
 from the repository root: ``python benchmarks/compare_shards.py --results DIR [--config
-config/config.yaml] [--datasets a,b] [--algorithms x,y]``; ``DIR`` is the earlier run's
+config/config.yaml] [--datasets a,b] [--algorithms x,y]`` (any algorithms of the config,
+e.g. to check a change elsewhere: ``tree,tree_cs,lightgbm_stumps``); ``DIR`` is the earlier run's
 ``results`` folder (the config's, with its ``data/``, ``paths/``, ``shards/`` and
 ``stumps/``).
 """
@@ -127,8 +128,8 @@ def trace_trial(inputs, data, spec, budgets, trial, stumps_old, paths, context) 
     )
     X, y = data.X.astype(np.float64), data.y.astype(np.float64)
     estimator.fit(X[train], y[train])
-    if not hasattr(estimator, "alpha_"):  # a tuned booster: its refits are traced alike
-        return "a tuned booster (trace its refits' paths by hand)"
+    if not hasattr(estimator, "alpha_"):  # a tuned booster's refits, a tree, a peer
+        return "no stump path of its own to trace (compare its refits or model by hand)"
     old = stumps_old[stumps_old["trial"] == trial].sort_values("round")
     new_feature = np.asarray(estimator.feature_)
     rounds = min(len(old), len(new_feature))
@@ -179,16 +180,18 @@ def main() -> None:
     parser.add_argument("--results", required=True, help="the earlier run's results folder")
     parser.add_argument("--config", default=str(ROOT / "config" / "config.yaml"))
     parser.add_argument("--datasets", default=None, help="comma-separated (default: all)")
-    parser.add_argument("--algorithms", default=None, help="comma-separated (default: all)")
+    parser.add_argument(
+        "--algorithms",
+        default=None,
+        help="comma-separated, any of the config's (default: those of the stump engine)",
+    )
     args = parser.parse_args()
     results = Path(args.results)
     config, registry = check_all(load_config_file(args.config), ROOT)
     plan = Plan(config, registry)
-    algorithms = engine_algorithms(plan)
-    if args.algorithms:
-        algorithms = [a for a in args.algorithms.split(",") if a in algorithms]
+    algorithms = args.algorithms.split(",") if args.algorithms else engine_algorithms(plan)
     datasets = args.datasets.split(",") if args.datasets else plan.datasets
-    print(f"stump-engine algorithms: {', '.join(algorithms)}", flush=True)
+    print(f"algorithms: {', '.join(algorithms)}", flush=True)
     n_shards, differ = 0, []
     experiments = set(plan.experiments())
     for dataset in datasets:

@@ -115,7 +115,7 @@ CD_COLUMNS = [
 ]
 _PAIR = ["dataset", "cost_model"]
 #: Errors are rounded to this many decimals before ranking, so that equal error rates tie
-#: exactly despite floating-point noise (as :func:`budgetboost.analysis.paired.wilcoxon_p` does).
+#: exactly despite floating-point noise (as the paired tests do).
 _DECIMALS = 12
 
 

@@ -224,7 +224,7 @@ def boost_path(
     once its group is touched, whether or not the candidate itself is paid).
     """
     learner = StumpLearner() if learner is None else learner
-    space = StumpSpace.from_matrix(X) if space is None else space
+    space = StumpSpace.from_matrix(X, max_rounds) if space is None else space
     pricing = Pricing.plain(group_cost) if pricing is None else pricing
     m = X.shape[0]
     cand_group = group_of_column[space.column]

@@ -43,37 +43,47 @@ __all__ = ["MIN_CHAIN", "StumpSpace", "sparse_is_faster", "stump_outputs"]
 #: 10-column chains are faster as sign columns, sonar's 100- to 200-column chains as chains).
 MIN_CHAIN = 32
 
-#: What the edges of the 0/1 columns outside chains cost a round inside a fit, by block
-#: (``python benchmarks/engine.py --blocks``: paired medians, one thread, AMD EPYC,
-#: 2026-11-26): the product reads 8 bytes a cell of its +-1 matrix, ~0.145 ns a cell
-#: (0.13-0.156) while the matrix takes at most :data:`PRODUCT_CACHE_MIB`, then more as it
-#: spills out of the caches, ~0.014 ns a cell per MiB beyond (0.18-0.21 ns at 7.75 MB, 0.36
-#: at 16.5 MB), at most ~0.4 (0.32 on census at 43,842 rows); the sparse product reads 12
-#: bytes (a 4-byte row index and an 8-byte 1.0) and gathers one ``D*y`` per row of a
-#: column's rarer value, ~0.9 ns each, and ~8 us a round of calls whatever its size
-#: (scipy's product and the edges from the sums). :func:`sparse_is_faster` compares the
-#: two: the block is chosen by it at every size.
+#: What the edges of the 0/1 columns outside chains cost inside a fit, by block (``python
+#: benchmarks/engine.py --blocks``: paired medians, one thread, AMD EPYC, 2026-11-25). A
+#: round: the product reads 8 bytes a cell of its +-1 matrix, ~0.145 ns a cell (0.13-0.156)
+#: while the matrix takes at most :data:`PRODUCT_CACHE_MIB`, then more as it spills out of
+#: the caches, ~0.014 ns a cell per MiB beyond (0.18-0.21 ns at 7.75 MB, 0.36 at 16.5 MB), at
+#: most ~0.4 (0.32 on census at 43,842 rows); the sparse product reads 12 bytes (a 4-byte row
+#: index and an 8-byte 1.0) and gathers one ``D*y`` per row of a column's rarer value, ~0.9
+#: ns each, and ~8 us of calls whatever its size (scipy's product and the edges from the
+#: sums). Once a fit: building the sparse block costs ~4 ns a cell more than the product's
+#: matrix (2.9-4.4, from whole fits of 100 and 400 rounds: its distinct columns, the rows of
+#: each one's rarer value).
+#: :func:`sparse_is_faster` compares the two over a fit's rounds, and takes the sparse block
+#: only where it saves at least :data:`SPARSE_MARGIN` of the time: the estimates are good to
+#: about 10 %, and a near tie is not worth sums that differ in their last bits.
 PRODUCT_NS = 0.145
 PRODUCT_CACHE_MIB = 4.0
 PRODUCT_SPILL_NS = 0.014
 PRODUCT_MAX_NS = 0.4
 SPARSE_NS = 0.9
 SPARSE_ROUND_NS = 8000.0
+SPARSE_BUILD_NS = 4.0
+SPARSE_MARGIN = 0.1
 
 
-def sparse_is_faster(n_rows: int, n_columns: int, n_rare: int) -> bool:
-    """Whether the sparse block sums the edges of ``n_columns`` 0/1 columns of ``n_rows``
-    rows, whose rarer values fill ``n_rare`` cells, faster than the product, by the costs
-    above. Measured: the sparse block wins on MNIST 1 vs 7 from 1,000 rows (4-14 % at
-    1,000, its rarer values 14 % of the cells), on census from ~2,000 (6-11 %; 12 % slower
-    at 1,000, where the product's matrix takes 1 MB), never on splice's 25 % dense columns
-    (41 % slower at 3,000 rows) nor on MNIST 4 vs 9 at 1,000 (16 %: 11 % slower), and on
-    small blocks its calls cost more than the sums (heart, breast cancer).
+def sparse_is_faster(n_rows: int, n_columns: int, n_rare: int, rounds: int) -> bool:
+    """Whether the sparse block, built once and read ``rounds`` times, sums the edges of
+    ``n_columns`` 0/1 columns of ``n_rows`` rows whose rarer values fill ``n_rare`` cells
+    clearly faster than the product, by the costs above.
+
+    Measured over whole 400-round fits (paired CPU time): the product is faster at Table
+    1's sizes (MNIST 1 vs 7 at 1,000 rows by 5 %: the sparse edges' 4-14 % a round do not
+    pay for building the block; census, splice, the small blocks of breast cancer and heart
+    by more); the sparse block by 3-8 % from 2,000-4,000 rows on census and MNIST, never on
+    splice's 25 % dense columns; over 100 rounds the product up to 4,000 rows of census. At
+    full size (census's 43,842 rows) the sparse edges take a quarter of the time.
     """
     cells = n_rows * n_columns
     spill = max(8.0 * cells / 2**20 - PRODUCT_CACHE_MIB, 0.0)
     per_cell = min(PRODUCT_NS + PRODUCT_SPILL_NS * spill, PRODUCT_MAX_NS)
-    return SPARSE_ROUND_NS + SPARSE_NS * n_rare < per_cell * cells
+    sparse = SPARSE_BUILD_NS * cells + rounds * (SPARSE_ROUND_NS + SPARSE_NS * n_rare)
+    return sparse <= (1.0 - SPARSE_MARGIN) * rounds * per_cell * cells
 
 
 def _distinct(B: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -251,8 +261,9 @@ class StumpSpace:
     needs_total: bool = True
 
     @classmethod
-    def from_matrix(cls, X: np.ndarray) -> StumpSpace:
-        """Build the stump space of a finite 2-d float matrix ``X`` (m x n)."""
+    def from_matrix(cls, X: np.ndarray, rounds: int = 500) -> StumpSpace:
+        """Build the stump space of a finite 2-d float matrix ``X`` (m x n) for a fit of at
+        most ``rounds`` rounds (which weighs the blocks' build against their rounds)."""
         is_binary = np.logical_or(X == 0, X == 1).all(axis=0)
         has_both = X.max(axis=0) > X.min(axis=0)  # constant columns give no stump
         binary = np.flatnonzero(is_binary & has_both)
@@ -285,7 +296,7 @@ class StumpSpace:
             loose = B[:, ~in_chain]
             count = np.count_nonzero(loose, axis=0)
             n_rare = int(np.minimum(count, loose.shape[0] - count).sum())
-            faster = sparse_is_faster(loose.shape[0], loose.shape[1], n_rare)
+            faster = sparse_is_faster(loose.shape[0], loose.shape[1], n_rare, rounds)
             block = _SparseBlock if faster else _SignBlock
             add(block.build, binary[~in_chain], np.ones(loose.shape[1]), loose)
 

@@ -451,7 +451,7 @@ def paper_experiments(
     Cost models added for the paper's open questions (adversarial costs, few cheap features)
     leave the reference out (their ``algorithms`` key), so the paper's figures, claims and
     rank statistics stay those of the paper's experiments while those cost models get
-    figures of their own (:mod:`budgetboost.figures.beyond`). Without any reference result in
+    figures of their own (:mod:`budgetboost.figures.curves`). Without any reference result in
     ``summary``, every row is kept.
     """
     catalogue = catalogue if catalogue is not None else Catalogue.default()

@@ -113,7 +113,7 @@ def check_config(
     config : mapping
         The validated config (defaults filled in).
     registry : mapping
-        The dataset registry (``datasets.load_registry``).
+        The dataset registry (``registry.load_registry``).
     root : path-like
         The repository root, against which relative files are resolved.
 

@@ -87,22 +87,26 @@ def test_sparse_block_gives_the_direct_edges(seed, m, exact):
 
 
 @pytest.mark.parametrize(
-    ("rows", "columns", "rare", "sparse"),
+    ("rows", "columns", "rare", "rounds", "sparse"),
     [
-        (1000, 117, 13363, False),  # census at Table 1's size: the product's matrix in cache
-        (2000, 124, 26888, True),  # census at 2,000 rows
-        (1000, 498, 69037, True),  # MNIST 1 vs 7 at Table 1's size: 14 % of its cells rare
-        (1000, 523, 82353, False),  # MNIST 4 vs 9 at Table 1's size: 16 %
-        (2000, 519, 137384, True),  # MNIST 1 vs 7 at 2,000 rows: its matrix spills
-        (43842, 132, 588049, True),  # census at full size
-        (3000, 240, 179531, False),  # splice: a quarter of the cells are rare values
-        (100, 15, 433, False),  # heart: the sparse product's calls cost more than the sums
+        (1000, 117, 13363, 500, False),  # census at Table 1's size: its matrix stays in cache
+        (1000, 498, 69037, 500, False),  # MNIST 1 vs 7 at 1,000 rows: the build does not pay
+        (1000, 240, 59838, 500, False),  # splice: a quarter of the cells are rare values
+        (100, 15, 433, 500, False),  # heart: the sparse product's calls cost more than sums
+        (2000, 124, 26888, 400, False),  # census at 2,000 rows: a near tie keeps the product
+        (4000, 128, 53823, 400, True),  # census at 4,000 rows over 400 rounds
+        (4000, 128, 53823, 100, False),  # ... but not over 100
+        (2000, 519, 137384, 400, True),  # MNIST 1 vs 7 at 2,000 rows
+        (3000, 240, 179531, 500, False),  # splice at its full size
+        (43842, 132, 588049, 500, True),  # census at full size
+        (43842, 132, 588049, 10, False),  # ... for a refit of 10 rounds
     ],
 )
-def test_the_sparse_block_is_used_where_it_is_faster(rows, columns, rare, sparse):
-    """The block of the 0/1 columns outside chains is the faster one by the measured costs
-    (``stumps.sparse_is_faster``; the shapes are the binarized datasets' on trial 0)."""
-    assert stumps.sparse_is_faster(rows, columns, rare) is sparse
+def test_the_sparse_block_is_used_where_it_is_faster(rows, columns, rare, rounds, sparse):
+    """The block of the 0/1 columns outside chains is the faster one over a fit's rounds by
+    the measured costs (``stumps.sparse_is_faster``; the shapes are the binarized datasets'
+    on trial 0)."""
+    assert stumps.sparse_is_faster(rows, columns, rare, rounds) is sparse
 
 
 def test_the_stump_space_takes_the_block_the_rule_picks():
@@ -125,7 +129,7 @@ def test_the_stump_space_takes_the_block_the_rule_picks():
             spaces[faster] = StumpSpace.from_matrix(X)
     loose = X[:, : X.shape[1] - stumps.MIN_CHAIN - 2]
     count = loose.sum(axis=0)
-    assert asked[0] == (m, loose.shape[1], int(np.minimum(count, m - count).sum()))
+    assert asked[0] == (m, loose.shape[1], int(np.minimum(count, m - count).sum()), 500)
     sparse, product = spaces[True], spaces[False]
     assert [type(b).__name__ for b in product.blocks] == ["_SortedBlock", "_SignBlock"]
     assert [type(b).__name__ for b in sparse.blocks] == ["_SortedBlock", "_SparseBlock"]

@@ -59,9 +59,11 @@ def test_the_full_size_run_trains_on_every_row_not_held_out_for_test():
             assert entry["params"] == theirs["params"], name
 
 
-def test_the_default_peers_are_set_for_small_data_and_run_30_trials():
+def test_the_default_peers_are_set_for_small_data_and_run_20_trials():
     """Issue 23: no LightGBM peer of the default config has leaves of more than 5 rows, and
-    every peer runs at least 30 trials of every dataset under U[0, 2]."""
+    every peer runs at least 20 trials of every dataset under U[0, 2] (issue 30: under the
+    corrected variance a per-dataset row detects at 20 trials within 1.13 of what it detects
+    at 30, benchmarks/trials.py)."""
     from budgetboost.estimators.names import estimator_class
 
     config = check_file(REPO / "config/config.yaml", REPO)
@@ -76,7 +78,7 @@ def test_the_default_peers_are_set_for_small_data_and_run_30_trials():
             if "uniform_0_2" not in spec["cost_models"]:
                 continue
             trials = spec.get("trials", registry[dataset]["trials"])
-            assert min(trials, entry.get("trials", trials)) >= 30, (name, dataset)
+            assert min(trials, entry.get("trials", trials)) >= 20, (name, dataset)
 
 
 def test_the_draft_suite_config_runs_every_vendored_dataset():

@@ -1,12 +1,18 @@
 """What the findings can and cannot tell on a real run (issues 23, 30): the real pipeline on
-splice, 10 trials.
+ionosphere, 10 trials.
 
 Two config-only peers of Smoothed: an exact copy (every paired difference 0) and Smoothed
 stopped after 3 rounds (clearly worse at larger budgets). Equal differences alone never
 make ``equivalent`` (the test rows are still a sample: a trial unlike the ten may yet
-occur), so the copy's rows support no outcome; against 3 rounds Smoothed reads ``better`` at
-larger budgets, through the corrected resampled t-test (splice splits 3,175 of its 3,190
-rows: rho / (1 - rho) = 2,175 / 1,000).
+occur), so the copy's rows support no outcome; against 3 rounds Smoothed reads ``better``
+through the corrected resampled t-test (ionosphere splits all its 351 rows, 300 to train and
+51 to test: rho / (1 - rho) = 51 / 300).
+
+On splice (1,000 to train, 2,175 to test: rho / (1 - rho) = 2.175) the same comparison reads
+``inconclusive`` at 10 trials, although all ten differences are negative (mean -0.14, sd
+0.10): the corrected standard error cannot fall below 1.47 sd there, whatever the trials.
+Datasets whose test part outweighs their training part answer only large differences; the
+across-dataset tests answer the rest.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from conftest import copy_repo, snakemake
 from budgetboost.data.io import read_table
 
 TRIALS = 10
+DATASET = "ionosphere"
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +34,7 @@ def power_run(tmp_path_factory):
     config = {
         "registry": "config/datasets.yaml",
         "block_size": TRIALS,
-        "datasets": {"splice": {"cost_models": ["uniform_0_2"], "trials": TRIALS}},
+        "datasets": {DATASET: {"cost_models": ["uniform_0_2"], "trials": TRIALS}},
         "cost_models": {
             "uniform_0_2": {
                 "spec": {"model": "uniform_random", "low": 0.0, "high": 2.0},
@@ -60,11 +67,12 @@ def power_run(tmp_path_factory):
 @pytest.mark.slow
 def test_against_a_copy_of_itself_equality_alone_is_not_equivalence(power_run):
     rows = power_run[power_run.y == "smoothed_copy"]
-    assert set(rows.band) == {"small", "large"} and set(rows.dataset) == {"splice"}
+    assert set(rows.band) == {"small", "large"} and set(rows.dataset) == {DATASET}
     assert (rows.trials == TRIALS).all()
-    assert rows.correlation.to_numpy() == pytest.approx(2175 / 3190)  # test rows / pool
+    assert rows.correlation.to_numpy() == pytest.approx(51 / 351)  # test rows / pool
     assert (rows.mean_difference == 0).all()
-    assert (rows.outcome == "too few trials").all(), rows[["band", "ci_high", "outcome"]]
+    assert not (rows.outcome == "equivalent").any(), rows[["band", "ci_high", "outcome"]]
+    assert (rows.ci_high > 0.01).all()  # the interval is wider than the margin
 
 
 @pytest.mark.slow

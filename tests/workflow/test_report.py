@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import snakemake.report as snakemake_report
 from conftest import REPO, RESULTS, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
@@ -24,6 +25,7 @@ from synthetic_results import synthetic_shards
 
 from budgetboost.data.costs import CostTable, write_costs
 from budgetboost.data.io import read_table, write_table
+from budgetboost.data.splits import write_splits
 from budgetboost.figures import registry as figures
 from budgetboost.report.escape import rst_text
 
@@ -157,7 +159,8 @@ def test_helpers_detect_missing_and_altered_images(tmp_path):
 
 MINI_SNAKEFILE = """\
 # Minimal workflow: the results rules over synthetic shards. It defines what
-# workflow/rules/common.smk provides to them: all_shards(), cost_tables(), local_datasets(),
+# workflow/rules/common.smk provides to them: all_shards(), split_tables(), cost_tables(),
+# local_datasets(),
 # dataset_order(), cost_model_roles(), code_files(), the catalogue, the figure registry and
 # results_outputs().
 from budgetboost.figures import registry as figures
@@ -183,6 +186,10 @@ FIGURES = figures.load(FIGURE_MODULES)
 
 def all_shards():
     return [f"results/shards/{{d}}/{{c}}/{{a}}/block-0.parquet" for d, c, a in EXPERIMENTS]
+
+
+def split_tables():
+    return sorted({{f"results/splits/{{d}}.parquet" for d, _, _ in EXPERIMENTS}})
 
 
 def cost_tables():
@@ -247,6 +254,10 @@ def _mini_workflow(root: Path) -> Path:
             part.reset_index(drop=True), root / f"results/shards/{d}/{c}/{a}/block-0.parquet"
         )
         experiments.append((d, c, a))
+    for d in {d for d, _, _ in experiments}:  # sizes as sizes_for's: trials share little
+        splits = pd.DataFrame({"trial": [], "train": [], "test": []})
+        meta = {"dataset": d, "train_size": 200, "test_size": 1000, "n_rows": 20_000}
+        write_splits(splits, root / f"results/splits/{d}.parquet", metadata=meta)
     for d, c in {(d, c) for d, c, _ in experiments}:
         costs = np.full((5, 4), 1.0) if c == "turney" else np.linspace(0.1, 2, 20).reshape(5, 4)
         write_costs(

@@ -37,6 +37,7 @@ from conftest import (
     snakemake,
 )
 
+from budgetboost.analysis import vocabulary
 from budgetboost.data import schema
 from budgetboost.data.io import read_metadata, read_table
 from budgetboost.pipeline import plan
@@ -531,7 +532,9 @@ def test_full_run_writes_every_output(base_run):
         assert set(costs.cost_model) == {"few_cheap"}
         assert set(costs.x) == set(config["cost_models"]["few_cheap"]["algorithms"])
         assert (costs.x == costs.y).all()
-        assert set(found.outcome) <= {"better", "worse", "equivalent", "inconclusive"}
+        per_dataset = found[found.dataset != "all"]
+        assert set(per_dataset.outcome) <= set(vocabulary.OUTCOMES)
+        assert set(found[found.dataset == "all"].outcome) <= set(vocabulary.DATASET_OUTCOMES)
         claims_table = read_table(base_run / f"{RESULTS}/summary/claims.parquet")
         assert len(claims_table) == 8  # the paper's claims on its own experiments
 

@@ -83,6 +83,11 @@ def all_shards():
     return PLAN.shards()
 
 
+def split_tables():
+    """Splits file of every dataset: the paired tests read the sizes and pool from them."""
+    return expand(R("splits/{dataset}.parquet"), dataset=DATASETS)
+
+
 def cost_tables():
     """Cost table of every (dataset, cost model): claims tell varied from equal costs."""
     return PLAN.cost_tables()

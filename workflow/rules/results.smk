@@ -16,7 +16,7 @@ localrules:
 rule aggregate:
     input:
         shards=all_shards(),
-        splits=expand(R("splits/{dataset}.parquet"), dataset=DATASETS),
+        splits=split_tables(),
         costs=cost_tables(),
         code=code_files("budgetboost.analysis.results", "budgetboost.report.summary"),
     output:
