@@ -73,6 +73,29 @@ def built():
     return functools.cache(lambda name: build_binarized(name, registry[name], REPO))
 
 
+@pytest.fixture(scope="module")
+def registry() -> dict[str, dict]:
+    """The repository's dataset registry (config/datasets.yaml), checked."""
+    from budgetboost.data.registry import load_registry
+
+    return load_registry(REPO / "config" / "datasets.yaml")
+
+
+@pytest.fixture(scope="module")
+def test_config() -> dict:
+    """config/test.yaml as read (not validated: no defaults filled in)."""
+    return yaml.safe_load((REPO / TEST_CONFIG).read_text())
+
+
+def edited(config: dict, edit) -> dict:
+    """A deep copy of ``config`` changed by ``edit(copy)``; ``config`` is left as it was."""
+    import copy
+
+    config = copy.deepcopy(config)
+    edit(config)
+    return config
+
+
 #: what a run needs; results, logs and .snakemake are left behind
 WORKFLOW_FILES = [
     "Snakefile",
@@ -234,6 +257,23 @@ def edit_config(repo: Path, edit, name: str = TEST_CONFIG) -> dict:
     return config
 
 
+def ran_job(root, rule: str, log: str, seconds: float, peak: float | None, job_hash: int) -> None:
+    """One finished job as Snakemake and the rule script leave it: a metadata record (start,
+    end, log path) and a log ending with the peak memory (none: the job did not finish)."""
+    import json
+
+    (root / log).parent.mkdir(parents=True, exist_ok=True)
+    lines = ["2026-11-25 03:47:27,980 INFO census trials [0]"]
+    if peak is not None:
+        lines.append(f"2026-11-25 03:49:11,976 INFO peak memory: {peak:.0f} MiB")
+    (root / log).write_text("\n".join(lines) + "\n")
+    record = {"rule": rule, "log": [log], "job_hash": job_hash, "starttime": 100.0}
+    record["endtime"] = 100.0 + seconds
+    meta = root / ".snakemake" / "metadata"
+    meta.mkdir(parents=True, exist_ok=True)
+    (meta / f"{job_hash}-{rule}").write_text(json.dumps(record))
+
+
 @pytest.fixture(scope="module")
 def data():
     """Toy data (60 rows, 4 features, labels -1/+1) of the estimator contract's tests."""
@@ -263,6 +303,10 @@ def run_copy(base_run, tmp_path) -> Path:
 CRITERIA = ("adaboost", "greedy", "smoothed", "speedboost", "hybrid")
 
 
+#: the feature costs of :func:`problems` unless told otherwise: zeros and repeats
+COSTS = st.sampled_from([0.0, 0.05, 0.3, 1.0, 1.7])
+
+
 @st.composite
 def problems(
     draw,
@@ -270,7 +314,7 @@ def problems(
     columns: int = 4,
     levels: tuple[int, ...] = (2, 3, 5),
     labels: tuple = (-1, 1),
-    costs: st.SearchStrategy = st.sampled_from([0.0, 0.05, 0.3, 1.0, 1.7]),
+    costs: st.SearchStrategy = COSTS,
     grouped: bool = True,
 ):
     """Small random problems ``(X, y, costs, groups)`` for the engines against their
@@ -298,6 +342,20 @@ def problems(
     else:
         groups = None
     return X, y, cost, groups
+
+
+def fit_engine(X, y, costs, groups, criterion, max_rounds, budget=None, tau=1.0):
+    """BudgetedBoost with stumps fitted on all rows (what the references are checked against)."""
+    from budgetboost import BudgetedBoost
+
+    return BudgetedBoost(
+        criterion=criterion,
+        max_rounds=max_rounds,
+        budget=budget,
+        tau=tau,
+        feature_costs=costs,
+        feature_groups=groups,
+    ).fit(X, y)
 
 
 # ------------------------------------------------------------------ reference tables

@@ -7,7 +7,7 @@ import numpy as np
 from budgetboost.data.datasets import BinarizedData
 
 
-def _toy(n_rows: int = 60, groups: tuple[int, ...] = (3, 1, 2)) -> BinarizedData:
+def toy_data(n_rows: int = 60, groups: tuple[int, ...] = (3, 1, 2)) -> BinarizedData:
     """Random 0/1 data with raw attributes a0, a1, ... of the given indicator counts."""
     rng = np.random.default_rng(0)
     attributes = np.repeat([f"a{i}" for i in range(len(groups))], groups)

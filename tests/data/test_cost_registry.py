@@ -14,6 +14,8 @@ from budgetboost.data.costs import (
     write_costs,
 )
 
+from .conftest import toy_data
+
 
 @pytest.fixture
 def discounted_kind():
@@ -53,7 +55,7 @@ def test_a_kind_is_one_registry_entry(discounted_kind, tmp_path):
     assert kind_of(spec).cost_file(spec) == "prices.csv"
     with pytest.raises(SpecError, match="unknown parameter of model 'toy_discounts'"):
         check_spec({**spec, "grouped": True})  # grouped by the kind, not by the spec
-    data = _toy()
+    data = toy_data()
     table = make_costs("toy", "turney_groups", spec, data, None, [0, 1], tmp_path)
     assert table.grouped
     np.testing.assert_array_equal(table.costs[0], np.array([5.0, 3, 8])[data.groups])

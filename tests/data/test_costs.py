@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
+from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import spearmanr
@@ -26,7 +26,8 @@ from budgetboost.data.io import read_metadata, write_table
 from budgetboost.data.registry import load_registry
 from budgetboost.data.splits import split_indices
 
-ROOT = Path(__file__).resolve().parents[1]
+from .conftest import toy_data
+
 UNIFORM = {"model": "uniform_random", "low": 0, "high": 2}
 
 
@@ -37,11 +38,11 @@ def _splits(data: BinarizedData, trials: range) -> dict:
 
 @pytest.fixture(scope="module")
 def heart() -> BinarizedData:
-    return build_binarized("heart", load_registry(ROOT / "config/datasets.yaml")["heart"], ROOT)
+    return build_binarized("heart", load_registry(REPO / "config/datasets.yaml")["heart"], REPO)
 
 
 def test_uniform_random_is_seeded_per_trial_and_cost_model():
-    data = _toy()
+    data = toy_data()
     table = make_costs("toy", "uniform_0_2", UNIFORM, data, None, range(5))
     assert table.costs.shape == (5, 6) and not table.grouped
     assert table.costs.min() >= 0 and table.costs.max() <= 2
@@ -56,21 +57,21 @@ def test_uniform_random_is_seeded_per_trial_and_cost_model():
 @given(low=st.floats(0, 5), width=st.floats(0, 5), trial=st.integers(0, 10_000))
 def test_uniform_costs_stay_in_their_interval(low, width, trial):
     spec = {"model": "uniform_random", "low": low, "high": low + width}
-    costs = make_costs("toy", "u", spec, _toy(), None, [trial]).costs
+    costs = make_costs("toy", "u", spec, toy_data(), None, [trial]).costs
     assert (costs >= low).all() and (costs <= low + width).all()
 
 
 def test_constant_and_discrete():
-    data = _toy()
+    data = toy_data()
     const = make_costs("toy", "unit", {"model": "constant", "value": 1}, data, None, range(2))
     np.testing.assert_array_equal(const.costs, np.ones((2, 6)))
     spec = {"model": "discrete", "values": [0.1, 5, 20], "probabilities": [0.5, 0.5, 0.0]}
-    drawn = make_costs("toy", "d", spec, _toy(groups=(400,)), None, range(3)).costs
+    drawn = make_costs("toy", "d", spec, toy_data(groups=(400,)), None, range(3)).costs
     assert set(np.unique(drawn)) == {0.1, 5.0}
 
 
 def test_per_attribute_costs_are_shared_and_grouped():
-    data = _toy()
+    data = toy_data()
     spec = {"model": "per_attribute", "low": 0, "high": 2}
     table = make_costs("toy", "attr", spec, data, None, range(4))
     assert table.grouped
@@ -80,14 +81,14 @@ def test_per_attribute_costs_are_shared_and_grouped():
 
 
 def test_grouped_flag_on_plain_models():
-    table = make_costs("toy", "g", {**UNIFORM, "grouped": True}, _toy(), None, [0])
+    table = make_costs("toy", "g", {**UNIFORM, "grouped": True}, toy_data(), None, [0])
     assert table.grouped and np.unique(table.costs[0][:3]).size == 1
 
 
 def test_real_heart_costs_follow_turney(heart):
-    table = make_costs("heart", "real", {"model": "real"}, heart, None, range(3), ROOT)
+    table = make_costs("heart", "real", {"model": "real"}, heart, None, range(3), REPO)
     assert table.grouped
-    turney = pd.read_csv(ROOT / "resources/heart_cleveland_turney_costs.csv").set_index("feature")[
+    turney = pd.read_csv(REPO / "resources/heart_cleveland_turney_costs.csv").set_index("feature")[
         "cost"
     ]
     expected = turney.loc[list(heart.attributes)].to_numpy()
@@ -98,7 +99,7 @@ def test_real_heart_costs_follow_turney(heart):
 
 def test_real_costs_scale_and_plain_format(tmp_path):
     (tmp_path / "costs.txt").write_text("10\n50\n200\n")
-    data = _toy()
+    data = toy_data()
     data.meta["attributes"] = ["f1", "f2", "f3"]
     spec = {"model": "real", "file": "costs.txt", "scale": 0.1}
     table = make_costs("toy", "real", spec, data, None, [0], tmp_path)
@@ -108,20 +109,24 @@ def test_real_costs_scale_and_plain_format(tmp_path):
 def test_missing_attribute_in_real_cost_file(tmp_path):
     (tmp_path / "c.csv").write_text("feature,cost\na0,1\na1,2\n")
     with pytest.raises(ValueError, match=r"'toy'.*c\.csv has no cost for attribute.*'a2'"):
-        make_costs("toy", "real", {"model": "real", "file": "c.csv"}, _toy(), None, [0], tmp_path)
+        make_costs(
+            "toy", "real", {"model": "real", "file": "c.csv"}, toy_data(), None, [0], tmp_path
+        )
 
 
 @pytest.mark.parametrize("value", ["-3", "nan"])
 def test_negative_or_nan_real_costs(tmp_path, value):
     (tmp_path / "c.csv").write_text(f"feature,cost\na0,1\na1,{value}\na2,2\n")
     with pytest.raises(ValueError, match=rf"'toy'.*c\.csv.*{value}"):
-        make_costs("toy", "real", {"model": "real", "file": "c.csv"}, _toy(), None, [0], tmp_path)
+        make_costs(
+            "toy", "real", {"model": "real", "file": "c.csv"}, toy_data(), None, [0], tmp_path
+        )
 
 
 def test_missing_cost_file_names_dataset_and_path(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"'toy'.*nowhere\.csv not found"):
         make_costs(
-            "toy", "real", {"model": "real", "file": "nowhere.csv"}, _toy(), None, [0], tmp_path
+            "toy", "real", {"model": "real", "file": "nowhere.csv"}, toy_data(), None, [0], tmp_path
         )
 
 
@@ -180,7 +185,7 @@ def test_check_spec_names_the_key_without_any_data(spec, key, message):
 
 @pytest.mark.parametrize("spec, key, message", BAD_SPECS)
 def test_bad_specs_name_dataset_and_cost_model(spec, key, message):
-    data = _toy()
+    data = toy_data()
     with pytest.raises(ValueError, match=message) as err:
         make_costs("toy", "m1", spec, data, _splits(data, range(1)), [0])
     assert "'toy'" in str(err.value) and "'m1'" in str(err.value)
@@ -189,7 +194,7 @@ def test_bad_specs_name_dataset_and_cost_model(spec, key, message):
 
 def test_real_costs_without_a_file_name_the_dataset_and_cost_model():
     with pytest.raises(ValueError, match="needs a cost `file`") as err:
-        make_costs("toy", "m1", {"model": "real"}, _toy(), None, [0])
+        make_costs("toy", "m1", {"model": "real"}, toy_data(), None, [0])
     assert "'toy'" in str(err.value) and "'m1'" in str(err.value)
 
 
@@ -211,7 +216,7 @@ def test_check_spec_accepts_good_specs(spec):
 
 
 def test_correlated_costs_rank_columns_by_their_edge():
-    data = _toy(n_rows=200, groups=(8,))
+    data = toy_data(n_rows=200, groups=(8,))
     data.X[:, 0] = data.y == 1  # a perfect column
     data.X[:, 1] = (data.y == 1) ^ (np.arange(200) % 4 == 0)  # a good one
     splits = _splits(data, range(3))
@@ -230,7 +235,7 @@ def test_correlated_costs_rank_columns_by_their_edge():
 def test_correlated_costs_by_correlation_ignore_rare_columns():
     """`quality: correlation` ranks by |corr(x, y)| on the training rows: on imbalanced data
     a constant or rare indicator has a large edge |mean y (2x - 1)| but no correlation."""
-    data = _toy(n_rows=400, groups=(6,))
+    data = toy_data(n_rows=400, groups=(6,))
     data.y[:] = np.where(np.arange(400) % 5 == 0, 1.0, -1.0)  # 80 % negative
     data.X[:] = 0.0
     data.X[:, 0] = data.y == 1  # perfect
@@ -252,7 +257,7 @@ def test_correlated_costs_by_correlation_ignore_rare_columns():
 
 
 def test_correlated_needs_the_trial_split():
-    data = _toy()
+    data = toy_data()
     spec = {"model": "correlated", "low": 0, "high": 2, "noise": 0.1}
     with pytest.raises(ValueError, match="no split for trial 7"):
         make_costs("toy", "corr", spec, data, _splits(data, range(2)), [7])
@@ -260,7 +265,7 @@ def test_correlated_needs_the_trial_split():
 
 def test_correlated_costs_read_only_the_training_rows():
     """The test rows' values and labels never change the costs; the training rows' do."""
-    data = _toy(n_rows=200, groups=(10,))
+    data = toy_data(n_rows=200, groups=(10,))
     splits = _splits(data, range(3))
     spec = {"model": "correlated", "low": 0, "high": 2, "noise": 0.25}
     base = make_costs("toy", "adversarial", spec, data, splits, range(3)).costs
@@ -282,7 +287,7 @@ def test_correlated_costs_read_only_the_training_rows():
 def test_correlated_costs_have_the_mean_of_their_interval():
     """Ranks scaled to [0, 1] average 1/2 exactly and the noise averages 1/2: with low = 0,
     high = 2 the mean cost is 1 (exactly without noise), as for U[0, 2]."""
-    data = _toy(n_rows=100, groups=(400,))
+    data = toy_data(n_rows=100, groups=(400,))
     splits = _splits(data, range(20))
     exact = make_costs(
         "toy",
@@ -319,7 +324,7 @@ def _cheap(costs: np.ndarray) -> np.ndarray:
 )
 def test_few_cheap_makes_exactly_round_fraction_n_cheap(n_columns, fraction):
     spec = {"model": "few_cheap", "fraction": fraction}
-    table = make_costs("toy", "few", spec, _toy(groups=(n_columns,)), None, range(6))
+    table = make_costs("toy", "few", spec, toy_data(groups=(n_columns,)), None, range(6))
     expected = int(np.floor(fraction * n_columns + 0.5))
     assert (_cheap(table.costs).sum(axis=1) == expected).all()
     cheap, expensive = table.costs[_cheap(table.costs)], table.costs[~_cheap(table.costs)]
@@ -329,7 +334,7 @@ def test_few_cheap_makes_exactly_round_fraction_n_cheap(n_columns, fraction):
 
 
 def test_few_cheap_is_drawn_per_trial():
-    data = _toy(groups=(50,))
+    data = toy_data(groups=(50,))
     spec = {"model": "few_cheap", "fraction": 0.2, "cheap": [0, 0.1], "expensive": [1, 3]}
     table = make_costs("toy", "few", spec, data, None, range(5))
     alone = make_costs("toy", "few", spec, data, None, [3])
@@ -342,7 +347,7 @@ def test_few_cheap_is_drawn_per_trial():
 
 
 def test_few_cheap_grouped_makes_attributes_cheap():
-    data = _toy(groups=(3, 1, 2, 4, 2, 3, 1, 2, 2, 5))  # 10 raw attributes
+    data = toy_data(groups=(3, 1, 2, 4, 2, 3, 1, 2, 2, 5))  # 10 raw attributes
     spec = {"model": "few_cheap", "fraction": 0.3, "grouped": True}
     table = make_costs("toy", "few", spec, data, None, range(4))
     assert table.grouped
@@ -354,7 +359,12 @@ def test_few_cheap_grouped_makes_attributes_cheap():
 
 def test_write_read_round_trip(tmp_path):
     table = make_costs(
-        "toy", "attr", {"model": "per_attribute", "low": 0, "high": 2}, _toy(), None, range(3, 7)
+        "toy",
+        "attr",
+        {"model": "per_attribute", "low": 0, "high": 2},
+        toy_data(),
+        None,
+        range(3, 7),
     )
     path = tmp_path / "costs" / "toy" / "attr.parquet"
     write_costs(table, path, {"dataset": "toy", "cost_model": "attr"})
@@ -381,7 +391,7 @@ def test_cost_table_dataclass_fields():
 
 def test_an_attribute_listed_twice_in_a_cost_file_is_rejected(tmp_path, heart):
     path = tmp_path / "heart_turney_costs.csv"
-    path.write_text((ROOT / "resources/heart_cleveland_turney_costs.csv").read_text() + "age,500\n")
+    path.write_text((REPO / "resources/heart_cleveland_turney_costs.csv").read_text() + "age,500\n")
     with pytest.raises(
         ValueError,
         match=r"heart_turney_costs\.csv: attribute 'age' is listed "
@@ -436,10 +446,11 @@ def test_costs_that_would_overflow_are_the_configs_error(spec, key):
     assert err.value.key == key and "larger than 1e+100" in err.value.reason
 
 
-def test_the_cost_table_keeps_the_discount_groups(cleveland, tmp_path):
-    data, _ = cleveland
-    spec = SUITE["cost_models"]["turney"]["spec"]
-    table = make_costs("heart_cleveland", "turney", spec, data, None, [0, 1], ROOT)
+def test_the_cost_table_keeps_the_discount_groups(built, tmp_path):
+    data = built("heart_cleveland")
+    suite = yaml.safe_load((REPO / "config" / "suite.yaml").read_text())
+    spec = suite["cost_models"]["turney"]["spec"]
+    table = make_costs("heart_cleveland", "turney", spec, data, None, [0, 1], REPO)
     assert sorted(table.extra) == ["discount_cost", "discount_group"]
     write_costs(table, tmp_path / "c.parquet")
     back = read_costs(tmp_path / "c.parquet")
@@ -458,9 +469,9 @@ def test_an_unpriced_test_must_be_named(built, tmp_path):
     data = built("hepatitis")
     spec = {"model": "real", "file": "resources/hepatitis_turney_costs.csv"}
     with pytest.raises(ValueError, match=r"gives no price for \['age', 'alk_phosphate', 'sgot'\]"):
-        make_costs("hepatitis", "real", spec, data, None, [0], ROOT)
+        make_costs("hepatitis", "real", spec, data, None, [0], REPO)
     with pytest.raises(ValueError, match=r"spec.prices names \['agee'\]"):
-        make_costs("hepatitis", "real", {**spec, "prices": {"agee": 1.0}}, data, None, [0], ROOT)
+        make_costs("hepatitis", "real", {**spec, "prices": {"agee": 1.0}}, data, None, [0], REPO)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 
 from budgetboost.data.costs import make_costs
 from budgetboost.data.datasets import (
@@ -20,18 +21,11 @@ from budgetboost.data.datasets import (
 from budgetboost.data.io import read_metadata, write_table
 from budgetboost.data.registry import (
     DatasetError,
-    load_registry,
     validate_registry,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
-REGISTRY = ROOT / "config" / "datasets.yaml"
+REGISTRY = REPO / "config" / "datasets.yaml"
 PAPER_COUNTS = {"sonar": 11196, "ionosphere": 8114, "heart": 371, "ecoli": 356, "splice": 240}
-
-
-@pytest.fixture(scope="module")
-def registry() -> dict[str, dict]:
-    return load_registry(REGISTRY)
 
 
 def _entry(**overrides) -> dict:
@@ -157,7 +151,7 @@ def _vendored_copy(tmp_path: Path, registry: dict, name: str) -> tuple[dict, Pat
     entry = copy.deepcopy(registry[name])
     (tmp_path / "resources").mkdir()
     target = tmp_path / entry["source"]["path"]
-    shutil.copyfile(ROOT / entry["source"]["path"], target)
+    shutil.copyfile(REPO / entry["source"]["path"], target)
     return entry, target
 
 

@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
 from budgetboost.data.download import DownloadError, fetch
 
-FIXTURES = Path(__file__).parent / "fixtures"
 CONTENT = b"budgetboost download test\n" * 500
 GOOD_SHA = hashlib.sha256(CONTENT).hexdigest()
 OTHER_SHA = hashlib.sha256(b"something else").hexdigest()

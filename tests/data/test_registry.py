@@ -7,6 +7,7 @@ import hashlib
 
 import pytest
 import yaml
+from conftest import REPO
 
 from budgetboost.data.registry import (
     download_targets,
@@ -49,13 +50,13 @@ def test_default_run_touches_no_network(registry):
     for name, entry in registry.items():
         if entry["enabled"]:
             assert entry["source"]["type"] == "vendored", name
-            assert download_targets(name, entry, ROOT) == []
+            assert download_targets(name, entry, REPO) == []
 
 
 def test_vendored_checksums_match_the_shipped_files(registry):
     for name, entry in registry.items():
         if entry["source"]["type"] == "vendored":
-            for file in source_files(name, entry, ROOT):
+            for file in source_files(name, entry, REPO):
                 assert hashlib.sha256(file.path.read_bytes()).hexdigest() == file.sha256
 
 
@@ -87,9 +88,9 @@ def test_load_registry_names_the_file(tmp_path):
 
 
 def test_url_sources_download_to_resources_downloads(registry):
-    targets = download_targets("census_uci", registry["census_uci"], ROOT)
+    targets = download_targets("census_uci", registry["census_uci"], REPO)
     assert [t[2] for t in targets] == [
-        ROOT / "resources" / "downloads" / "census_uci" / "adult.data",
-        ROOT / "resources" / "downloads" / "census_uci" / "adult.test",
+        REPO / "resources" / "downloads" / "census_uci" / "adult.data",
+        REPO / "resources" / "downloads" / "census_uci" / "adult.test",
     ]
     assert all(len(t[1]) == 64 and t[0].startswith("https://") for t in targets)

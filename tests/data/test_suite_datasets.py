@@ -4,11 +4,10 @@ files name the datasets' attributes."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,8 +25,7 @@ from budgetboost.data.registry import (
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.splits import check_training_classes
 
-ROOT = Path(__file__).resolve().parents[1]
-REGISTRY = load_registry(ROOT / "config" / "datasets.yaml")
+REGISTRY = load_registry(REPO / "config" / "datasets.yaml")
 VENDORED = [n for n, e in REGISTRY.items() if e["enabled"] and e["source"]["type"] == "vendored"]
 SUITE = [n for n in VENDORED if "paper_features" not in REGISTRY[n]]
 
@@ -110,7 +108,7 @@ def test_suite_entries_use_distinct_up_to_2000_indicators(name):
     (one per distinct value above an attribute's minimum, one per category), else 32
     quantiles; counted from the raw table, without building the wide matrix."""
     entry = REGISTRY[name]
-    frame = pd.concat([read_source(name, entry, f) for f in source_files(name, entry, ROOT)])
+    frame = pd.concat([read_source(name, entry, f) for f in source_files(name, entry, REPO)])
     features = frame.drop(columns=[*entry["exclude"], entry["label"]["column"]])
     width = sum(
         features[c].nunique() - (column_kind(features[c]) == "numeric") for c in features.columns
@@ -141,13 +139,13 @@ def test_suite_sizes_bound_the_tests_variance_inflation(rows):
 
 
 def test_magic_is_the_stated_seeded_subsample():
-    rows = pd.read_parquet(ROOT / "resources" / "magic.parquet", columns=["row"])["row"]
+    rows = pd.read_parquet(REPO / "resources" / "magic.parquet", columns=["row"])["row"]
     expected = np.sort(rng_from_key("subsample", "magic").choice(19020, size=5000, replace=False))
     np.testing.assert_array_equal(rows.to_numpy(), expected)
 
 
 def _costs(name: str) -> pd.DataFrame:
-    return pd.read_csv(ROOT / REGISTRY[name]["cost_file"], dtype={"group": str})
+    return pd.read_csv(REPO / REGISTRY[name]["cost_file"], dtype={"group": str})
 
 
 @pytest.mark.parametrize("name", COST_FILES)

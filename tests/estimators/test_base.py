@@ -3,8 +3,6 @@ and an estimator written outside the package."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from external_estimator import CheapestStump
@@ -17,9 +15,6 @@ from budgetboost import (
     BudgetEvaluation,
     InvalidParameterError,
 )
-
-REPO = Path(__file__).resolve().parent.parent
-
 
 # ------------------------------------------------------------------ declarative parameter checks
 

@@ -6,54 +6,14 @@ import math
 
 import numpy as np
 import pytest
+from conftest import CRITERIA, problems
+from conftest import fit_engine as _engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_fit
 
 from budgetboost import AdaBoostRS, BudgetedBoost
 from budgetboost.estimators.boosting import GAMMA_CAP, adaboost_path
-
-CRITERIA = ["adaboost", "greedy", "smoothed", "speedboost", "hybrid"]
-
-
-@st.composite
-def problems(draw):
-    """Small random problems: integer-valued or 0/1 columns, costs with zeros, groups."""
-    m = draw(st.integers(4, 12))
-    n = draw(st.integers(1, 4))
-    levels = draw(st.sampled_from([2, 3, 5]))
-    X = np.array(
-        draw(
-            st.lists(
-                st.lists(st.integers(0, levels - 1), min_size=n, max_size=n), min_size=m, max_size=m
-            )
-        ),
-        dtype=float,
-    )
-    y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=m, max_size=m)))
-    if abs(y.sum()) == m:
-        y[0] = -y[0]
-    costs = np.array(
-        draw(st.lists(st.sampled_from([0.0, 0.05, 0.3, 1.0, 1.7]), min_size=n, max_size=n))
-    )
-    if draw(st.booleans()) and n > 1:  # pair up columns in groups sharing one cost
-        groups = np.arange(n) // 2
-        costs = costs[groups * 2]
-    else:
-        groups = None
-    return X, y, costs, groups
-
-
-def _engine(X, y, costs, groups, criterion, max_rounds, budget=None, tau=1.0):
-    model = BudgetedBoost(
-        criterion=criterion,
-        max_rounds=max_rounds,
-        budget=budget,
-        tau=tau,
-        feature_costs=costs,
-        feature_groups=groups,
-    ).fit(X, y)
-    return model
 
 
 @settings(

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tree_reference import (
+    fit_tree,
+)
 
 from budgetboost.estimators import cart_splits
 from budgetboost.estimators.budgeted_tree import DEFAULT_TRADEOFFS, BudgetedTree

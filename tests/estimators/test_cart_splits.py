@@ -7,6 +7,14 @@ import math
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
+from tree_reference import (
+    SETTINGS,
+    TRADEOFFS,
+    fit_tree,
+    ref_grow,
+    reference_groups,
+    tree_problems,
+)
 
 from budgetboost.estimators import cart_splits
 from budgetboost.estimators.budgeted_tree import BudgetedTree

@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -153,46 +154,27 @@ def test_most_candidates_are_left_unscored():
         assert 1 <= index.size < 50, phase
 
 
-@st.composite
-def problems(draw):
-    """Small fits: 0/1 or integer columns (many exact ties), costs with zeros and repeats."""
-    m = draw(st.integers(4, 30))
-    n = draw(st.integers(1, 12))
-    levels = draw(st.sampled_from([2, 3, 6]))
-    X = np.array(
-        draw(
-            st.lists(
-                st.lists(st.integers(0, levels - 1), min_size=n, max_size=n), min_size=m, max_size=m
-            )
-        ),
-        dtype=float,
-    )
-    y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=m, max_size=m)))
-    if abs(y.sum()) == m:
-        y[0] = -y[0]
-    costs = np.array(
-        draw(
-            st.lists(
-                st.one_of(st.sampled_from([0.0, 0.3, 1.0, 1.0 + 1e-13]), st.floats(1e-3, 2.0)),
-                min_size=n,
-                max_size=n,
-            )
-        )
-    )
-    return X, y, costs
+#: small fits: 0/1 or integer columns (many exact ties), costs with zeros and repeats
+FITS = problems(
+    rows=(4, 30),
+    columns=12,
+    levels=(2, 3, 6),
+    costs=st.one_of(st.sampled_from([0.0, 0.3, 1.0, 1.0 + 1e-13]), st.floats(1e-3, 2.0)),
+    grouped=False,
+)
 
 
 @settings(
     max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(
-    problem=problems(),
+    problem=FITS,
     criterion=st.sampled_from(RATIOS + ["hybrid"]),
     tau=st.sampled_from([1.0, 0.4]),
     switch=st.sampled_from([0.5, 0.9]),
 )
 def test_bounded_fit_equals_the_fully_scored_fit(problem, criterion, tau, switch):
-    X, y, costs = problem
+    X, y, costs, _ = problem
 
     def fit():
         return BudgetedBoost(

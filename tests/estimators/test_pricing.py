@@ -11,10 +11,10 @@ parts of the touched groups plus each test's discount price, vectorised): the tw
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import CRITERIA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,9 +27,6 @@ from budgetboost.estimators.pricing import Pricing
 from budgetboost.estimators.sampling import AdaBoostRS
 from budgetboost.estimators.tuned_boost import TunedBoost
 from budgetboost.estimators.validation import check_discount_groups, check_feature_groups
-
-ROOT = Path(__file__).resolve().parents[1]
-CRITERIA = ("adaboost", "greedy", "smoothed", "speedboost", "hybrid")
 
 
 # ------------------------------------------------------------------ the loop reference

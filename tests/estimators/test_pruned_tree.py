@@ -7,6 +7,16 @@ import time
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
+from tree_reference import (
+    SETTINGS,
+    TRADEOFFS,
+    fit_tree,
+    ref_path_costs,
+    ref_predict,
+    ref_pruning,
+    reference_groups,
+    tree_problems,
+)
 
 from budgetboost.estimators import pruned_tree
 from budgetboost.estimators.budgeted_tree import BudgetedTree

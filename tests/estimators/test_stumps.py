@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import CRITERIA
+from conftest import fit_engine as _engine
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_fit

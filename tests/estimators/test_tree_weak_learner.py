@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 import pytest
+from conftest import CRITERIA, problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_tree_fit
-from test_boosting import CRITERIA, problems
 
 from budgetboost import BudgetedBoost
 from budgetboost.estimators.boosting import adaboost_path, boost_path

@@ -1,5 +1,5 @@
-"""Unit tests of the pipeline layer: algorithm specs (specs), grids and trial blocks (plan),
-run_block (blocks) and the code a job depends on (code)."""
+"""One training block (budgetboost.pipeline.blocks): run_block's rows, seeds and budgets, the
+same results whatever the block's cut of the trials, its checks before any fit."""
 
 from __future__ import annotations
 
@@ -20,11 +20,7 @@ from budgetboost.data.seeds import seed_from_key
 from budgetboost.estimators.contract import ContractError
 from budgetboost.pipeline import blocks, specs
 
-# ------------------------------------------------------------------ grids and blocks
-
-
-# ------------------------------------------------------------------ algorithm entries
-
+from .conftest import N_COLS, N_TRIALS, run, spec
 
 # ------------------------------------------------------------------ run_block
 

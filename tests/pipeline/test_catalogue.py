@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import matplotlib.colors as mcolors
 import pandas as pd
 import pytest
+from conftest import REPO
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,7 +18,6 @@ from budgetboost.pipeline.catalogue import (
     paper_experiments,
 )
 
-REPO = Path(__file__).resolve().parents[1]
 #: the order of tables, legends and pairs before the catalogue existed (stats.ALGORITHM_ORDER)
 PAPER_ORDER = [
     "adaboost",

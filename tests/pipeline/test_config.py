@@ -6,37 +6,13 @@ end-to-end counterparts (``snakemake -n`` stops before any job) are in test_work
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 import pytest
-import yaml
+from conftest import REPO, edited
 
 from budgetboost.checks import ConfigError
-from budgetboost.data.registry import load_registry
 from budgetboost.pipeline.config import check_config, validate_config
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def test_config() -> dict:
-    return yaml.safe_load((REPO / "config/test.yaml").read_text())
-
-
-@pytest.fixture(scope="module")
-def registry() -> dict:
-    return load_registry(REPO / "config/datasets.yaml")
-
-
-def _edited(config: dict, edit) -> dict:
-    config = copy.deepcopy(config)
-    edit(config)
-    return config
-
-
-SHIPPED.remove("config/datasets.yaml")  # the registry
-
 
 SCHEMA_ERRORS = [
     (
@@ -82,13 +58,13 @@ SCHEMA_ERRORS = [
 @pytest.mark.parametrize("edit, message", SCHEMA_ERRORS)
 def test_schema_errors_are_one_line_naming_the_path(test_config, edit, message):
     with pytest.raises(ConfigError) as err:
-        validate_config(_edited(test_config, edit))
+        validate_config(edited(test_config, edit))
     assert str(err.value).startswith(message)
     assert "\n" not in str(err.value)
 
 
 def test_validation_fills_defaults_without_touching_the_input(test_config):
-    config = _edited(test_config, lambda c: c.pop("block_size"))
+    config = edited(test_config, lambda c: c.pop("block_size"))
     filled = validate_config(config)
     assert filled["block_size"] == 100 and "block_size" not in config
     assert filled["algorithms"]["adaboost"]["unbudgeted"] is True
@@ -246,7 +222,7 @@ CHECK_ERRORS = [
 
 @pytest.mark.parametrize("edit, message", CHECK_ERRORS)
 def test_check_config_names_the_config_path(test_config, registry, edit, message):
-    config = validate_config(_edited(test_config, edit))
+    config = validate_config(edited(test_config, edit))
     if message is None:
         check_config(config, registry, REPO)
         return
@@ -263,7 +239,7 @@ def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config,
     """``sklearn.tree:DecisionTreeClassifier`` planned 54 jobs and failed in training."""
     pytest.importorskip("sklearn")
     config = validate_config(
-        _edited(
+        edited(
             test_config,
             lambda c: c["algorithms"]["greedy"].update(
                 estimator="sklearn.tree:DecisionTreeClassifier", params={}
@@ -291,7 +267,7 @@ def test_an_estimator_module_that_fails_to_import_names_the_key(
     (tmp_path / "broken_estimators.py").write_text(source)
     monkeypatch.syspath_prepend(str(tmp_path))
     config = validate_config(
-        _edited(
+        edited(
             test_config,
             lambda c: c["algorithms"]["greedy"].update(estimator="broken_estimators:Mine"),
         )
@@ -323,7 +299,7 @@ def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_pat
         c["datasets"]["heart"]["cost_models"].append("turney")
         c["cost_models"]["turney"]["spec"].update(file=str(tmp_path / "costs.csv"))
 
-    config = validate_config(_edited(test_config, edit))
+    config = validate_config(edited(test_config, edit))
     with pytest.raises(ConfigError) as err:
         check_config(config, registry, REPO)
     assert str(err.value) == (
@@ -364,7 +340,7 @@ def heart_data(tmp_path_factory, registry) -> Path:
 def test_sizes_are_checked_against_the_data_where_it_exists(
     test_config, registry, heart_data, sizes, message
 ):
-    config = validate_config(_edited(test_config, lambda c: c["datasets"]["heart"].update(sizes)))
+    config = validate_config(edited(test_config, lambda c: c["datasets"]["heart"].update(sizes)))
     if message is None:
         check_config(config, registry, heart_data)
         return

@@ -7,12 +7,13 @@ import dataclasses
 import numpy as np
 import pytest
 import yaml
+from conftest import REPO
 
 from budgetboost.estimators.boosting import adaboost_path
 from budgetboost.pipeline.blocks import block_inputs, run_block_on
 from budgetboost.pipeline.specs import algorithm_spec, make_estimator
 
-SUITE = yaml.safe_load((ROOT / "config" / "suite.yaml").read_text())
+SUITE = yaml.safe_load((REPO / "config" / "suite.yaml").read_text())
 
 
 # ------------------------------------------------------------------ Turney's heart costs
@@ -22,7 +23,7 @@ def cleveland(built):
     data = built("heart_cleveland")
     from budgetboost.data.registry import load_registry
 
-    entry = load_registry(ROOT / "config" / "datasets.yaml")["heart_cleveland"]
+    entry = load_registry(REPO / "config" / "datasets.yaml")["heart_cleveland"]
     inputs = block_inputs(
         data,
         dataset="heart_cleveland",
@@ -31,7 +32,7 @@ def cleveland(built):
         train_size=entry["train_size"],
         test_size=entry["test_size"],
         trials=[0],
-        root=ROOT,
+        root=REPO,
     )
     return data, inputs
 
@@ -100,7 +101,7 @@ def test_tests_not_offered_are_read_by_no_method(built):
     data = built("hepatitis")
     from budgetboost.data.registry import load_registry
 
-    entry = load_registry(ROOT / "config" / "datasets.yaml")["hepatitis"]
+    entry = load_registry(REPO / "config" / "datasets.yaml")["hepatitis"]
     spec_costs = SUITE["cost_models"]["turney_hepatitis"]["spec"]
     inputs = block_inputs(
         data,
@@ -110,7 +111,7 @@ def test_tests_not_offered_are_read_by_no_method(built):
         train_size=entry["train_size"],
         test_size=entry["test_size"],
         trials=[0, 1],
-        root=ROOT,
+        root=REPO,
     )
     attribute = np.asarray(data.attributes)
     unoffered = np.isin(attribute, ["alk_phosphate", "sgot"])

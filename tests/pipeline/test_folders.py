@@ -4,15 +4,12 @@ folder another config owns refused at planning."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import REPO
 
 from budgetboost.checks import ConfigError, check_all, check_file, load_config_file
 from budgetboost.pipeline import folders
 from budgetboost.pipeline.plan import Plan
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,6 @@ pin its answers on the test config and on variants of it, without Snakemake.
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import pytest
 from conftest import REPO
@@ -15,8 +14,6 @@ from conftest import REPO
 from budgetboost.checks import check_all, load_config_file
 from budgetboost.pipeline import plan
 from budgetboost.pipeline.plan import BASELINE_SPEC, Plan
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")

@@ -4,15 +4,12 @@ ValueError, ``--repeats -1`` a StatisticsError, a bad config a traceback)."""
 
 from __future__ import annotations
 
-import json
 import re
 import runpy
 import sys
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[1]
+from conftest import REPO, ran_job
 
 
 @pytest.mark.parametrize(
@@ -52,31 +49,15 @@ def test_scale_refuses_a_bad_argument_in_one_line(args, line, monkeypatch, capsy
     assert len(str(exc.value.code).splitlines()) == 1 and capsys.readouterr().out == ""
 
 
-def _job(root, rule: str, log: str, seconds: float, peak: float | None, job_hash: int) -> None:
-    """One finished job as Snakemake and the rule script leave it: a metadata record (start,
-    end, log path) and a log ending with the peak memory (none: the job did not finish)."""
-    (root / log).parent.mkdir(parents=True, exist_ok=True)
-    lines = ["2026-11-25 03:47:27,980 INFO census trials [0]"]
-    if peak is not None:
-        lines.append(f"2026-11-25 03:49:11,976 INFO peak memory: {peak:.0f} MiB")
-    (root / log).write_text("\n".join(lines) + "\n")
-    record = {"rule": rule, "log": [log], "job_hash": job_hash, "starttime": 100.0}
-    record["endtime"] = 100.0 + seconds
-    meta = root / ".snakemake" / "metadata"
-    meta.mkdir(parents=True, exist_ok=True)
-    (meta / f"{job_hash}-{rule}").write_text(json.dumps(record))
-
-
 def _resources(root, *args: str) -> tuple[int, str, str]:
-    """``python benchmarks/resources.py ARGS --root ROOT`` in this process: its exit status,
+    """``python benchmarks/resources.py ARGS --root REPO`` in this process: its exit status,
     what it printed and its error line."""
     import contextlib
     import io
     import runpy
     import sys
-    from pathlib import Path
 
-    script = Path(__file__).resolve().parents[1] / "benchmarks/resources.py"
+    script = REPO / "benchmarks/resources.py"
     out, argv = io.StringIO(), sys.argv
     sys.argv = [str(script), *args, "--root", str(root)]
     try:
@@ -94,8 +75,8 @@ def test_resources_refuses_the_logs_of_another_config(tmp_path):
     suggested the tiny run's train mem_mb 500 and runtime 5 (documented: 1,700 and 90)."""
     from budgetboost.pipeline import folders
 
-    _job(tmp_path, "train", "logs/test/train/heart/uniform_0_2/greedy/block-0.log", 30, 400, 1)
-    _job(tmp_path, "train", "logs/train/heart/uniform_0_2/greedy/block-0.log", 30, 500, 2)
+    ran_job(tmp_path, "train", "logs/test/train/heart/uniform_0_2/greedy/block-0.log", 30, 400, 1)
+    ran_job(tmp_path, "train", "logs/train/heart/uniform_0_2/greedy/block-0.log", 30, 500, 2)
     folders.claim("results/test", "config/test.yaml", tmp_path)
     status, printed, error = _resources(tmp_path, "--configfile", "config/config.yaml")
     assert status != 0 and printed == ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from conftest import REPO, edited
 
 from budgetboost.checks import ConfigError, check_all, load_config_file, main
 
@@ -70,14 +71,14 @@ PLANNING_ERRORS = [
 @pytest.mark.parametrize("edit, message", PLANNING_ERRORS)
 def test_what_failed_late_stops_at_planning_in_one_line(test_config, edit, message):
     with pytest.raises(ConfigError) as err:
-        check_all(_edited(test_config, edit), REPO, ["config/test.yaml"])
+        check_all(edited(test_config, edit), REPO, ["config/test.yaml"])
     assert str(err.value).startswith(message), str(err.value)
     assert "\n" not in str(err.value)
 
 
 def test_an_unreadable_registry_is_named(test_config):
     with pytest.raises(ConfigError, match="config registry: .*no/such.yaml"):
-        check_all(_edited(test_config, lambda c: c.update(registry="no/such.yaml")), REPO)
+        check_all(edited(test_config, lambda c: c.update(registry="no/such.yaml")), REPO)
 
 
 @pytest.mark.parametrize(
@@ -95,13 +96,13 @@ def test_a_registry_that_cannot_be_read_stops_in_one_line(
     ``python -m budgetboost.checks``."""
     (tmp_path / "bad.yaml").write_text("heart: {source: [1\n")
     (tmp_path / "twice.yaml").write_text("heart: {}\necoli: {}\nheart: {}\n")
-    edited = _edited(test_config, lambda c: c.update(registry=registry.format(root=tmp_path)))
+    config = edited(test_config, lambda c: c.update(registry=registry.format(root=tmp_path)))
     with pytest.raises(ConfigError) as err:
-        check_all(edited, REPO)
+        check_all(config, REPO)
     assert str(err.value).startswith("config registry: " + reason.format(root=tmp_path))
     assert "\n" not in str(err.value)
     config_file = tmp_path / "c.yaml"
-    config_file.write_text(yaml.safe_dump(edited))
+    config_file.write_text(yaml.safe_dump(config))
     assert main([str(config_file), "--root", str(REPO)]) == 1
     assert capsys.readouterr().out.splitlines() == [str(err.value)]
 
@@ -143,7 +144,7 @@ def test_the_command_line_checks_files(tmp_path, capsys, test_config):
     bad = tmp_path / "bad.yaml"
     bad.write_text(
         yaml.safe_dump(
-            _edited(test_config, lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2))
+            edited(test_config, lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2))
         )
     )
     assert main([str(REPO / "config/test.yaml"), str(bad), "--root", str(REPO)]) == 1

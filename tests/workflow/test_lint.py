@@ -7,14 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import (
-    REPO,
-    SNAKEMAKE,
-    TEST_CONFIG,
-    snakemake,
-)
+from conftest import REPO, SNAKEMAKE, TEST_CONFIG, snakemake
 
-REPO = Path(__file__).resolve().parent.parent
 RUFF = Path(sys.executable).with_name("ruff")
 
 

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import REPO
 
 pytestmark = pytest.mark.slurm
 
-REPO = Path(__file__).resolve().parents[1]
 SLURM_TESTS = REPO / "tests" / "slurm"
 PROFILE = REPO / "workflow" / "profiles" / "slurm"
 TEST_PROFILE = SLURM_TESTS / "profile"

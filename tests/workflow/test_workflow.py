@@ -900,11 +900,10 @@ def test_the_dry_run_asks_for_the_configs_resources():
     each job of the full-size config asks for what config/full_size.yaml measured."""
     import subprocess
     import sys
-    from pathlib import Path
 
     import yaml
 
-    repo = Path(__file__).resolve().parents[1]
+    repo = REPO
     asked = yaml.safe_load((repo / "config/full_size.yaml").read_text())["resources"]
     out = subprocess.run(
         [

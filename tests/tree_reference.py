@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-from hypothesis import HealthCheck, settings
 from conftest import problems
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from budgetboost.estimators.budgeted_tree import BudgetedTree
