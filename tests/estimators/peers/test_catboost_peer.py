@@ -1,35 +1,23 @@
-"""BudgetedCatBoost: against CatBoost itself, cost accounting, the choice, determinism."""
+"""BudgetedCatBoost: against CatBoost itself, cost accounting, its parameters (what
+every peer keeps: test_peers.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import os
-import subprocess
-import sys
-import textwrap
-import warnings
-from pathlib import Path
-
 import numpy as np
 import pytest
+
+from .conftest import BUDGETS, pay_once
+from .conftest import problem as _problem
 
 catboost = pytest.importorskip("catboost")
 
 from budgetboost import InvalidParameterError  # noqa: E402
 from budgetboost.estimators.peers import BudgetedCatBoost  # noqa: E402
 
-BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, np.inf]
-
 
 def problem(n=300, d=10, seed=0):
-    """0/1 features; the label depends on columns 0-3 (and noise); costs U[0, 2], one 0."""
-    rng = np.random.default_rng(seed)
-    X = (rng.random((n, d)) < 0.5).astype(np.float64)
-    signal = X[:, 0] + X[:, 1] - X[:, 2] + 0.5 * X[:, 3] + 0.6 * rng.standard_normal(n)
-    y = np.where(signal > 0.75, 1, -1)
-    costs = rng.uniform(0, 2, d)
-    costs[5] = 0.0
-    return X, y, costs
+    """The peers' problem at CatBoost's size (slower per tree than LightGBM)."""
+    return _problem(n, d, seed)
 
 
 def reference_model(est, config, costs, X, y, n_trees=None):
@@ -64,11 +52,6 @@ def split_columns(model, X):
         for t in np.flatnonzero((model.calc_leaf_indexes(flipped) != base).any(axis=0)):
             columns[t].add(j)
     return columns
-
-
-def pay_once(columns_per_tree, k, group_cost, group_of_column):
-    groups = {int(group_of_column[c]) for cols in columns_per_tree[:k] for c in cols}
-    return sum(group_cost[g] for g in sorted(groups))
 
 
 # ---------------------------------------------------------------------- against CatBoost
@@ -293,16 +276,6 @@ def test_depth_sets_the_splits_per_tree():
     assert max(len(tree) for tree in deep.models_[0].tree_columns()) == 4
 
 
-def test_zero_costs_work():
-    X, y, _ = problem()
-    est = BudgetedCatBoost(
-        iterations=20, depth=2, feature_costs=np.zeros(X.shape[1]), random_state=0
-    ).fit(X, y)
-    ev = est.evaluate_at_budgets(X, y, [0.0, 1.0])
-    np.testing.assert_array_equal(ev.spent, 0.0)
-    assert ev.rounds[0] > 0 and ev.error[0] < 0.3
-
-
 def test_constant_columns_give_the_empty_model():
     X = np.ones((20, 3))
     y = np.array([1] * 12 + [-1] * 8)
@@ -329,88 +302,6 @@ def test_budgets_are_never_exceeded_and_the_choice_minimises_validation_error():
         m = max(int(config[b]), 0)  # the empty model's error is the same in every curve
         assert est.validation_error_[m][size[b]] == best
     np.testing.assert_array_equal(est.predict(X), est.predict_at_budgets(X, [np.inf])[0])
-
-
-def test_the_validation_part_is_a_stratified_part_of_the_training_rows():
-    X, y, costs = problem(n=201)
-    est = BudgetedCatBoost(
-        iterations=3, depth=1, validation_fraction=0.3, feature_costs=costs, random_state=7
-    ).fit(X, y)
-    fit, val = est.fit_rows_, est.validation_rows_
-    assert np.intersect1d(fit, val).size == 0
-    np.testing.assert_array_equal(np.union1d(fit, val), np.arange(X.shape[0]))
-    for label in (-1, 1):
-        assert np.sum(y[val] == label) == np.floor(0.3 * np.sum(y == label) + 0.5)
-
-
-def test_test_rows_never_change_the_choice():
-    X, y, costs = problem(n=450)
-    train, test = np.arange(300), np.arange(300, 450)
-    est = BudgetedCatBoost(iterations=20, depth=2, feature_costs=costs, random_state=11).fit(
-        X[train], y[train]
-    )
-    first = est.evaluate_at_budgets(X[test], y[test], BUDGETS)
-    permuted = np.random.default_rng(0).permutation(test)
-    Xr, yr, _ = problem(n=80, seed=99)
-    for ev in (
-        est.evaluate_at_budgets(X[permuted], y[permuted], BUDGETS),
-        est.evaluate_at_budgets(Xr, yr, BUDGETS),
-    ):
-        np.testing.assert_array_equal(ev.rounds, first.rounds)
-        np.testing.assert_array_equal(ev.spent, first.spent)
-    again = BudgetedCatBoost(iterations=20, depth=2, feature_costs=costs, random_state=11).fit(
-        X[train], y[train]
-    )
-    np.testing.assert_array_equal(again.choice_.size, est.choice_.size)
-    np.testing.assert_array_equal(again.chosen_tradeoffs(BUDGETS), est.chosen_tradeoffs(BUDGETS))
-
-
-# ---------------------------------------------------------------------- determinism
-SCRIPT = textwrap.dedent("""
-    import hashlib, sys
-    import numpy as np
-    sys.path.insert(0, {tests!r})
-    from test_peers_catboost import problem, BUDGETS
-    from budgetboost.estimators.peers import BudgetedCatBoost
-    X, y, costs = problem()
-    est = BudgetedCatBoost(iterations=20, depth=3, feature_costs=costs,
-                           random_state=2**100 + 7).fit(X[:200], y[:200])
-    ev = est.evaluate_at_budgets(X[200:], y[200:], BUDGETS)
-    digest = hashlib.sha256()
-    for array in (est.predict_at_budgets(X[200:], BUDGETS), est.decision_function(X[200:]),
-                  *ev.as_dict().values(), est.chosen_tradeoffs(BUDGETS)):
-        digest.update(np.ascontiguousarray(array).tobytes())
-    print(digest.hexdigest())
-""")
-
-
-def test_byte_identical_across_processes(tmp_path):
-    script = tmp_path / "run.py"
-    script.write_text(SCRIPT.format(tests=str(Path(__file__).parent)))
-    digests = {
-        subprocess.run(
-            [sys.executable, str(script)],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=tmp_path,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-        ).stdout
-        for seed in ("1", "2")
-    }
-    assert len(digests) == 1 and len(digests.pop().strip()) == 64
-    assert not list(tmp_path.glob("catboost_info"))  # no files written
-
-
-def test_same_seed_same_bytes_in_process():
-    X, y, costs = problem()
-    digests = []
-    for _ in range(2):
-        est = BudgetedCatBoost(iterations=10, depth=2, feature_costs=costs, random_state=4).fit(
-            X, y
-        )
-        digests.append(hashlib.sha256(est.predict_at_budgets(X, BUDGETS).tobytes()).hexdigest())
-    assert digests[0] == digests[1]
 
 
 # ---------------------------------------------------------------------- parameters
@@ -445,45 +336,3 @@ def test_reserved_library_parameters_say_who_sets_them():
     with pytest.raises(InvalidParameterError, match="symmetric trees only"):
         BudgetedCatBoost.check_params({"params": {"grow_policy": "Lossguide"}})
     BudgetedCatBoost.check_params({"params": {"bootstrap_type": "No", "border_count": 16}})
-
-
-@pytest.mark.parametrize(
-    "grid", [{"learning_rate": 0.1}, {"penalties_coefficient": 2.0}, {"learning_rate": [0.1, 0.2]}]
-)
-def test_a_grid_needs_a_validation_part(grid):
-    X, y, costs = problem(n=60)
-    with pytest.raises(InvalidParameterError, match="^validation_fraction: "):
-        BudgetedCatBoost(validation_fraction=0.0, feature_costs=costs, **grid).fit(X, y)
-    BudgetedCatBoost(
-        iterations=3,
-        validation_fraction=0.0,
-        penalties_coefficient=[2.0],
-        learning_rate=[0.1],
-        feature_costs=costs,
-    ).fit(X, y)
-
-
-def test_bad_input_as_the_other_estimators():
-    X, y, costs = problem(n=60)
-    with pytest.raises(InvalidParameterError, match="^feature_costs: "):
-        BudgetedCatBoost(feature_costs=costs[:-1]).fit(X, y)
-    with pytest.raises(ValueError, match="exactly two classes"):
-        BudgetedCatBoost().fit(X, np.zeros(60))
-    est = BudgetedCatBoost(iterations=3, depth=1, random_state=0).fit(X, y)
-    with pytest.raises(ValueError, match="features"):
-        est.predict(X[:, :-1])
-    with pytest.raises(ValueError, match="budgets"):
-        est.evaluate_at_budgets(X, y, [np.nan])
-
-
-def test_check_estimator():
-    pytest.importorskip("sklearn")
-    from sklearn.utils.estimator_checks import check_estimator
-
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Estimator .* does not inherit")
-        check_estimator(
-            BudgetedCatBoost(
-                iterations=10, depth=2, penalties_coefficient=[0.1, 10.0], random_state=0
-            )
-        )

@@ -1,17 +1,12 @@
-"""BudgetedLightGBM: against LightGBM itself, cost accounting, the choice, determinism."""
+"""BudgetedLightGBM: against LightGBM itself, cost accounting, the choice, its
+parameters (what every peer keeps: test_peers.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import os
-import subprocess
-import sys
-import textwrap
-import warnings
-from pathlib import Path
-
 import numpy as np
 import pytest
+
+from .conftest import BUDGETS, pay_once, problem
 
 lightgbm = pytest.importorskip("lightgbm")
 
@@ -19,19 +14,6 @@ from budgetboost import InvalidParameterError  # noqa: E402
 from budgetboost.estimators.peers import BudgetedLightGBM  # noqa: E402
 from budgetboost.estimators.peers._base import _prefix_costs  # noqa: E402
 from budgetboost.estimators.tuning import validation_split  # noqa: E402
-
-BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, np.inf]
-
-
-def problem(n=400, d=12, seed=0):
-    """0/1 features; the label depends on columns 0-3 (and noise); costs U[0, 2], one 0."""
-    rng = np.random.default_rng(seed)
-    X = (rng.random((n, d)) < 0.5).astype(np.float64)
-    signal = X[:, 0] + X[:, 1] - X[:, 2] + 0.5 * X[:, 3] + 0.6 * rng.standard_normal(n)
-    y = np.where(signal > 0.75, 1, -1)
-    costs = rng.uniform(0, 2, d)
-    costs[5] = 0.0
-    return X, y, costs
 
 
 def reference_params(est, tradeoff, costs, learning_rate):
@@ -74,11 +56,6 @@ def split_columns(booster):
     for tree, feature in zip(splits["tree_index"], splits["split_feature"], strict=True):
         columns[tree].add(int(feature.removeprefix("Column_")))
     return columns
-
-
-def pay_once(columns_per_tree, k, group_cost, group_of_column):
-    groups = {int(group_of_column[c]) for cols in columns_per_tree[:k] for c in cols}
-    return sum(group_cost[g] for g in sorted(groups))
 
 
 # ---------------------------------------------------------------------- against LightGBM
@@ -347,16 +324,6 @@ def test_stumps_every_example_pays_the_prefix_and_trees_have_one_split():
     assert frame.groupby("tree_index")["split_feature"].count().max() > 1
 
 
-def test_zero_costs_work():
-    X, y, _ = problem()
-    est = BudgetedLightGBM(n_estimators=20, feature_costs=np.zeros(X.shape[1]), random_state=0).fit(
-        X, y
-    )
-    ev = est.evaluate_at_budgets(X, y, [0.0, 1.0])
-    np.testing.assert_array_equal(ev.spent, 0.0)
-    assert ev.rounds[0] > 0 and ev.error[0] < 0.3  # everything is free at budget 0
-
-
 def test_budgets_are_never_exceeded_and_the_fitted_model_is_the_choice_at_inf():
     X, y, costs = problem()
     est = BudgetedLightGBM(n_estimators=40, max_depth=2, feature_costs=costs, random_state=1).fit(
@@ -375,19 +342,6 @@ def test_budgets_are_never_exceeded_and_the_fitted_model_is_the_choice_at_inf():
 
 
 # ---------------------------------------------------------------------- the choice
-def test_the_validation_part_is_a_stratified_part_of_the_training_rows():
-    X, y, costs = problem(n=401)
-    est = BudgetedLightGBM(
-        n_estimators=5, validation_fraction=0.25, feature_costs=costs, random_state=7
-    ).fit(X, y)
-    fit, val = est.fit_rows_, est.validation_rows_
-    assert np.intersect1d(fit, val).size == 0
-    np.testing.assert_array_equal(np.union1d(fit, val), np.arange(X.shape[0]))
-    for label in (-1, 1):
-        n_class = np.sum(y == label)
-        assert np.sum(y[val] == label) == np.floor(0.25 * n_class + 0.5)
-    other = BudgetedLightGBM(n_estimators=5, feature_costs=costs, random_state=8).fit(X, y)
-    assert not np.array_equal(other.validation_rows_, val)
 
 
 def test_validation_split_keeps_both_classes_in_the_fit_part():
@@ -395,32 +349,6 @@ def test_validation_split_keeps_both_classes_in_the_fit_part():
     y = np.array([1.0, -1.0, -1.0, -1.0])
     fit, val = validation_split(y, 0.9, rng)
     assert set(y[fit]) == {-1.0, 1.0} and val.size == 2
-
-
-def test_test_rows_never_change_the_choice():
-    X, y, costs = problem(n=500)
-    train, test = np.arange(300), np.arange(300, 500)
-    est = BudgetedLightGBM(n_estimators=30, max_depth=2, feature_costs=costs, random_state=11).fit(
-        X[train], y[train]
-    )
-    steps = (est.choice_.budgets.copy(), est.choice_.config.copy(), est.choice_.size.copy())
-    first = est.evaluate_at_budgets(X[test], y[test], BUDGETS)
-    permuted = np.random.default_rng(0).permutation(test)
-    second = est.evaluate_at_budgets(X[permuted], y[permuted], BUDGETS)
-    Xr, yr, _ = problem(n=150, seed=99)  # replaced test rows
-    third = est.evaluate_at_budgets(Xr, yr, BUDGETS)
-    for ev in (second, third):
-        np.testing.assert_array_equal(ev.rounds, first.rounds)
-        np.testing.assert_array_equal(ev.spent, first.spent)
-    for before, after in zip(
-        steps, (est.choice_.budgets, est.choice_.config, est.choice_.size), strict=True
-    ):
-        np.testing.assert_array_equal(before, after)
-    # refit with other rows beside the training set: the same models and choice
-    again = BudgetedLightGBM(
-        n_estimators=30, max_depth=2, feature_costs=costs, random_state=11
-    ).fit(X[train], y[train])
-    np.testing.assert_array_equal(again.chosen_tradeoffs(BUDGETS), est.chosen_tradeoffs(BUDGETS))
 
 
 def test_the_choice_minimises_validation_error_among_affordable_candidates():
@@ -439,41 +367,6 @@ def test_the_choice_minimises_validation_error_among_affordable_candidates():
         assert est.validation_error_[m][size[b]] == best
         assert est.prefix_cost_[m][size[b]] <= budget
     np.testing.assert_array_equal(np.isnan(est.chosen_tradeoffs(budgets)), size == 0)
-
-
-# ---------------------------------------------------------------------- determinism
-SCRIPT = textwrap.dedent("""
-    import hashlib, sys
-    import numpy as np
-    sys.path.insert(0, {tests!r})
-    from test_peers_lightgbm import problem, BUDGETS
-    from budgetboost.estimators.peers import BudgetedLightGBM
-    X, y, costs = problem()
-    est = BudgetedLightGBM(n_estimators=30, max_depth=3, num_leaves=8, feature_costs=costs,
-                           random_state=2**100 + 7).fit(X[:300], y[:300])
-    ev = est.evaluate_at_budgets(X[300:], y[300:], BUDGETS)
-    digest = hashlib.sha256()
-    for array in (est.predict_at_budgets(X[300:], BUDGETS), est.decision_function(X[300:]),
-                  *ev.as_dict().values(), est.chosen_tradeoffs(BUDGETS)):
-        digest.update(np.ascontiguousarray(array).tobytes())
-    print(digest.hexdigest())
-""")
-
-
-def test_byte_identical_across_processes(tmp_path):
-    script = tmp_path / "run.py"
-    script.write_text(SCRIPT.format(tests=str(Path(__file__).parent)))
-    digests = {
-        subprocess.run(
-            [sys.executable, str(script)],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-        ).stdout
-        for seed in ("1", "2")
-    }
-    assert len(digests) == 1 and len(digests.pop().strip()) == 64
 
 
 # ---------------------------------------------------------------------- parameters
@@ -513,58 +406,3 @@ def test_reserved_library_parameters_say_who_sets_them():
     ):
         BudgetedLightGBM.check_params({"params": {"feature_pre_filter": True}})
     BudgetedLightGBM.check_params({"params": {"feature_fraction": 0.8, "force_col_wise": True}})
-
-
-@pytest.mark.parametrize(
-    "grid", [{"learning_rate": 0.1}, {"cegb_tradeoff": 2.0}, {"learning_rate": [0.1, 0.2]}]
-)
-def test_a_grid_needs_a_validation_part(grid):
-    X, y, costs = problem(n=60)
-    with pytest.raises(InvalidParameterError, match="^validation_fraction: "):
-        BudgetedLightGBM(validation_fraction=0.0, feature_costs=costs, **grid).fit(X, y)
-    BudgetedLightGBM(
-        n_estimators=3,
-        validation_fraction=0.0,
-        cegb_tradeoff=[2.0],
-        learning_rate=[0.1],
-        feature_costs=costs,
-    ).fit(X, y)
-
-
-def test_bad_input_as_the_other_estimators():
-    X, y, costs = problem(n=60)
-    with pytest.raises(InvalidParameterError, match="^feature_costs: "):
-        BudgetedLightGBM(feature_costs=costs[:-1]).fit(X, y)
-    with pytest.raises(ValueError, match="exactly two classes"):
-        BudgetedLightGBM().fit(X, np.ones(60))
-    Xn = X.copy()
-    Xn[3, 2] = np.nan
-    with pytest.raises(ValueError, match="missing values"):
-        BudgetedLightGBM().fit(Xn, y)
-    est = BudgetedLightGBM(n_estimators=3, random_state=0).fit(X, y)
-    with pytest.raises(ValueError, match="features"):
-        est.predict(X[:, :-1])
-    with pytest.raises(ValueError, match="budgets"):
-        est.predict_at_budgets(X, [-1.0])
-
-
-def test_check_estimator():
-    pytest.importorskip("sklearn")
-    from sklearn.utils.estimator_checks import check_estimator
-
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Estimator .* does not inherit")
-        check_estimator(
-            BudgetedLightGBM(
-                n_estimators=10, min_child_samples=2, cegb_tradeoff=[0.1, 10.0], random_state=0
-            )
-        )
-
-
-def test_same_seed_same_bytes_in_process():
-    X, y, costs = problem()
-    digests = []
-    for _ in range(2):
-        est = BudgetedLightGBM(n_estimators=20, feature_costs=costs, random_state=4).fit(X, y)
-        digests.append(hashlib.sha256(est.predict_at_budgets(X, BUDGETS).tobytes()).hexdigest())
-    assert digests[0] == digests[1]
