@@ -24,13 +24,6 @@ SCHEMA_ERRORS = [
         "config algorithms.greedy.trials: 'all' is not of type 'integer'",
     ),
     (
-        lambda c: c.update(block_sise=2),
-        "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_size, "
-        "cost_models, datasets, figure_modules, registry, resources, results)",
-    ),
-    (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum of 1"),
-    (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails: unknown"),
-    (
         lambda c: c["algorithms"].update({"../../../../x": {"estimator": "BudgetedBoost"}}),
         "config algorithms: name '../../../../x' does not match "
         "^[A-Za-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?$",
@@ -74,36 +67,12 @@ def test_validation_fills_defaults_without_touching_the_input(test_config):
 CHECK_ERRORS = [
     # estimator parameters, by the estimator's own declared constraints
     (
-        lambda c: c["algorithms"]["greedy"]["params"].update(criterion="gredy"),
-        "config algorithms.greedy.params.criterion: must be one of",
-    ),
-    (
-        lambda c: c["algorithms"]["smoothed"]["params"].update(tau=2),
-        "config algorithms.smoothed.params.tau: ",
-    ),
-    (
-        lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=-1),
-        "config algorithms.greedy.params.max_rounds: ",
-    ),
-    (
         lambda c: c["algorithms"]["adaboost_rs"]["params"].update(n_rounds=0),
         "config algorithms.adaboost_rs.params.n_rounds: ",
     ),
     (
         lambda c: c["algorithms"]["tree"]["params"].update(criterion="gni"),
         "config algorithms.tree.params.criterion: ",
-    ),
-    (
-        lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5),
-        "config algorithms.greedy.params.max_round: unknown parameter of BudgetedBoost",
-    ),
-    (
-        lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]),
-        "config algorithms.greedy.params.feature_costs: set per trial by the pipeline",
-    ),
-    (
-        lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"),
-        "config algorithms.greedy.estimator: estimator 'Greedy' is neither",
     ),
     (
         lambda c: c["algorithms"]["greedy"].update(estimator="nowhere.module:Cls"),
@@ -152,14 +121,6 @@ CHECK_ERRORS = [
         None,
     ),
     (
-        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(model="uniform_randm"),
-        "config cost_models.uniform_0_2.spec.model: must be one of ['uniform_random', ",
-    ),
-    (
-        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2.0),
-        "config cost_models.uniform_0_2.spec.hgh: unknown parameter of model 'uniform_random'",
-    ),
-    (
         lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(low=3),
         "config cost_models.uniform_0_2.spec.low: 3.0 is larger than high 2.0",
     ),
@@ -169,14 +130,6 @@ CHECK_ERRORS = [
     ),  # not used by any dataset: not checked
     # references between entries
     (
-        lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}),
-        "config datasets.hearts: no such dataset in the registry",
-    ),
-    (
-        lambda c: c["datasets"]["heart"].update(cost_models=["uniform_2"]),
-        "config datasets.heart.cost_models: 'uniform_2' is not defined under cost_models",
-    ),
-    (
         lambda c: c["datasets"]["heart"].update(algorithms=["gredy"]),
         "config datasets.heart.algorithms: 'gredy' is not defined under algorithms",
     ),
@@ -184,10 +137,6 @@ CHECK_ERRORS = [
         lambda c: c["cost_models"]["uniform_0_2"].update(algorithms=["gredy"]),
         "config cost_models.uniform_0_2.algorithms: 'gredy' is not defined under algorithms",
     ),
-    (
-        lambda c: c["cost_models"]["turney"].update(algorithms=["gredy"]),
-        "config cost_models.turney.algorithms: 'gredy' is not defined under algorithms",
-    ),  # not used by any dataset, still checked (#25): a typo waits for the day it is used
     (
         lambda c: c["datasets"]["heart"].update(budgets={"turney": {"step": 1, "stop": 2}}),
         "config datasets.heart.budgets.turney: not one of this dataset's cost models",
@@ -204,11 +153,6 @@ CHECK_ERRORS = [
         "config datasets.heart.budgets.uniform_0_2: budget grid needs",
     ),
     # source files and cost files
-    (
-        lambda c: c["datasets"].update(webscope={"cost_models": ["uniform_0_2"]}),
-        "config datasets.webscope: its local file resources/local/webscope/set2.train.txt is "
-        'not there (the registry marks it enabled: false). Request "Yahoo! Learning to Rank',
-    ),
     (
         lambda c: (
             c["datasets"]["heart"]["cost_models"].append("turney"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import REPO, edited
+from conftest import BAD_CONFIGS, REPO, edited
 
 from budgetboost.checks import ConfigError, check_all, load_config_file, main
 
@@ -66,6 +66,16 @@ PLANNING_ERRORS = [
         "config results: 'results/summary': 'summary' names a folder of a run's outputs",
     ),
 ]
+
+
+@pytest.mark.parametrize("edit, message", BAD_CONFIGS)
+def test_a_bad_config_stops_at_planning_in_one_line(test_config, edit, message):
+    """Every bad config of conftest.BAD_CONFIGS, through the checks the workflow makes when
+    it is planned (test_workflow.py runs some through ``snakemake -n``)."""
+    with pytest.raises(ConfigError) as err:
+        check_all(edited(test_config, edit), REPO, ["config/test.yaml"])
+    assert message in str(err.value), str(err.value)
+    assert "\n" not in str(err.value)
 
 
 @pytest.mark.parametrize("edit, message", PLANNING_ERRORS)

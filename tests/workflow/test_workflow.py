@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import (
+    BAD_CONFIGS,
     LOGS,
     REPO,
     RESULTS,
@@ -118,134 +119,7 @@ def test_environment_yml_lists_the_pyproject_dependencies():
 
 @pytest.mark.parametrize(
     "edit,message",
-    [
-        (lambda c: c.update(block_sise=2), "config block_sise: unknown key"),
-        (lambda c: c.update(block_size=0), "config block_size: 0 is less than the minimum"),
-        (lambda c: c["datasets"]["heart"].update(trails=3), "config datasets.heart.trails"),
-        (lambda c: c["datasets"]["heart"].update(cost_models=["uniform_2"]), "uniform_2"),
-        (
-            lambda c: c["datasets"].update(hearts={"cost_models": ["uniform_0_2"]}),
-            "config datasets.hearts: no such dataset",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"].update(estimator="Greedy"),
-            "config algorithms.greedy.estimator",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"]["params"].update(max_round=5),
-            "config algorithms.greedy.params.max_round: unknown parameter",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"]["params"].update(feature_costs=[1]),
-            "config algorithms.greedy.params.feature_costs",
-        ),
-        (
-            lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=-2),
-            "config cost_models.uniform_0_2.budgets.step",
-        ),
-        # issue 12, item 4: values the estimators and cost models read, checked when planned
-        (
-            lambda c: c["algorithms"]["greedy"]["params"].update(criterion="gredy"),
-            "config algorithms.greedy.params.criterion: must be one of",
-        ),
-        (
-            lambda c: c["algorithms"]["smoothed"]["params"].update(tau=2),
-            "config algorithms.smoothed.params.tau: ",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=-1),
-            "config algorithms.greedy.params.max_rounds: ",
-        ),
-        (
-            lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(model="uniform_randm"),
-            "config cost_models.uniform_0_2.spec.model: must be one of",
-        ),
-        (
-            lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2.0),
-            "config cost_models.uniform_0_2.spec.hgh: unknown parameter",
-        ),
-        # item 3: names become paths
-        (
-            lambda c: c["algorithms"].update({"../../../../x": c["algorithms"]["greedy"]}),
-            "config algorithms: name '../../../../x' does not match",
-        ),
-        (
-            lambda c: c["cost_models"].update({"../c": c["cost_models"]["uniform_0_2"]}),
-            "config cost_models: name '../c' does not match",
-        ),
-        # item 9: a disabled registry entry whose local file is missing
-        (
-            lambda c: c["datasets"].update(webscope={"cost_models": ["uniform_0_2"]}),
-            "config datasets.webscope: its local file resources/local/webscope/set2.train.txt",
-        ),
-        # issue 25, item 2: labels, styles, estimators, protocol keys, grids, trials
-        (
-            lambda c: c["algorithms"]["smoothed"].update(label="AdaBoostBT_Greedy"),
-            "config algorithms.smoothed.label: 'AdaBoostBT_Greedy' is also the label of "
-            "algorithm 'greedy'",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"].update(label="   "),
-            "config algorithms.greedy.label: '   ' is blank",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"].update(label="Mine | v2\nnew"),
-            "config algorithms.greedy.label: 'Mine | v2\\nnew' holds a line break",
-        ),
-        (
-            lambda c: (
-                c["algorithms"]["greedy"].update(style={"colour": "#DE8F05"}),
-                c["algorithms"]["smoothed"].update(style={"colour": "#de8f05"}),
-            ),
-            "config algorithms.smoothed.style.colour: '#de8f05' is the colour of algorithm "
-            "'greedy' ('#DE8F05'): each algorithm needs a colour of its own",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"].update(style={"colour": "red", "marker": "zz"}),
-            "config algorithms.greedy.style.marker: not a matplotlib marker: 'zz'",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"].update(
-                style={"colour": "red", "linestyle": "wavy"}
-            ),
-            "config algorithms.greedy.style.linestyle: not a matplotlib linestyle: 'wavy'",
-        ),
-        (
-            lambda c: c["algorithms"]["greedy"].update(estimator="collections:OrderedDict"),
-            "config algorithms.greedy.estimator: collections:OrderedDict is not a "
-            "budgetboost.BudgetedEstimator",
-        ),
-        (
-            lambda c: c["algorithms"]["lightgbm_stumps"].update(refit_per_budget=True),
-            "config algorithms.lightgbm_stumps.refit_per_budget: BudgetedLightGBM has no "
-            "budget parameter",
-        ),
-        (
-            lambda c: c["algorithms"]["smoothed"].update(rounds_from_registry="tau"),
-            "config algorithms.smoothed.rounds_from_registry: tau = ",
-        ),
-        (
-            lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(stop=float("inf")),
-            "config cost_models.uniform_0_2.budgets: budget stop must be a finite number",
-        ),
-        (
-            lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=1e-12),
-            "config cost_models.uniform_0_2.budgets: 10000000000000 budgets from 1e-12 to 10",
-        ),
-        (
-            lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step=1e-11, stop=5e-10),
-            "config cost_models.uniform_0_2.budgets: step 1e-11 from 1e-11 is finer than the "
-            "grid's resolution",
-        ),
-        (
-            lambda c: c["datasets"]["heart"].update(trials=100000),
-            "config datasets.heart.trials: 100000 is greater than the maximum of 1000",
-        ),
-        (
-            lambda c: c["cost_models"]["turney"].update(algorithms=["gredy"]),
-            "config cost_models.turney.algorithms: 'gredy' is not defined under algorithms",
-        ),
-    ],
+    [BAD_CONFIGS[i] for i in (0, 4, 9, 13, 21, 27)],
 )
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
     repo = copy_repo(tmp_path / "repo")
