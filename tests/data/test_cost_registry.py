@@ -1,4 +1,5 @@
-"""The kinds of cost model as one registry (budgetboost.data.cost_registry): a kind is one entry, and an unknown kind is named with the registered ones."""
+"""The kinds of cost model as one registry (budgetboost.data.cost_registry): a kind is one entry,
+and an unknown kind is named with the registered ones."""
 
 from __future__ import annotations
 

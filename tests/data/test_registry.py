@@ -1,4 +1,5 @@
-"""The dataset registry (budgetboost.data.registry): Table 1's entries and sizes, defaults, vendored checksums, entries checked naming dataset and field, download targets."""
+"""The dataset registry (budgetboost.data.registry): Table 1's entries and sizes, defaults,
+vendored checksums, entries checked naming dataset and field, download targets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The split search of the budgeted CART tree (budgetboost.estimators.cart_splits): grown trees against the brute-force reference, thresholds, the trade-off between gain and cost."""
+"""The split search of the budgeted CART tree (budgetboost.estimators.cart_splits): grown trees
+against the brute-force reference, thresholds, the trade-off between gain and cost."""
 
 from __future__ import annotations
 

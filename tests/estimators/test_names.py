@@ -1,4 +1,5 @@
-"""The short names of the estimators (budgetboost.estimators.names): a short name or a module path gives the class; what cannot is named."""
+"""The short names of the estimators (budgetboost.estimators.names): a short name or a module path
+gives the class; what cannot is named."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Declarative parameter checks (budgetboost.estimators.params): one routine for every estimator, a message naming the parameter and the reason; the config's entries pass them."""
+"""Declarative parameter checks (budgetboost.estimators.params): one routine for every estimator, a
+message naming the parameter and the reason; the config's entries pass them."""
 
 from __future__ import annotations
 

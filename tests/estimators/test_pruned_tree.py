@@ -1,4 +1,6 @@
-"""One budgeted CART tree (budgetboost.estimators.pruned_tree): its pruning sequences against the reference, the budget invariant, each group paid once per path, reading the tree pruned to a budget or a node count."""
+"""One budgeted CART tree (budgetboost.estimators.pruned_tree): its pruning sequences against the
+reference, the budget invariant, each group paid once per path, reading the tree pruned to a
+budget or a node count."""
 
 from __future__ import annotations
 

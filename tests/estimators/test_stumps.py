@@ -1,4 +1,5 @@
-"""The stump space (budgetboost.estimators.stumps): every block of edges against the direct sum, and the block each kind of column takes."""
+"""The stump space (budgetboost.estimators.stumps): every block of edges against the direct sum,
+and the block each kind of column takes."""
 
 from __future__ import annotations
 

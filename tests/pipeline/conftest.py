@@ -1,4 +1,5 @@
-"""What the pipeline layer's tests share: a small problem in the pipeline's shapes, an algorithm entry and one training block."""
+"""What the pipeline layer's tests share: a small problem in the pipeline's shapes, an algorithm
+entry and one training block."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The code a job depends on (budgetboost.pipeline.code): the source files a module imports, in the package or a user's module outside it, never installed libraries."""
+"""The code a job depends on (budgetboost.pipeline.code): the source files a module imports, in the
+package or a user's module outside it, never installed libraries."""
 
 from __future__ import annotations
 

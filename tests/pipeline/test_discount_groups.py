@@ -1,4 +1,6 @@
-"""A train block under real test costs with Turney's discount groups (#32, item 2): the costs, discount groups and fits of the train job's path, Turney's heart costs charged, tests not offered."""
+"""A train block under real test costs with Turney's discount groups (#32, item 2): the costs,
+discount groups and fits of the train job's path, Turney's heart costs charged, tests not
+offered."""
 
 from __future__ import annotations
 

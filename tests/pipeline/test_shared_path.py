@@ -1,4 +1,5 @@
-"""The shared AdaBoost path (budgetboost.pipeline.shared_path): written and read back, it serves a block as fitting anew does (issue 14)."""
+"""The shared AdaBoost path (budgetboost.pipeline.shared_path): written and read back, it serves a
+block as fitting anew does (issue 14)."""
 
 from __future__ import annotations
 

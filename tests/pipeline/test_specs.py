@@ -1,4 +1,5 @@
-"""An algorithm entry (budgetboost.pipeline.specs): the spec of a config entry, the estimator a trial gets, its checks before any fit."""
+"""An algorithm entry (budgetboost.pipeline.specs): the spec of a config entry, the estimator a
+trial gets, its checks before any fit."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What a report command asks of the workflow (budgetboost.pipeline.staleness): the dry run that tells whether the results are out of date."""
+"""What a report command asks of the workflow (budgetboost.pipeline.staleness): the dry run that
+tells whether the results are out of date."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The checks made when the workflow is planned (budgetboost.checks): config files read strictly, what failed late stops at planning, the registry, the command line; each message one line naming the config path."""
+"""The checks made when the workflow is planned (budgetboost.checks): config files read strictly,
+what failed late stops at planning, the registry, the command line; each message one line naming
+the config path."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The shipped configs (config/*.yaml): each passes the checks, and the runs meant to pair with the default run's trials do."""
+"""The shipped configs (config/*.yaml): each passes the checks, and the runs meant to pair with the
+default run's trials do."""
 
 from __future__ import annotations
 
@@ -84,7 +85,8 @@ def test_the_default_peers_are_set_for_small_data_and_run_20_trials():
 
 
 def test_the_draft_suite_config_runs_every_vendored_dataset(registry):
-    """config/suite.yaml (a draft for planning; checked above as every shipped config) plans Table 1's datasets and the suite's, each under U[0, 2]."""
+    """config/suite.yaml (a draft for planning; checked above as every shipped config) plans
+    Table 1's datasets and the suite's, each under U[0, 2]."""
     from budgetboost.checks import load_config_file
 
     config = load_config_file(REPO / "config" / "suite.yaml")
