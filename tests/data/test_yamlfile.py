@@ -6,18 +6,9 @@ from __future__ import annotations
 import os
 
 import pytest
+from conftest import alias_bomb
 
 from budgetboost.data.yamlfile import MAX_VALUES, YamlError, load_yaml, parse_yaml
-
-
-def alias_bomb(levels: int = 9) -> str:
-    """The 'billion laughs' document: 9 levels of 9 references, 342 bytes, 9^9 strings."""
-    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    names = "abcdefghijklmnopqrstuvwxyz"
-    for i in range(1, levels):
-        refs = ",".join([f"*{names[i - 1]}"] * 9)
-        lines.append(f"{names[i]}: &{names[i]} [{refs}]")
-    return "\n".join(lines) + "\n"
 
 
 def _error(path, what="config file") -> str:

@@ -66,12 +66,6 @@ def all_rows(repo: Path, **filters) -> pd.DataFrame:
 # --------------------------------------------------------------------- static checks
 
 
-@pytest.fixture(scope="module")
-def fresh_repo(tmp_path_factory) -> Path:
-    """A copy of the repository without results, for checks that only plan."""
-    return copy_repo(tmp_path_factory.mktemp("fresh") / "repo")
-
-
 def test_full_config_dry_run_plans_every_shard(fresh_repo):
     jobs = planned_jobs(fresh_repo, "--configfile", "config/config.yaml")
     config = load_config("config/config.yaml")
@@ -156,7 +150,7 @@ def test_a_key_given_twice_in_the_configfile_stops_naming_both_lines(tmp_path):
 
 def test_an_alias_bomb_in_the_configfile_ends_in_one_short_line(tmp_path):
     """Poor case: 3.4 kB of nested YAML aliases gave a 15 MB one-line error."""
-    from test_yamlfile import alias_bomb
+    from conftest import alias_bomb
 
     repo = copy_repo(tmp_path / "repo")
     (repo / TEST_CONFIG).write_text((repo / TEST_CONFIG).read_text() + alias_bomb())
