@@ -50,6 +50,33 @@ def _close(a, b):
     return abs(a - b) <= REL_TIE * max(abs(a), abs(b), 1e-300)
 
 
+def _best_stump(cands, groups, paid, spent, criterion, phase, q1, switch, tau):
+    """The candidate ``(j, v, s, gamma, cost)`` of the round: Hybrid's switch first (from
+    Greedy to Smoothed once the best unpaid ratio falls below ``switch`` times the first
+    round's ``q1``), then the phase's best value, ties to the larger edge, then the lowest
+    ``(column, threshold)`` and positive polarity. Returns it with the phase, ``q1``, the
+    phase's tau and whether the criterion is maximised."""
+    if criterion == "hybrid" and phase == "greedy":
+        unpaid = [
+            -math.log(1 - g**2) / c if c > 0 and g < 1 else math.inf  # g = 1: no loss left
+            for j, v, s, g, c in cands
+            if groups[j] not in paid
+        ]
+        q = max(unpaid) if unpaid else -math.inf
+        q1 = q if q1 is None else q1
+        if not (q >= switch * q1 if not math.isinf(q1) else q == q1):
+            phase = "smoothed"
+    t = 1.0 if phase == "greedy" else tau
+    scored = [(_value(phase, g, c, spent, t), (j, v, s, g, c)) for j, v, s, g, c in cands]
+    maximise = scored[0][0][1]
+    best = (max if maximise else min)(val for (val, _), _ in scored)
+    tied = [cand for (val, _), cand in scored if _close(val, best)]
+    top_gamma = max(c[3] for c in tied)
+    tied = [c for c in tied if top_gamma - c[3] <= REL_TIE]
+    tied.sort(key=lambda c: (c[0], c[1], -c[2]))
+    return tied[0], phase, q1, t, maximise
+
+
 def reference_fit(X, y, costs, groups, criterion, max_rounds, budget=math.inf, tau=1.0, switch=0.5):
     """Return the list of rounds ``(column, threshold, polarity, alpha)``."""
     m = len(y)
@@ -73,25 +100,9 @@ def reference_fit(X, y, costs, groups, criterion, max_rounds, budget=math.inf, t
             cands.append((j, v, s, gamma, group_cost[groups[j]]))
         if not cands:
             break
-        if criterion == "hybrid" and phase == "greedy":
-            unpaid = [
-                -math.log(1 - g**2) / c if c > 0 and g < 1 else math.inf  # g = 1: no loss left
-                for j, v, s, g, c in cands
-                if groups[j] not in paid
-            ]
-            q = max(unpaid) if unpaid else -math.inf
-            q1 = q if q1 is None else q1
-            if not (q >= switch * q1 if not math.isinf(q1) else q == q1):
-                phase = "smoothed"
-        t = 1.0 if phase == "greedy" else tau
-        scored = [(_value(phase, g, c, spent, t), (j, v, s, g, c)) for j, v, s, g, c in cands]
-        maximise = scored[0][0][1]
-        best = (max if maximise else min)(val for (val, _), _ in scored)
-        tied = [cand for (val, _), cand in scored if _close(val, best)]
-        top_gamma = max(c[3] for c in tied)
-        tied = [c for c in tied if top_gamma - c[3] <= REL_TIE]
-        tied.sort(key=lambda c: (c[0], c[1], -c[2]))
-        j, v, s, gamma, c = tied[0]
+        (j, v, s, gamma, c), phase, q1, _, _ = _best_stump(
+            cands, groups, paid, spent, criterion, phase, q1, switch, tau
+        )
         unpaid_cost = 0.0 if groups[j] in paid else group_cost[groups[j]]
         if unpaid_cost > remaining:
             break
@@ -172,25 +183,9 @@ def reference_tree_fit(
                 cands.append((j, v, s, gamma, group_cost[groups[j]]))
         if not cands:
             break
-        if criterion == "hybrid" and phase == "greedy":
-            unpaid = [
-                -math.log(1 - g**2) / c if c > 0 and g < 1 else math.inf
-                for j, v, s, g, c in cands
-                if groups[j] not in paid
-            ]
-            q = max(unpaid) if unpaid else -math.inf
-            q1 = q if q1 is None else q1
-            if not (q >= switch * q1 if not math.isinf(q1) else q == q1):
-                phase = "smoothed"
-        t = 1.0 if phase == "greedy" else tau
-        scored = [(_value(phase, g, c, spent, t), (j, v, s, g, c)) for j, v, s, g, c in cands]
-        maximise = scored[0][0][1]
-        best = (max if maximise else min)(val for (val, _), _ in scored)
-        tied = [cand for (val, _), cand in scored if _close(val, best)]
-        top_gamma = max(c[3] for c in tied)
-        tied = [c for c in tied if top_gamma - c[3] <= REL_TIE]
-        tied.sort(key=lambda c: (c[0], c[1], -c[2]))
-        j, v, s, tree_gamma, _ = tied[0]
+        (j, v, s, tree_gamma, _), phase, q1, t, maximise = _best_stump(
+            cands, groups, paid, spent, criterion, phase, q1, switch, tau
+        )
         nodes = {0: (j, v)}
         labels = {1: -s, 2: s}
         # --- the other nodes, in preorder

@@ -27,8 +27,8 @@ speak and neither twice. ``n_datasets`` counts datasets.
   boosters that choose the same stumps have equal errors), and with the corrected statistic
   Iman and Davenport's ``F_F = (N - 1) chi2 / (N (k - 1) - chi2)`` is exactly the
   repeated-measures ANOVA F on the ranks actually used, which is how Iman and Davenport
-  derived it (:func:`iman_davenport`; ``tests/test_ranks.py`` checks both). scipy refuses
-  two algorithms, and returns NaN when every dataset ties every algorithm: :func:`friedman`
+  derived it (:func:`iman_davenport`; ``tests/analysis/test_ranks.py`` checks both). scipy
+  refuses two algorithms, and returns NaN when every dataset ties every algorithm: :func:`friedman`
   gives the same statistic there by its closed form (the sign test's ``(w - l)^2 / (w + l)``)
   and 0 (no evidence).
 * The comparisons with the control are Demšar's z test,

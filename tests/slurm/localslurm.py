@@ -1,6 +1,6 @@
 """A throwaway one-node SLURM cluster on the test machine.
 
-Used by ``tests/test_slurm.py`` (a session fixture) and runnable by hand::
+Used by ``tests/workflow/test_slurm.py`` (a session fixture) and runnable by hand::
 
     python tests/slurm/localslurm.py start   # install if needed, configure, start, wait idle
     python tests/slurm/localslurm.py stop    # stop what ``start`` started, restore slurm.conf

@@ -1,0 +1,1 @@
+"""Tests of ``budgetboost.estimators``: a file per module (``test_<module>.py``)."""

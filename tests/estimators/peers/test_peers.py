@@ -1,0 +1,218 @@
+"""What every peer adapter (budgetboost.estimators.peers) keeps, one suite run on each of
+BudgetedLightGBM and BudgetedCatBoost: free features, the validation part and the choice
+made without test rows, determinism, parameter and input checks, scikit-learn's checks.
+
+What each library's adapter does its own way (its models against the library's, its cost
+accounting) is in test_lightgbm_peer.py and test_catboost_peer.py."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from budgetboost import InvalidParameterError
+
+from .conftest import BUDGETS, problem
+
+
+@dataclass(frozen=True)
+class Peer:
+    """An adapter and how its parameters are spelled."""
+
+    library: str
+    name: str  #: class name in budgetboost.estimators.peers
+    size: str  #: the number of trees
+    tradeoff: str  #: the grid of cost trade-offs
+    small: dict = field(default_factory=dict)  #: what keeps a fit small
+    checked: dict = field(default_factory=dict)  #: the estimator scikit-learn checks
+
+    def make(self, trees: int | None = None, **params):
+        cls = getattr(pytest.importorskip("budgetboost.estimators.peers"), self.name)
+        pytest.importorskip(self.library)
+        if trees is not None:
+            params[self.size] = trees
+        return cls(**params)
+
+
+PEERS = [
+    Peer(
+        "lightgbm",
+        "BudgetedLightGBM",
+        "n_estimators",
+        "cegb_tradeoff",
+        small={"max_depth": 2},
+        checked={"n_estimators": 10, "min_child_samples": 2, "cegb_tradeoff": [0.1, 10.0]},
+    ),
+    Peer(
+        "catboost",
+        "BudgetedCatBoost",
+        "iterations",
+        "penalties_coefficient",
+        small={"depth": 2},
+        checked={"iterations": 10, "depth": 2, "penalties_coefficient": [0.1, 10.0]},
+    ),
+]
+
+
+@pytest.fixture(params=PEERS, ids=lambda p: p.library)
+def peer(request) -> Peer:
+    return request.param
+
+
+# ---------------------------------------------------------------------- free features
+def test_zero_costs_work(peer):
+    X, y, _ = problem()
+    est = peer.make(20, feature_costs=np.zeros(X.shape[1]), random_state=0, **peer.small)
+    ev = est.fit(X, y).evaluate_at_budgets(X, y, [0.0, 1.0])
+    np.testing.assert_array_equal(ev.spent, 0.0)
+    assert ev.rounds[0] > 0 and ev.error[0] < 0.3  # everything is free at budget 0
+
+
+# ---------------------------------------------------------------------- the choice
+@pytest.mark.parametrize(("n", "fraction"), [(401, 0.25), (201, 0.3)])
+def test_the_validation_part_is_a_stratified_part_of_the_training_rows(peer, n, fraction):
+    X, y, costs = problem(n=n)
+    est = peer.make(
+        3, validation_fraction=fraction, feature_costs=costs, random_state=7, **peer.small
+    ).fit(X, y)
+    fit, val = est.fit_rows_, est.validation_rows_
+    assert np.intersect1d(fit, val).size == 0
+    np.testing.assert_array_equal(np.union1d(fit, val), np.arange(X.shape[0]))
+    for label in (-1, 1):
+        assert np.sum(y[val] == label) == np.floor(fraction * np.sum(y == label) + 0.5)
+    other = peer.make(
+        3, validation_fraction=fraction, feature_costs=costs, random_state=8, **peer.small
+    ).fit(X, y)
+    assert not np.array_equal(other.validation_rows_, val)
+
+
+def test_test_rows_never_change_the_choice(peer):
+    X, y, costs = problem(n=500)
+    train, test = np.arange(300), np.arange(300, 500)
+
+    def fitted():
+        est = peer.make(20, feature_costs=costs, random_state=11, **peer.small)
+        return est.fit(X[train], y[train])
+
+    est = fitted()
+    steps = (est.choice_.budgets.copy(), est.choice_.config.copy(), est.choice_.size.copy())
+    first = est.evaluate_at_budgets(X[test], y[test], BUDGETS)
+    permuted = np.random.default_rng(0).permutation(test)
+    Xr, yr, _ = problem(n=150, seed=99)  # replaced test rows
+    for ev in (
+        est.evaluate_at_budgets(X[permuted], y[permuted], BUDGETS),
+        est.evaluate_at_budgets(Xr, yr, BUDGETS),
+    ):
+        np.testing.assert_array_equal(ev.rounds, first.rounds)
+        np.testing.assert_array_equal(ev.spent, first.spent)
+    for before, after in zip(
+        steps, (est.choice_.budgets, est.choice_.config, est.choice_.size), strict=True
+    ):
+        np.testing.assert_array_equal(before, after)
+    # fitted again on the training rows alone: the same models and choice
+    again = fitted()
+    np.testing.assert_array_equal(again.choice_.size, est.choice_.size)
+    np.testing.assert_array_equal(again.chosen_tradeoffs(BUDGETS), est.chosen_tradeoffs(BUDGETS))
+
+
+# ---------------------------------------------------------------------- determinism
+SCRIPT = textwrap.dedent("""
+    import hashlib
+    import numpy as np
+    from budgetboost.estimators import peers
+    X, y, costs = (np.load(f"{{name}}.npy") for name in ("X", "y", "costs"))
+    est = peers.{name}({size}=20, feature_costs=costs, random_state=2**100 + 7, **{small!r})
+    est.fit(X[:300], y[:300])
+    ev = est.evaluate_at_budgets(X[300:], y[300:], {budgets!r})
+    digest = hashlib.sha256()
+    for array in (est.predict_at_budgets(X[300:], {budgets!r}), est.decision_function(X[300:]),
+                  *ev.as_dict().values(), est.chosen_tradeoffs({budgets!r})):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    print(digest.hexdigest())
+""")
+
+
+def test_byte_identical_across_processes(peer, tmp_path):
+    """Two processes of other hash seeds give the same bytes, and write no file."""
+    pytest.importorskip(peer.library)
+    for name, array in zip(("X", "y", "costs"), problem(), strict=True):
+        np.save(tmp_path / f"{name}.npy", array)
+    budgets = [float(b) if np.isfinite(b) else "inf" for b in BUDGETS]
+    script = tmp_path / "run.py"
+    text = SCRIPT.format(name=peer.name, size=peer.size, small=peer.small, budgets=budgets)
+    script.write_text(text.replace("'inf'", "np.inf"))
+    before = sorted(tmp_path.iterdir())
+    digests = {
+        subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1 and len(digests.pop().strip()) == 64
+    assert sorted(tmp_path.iterdir()) == before  # no files written (catboost_info, ...)
+
+
+def test_same_seed_same_bytes_in_process(peer):
+    X, y, costs = problem()
+    digests = []
+    for _ in range(2):
+        est = peer.make(10, feature_costs=costs, random_state=4, **peer.small).fit(X, y)
+        digests.append(hashlib.sha256(est.predict_at_budgets(X, BUDGETS).tobytes()).hexdigest())
+    assert digests[0] == digests[1]
+
+
+# ---------------------------------------------------------------------- parameters and input
+@pytest.mark.parametrize("grid", ["learning_rate", "tradeoff", "learning_rates"])
+def test_a_grid_needs_a_validation_part(peer, grid):
+    X, y, costs = problem(n=60)
+    grid = {
+        "learning_rate": {"learning_rate": 0.1},
+        "tradeoff": {peer.tradeoff: 2.0},
+        "learning_rates": {"learning_rate": [0.1, 0.2]},
+    }[grid]
+    with pytest.raises(InvalidParameterError, match="^validation_fraction: "):
+        peer.make(validation_fraction=0.0, feature_costs=costs, **grid).fit(X, y)
+    one = {peer.tradeoff: [2.0], "learning_rate": [0.1]}
+    peer.make(3, validation_fraction=0.0, feature_costs=costs, **one).fit(X, y)
+
+
+def test_bad_input_as_the_other_estimators(peer):
+    X, y, costs = problem(n=60)
+    with pytest.raises(InvalidParameterError, match="^feature_costs: "):
+        peer.make(feature_costs=costs[:-1]).fit(X, y)
+    for label in (-1, 0, 1):
+        with pytest.raises(ValueError, match="exactly two classes"):
+            peer.make().fit(X, np.full(60, label))
+    Xn = X.copy()
+    Xn[3, 2] = np.nan
+    with pytest.raises(ValueError, match="missing values"):
+        peer.make().fit(Xn, y)
+    est = peer.make(3, random_state=0, **peer.small).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        est.predict(X[:, :-1])
+    with pytest.raises(ValueError, match="budgets"):
+        est.predict_at_budgets(X, [-1.0])
+    with pytest.raises(ValueError, match="budgets"):
+        est.evaluate_at_budgets(X, y, [np.nan])
+
+
+def test_check_estimator(peer):
+    pytest.importorskip("sklearn")
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Estimator .* does not inherit")
+        check_estimator(peer.make(random_state=0, **peer.checked))

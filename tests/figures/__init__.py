@@ -1,0 +1,1 @@
+"""Tests of ``budgetboost.figures``: a file per module (``test_<module>.py``)."""

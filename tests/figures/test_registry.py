@@ -1,0 +1,133 @@
+"""The figure registry (budgetboost.figures.registry) every figure goes through: the paper's
+figures registered with captions, every figure drawn from its tables, an algorithm of the
+config's own in every figure of its family, entries checked."""
+
+from __future__ import annotations
+
+import docutils.core as docutils_core
+import matplotlib.colors as mcolors
+import pandas as pd
+import pytest
+from synthetic_results import sizes_for, synthetic_shards
+
+from budgetboost.analysis import summary as summaries
+from budgetboost.analysis.results import aggregate
+from budgetboost.figures import registry as figures
+from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report import summary as report_summary
+
+from .conftest import (
+    BASELINE,
+    CATALOGUE,
+    curves,
+    make_context,
+    results_tables,
+    texts,
+)
+
+
+def test_the_paper_figures_are_registered_with_captions():
+    registered = figures.load()
+    assert list(registered)[:3] == ["figure1", "figure2", "figure3"]
+    assert {registered[f"figure{i}"].module for i in (1, 2, 3)} == {"budgetboost.figures.curves"}
+    for spec in registered.values():
+        assert spec.caption and spec.title and spec.category
+        assert set(spec.tables) <= set(figures.TABLES)
+        # the report renders captions as reStructuredText: no warning or error in any
+        # (e.g. "|x|" is a substitution reference)
+        docutils_core.publish_doctree(
+            spec.caption, settings_overrides={"halt_level": 2, "report_level": 5}
+        )
+
+
+def test_every_registered_figure_draws_from_its_tables(shards):
+    tables = results_tables(shards)
+    for name, spec in figures.load().items():
+        context = make_context(CATALOGUE, spec.families, ["webscope"])
+        fig = spec.draw({t: tables[t] for t in spec.tables}, context)
+        assert fig.axes, name
+
+
+def test_registering_a_figure_twice_under_one_name_is_an_error():
+    @figures.figure("test_twice", title="t", caption="c", category="Tests", families=("boosting",))
+    def first(tables, context):  # pragma: no cover - never drawn
+        raise AssertionError
+
+    with pytest.raises(ValueError, match="registered twice"):
+
+        @figures.figure(
+            "test_twice", title="t", caption="c", category="Tests", families=("boosting",)
+        )
+        def second(tables, context):  # pragma: no cover - never drawn
+            raise AssertionError
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"families": ("boostin",)}, "unknown families"),
+        ({"families": ("boosting",), "tables": ("summry",)}, "unknown families or tables"),
+    ],
+)
+def test_a_registry_entry_is_checked(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        figures.figure("bad", title="t", caption="c", category="Tests", **kwargs)
+
+
+OTHER_COST_MODELS = ("figure2", "adversarial_costs", "few_cheap_costs")
+
+
+def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
+    """Issue 13: an algorithm added in the config alone is drawn in every figure of its family
+    with its label and a colour no other algorithm has (never grey dots)."""
+    shards = synthetic_shards(datasets=("ecoli", "heart"), trials=4, budgets=(2, 10), extra=())
+    smoothed = shards[shards["algorithm"] == "smoothed"]
+    shards = pd.concat(
+        [
+            shards,
+            smoothed.assign(
+                algorithm="smoothed_tau_half", test_error=smoothed["test_error"] + 0.01
+            ),
+        ],
+        ignore_index=True,
+    )
+    config = {name: {} for name in shards["algorithm"].unique()}
+    config["smoothed_tau_half"] = {"label": "Smoothed τ=0.5", "family": "boosting"}
+    catalogue = Catalogue.from_config(config)
+    summaries.summarize(shards, catalogue=catalogue)  # the config-only algorithm summarises
+    new = catalogue["smoothed_tau_half"]
+    assert new.style.colour not in {
+        catalogue[a].style.colour for a in catalogue if a != "smoothed_tau_half"
+    }
+    assert new.style.colour != "grey"
+    tables = results_tables(shards, catalogue)
+    for name, spec in figures.load().items():
+        context = make_context(catalogue, spec.families)
+        fig = spec.draw({t: tables[t] for t in spec.tables}, context)
+        drawn = {text: c for ax in fig.axes for text, c in curves(ax).items()}
+        shown = " | ".join(texts(fig))
+        # figure2, adversarial_costs, few_cheap_costs: other cost models only
+        if "boosting" not in spec.families or name in OTHER_COST_MODELS:
+            assert "Smoothed τ=0.5" not in shown, name
+        elif drawn:  # budget curves: its own colour and marker
+            line = drawn["Smoothed τ=0.5"].lines[0]
+            assert mcolors.same_color(line.get_color(), new.style.colour), name
+            assert line.get_marker() == new.style.marker
+        else:  # rank diagrams and grids: named by its label
+            assert "Smoothed τ=0.5" in shown, name
+    text = report_summary.summary_markdown(
+        aggregate(shards, catalogue, BASELINE, sizes_for(shards)), catalogue
+    )
+    header = next(line for line in text.splitlines() if line.startswith("| budget"))
+    cells = [c.strip() for c in header.strip("|").split("|")]
+    assert cells == [
+        "budget",
+        "AdaBoost (unbudgeted)",
+        "AdaBoostBT",
+        "AdaBoostBT_Greedy",
+        "AdaBoostBT_Smoothed",
+        "SpeedBoost",
+        "Smoothed τ=0.5",
+        "AdaBoostRS",
+        "Decision tree",
+    ]

@@ -1,0 +1,296 @@
+"""The config checks made when the workflow is planned (budgetboost.checks, .pipeline.config).
+
+Every message is one line that starts with the config path of the offending value; the
+end-to-end counterparts (``snakemake -n`` stops before any job) are in test_workflow.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import REPO, edited
+
+from budgetboost.checks import ConfigError
+from budgetboost.pipeline.config import check_config, validate_config
+
+SCHEMA_ERRORS = [
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(trials=0),
+        "config cost_models.uniform_0_2.trials: 0 is less than the minimum of 1",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(trials="all"),
+        "config algorithms.greedy.trials: 'all' is not of type 'integer'",
+    ),
+    (
+        lambda c: c["algorithms"].update({"../../../../x": {"estimator": "BudgetedBoost"}}),
+        "config algorithms: name '../../../../x' does not match "
+        "^[A-Za-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?$",
+    ),
+    (
+        lambda c: c["cost_models"].update({"a/b": c["cost_models"]["uniform_0_2"]}),
+        "config cost_models: name 'a/b' does not match",
+    ),
+    (
+        lambda c: c["datasets"]["heart"].update(cost_models=["../x"]),
+        "config datasets.heart.cost_models.0: '../x' does not match",
+    ),
+    (lambda c: c.pop("algorithms"), "config (top level): 'algorithms' is a required property"),
+    (
+        lambda c: c.update(resources={"plot": {"mem_mb": 500}}),
+        "config resources.plot: unknown key (allowed here: adaboost_path, binarize, train)",
+    ),
+    (
+        lambda c: c.update(resources={"train": {"mem_mb": 0}}),
+        "config resources.train.mem_mb: 0 is less than the minimum of 100",
+    ),
+]
+
+
+@pytest.mark.parametrize("edit, message", SCHEMA_ERRORS)
+def test_schema_errors_are_one_line_naming_the_path(test_config, edit, message):
+    with pytest.raises(ConfigError) as err:
+        validate_config(edited(test_config, edit))
+    assert str(err.value).startswith(message)
+    assert "\n" not in str(err.value)
+
+
+def test_validation_fills_defaults_without_touching_the_input(test_config):
+    config = edited(test_config, lambda c: c.pop("block_size"))
+    filled = validate_config(config)
+    assert filled["block_size"] == 100 and "block_size" not in config
+    assert filled["algorithms"]["adaboost"]["unbudgeted"] is True
+    assert filled["algorithms"]["greedy"]["refit_per_budget"] is False
+
+
+CHECK_ERRORS = [
+    # estimator parameters, by the estimator's own declared constraints
+    (
+        lambda c: c["algorithms"]["adaboost_rs"]["params"].update(n_rounds=0),
+        "config algorithms.adaboost_rs.params.n_rounds: ",
+    ),
+    (
+        lambda c: c["algorithms"]["tree"]["params"].update(criterion="gni"),
+        "config algorithms.tree.params.criterion: ",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(estimator="nowhere.module:Cls"),
+        "config algorithms.greedy.estimator: estimator 'nowhere.module:Cls': cannot import",
+    ),
+    (
+        lambda c: c["algorithms"]["adaboost"].update(rounds_from_registry="rounds"),
+        "config algorithms.adaboost.rounds_from_registry: BudgetedBoost has no parameter 'rounds'",
+    ),
+    # the cost-sensitive tree's trade-off grid (#16)
+    (
+        lambda c: c["algorithms"]["tree"]["params"].update(tradeoffs=[0, 1]),
+        "config algorithms.tree.params.tradeoffs: only used with cost_sensitive=True",
+    ),
+    (
+        lambda c: c["algorithms"]["tree_cs"]["params"].update(tradeoffs=[0, -1]),
+        "config algorithms.tree_cs.params.tradeoffs: must be ",
+    ),
+    (
+        lambda c: c["algorithms"]["tree_cs"]["params"].update(validation_fraction=0.0),
+        "config algorithms.tree_cs.params.validation_fraction: must be > 0 to choose",
+    ),
+    (
+        lambda c: c["algorithms"]["tree_cs"]["params"].update(
+            tradeoffs=[0, 0.01, 0.1], validation_fraction=0.3
+        ),
+        None,
+    ),
+    # cost-model specs
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(
+            spec={"model": "few_cheap", "fraction": 2}
+        ),
+        "config cost_models.uniform_0_2.spec.fraction: must lie in [0, 1]; got 2",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(
+            spec={"model": "few_cheap", "cheap": [0, 0.2], "expensive": [2.5, 1.5]}
+        ),
+        "config cost_models.uniform_0_2.spec.expensive: low 2.5 is larger than high 1.5",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(
+            spec={"model": "correlated", "low": 0, "high": 2, "noise": 0.25}
+        ),
+        None,
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(low=3),
+        "config cost_models.uniform_0_2.spec.low: 3.0 is larger than high 2.0",
+    ),
+    (
+        lambda c: c["cost_models"]["turney"]["spec"].update(file="resources/nowhere.csv"),
+        None,
+    ),  # not used by any dataset: not checked
+    # references between entries
+    (
+        lambda c: c["datasets"]["heart"].update(algorithms=["gredy"]),
+        "config datasets.heart.algorithms: 'gredy' is not defined under algorithms",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(algorithms=["gredy"]),
+        "config cost_models.uniform_0_2.algorithms: 'gredy' is not defined under algorithms",
+    ),
+    (
+        lambda c: c["datasets"]["heart"].update(budgets={"turney": {"step": 1, "stop": 2}}),
+        "config datasets.heart.budgets.turney: not one of this dataset's cost models",
+    ),
+    # budget grids
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(start=20),
+        "config cost_models.uniform_0_2.budgets: budget grid needs 0 < start <= stop",
+    ),
+    (
+        lambda c: c["datasets"]["heart"].update(
+            budgets={"uniform_0_2": {"step": 1, "stop": 2, "start": 3}}
+        ),
+        "config datasets.heart.budgets.uniform_0_2: budget grid needs",
+    ),
+    # source files and cost files
+    (
+        lambda c: (
+            c["datasets"]["heart"]["cost_models"].append("turney"),
+            c["cost_models"]["turney"]["spec"].update(file="resources/nowhere.csv"),
+        ),
+        "config cost_models.turney.spec.file: cost file resources/nowhere.csv (used by "
+        "heart/turney) not found",
+    ),
+]
+
+
+@pytest.mark.parametrize("edit, message", CHECK_ERRORS)
+def test_check_config_names_the_config_path(test_config, registry, edit, message):
+    config = validate_config(edited(test_config, edit))
+    if message is None:
+        check_config(config, registry, REPO)
+        return
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value).startswith(message), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+# ------------------------------------------------------------------ issue 25: planning checks
+
+
+def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config, registry):
+    """``sklearn.tree:DecisionTreeClassifier`` planned 54 jobs and failed in training."""
+    pytest.importorskip("sklearn")
+    config = validate_config(
+        edited(
+            test_config,
+            lambda c: c["algorithms"]["greedy"].update(
+                estimator="sklearn.tree:DecisionTreeClassifier", params={}
+            ),
+        )
+    )
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value).startswith(
+        "config algorithms.greedy.estimator: sklearn.tree:DecisionTreeClassifier is not a "
+        "budgetboost.BudgetedEstimator"
+    )
+
+
+@pytest.mark.parametrize(
+    "source, detail",
+    [
+        ("def broken(:\n", "(SyntaxError: "),
+        ("raise RuntimeError('no licence server')\n", "(RuntimeError: no licence server)"),
+    ],
+)
+def test_an_estimator_module_that_fails_to_import_names_the_key(
+    test_config, registry, tmp_path, monkeypatch, source, detail
+):
+    (tmp_path / "broken_estimators.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = validate_config(
+        edited(
+            test_config,
+            lambda c: c["algorithms"]["greedy"].update(estimator="broken_estimators:Mine"),
+        )
+    )
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    message = str(err.value)
+    assert message.startswith(
+        "config algorithms.greedy.estimator: estimator 'broken_estimators:Mine': cannot "
+        "import module 'broken_estimators' "
+    )
+    assert detail in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        ("-5", "is -5.0 (costs must be finite and >= 0)"),
+        ("inf", "is inf (costs must be finite and >= 0)"),
+        ("nan", "is not a number: 'nan'"),
+    ],
+)
+def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_path, value, reason):
+    costs = (REPO / "resources/heart_cleveland_turney_costs.csv").read_text().splitlines()
+    costs[1] = f"age,{value}"
+    (tmp_path / "costs.csv").write_text("\n".join(costs) + "\n")
+
+    def edit(c):
+        c["datasets"]["heart"]["cost_models"].append("turney")
+        c["cost_models"]["turney"]["spec"].update(file=str(tmp_path / "costs.csv"))
+
+    config = validate_config(edited(test_config, edit))
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value) == (
+        f"config cost_models.turney.spec.file: cost file {tmp_path / 'costs.csv'}: cost of "
+        f"'age' {reason}"
+    )
+
+
+@pytest.fixture(scope="module")
+def heart_data(tmp_path_factory, registry) -> Path:
+    """A repository root whose results/data holds heart's binarized table, as after a run."""
+    from budgetboost.data.datasets import build_binarized, write_binarized
+
+    root = tmp_path_factory.mktemp("root")
+    (root / "results" / "data").mkdir(parents=True)
+    data = build_binarized("heart", registry["heart"], REPO)
+    write_binarized(data, root / "results" / "data" / "heart.parquet")
+    for folder in ("resources",):
+        (root / folder).symlink_to(REPO / folder)
+    return root
+
+
+@pytest.mark.parametrize(
+    "sizes, message",
+    [
+        (
+            {"train_size": 250},
+            "config datasets.heart.train_size: train_size 250 + test_size 170 = 420 rows, but "
+            "heart has 270 (results/data/heart.parquet)",
+        ),
+        (
+            {"train_size": 2, "test_size": 10},
+            "config datasets.heart: dataset 'heart', trial ",
+        ),
+        ({"train_size": 100}, None),
+    ],
+)
+def test_sizes_are_checked_against_the_data_where_it_exists(
+    test_config, registry, heart_data, sizes, message
+):
+    config = validate_config(edited(test_config, lambda c: c["datasets"]["heart"].update(sizes)))
+    if message is None:
+        check_config(config, registry, heart_data)
+        return
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, heart_data)
+    assert str(err.value).startswith(message), str(err.value)
+    if "trial" in message:
+        assert "training rows all have label" in str(err.value)
+        assert "raise train_size (datasets.heart.train_size in the config)" in str(err.value)

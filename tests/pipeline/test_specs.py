@@ -1,0 +1,69 @@
+"""An algorithm entry (budgetboost.pipeline.specs): the spec of a config entry, the estimator a
+trial gets, its checks before any fit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from budgetboost.data.seeds import seed_from_key
+from budgetboost.pipeline import specs
+
+from .conftest import spec
+
+
+def test_algorithm_spec_copies_registry_rounds_into_the_named_parameter():
+    entry = {
+        "estimator": "BudgetedBoost",
+        "params": {"criterion": "adaboost"},
+        "rounds_from_registry": "max_rounds",
+        "unbudgeted": True,
+    }
+    resolved = specs.algorithm_spec("adaboost", entry, registry_rounds=15)
+    assert resolved.params == {"criterion": "adaboost", "max_rounds": 15}
+    assert resolved.unbudgeted and not resolved.refit_per_budget
+    assert entry["params"] == {"criterion": "adaboost"}  # the config entry is not modified
+
+
+def test_algorithm_spec_errors_name_the_algorithm():
+    with pytest.raises(ValueError, match="'broken'.*estimator"):
+        specs.algorithm_spec("broken", {"params": {}})
+    with pytest.raises(ValueError, match="'ref'.*adaboost_rounds"):
+        specs.algorithm_spec(
+            "ref", {"estimator": "BudgetedBoost", "rounds_from_registry": "max_rounds"}
+        )
+
+
+def test_make_estimator_sets_costs_groups_and_a_stable_seed(problem):
+    rs = spec("adaboost_rs", estimator="AdaBoostRS", params={"n_rounds": 10})
+    est = specs.make_estimator(
+        rs,
+        dataset="toy",
+        cost_model="u02",
+        trial=3,
+        feature_costs=problem.costs[3],
+        feature_groups=problem.groups,
+    )
+    assert est.random_state == seed_from_key("sampling", "toy", "u02", "adaboost_rs", 3)
+    np.testing.assert_array_equal(est.feature_costs, problem.costs[3])
+    np.testing.assert_array_equal(est.feature_groups, problem.groups)
+    assert est.n_rounds == 10
+
+
+def test_make_estimator_rejects_a_parameter_the_class_lacks(problem):
+    bad = spec(params={"criterion": "smoothed", "not_a_param": 1})
+    with pytest.raises(ValueError, match="smoothed.*not_a_param"):
+        specs.make_estimator(
+            bad,
+            dataset="toy",
+            cost_model="u02",
+            trial=0,
+            feature_costs=problem.costs[0],
+            feature_groups=None,
+        )
+
+
+def test_check_algorithm_catches_an_unknown_parameter_before_any_fit():
+    specs.check_algorithm(spec())
+    with pytest.raises(ValueError, match="'smoothed'.*max_round"):
+        specs.check_algorithm(spec(params={"criterion": "smoothed", "max_round": 5}))

@@ -1,0 +1,106 @@
+"""The benchmarks' command lines refuse bad arguments in one line naming the argument and
+its value (issue 33, poor cases: ``--datasets nosuch`` gave a KeyError, ``--sizes abc`` a bare
+ValueError, ``--repeats -1`` a StatisticsError, a bad config a traceback)."""
+
+from __future__ import annotations
+
+import re
+import runpy
+import sys
+
+import pytest
+from conftest import REPO, ran_job
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (
+            ["--datasets", "nosuch"],
+            "benchmarks/scale.py: --datasets: 'nosuch' is not in the registry "
+            "config/datasets.yaml (known: ",
+        ),
+        (
+            ["--sizes", "1000", "abc"],
+            "benchmarks/scale.py: --sizes: 'abc' is neither a number of training rows nor 'all'",
+        ),
+        (
+            ["--repeats", "-1"],
+            "benchmarks/scale.py: --repeats: -1 is not a number of paired runs (1 or more)",
+        ),
+        (
+            ["--algorithms", "gredy"],
+            "benchmarks/scale.py: --algorithms: 'gredy' is not an algorithm of ",
+        ),
+        (
+            ["--configfile", "/dev/zero"],
+            "benchmarks/scale.py: config file /dev/zero: is not a regular file",
+        ),
+    ],
+)
+def test_scale_refuses_a_bad_argument_in_one_line(args, line, monkeypatch, capsys):
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, "1")  # what the script sets, restored afterwards
+    script = REPO / "benchmarks/scale.py"
+    monkeypatch.setattr(sys, "argv", [str(script), *args])
+    with pytest.raises(SystemExit) as exc:
+        runpy.run_path(str(script), run_name="__main__")
+    assert str(exc.value.code).startswith(line), exc.value.code
+    assert len(str(exc.value.code).splitlines()) == 1 and capsys.readouterr().out == ""
+
+
+def _resources(root, *args: str) -> tuple[int, str, str]:
+    """``python benchmarks/resources.py ARGS --root REPO`` in this process: its exit status,
+    what it printed and its error line."""
+    import contextlib
+    import io
+    import runpy
+    import sys
+
+    script = REPO / "benchmarks/resources.py"
+    out, argv = io.StringIO(), sys.argv
+    sys.argv = [str(script), *args, "--root", str(root)]
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(str(script), run_name="__main__")
+    except SystemExit as exc:
+        return 1, out.getvalue(), str(exc.code)
+    finally:
+        sys.argv = argv
+    return 0, out.getvalue(), ""
+
+
+def test_resources_refuses_the_logs_of_another_config(tmp_path):
+    """Bad case 10: asked about config/config.yaml where only the tiny config ran, it
+    suggested the tiny run's train mem_mb 500 and runtime 5 (documented: 1,700 and 90)."""
+    from budgetboost.pipeline import folders
+
+    ran_job(tmp_path, "train", "logs/test/train/heart/uniform_0_2/greedy/block-0.log", 30, 400, 1)
+    ran_job(tmp_path, "train", "logs/train/heart/uniform_0_2/greedy/block-0.log", 30, 500, 2)
+    folders.claim("results/test", "config/test.yaml", tmp_path)
+    status, printed, error = _resources(tmp_path, "--configfile", "config/config.yaml")
+    assert status != 0 and printed == ""
+    assert error == (
+        f"benchmarks/resources.py: {tmp_path}/results/ records no config (--assume-owner "
+        "reads it as this config's), not of config/config.yaml: its logs say nothing of what "
+        "this config needs"
+    )
+    folders.claim("results", "config/test.yaml", tmp_path)  # the tiny config, into results/
+    _, _, error = _resources(tmp_path, "--configfile", "config/config.yaml")
+    assert "results/ holds the outputs of config/test.yaml, not of config/config.yaml" in error
+    # the tiny config's own logs: exactly its jobs' (heart's block 0 of greedy)
+    status, printed, error = _resources(tmp_path, "--configfile", "config/test.yaml")
+    assert status == 0, error
+    assert re.search(r"^ *train +1 +400.00 ", printed, flags=re.M), printed
+
+
+def test_resources_with_a_bad_config_says_so_in_one_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("block_sise: 3\n")
+    status, _, error = _resources(tmp_path, "--configfile", str(bad))
+    assert status != 0
+    assert error.splitlines() == [
+        "benchmarks/resources.py: config block_sise: unknown key (allowed here: adaboost_path, "
+        "algorithms, block_size, cost_models, datasets, figure_modules, registry, resources, "
+        "results)"
+    ]

@@ -1,0 +1,165 @@
+"""The checks made when the workflow is planned (budgetboost.checks): config files read strictly,
+what failed late stops at planning, the registry, the command line; each message one line naming
+the config path."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from conftest import BAD_CONFIGS, REPO, edited
+
+from budgetboost.checks import ConfigError, check_all, load_config_file, main
+
+
+def test_a_yaml_error_names_file_line_and_column(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "registry: config/datasets.yaml\ndatasets:\n  heart: {cost_models: [u]\n  ecoli: 1\n"
+    )
+    with pytest.raises(ConfigError) as err:
+        load_config_file(path)
+    message = str(err.value)
+    assert message.startswith(f"config file {path}, line 4, column ")
+    assert "invalid YAML" in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("- a\n- b\n", "expected a mapping of keys at the top level, got list"),
+        ("", "got NoneType"),
+    ],
+)
+def test_a_config_that_is_not_a_mapping(tmp_path, text, message):
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        load_config_file(path)
+
+
+#: Issue 33's poor cases found when the workflow is planned (check_all, which common.smk
+#: calls): each passed planning before and failed a job, or was silently accepted.
+PLANNING_ERRORS = [
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high=1e308),
+        "config cost_models.uniform_0_2.spec.high: 1e+308 is larger than 1e+100, the "
+        "largest cost a feature may have",
+    ),
+    (
+        lambda c: c.update(figure_modules=["os"]),
+        "config figure_modules: 'os' registers no figure",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(variant_of="greedy_tree2"),
+        "config algorithms: algorithm 'greedy': variant_of goes round in a circle "
+        "(greedy -> greedy_tree2 -> greedy)",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(label="$\\bogus$"),
+        "config algorithms.greedy.label: matplotlib cannot draw '$\\\\bogus$' as math "
+        "(between two $: Unknown symbol: \\bogus",
+    ),
+    (
+        lambda c: c.update(registry="/dev/zero"),
+        "config registry: dataset registry /dev/zero: is not a regular file",
+    ),
+    (
+        lambda c: c.update(results="results/summary"),
+        "config results: 'results/summary': 'summary' names a folder of a run's outputs",
+    ),
+]
+
+
+@pytest.mark.parametrize("edit, message", BAD_CONFIGS)
+def test_a_bad_config_stops_at_planning_in_one_line(test_config, edit, message):
+    """Every bad config of conftest.BAD_CONFIGS, through the checks the workflow makes when
+    it is planned (test_workflow.py runs some through ``snakemake -n``)."""
+    with pytest.raises(ConfigError) as err:
+        check_all(edited(test_config, edit), REPO, ["config/test.yaml"])
+    assert message in str(err.value), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("edit, message", PLANNING_ERRORS)
+def test_what_failed_late_stops_at_planning_in_one_line(test_config, edit, message):
+    with pytest.raises(ConfigError) as err:
+        check_all(edited(test_config, edit), REPO, ["config/test.yaml"])
+    assert str(err.value).startswith(message), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_an_unreadable_registry_is_named(test_config):
+    with pytest.raises(ConfigError, match="config registry: .*no/such.yaml"):
+        check_all(edited(test_config, lambda c: c.update(registry="no/such.yaml")), REPO)
+
+
+@pytest.mark.parametrize(
+    "registry, reason",
+    [
+        ("/dev/zero", "dataset registry /dev/zero: is not a regular file"),
+        ("{root}/bad.yaml", "dataset registry {root}/bad.yaml, line 2, column 1: invalid YAML"),
+        ("{root}/twice.yaml", "dataset registry {root}/twice.yaml, line 3: duplicate key 'heart'"),
+    ],
+)
+def test_a_registry_that_cannot_be_read_stops_in_one_line(
+    tmp_path, capsys, test_config, registry, reason
+):
+    """Poor cases: an endless device file and malformed YAML were raw tracebacks, also of
+    ``python -m budgetboost.checks``."""
+    (tmp_path / "bad.yaml").write_text("heart: {source: [1\n")
+    (tmp_path / "twice.yaml").write_text("heart: {}\necoli: {}\nheart: {}\n")
+    config = edited(test_config, lambda c: c.update(registry=registry.format(root=tmp_path)))
+    with pytest.raises(ConfigError) as err:
+        check_all(config, REPO)
+    assert str(err.value).startswith("config registry: " + reason.format(root=tmp_path))
+    assert "\n" not in str(err.value)
+    config_file = tmp_path / "c.yaml"
+    config_file.write_text(yaml.safe_dump(config))
+    assert main([str(config_file), "--root", str(REPO)]) == 1
+    assert capsys.readouterr().out.splitlines() == [str(err.value)]
+
+
+def test_a_key_given_twice_in_a_config_file_stops_naming_both_lines(tmp_path):
+    """Bad case 4: a second ``datasets:`` block replaced the first, and this said "ok"."""
+    text = (REPO / "config/test.yaml").read_text()
+    path = tmp_path / "twice.yaml"
+    path.write_text(text + "datasets:\n  heart: {cost_models: [uniform_0_2]}\n")
+    first = text.splitlines().index("datasets:") + 1
+    with pytest.raises(ConfigError) as err:
+        load_config_file(path)
+    assert str(err.value) == (
+        f"config file {path}, line {len(text.splitlines()) + 1}: duplicate key 'datasets' "
+        f"(first at line {first}): YAML would keep only the last; remove or rename one"
+    )
+
+
+def test_the_old_name_of_the_checks_module_says_where_they_went():
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "budgetboost.config", "config/test.yaml"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == (
+        "budgetboost.config is now budgetboost.checks: run `python -m budgetboost.checks "
+        "FILE...`, import check_all and load_config_file from budgetboost.checks"
+    )
+    with pytest.raises(ImportError, match="budgetboost.checks"):
+        import budgetboost.config  # noqa: F401
+
+
+def test_the_command_line_checks_files(tmp_path, capsys, test_config):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        yaml.safe_dump(
+            edited(test_config, lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(hgh=2))
+        )
+    )
+    assert main([str(REPO / "config/test.yaml"), str(bad), "--root", str(REPO)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("config/test.yaml: ok")
+    assert out[1].startswith("config cost_models.uniform_0_2.spec.hgh: unknown parameter")

@@ -1,0 +1,240 @@
+"""What a job guarantees whatever it runs and whatever happens to its outputs (issue 33):
+the real ``snakemake`` on one dataset and trial, with estimators that misbehave
+(``tests/fixtures/misbehaving_estimators.py``), shards edited or cut short, estimator code
+outside the repository, and two configs in one repository (marker ``slow``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import (
+    LOGS,
+    REPO,
+    RESULTS,
+    SNAKEMAKE,
+    TEST_CONFIG,
+    copy_repo,
+    edit_config,
+    planned_jobs,
+    planned_outputs,
+    runtime_env,
+    snakemake,
+)
+
+from budgetboost.data.io import read_table
+
+pytestmark = pytest.mark.slow
+
+
+def shard(algorithm: str) -> str:
+    return f"{RESULTS}/shards/heart/uniform_0_2/{algorithm}/block-0.parquet"
+
+
+def train_log(algorithm: str) -> str:
+    return f"{LOGS}/train/heart/uniform_0_2/{algorithm}/block-0.log"
+
+
+def own_estimators(repo: Path, algorithms: dict[str, str], **resources) -> None:
+    """heart, U[0, 2], one trial, the algorithms ``{name: "module:Class"}``; the test's
+    estimator modules beside the Snakefile."""
+    shutil.copy(REPO / "tests/external_estimator.py", repo)
+    shutil.copy(REPO / "tests/fixtures/misbehaving_estimators.py", repo)
+
+    def edit(config):
+        config["datasets"] = {"heart": {"cost_models": ["uniform_0_2"], "trials": 1}}
+        config["cost_models"] = {"uniform_0_2": config["cost_models"]["uniform_0_2"]}
+        config["algorithms"] = {name: {"estimator": cls} for name, cls in algorithms.items()}
+        if resources:
+            config["resources"] = {"train": resources}
+
+    edit_config(repo, edit)
+
+
+def run(repo: Path, *args: str, **kwargs):
+    return snakemake(repo, *args, "--cores", "1", pythonpath=(str(repo),), **kwargs)
+
+
+def one_line_error(proc, start: str) -> str:
+    """The job's error line: there, and no traceback on the console."""
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "Traceback" not in output, output[-3000:]
+    lines = [line for line in output.splitlines() if line.startswith(start)]
+    assert len(lines) == 1, output[-3000:]
+    return lines[0]
+
+
+def test_an_estimator_cannot_move_or_write_the_jobs_outputs(tmp_path, monkeypatch):
+    """Bad case 8 (an estimator's ``chdir`` sent the shard to another folder; its writes into
+    ``results/`` were read as results) and bad case 9 (an edited shard was summarised as
+    it stood; a truncated one failed with ArrowInvalid and no way out)."""
+    repo = copy_repo(tmp_path / "repo")
+    cheap, wanderer = "external_estimator:CheapestStump", "misbehaving_estimators:Wanderer"
+    own_estimators(repo, {"cheap": cheap, "wanderer": wanderer})
+    run(repo, shard("cheap"))
+    honest = (repo / shard("cheap")).read_bytes()
+    monkeypatch.setenv("MISBEHAVE_TARGET", str(repo / shard("cheap")))
+    run(repo, shard("wanderer"))
+    monkeypatch.delenv("MISBEHAVE_TARGET")
+    # its working directory was a scratch folder, restored afterwards: the shard is where it
+    # belongs, and what it wrote by relative paths went nowhere
+    assert (repo / shard("wanderer")).is_file()
+    assert not list(repo.rglob("evil.md")) and not (repo / "results/summary").exists()
+    assert not list(repo.rglob("results-elsewhere.parquet"))
+    assert "wrote files there (removed): results" in (repo / train_log("wanderer")).read_text()
+    # by an absolute path it edited another job's shard, metadata kept: refused, named
+    assert (repo / shard("cheap")).read_bytes() != honest
+    summary = f"{RESULTS}/summary/summary.parquet"
+    line = one_line_error(run(repo, summary, check=False), "rule aggregate: ")
+    assert line.startswith(
+        f"rule aggregate: CorruptTableError: {shard('cheap')}: its values are not those it "
+        "was written with (content checksum mismatch: edited after its job wrote it); it is "
+        f"not read as a result. Rebuild it: run the same snakemake command with --forcerun "
+        f"{shard('cheap')} (or delete it and run again)"
+    )
+    assert not (repo / summary).exists()
+    run(repo, summary, "--forcerun", shard("cheap"))
+    assert (repo / shard("cheap")).read_bytes() == honest  # rebuilt, byte for byte
+    assert (read_table(repo / summary)["error_mean"] > 0).all()
+    # cut short: named likewise, then rebuilt the same way
+    (repo / shard("cheap")).write_bytes(honest[: len(honest) // 2])
+    line = one_line_error(run(repo, summary, "--forcerun", "aggregate", check=False), "rule ")
+    assert f"{shard('cheap')}: not a readable Parquet file (" in line
+    assert f"--forcerun {shard('cheap')}" in line
+    run(repo, summary, "--forcerun", shard("cheap"))
+    assert (repo / shard("cheap")).read_bytes() == honest
+
+
+def test_a_job_past_its_runtime_stops_naming_algorithm_dataset_and_trial(tmp_path):
+    """Bad case 7: an estimator that hangs in ``fit`` ran forever on a local run."""
+    repo = copy_repo(tmp_path / "repo")
+    own_estimators(repo, {"sleeper": "misbehaving_estimators:Sleeper"}, runtime=1)
+    proc = run(repo, shard("sleeper"), check=False, timeout=300)
+    line = one_line_error(proc, "rule train ")
+    assert line.startswith(
+        "rule train (dataset=heart, cost_model=uniform_0_2, algorithm=sleeper, block=0): "
+        "JobTimeout: still running after its 1 min while running algorithm 'sleeper', "
+        "dataset 'heart', cost model 'uniform_0_2', trial 0: the runtime of rule train"
+    )
+    assert line.endswith(f"(traceback: {train_log('sleeper')})")
+    assert not (repo / shard("sleeper")).exists()
+
+
+def test_what_an_estimator_prints_goes_to_the_jobs_log(tmp_path):
+    """Poor case: an estimator printing 8 MB flooded the console (its log got 188 bytes)."""
+    repo = copy_repo(tmp_path / "repo")
+    own_estimators(repo, {"chatter": "misbehaving_estimators:Chatter"})
+    proc = run(repo, shard("chatter"))
+    assert len(proc.stdout) + len(proc.stderr) < 20_000
+    assert "x" * 99 not in proc.stdout + proc.stderr
+    log = (repo / train_log("chatter")).read_text()
+    assert "what the job printed (8,000,000 bytes):" in log
+    assert "bytes of output left out ..." in log and 1 << 20 < len(log) < 1.2 * (1 << 20)
+    assert log.rstrip().splitlines()[-1].endswith(" MiB")  # the peak memory, last
+
+
+def test_an_estimator_module_outside_the_repository_is_part_of_its_jobs_code(tmp_path):
+    """Bad case 6: editing an estimator on PYTHONPATH, or a helper it imports, left its
+    shards standing ("Nothing to be done")."""
+    repo = copy_repo(tmp_path / "repo")
+    site = tmp_path / "site"
+    site.mkdir()
+    shutil.copy(REPO / "tests/external_estimator.py", site / "my_estimators.py")
+    (site / "my_helpers.py").write_text("SHIFT = 0.0\n")
+    (site / "my_outside.py").write_text(
+        "from my_estimators import CheapestStump\nimport my_helpers\n\n\n"
+        "class Shifted(CheapestStump):\n    shift = my_helpers.SHIFT\n"
+    )
+    edit_config(
+        repo,
+        lambda c: (
+            c.update(datasets={"heart": {"cost_models": ["uniform_0_2"], "trials": 1}}),
+            c.update(cost_models={"uniform_0_2": c["cost_models"]["uniform_0_2"]}),
+            c.update(algorithms={"mine": {"estimator": "my_outside:Shifted"}}),
+        ),
+    )
+    env = (str(site),)
+    snakemake(repo, "--cores", "1", shard("mine"), pythonpath=env)
+    assert planned_jobs(repo, shard("mine"), pythonpath=env) == []
+    for name in ("my_helpers.py", "my_outside.py", "my_estimators.py"):
+        path = site / name
+        path.write_text(path.read_text() + "\n# an edit\n")
+        assert shard("mine") in planned_outputs(repo, "train", shard("mine"), pythonpath=env)
+        snakemake(repo, "--cores", "1", shard("mine"), pythonpath=env)
+
+
+def test_each_config_writes_to_a_folder_of_its_own(run_copy, tmp_path):
+    """Bad case 5: config/test.yaml wrote into the default run's results/; a dry run of the
+    default config then planned 27 train jobs over its shards."""
+    assert (run_copy / RESULTS / ".budgetboost-config").read_text().startswith(TEST_CONFIG)
+    assert not (run_copy / "results/shards").exists() and not (run_copy / "logs/train").exists()
+    jobs = planned_jobs(run_copy, "--configfile", "config/config.yaml")
+    outputs = [out for _, outs in jobs for out in outs]
+    assert outputs and not [out for out in outputs if out.startswith(f"{RESULTS}/")]
+    # another config pointed at the test config's folder stops before any job
+    repo = copy_repo(tmp_path / "other")
+    shutil.copytree(run_copy / RESULTS, repo / RESULTS)
+    shutil.copy(repo / TEST_CONFIG, repo / "config/other.yaml")
+    proc = snakemake(
+        repo,
+        "-n",
+        "--configfile",
+        "config/other.yaml",
+        "--config",
+        f"results={RESULTS}",
+        check=False,
+    )
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and len(output.splitlines()) < 10, output
+    assert (
+        f"config results: {RESULTS}/ holds the outputs of {TEST_CONFIG} "
+        f"({RESULTS}/.budgetboost-config); running config/other.yaml there would overwrite them"
+    ) in output
+
+
+@pytest.mark.slow
+def test_a_train_job_that_breaks_the_contract_fails_and_writes_no_shard(tmp_path):
+    """Real ``snakemake``: the external estimators run as a user's would (a module beside the
+    Snakefile, on PYTHONPATH); each breaker's train job fails naming algorithm, dataset, cost
+    model, trial and budget, and leaves no shard; the honest one's shard is written."""
+    repo = copy_repo(tmp_path / "repo")
+    shutil.copy(REPO / "tests" / "external_estimator.py", repo / "my_estimators.py")
+    names = ["CheapestStump", "Overspending", "NaNCosts", "NaNScores"]
+
+    def edit(config):
+        config["datasets"] = {"heart": {"cost_models": ["uniform_0_2"], "trials": 2}}
+        config["cost_models"]["uniform_0_2"].pop("algorithms", None)
+        for name in names:
+            config["algorithms"][name.lower()] = {"estimator": f"my_estimators:{name}"}
+
+    edit_config(repo, edit)
+    shards = [f"{RESULTS}/shards/heart/uniform_0_2/{n.lower()}/block-0.parquet" for n in names]
+    env = runtime_env()
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(repo)])
+    proc = subprocess.run(
+        [SNAKEMAKE, *shards, "--cores", "2", "--keep-going", "--configfile", TEST_CONFIG],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert (repo / shards[0]).exists(), output[-3000:]
+    for name, detail in [
+        ("overspending", "spent 25 exceeds the budget 2"),
+        ("nancosts", "costs.rounds is nan at budget 2"),
+        ("nanscores", "scores are not finite"),
+    ]:
+        assert not (repo / f"{RESULTS}/shards/heart/uniform_0_2/{name}/block-0.parquet").exists()
+        expected = (
+            f"ContractError: algorithm '{name}', dataset 'heart', cost model 'uniform_0_2', "
+            "trial 0, budget 2: "
+        )
+        assert expected in output, output[-3000:]
+        assert detail in output
