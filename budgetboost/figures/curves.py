@@ -6,8 +6,8 @@
   test-time sampling (AdaBoostRS) on a secondary right axis, since its error is on another
   scale.
 * :func:`figure2`: Figure 2, the real-cost experiments (cost models of a kind whose prices
-  are real, :func:`budgetboost.data.costs.real_kinds`: heart with Turney's costs; and any
-  local dataset such as Yahoo! Webscope).
+  are real, :func:`budgetboost.data.costs.real_kinds`: Turney's prices with their discount
+  groups; and any local dataset such as Yahoo! Webscope).
 * :func:`figure3`: Figure 3, budgeted decision trees, error against number of nodes (log
   scale), AdaBoost's error as diamonds on a horizontal line for comparison.
 * :func:`figure_peers`: the paper's boosters that face the peers
@@ -184,9 +184,9 @@ def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     return budget_curves(
         summary,
         figure2_panels(summary, context),
-        "Figure 2: real feature costs (heart with Turney's costs, local datasets)",
+        "Figure 2: real feature costs (Turney's prices and discount groups; local datasets)",
         context,
-        empty_message="no real-cost results\n(cost model turney or a local dataset)",
+        empty_message="no real-cost results\n(a cost model of kind real, or a local dataset)",
     )
 
 
