@@ -184,7 +184,7 @@ def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     return budget_curves(
         summary,
         figure2_panels(summary, context),
-        "Figure 2: real feature costs (Turney's prices and discount groups; local datasets)",
+        "Figure 2: real feature costs",
         context,
         empty_message="no real-cost results\n(a cost model of kind real, or a local dataset)",
     )
