@@ -1,7 +1,7 @@
 """Recompute a run's stump-engine shards with this package and compare them with the run's.
 
 For every train job of a config whose estimator runs the stump engine (its module imports
-``budgetboost.estimators.stumps``: the boosters, the tuned boosters, the boosted trees and
+``budgetboost.estimators.boosting.stumps``: the boosters, the tuned boosters, the boosted trees and
 AdaBoostRS; not the CART trees nor the peers), recomputes the block as the train job does
 (:func:`budgetboost.pipeline.blocks.run_block` on the run's binarized data, with the same
 trials, splits, costs and budgets, and the shared AdaBoost paths fitted anew with this
@@ -48,7 +48,7 @@ from budgetboost.config import check_all, load_config_file  # noqa: E402
 from budgetboost.data.datasets import read_binarized  # noqa: E402
 from budgetboost.data.io import read_table  # noqa: E402
 from budgetboost.data.splits import split_indices  # noqa: E402
-from budgetboost.estimators.names import estimator_module  # noqa: E402
+from budgetboost.estimators.contract.names import estimator_module  # noqa: E402
 from budgetboost.pipeline.blocks import block_inputs, run_block_on  # noqa: E402
 from budgetboost.pipeline.code import source_files  # noqa: E402
 from budgetboost.pipeline.plan import Plan  # noqa: E402
@@ -56,7 +56,7 @@ from budgetboost.pipeline.shared_path import fit_adaboost_paths, read_adaboost_p
 from budgetboost.pipeline.specs import make_estimator  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE = "budgetboost/estimators/stumps.py"
+ENGINE = "budgetboost/estimators/boosting/stumps.py"
 #: Shard columns compared (every one but the names, trial and budget, which key the rows).
 KEYS = ["trial", "budget"]
 STUMP_KEYS = ["trial", "round"]

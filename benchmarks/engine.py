@@ -19,7 +19,7 @@ Prints, measured in the same run (medians of repeated timings, one thread everyw
 3. With ``--blocks DATASET:ROWS ...``: 400-round fits on trial 0's split with ROWS training
    rows, the 0/1 columns outside chains summed by the product and by the sparse block (paired
    medians of the whole fit, blocks built once, and of the edges alone), and whether the block
-   :func:`budgetboost.estimators.stumps.sparse_is_faster` picks is the faster one measured
+   :func:`budgetboost.estimators.boosting.stumps.sparse_is_faster` picks is the faster one measured
    (re-tune its constants from these).
 
 BLAS and OpenMP are limited to one thread, as LightGBM's ``num_threads=1`` and as the
@@ -210,7 +210,7 @@ def table1_against_lightgbm(datasets: list[str], repeats: int) -> None:
 
 def blocks_in_fits(items: list[str], repeats: int) -> None:
     """Part 3: the product against the sparse block inside fits (see the module docstring)."""
-    from budgetboost.estimators import stumps
+    from budgetboost.estimators.boosting import stumps
 
     spent = {"seconds": 0.0}
     for block in (stumps._SignBlock, stumps._SparseBlock):

@@ -32,7 +32,7 @@ import numpy as np
 from budgetboost.checks import load_config_file
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry, paper_datasets
-from budgetboost.estimators.names import estimator_class
+from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.pipeline.blocks import block_inputs
 from budgetboost.pipeline.plan import budget_grid
 from budgetboost.pipeline.specs import algorithm_spec, make_estimator

@@ -18,11 +18,11 @@ The package's layers, each a folder that imports only the ones before it: ``esti
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .estimators.base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
-from .estimators.boosting import BudgetedBoost
-from .estimators.budgeted_tree import BudgetedTree
-from .estimators.params import InvalidParameterError
-from .estimators.sampling import AdaBoostRS
+from .estimators.boosting.booster import BudgetedBoost
+from .estimators.boosting.sampling import AdaBoostRS
+from .estimators.contract.base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
+from .estimators.contract.params import InvalidParameterError
+from .estimators.trees.budgeted_tree import BudgetedTree
 
 try:
     __version__ = version("budgetboost")

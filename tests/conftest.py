@@ -299,7 +299,8 @@ def run_copy(base_run, tmp_path) -> Path:
 
 # ------------------------------------------------------------------ small problems (hypothesis)
 
-#: every criterion of BudgetedBoost (``budgetboost.estimators.criteria``), in the paper's order
+#: every criterion of BudgetedBoost (``budgetboost.estimators.boosting.criteria``), in the paper's
+# order
 CRITERIA = ("adaboost", "greedy", "smoothed", "speedboost", "hybrid")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from budgetboost import BudgetCosts, BudgetedEstimator
-from budgetboost.estimators.base import FEATURE_COSTS, FEATURE_GROUPS
+from budgetboost.estimators.contract.base import FEATURE_COSTS, FEATURE_GROUPS
 
 
 class CheapestStump(BudgetedEstimator):

@@ -147,7 +147,7 @@ def reference_tree_fit(
     X, y, costs, groups, criterion, max_rounds, depth, budget=math.inf, tau=1.0, switch=0.5
 ):
     """Boosted depth-``depth`` trees, from the definitions
-    (``budgetboost.estimators.tree_weak_learner``).
+    (``budgetboost.estimators.boosting.tree_weak_learner``).
 
     The root's edges are summed as :func:`reference_fit` sums them; the trees' edges are
     exactly rounded sums (``math.fsum``). (Whether a perfect stump, ``|gamma| = 1`` up to

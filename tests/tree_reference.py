@@ -13,7 +13,7 @@ from conftest import problems
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from budgetboost.estimators.budgeted_tree import BudgetedTree
+from budgetboost.estimators.trees.budgeted_tree import BudgetedTree
 
 #: the engine's GAIN_TOL and TIE_TOL, restated
 TOL = 1e-12

@@ -76,7 +76,7 @@ from budgetboost.data.cost_registry import (
     too_large,
 )
 from budgetboost.data.io import SmallFileError, read_small_text
-from budgetboost.estimators.validation import SHARED_TOLERANCE  # the contract's, too
+from budgetboost.estimators.contract.validation import SHARED_TOLERANCE  # the contract's, too
 
 __all__ = [
     "COST_FILE_COLUMNS",

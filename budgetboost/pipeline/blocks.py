@@ -25,9 +25,9 @@ from budgetboost.data.costs import make_costs
 from budgetboost.data.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.data.seeds import seed_from_key
 from budgetboost.data.splits import split_indices
-from budgetboost.estimators.base import BudgetEvaluation
-from budgetboost.estimators.contract import ContractError, check_costs
-from budgetboost.estimators.validation import check_budgets
+from budgetboost.estimators.contract.base import BudgetEvaluation
+from budgetboost.estimators.contract.checks import ContractError, check_costs
+from budgetboost.estimators.contract.validation import check_budgets
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_estimator
 
@@ -463,7 +463,7 @@ def _where(algorithm: str, dataset: str, cost_model: str, trial: int) -> str:
 def _check_evaluation(result: Any, budgets: Sequence[float], name: str) -> None:
     """The contract on what is stored, whoever computed it (an estimator may override
     ``evaluate_at_budgets``): a :class:`BudgetEvaluation` with one entry per budget, errors
-    in [0, 1], costs checked by :func:`~budgetboost.estimators.contract.check_costs`."""
+    in [0, 1], costs checked by :func:`~budgetboost.estimators.contract.checks.check_costs`."""
     if not isinstance(result, BudgetEvaluation):
         raise TypeError(
             f"algorithm {name!r}: evaluate_at_budgets must return a "

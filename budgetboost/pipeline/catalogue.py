@@ -21,7 +21,7 @@ defaults of the built-in names (:data:`BUILTIN`). A config entry may set
     algorithm of the catalogue has and the next marker).
 
 Whether an algorithm is *tuned* (chooses something on a validation part of its training
-rows, :mod:`budgetboost.estimators.tuning`) is not a config key: its estimator says so
+rows, :mod:`budgetboost.estimators.contract.tuning`) is not a config key: its estimator says so
 (``BudgetedEstimator.tunes``), and :meth:`Catalogue.from_config` records it.
 
 The rule scripts receive the catalogue as a rule param (:meth:`Catalogue.param`, JSON that

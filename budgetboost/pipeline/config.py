@@ -28,9 +28,9 @@ from budgetboost.data.jsonschema import validate_with_defaults
 from budgetboost.data.registry import DatasetError, load_registry, source_files
 from budgetboost.data.splits import check_training_classes
 from budgetboost.data.yamlfile import YamlError, load_yaml
-from budgetboost.estimators.base import BudgetedEstimator
-from budgetboost.estimators.names import estimator_class
-from budgetboost.estimators.params import InvalidParameterError
+from budgetboost.estimators.contract.base import BudgetedEstimator
+from budgetboost.estimators.contract.names import estimator_class
+from budgetboost.estimators.contract.params import InvalidParameterError
 from budgetboost.pipeline import folders
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.plan import budget_grid

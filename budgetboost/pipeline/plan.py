@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from budgetboost.data.costs import kind_of
-from budgetboost.estimators.names import estimator_class, estimator_module
+from budgetboost.estimators.contract.names import estimator_class, estimator_module
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.folders import logs_folder
 from budgetboost.pipeline.resources import rule_resources

@@ -22,7 +22,7 @@ import pandas as pd
 
 from budgetboost.data.io import read_metadata, read_table, write_table
 from budgetboost.data.schema import TIMING_COLUMNS
-from budgetboost.estimators.boosting import BoostPath, adaboost_path
+from budgetboost.estimators.boosting.booster import BoostPath, adaboost_path
 
 __all__ = ["fit_adaboost_paths", "read_adaboost_paths", "write_adaboost_paths"]
 
@@ -38,7 +38,8 @@ def fit_adaboost_paths(
 
     AdaBoost's choices do not depend on feature costs, so one path per (dataset, trial) serves the
     unbudgeted reference, AdaBoostBT and AdaBoostRS under every cost model
-    (:meth:`budgetboost.estimators.boosting.BoostPath.under_costs`), instead of boosting again in
+    (:meth:`budgetboost.estimators.boosting.booster.BoostPath.under_costs`), instead of boosting
+    again in
     each of their jobs.
     """
     paths, timing_rows = {}, []

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from budgetboost.data.seeds import seed_from_key
-from budgetboost.estimators.names import estimator_class
+from budgetboost.estimators.contract.names import estimator_class
 
 __all__ = [
     "AlgorithmSpec",
@@ -66,7 +66,8 @@ class AlgorithmSpec:
     name : str
         The algorithm's name in config and in the shards.
     estimator : str
-        A key of :data:`budgetboost.estimators.names.ESTIMATORS` or a ``"module:Class"`` path.
+        A key of :data:`budgetboost.estimators.contract.names.ESTIMATORS` or a ``"module:Class"``
+        path.
     params : dict
         Constructor parameters (``feature_costs``, ``feature_groups``, the discount groups
         and ``random_state`` are set per trial by :func:`make_estimator`).

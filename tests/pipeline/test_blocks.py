@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from budgetboost import BudgetedBoost
 from budgetboost.data import schema
 from budgetboost.data.seeds import seed_from_key
-from budgetboost.estimators.contract import ContractError
+from budgetboost.estimators.contract.checks import ContractError
 from budgetboost.pipeline import blocks, specs
 
 from .conftest import N_COLS, N_TRIALS, run, spec

@@ -47,7 +47,7 @@ def test_source_files_follow_a_users_module_outside_the_root(tmp_path, monkeypat
     assert mine == ["helpers/__init__.py", "helpers/consts.py", "helpers/maths.py", "my_est.py"]
     assert not [f for f in files if "site-packages" in f or "numpy" in f]
     assert code.untracked("my_est", root) is None
-    assert code.untracked("budgetboost.estimators.boosting", root) is None
+    assert code.untracked("budgetboost.estimators.boosting.booster", root) is None
     assert code.untracked("json", root).startswith("json is installed code (")
     assert "its code is not tracked" in code.untracked("lightgbm.sklearn", root)
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from conftest import REPO
 
-from budgetboost.estimators.boosting import adaboost_path
+from budgetboost.estimators.boosting.booster import adaboost_path
 from budgetboost.pipeline.blocks import block_inputs, run_block_on
 from budgetboost.pipeline.specs import algorithm_spec, make_estimator
 

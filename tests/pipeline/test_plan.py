@@ -119,12 +119,12 @@ def test_what_a_train_job_reads(checked):
     assert plan.train_modules("adaboost") == [
         "budgetboost.pipeline.blocks",
         "budgetboost.data.datasets",
-        "budgetboost.estimators.boosting",
+        "budgetboost.estimators.boosting.booster",
         "budgetboost.pipeline.shared_path",
     ]
     assert plan.train_modules("lightgbm_stumps")[2] == "budgetboost.estimators.peers.lightgbm_peer"
-    assert plan.train_modules("tree_cs")[2] == "budgetboost.estimators.budgeted_tree"
-    assert plan.train_modules("smoothed_tuned")[2] == "budgetboost.estimators.tuned_boost"
+    assert plan.train_modules("tree_cs")[2] == "budgetboost.estimators.trees.budgeted_tree"
+    assert plan.train_modules("smoothed_tuned")[2] == "budgetboost.estimators.boosting.tuned_boost"
     assert plan.path_rounds("heart") == 40  # the config's, more than heart's 15
     assert plan.split_sizes("heart") == {"train_size": 100, "test_size": 170}
     assert plan.cost_file("heart", "turney") == ["resources/heart_cleveland_turney_costs.csv"]

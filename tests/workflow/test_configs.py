@@ -67,7 +67,7 @@ def test_the_default_peers_are_set_for_small_data_and_run_20_trials():
     every peer runs at least 20 trials of every dataset under U[0, 2] (issue 30: under the
     corrected variance a per-dataset row detects at 20 trials within 1.13 of what it detects
     at 30, benchmarks/trials.py)."""
-    from budgetboost.estimators.names import estimator_class
+    from budgetboost.estimators.contract.names import estimator_class
 
     config = check_file(REPO / "config/config.yaml", REPO)
     registry = load_registry(REPO / config["registry"])

@@ -11,7 +11,7 @@ from snakemake.exceptions import WorkflowError
 
 from budgetboost.checks import ConfigError, check_all
 from budgetboost.data.registry import download_targets, source_files
-from budgetboost.estimators.names import estimator_module
+from budgetboost.estimators.contract.names import estimator_module
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline import folders
 from budgetboost.pipeline.catalogue import Catalogue

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 from budgetboost.data.datasets import read_binarized
 from budgetboost.data.io import write_table
-from budgetboost.estimators.names import estimator_class
+from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.pipeline.blocks import block_inputs, run_block, shard_metadata
 from budgetboost.pipeline.job import run_job
 from budgetboost.pipeline.specs import algorithm_spec

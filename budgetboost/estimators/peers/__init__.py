@@ -10,14 +10,15 @@ trade-off) that did best on a validation part of the training rows among those i
 afford, and accounts costs as the project does (see :mod:`budgetboost.estimators.peers._base`).
 The libraries are imported only when a peer is (``from budgetboost.estimators.peers import
 BudgetedLightGBM`` needs ``lightgbm``, not ``catboost``): the names resolve through
-:data:`budgetboost.estimators.names.ESTIMATORS`. In a config: ``estimator: BudgetedLightGBM``.
+:data:`budgetboost.estimators.contract.names.ESTIMATORS`. In a config: ``estimator:
+BudgetedLightGBM``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..names import estimator_class
+from ..contract.names import estimator_class
 
 __all__ = ["BudgetedCatBoost", "BudgetedLightGBM"]
 

@@ -2,7 +2,7 @@
 
 A peer wraps a gradient-boosting library whose split search can be charged for using a
 feature (LightGBM's cost-effective gradient boosting, CatBoost's feature penalties). It
-follows the protocol of every tuned estimator (:mod:`budgetboost.estimators.tuning`):
+follows the protocol of every tuned estimator (:mod:`budgetboost.estimators.contract.tuning`):
 
 1. One model per *configuration* (a trade-off of the library's penalty, and a learning rate)
    is trained on the *fit part* of the training rows. Every prefix of ``k`` trees of every
@@ -41,10 +41,10 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from ..base import BudgetCosts, TrainingData
-from ..params import Constraint, InvalidParameterError
-from ..pricing import Pricing
-from ..tuning import EMPTY_SCORE, TunedEstimator
+from ..contract.base import BudgetCosts, TrainingData
+from ..contract.params import Constraint, InvalidParameterError
+from ..contract.pricing import Pricing
+from ..contract.tuning import EMPTY_SCORE, TunedEstimator
 from ._columns import ColumnEncoding
 
 __all__ = ["LibraryParams", "PeerBooster", "PeerModel"]
@@ -153,7 +153,7 @@ class PeerBooster(TunedEstimator):
       ``"learning_rate"``) of ``n_trees[i]`` trees, on the rows given (``y01`` 0/1,
       ``penalty`` one cost per column), the library's data built once for all of them.
 
-    The rest is the protocol of :class:`~budgetboost.estimators.tuning.TunedEstimator`; a
+    The rest is the protocol of :class:`~budgetboost.estimators.contract.tuning.TunedEstimator`; a
     candidate is a prefix of ``k`` trees of a configuration's model.
 
     Attributes

@@ -19,9 +19,15 @@ from typing import Any
 import catboost
 import numpy as np
 
-from ..base import DISCOUNT_COSTS, DISCOUNT_GROUPS, FEATURE_COSTS, FEATURE_GROUPS, RANDOM_STATE
-from ..params import Interval
-from ..tuning import GRID, TRADEOFF
+from ..contract.base import (
+    DISCOUNT_COSTS,
+    DISCOUNT_GROUPS,
+    FEATURE_COSTS,
+    FEATURE_GROUPS,
+    RANDOM_STATE,
+)
+from ..contract.params import Interval
+from ..contract.tuning import GRID, TRADEOFF
 from ._base import LibraryParams, PeerBooster, PeerModel
 
 __all__ = ["BudgetedCatBoost"]

@@ -11,9 +11,9 @@ from .conftest import BUDGETS, pay_once, problem
 lightgbm = pytest.importorskip("lightgbm")
 
 from budgetboost import InvalidParameterError  # noqa: E402
+from budgetboost.estimators.contract.tuning import validation_split  # noqa: E402
 from budgetboost.estimators.peers import BudgetedLightGBM  # noqa: E402
 from budgetboost.estimators.peers._base import _prefix_costs  # noqa: E402
-from budgetboost.estimators.tuning import validation_split  # noqa: E402
 
 
 def reference_params(est, tradeoff, costs, learning_rate):

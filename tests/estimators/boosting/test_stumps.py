@@ -1,4 +1,5 @@
-"""The stump space (budgetboost.estimators.stumps): every block of edges against the direct sum,
+"""The stump space (budgetboost.estimators.boosting.stumps): every block of edges against the
+direct sum,
 and the block each kind of column takes."""
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_fit
 
-from budgetboost.estimators import stumps
-from budgetboost.estimators.stumps import StumpSpace
+from budgetboost.estimators.boosting import stumps
+from budgetboost.estimators.boosting.stumps import StumpSpace
 
 
 def test_binary_matrix_is_recognised_cheaply():

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgetboost import BudgetedBoost
-from budgetboost.estimators import criteria
-from budgetboost.estimators.criteria import CRITERIA, GAMMA_ZERO, CachedScores, select
+from budgetboost.estimators.boosting import criteria
+from budgetboost.estimators.boosting.criteria import CRITERIA, GAMMA_ZERO, CachedScores, select
 
 RATIOS = ["greedy", "smoothed", "speedboost"]
 
@@ -194,8 +194,8 @@ def test_cached_scores_equal_the_criteria_as_the_budget_is_spent():
     """A fit reuses each criterion's log-denominator until what is spent changes (Eq. 2);
     the scores must equal the criteria's direct values, including +inf/-inf at zero costs
     and zero or perfect edges."""
-    from budgetboost.estimators.criteria import CRITERIA as criteria
-    from budgetboost.estimators.criteria import CachedScores
+    from budgetboost.estimators.boosting.criteria import CRITERIA as criteria
+    from budgetboost.estimators.boosting.criteria import CachedScores
 
     rng = np.random.default_rng(5)
     cost = np.concatenate([[0.0, 0.0, 1.5], rng.uniform(0, 2, size=40)])
@@ -214,7 +214,7 @@ def test_cached_scores_equal_the_criteria_as_the_budget_is_spent():
 
 
 def test_ratio_denominators_are_the_original_or_the_smoothed_cost():
-    from budgetboost.estimators.criteria import CRITERIA as criteria
+    from budgetboost.estimators.boosting.criteria import CRITERIA as criteria
 
     cost = np.array([0.0, 0.5, 2.0])
     with np.errstate(divide="ignore"):

@@ -1,12 +1,12 @@
 """Budgeted boosting: Algorithm 1's loop, the boosting path, and :class:`BudgetedBoost`.
 
 Algorithm 1 of Huang, Powers & Reyzin (IJCAI 2015): boost; in every round pick a stump by a
-*criterion* among ALL stumps (:mod:`budgetboost.estimators.criteria`), pay for the feature
+*criterion* among ALL stumps (:mod:`budgetboost.estimators.boosting.criteria`), pay for the feature
 groups of the round's hypothesis not yet paid, and stop as soon as that payment exceeds what
 is left of the budget ``B``. The loop is written once (:func:`boost_path`); the weak learner
-supplies each round's hypothesis (:mod:`budgetboost.estimators.weak_learners`): the chosen
+supplies each round's hypothesis (:mod:`budgetboost.estimators.boosting.weak_learners`): the chosen
 stump (Algorithm 1 as printed) or a small tree grown from it
-(:mod:`budgetboost.estimators.tree_weak_learner`).
+(:mod:`budgetboost.estimators.boosting.tree_weak_learner`).
 
 No criterion depends on ``B`` itself (Eq. 2 uses what has been spent, ``B - B_t``), so the
 sequence of hypotheses is the same for every budget: one fit to ``max_rounds`` gives the exact
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import (
+from ..contract.base import (
     BUDGET,
     DISCOUNT_COSTS,
     DISCOUNT_GROUPS,
@@ -35,12 +35,12 @@ from .base import (
     BudgetedEstimator,
     TrainingData,
 )
+from ..contract.params import InstanceOf, Interval, InvalidParameterError, Options
+from ..contract.pricing import Pricing
+from ..contract.validation import check_budgets, check_X_y, encode_labels
 from .criteria import CRITERION_NAMES, GAMMA_CAP, StumpChoice
-from .params import InstanceOf, Interval, InvalidParameterError, Options
-from .pricing import Pricing
 from .stumps import StumpSpace
 from .tree_weak_learner import TreeLearner
-from .validation import check_budgets, check_X_y, encode_labels
 from .weak_learners import Round, StumpLearner
 
 __all__ = ["BoostPath", "BudgetedBoost", "WEAK_LEARNERS", "adaboost_path", "boost_path"]
@@ -137,7 +137,9 @@ class BoostPath:
 
 #: Constraint of the ``adaboost_path`` parameter (set per trial by the pipeline).
 ADABOOST_PATH = [
-    InstanceOf((BoostPath,), "a BoostPath of budgetboost.estimators.boosting.adaboost_path"),
+    InstanceOf(
+        (BoostPath,), "a BoostPath of budgetboost.estimators.boosting.booster.adaboost_path"
+    ),
     None,
 ]
 
@@ -209,16 +211,18 @@ def boost_path(
     """Run Algorithm 1 on validated inputs (``y`` in {-1, +1}) and return the path.
 
     Each round: the stumps' edges under the weights ``D_t``; the stump the criterion chooses
-    (:class:`~budgetboost.estimators.criteria.StumpChoice`; boosting ends with
+    (:class:`~budgetboost.estimators.boosting.criteria.StumpChoice`; boosting ends with
     ``zero_edge`` when no stump has an edge); the weak learner's hypothesis (``learner``,
-    default :class:`~budgetboost.estimators.weak_learners.StumpLearner`); its unpaid feature
+    default :class:`~budgetboost.estimators.boosting.weak_learners.StumpLearner`); its unpaid
+    feature
     groups, paid in the order of its splits, or the end (``budget``) when they cost more than
     what is left of ``budget``; ``alpha = 1/2 ln((1 + g) / (1 - g))`` with the hypothesis's
     edge ``g`` capped at ``1 - GAMMA_CAP`` (a perfect hypothesis ends boosting); and the
     weights ``D_{t+1}(i) ~ D_t(i) exp(-alpha y_i h(x_i))``.
 
     ``pricing`` (default: each group's ``group_cost``, paid once) prices the groups with
-    discount groups (:mod:`~budgetboost.estimators.pricing`): a round pays the marginal price
+    discount groups (:mod:`~budgetboost.estimators.contract.pricing`): a round pays the marginal
+    price
     of each new group given the discount groups paid before it, and the criteria read each
     candidate's price given the discount groups the ensemble has touched (its discount price
     once its group is touched, whether or not the candidate itself is paid).
@@ -348,7 +352,8 @@ class BudgetedBoost(BudgetedEstimator):
     weak_learner : {"stump", "tree"}, default="stump"
         ``stump``: Algorithm 1 as printed. ``tree``: each round grows one tree of depth at
         most ``max_depth`` with +-1 leaves on the round's weights
-        (:mod:`budgetboost.estimators.tree_weak_learner`): the root is the stump the criterion
+        (:mod:`budgetboost.estimators.boosting.tree_weak_learner`): the root is the stump the
+        criterion
         chooses; then each leaf above ``max_depth``, in preorder, is split by the candidate
         that maximises the criterion of the resulting whole tree, ``(gamma, c)`` with ``gamma
         = sum_i D(i) y_i h(x_i)`` (new leaves take the sign of their weighted label sums) and

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
-from .contract import check_costs, check_scores
+from .checks import check_costs, check_scores
 from .params import (
     Boolean,
     InstanceOf,
@@ -217,7 +217,7 @@ class BudgetedEstimator:
     part ``feature_costs - discount_costs``, paid once per example for the group, and each
     test read adds its discount price; a set of groups costs ``sum of the touched discount
     groups' shared parts + sum of its tests' discount prices (full prices outside a discount
-    group)`` (:mod:`~budgetboost.estimators.pricing`, ``data.pricing``). ``spent`` is the
+    group)`` (:mod:`~budgetboost.estimators.contract.pricing`, ``data.pricing``). ``spent`` is the
     model's cost at a budget, never above the budget; the per-example costs
     (``mean_example_cost``, ``max_example_cost``) are what individual test examples paid,
     each for the groups its own prediction read, at these prices (see :class:`BudgetCosts`).
@@ -252,7 +252,7 @@ class BudgetedEstimator:
       ``X`` and an array of budgets, the scores of shape (len(budgets), n_samples) (``> 0``
       predicts ``classes_[1]``) and what was paid at each budget. Budget ``inf`` is the model
       as fitted: ``decision_function`` is its row. Its outputs are checked each time
-      (:mod:`~budgetboost.estimators.contract`): finite scores, finite costs >= 0, ``spent``
+      (:mod:`~budgetboost.estimators.contract.checks`): finite scores, finite costs >= 0, ``spent``
       and ``max_example_cost`` within the budget; a violation raises ``ContractError``.
 
     Override ``decision_function`` or ``predict`` only where they differ from that (as
@@ -307,7 +307,7 @@ class BudgetedEstimator:
 
     _estimator_type = "classifier"
     #: What each constructor parameter may be: ``{name: [constraint, ...]}`` (see
-    #: :mod:`budgetboost.estimators.params`); ``None`` in a list allows ``None``.
+    #: :mod:`budgetboost.estimators.contract.params`); ``None`` in a list allows ``None``.
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
 
     # ------------------------------------------------------------------ parameters
@@ -341,7 +341,7 @@ class BudgetedEstimator:
     def tunes(cls, params: Mapping[str, Any]) -> bool:
         """Whether an estimator of these parameters chooses anything (a trade-off, the size
         of its model) on a validation part of its training rows, by the protocol of
-        :mod:`budgetboost.estimators.tuning`; reports name each side's protocol."""
+        :mod:`budgetboost.estimators.contract.tuning`; reports name each side's protocol."""
         return False
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
@@ -539,7 +539,7 @@ class BudgetedEstimator:
     ) -> tuple[np.ndarray, BudgetCosts]:
         """``_scores_and_costs``, its outputs checked against the contract (finite scores of
         the right shape, finite costs >= 0, nothing spent above the budget: see
-        :mod:`budgetboost.estimators.contract`), so that no subclass can break it unseen."""
+        :mod:`budgetboost.estimators.contract.checks`), so that no subclass can break it unseen."""
         scores, costs = self._scores_and_costs(X, budgets)
         owner = f"{type(self).__name__}._scores_and_costs"
         if not isinstance(costs, BudgetCosts):

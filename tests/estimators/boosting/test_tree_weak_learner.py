@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from reference import reference_tree_fit
 
 from budgetboost import BudgetedBoost
-from budgetboost.estimators.boosting import adaboost_path, boost_path
-from budgetboost.estimators.tree_weak_learner import TreeLearner
+from budgetboost.estimators.boosting.booster import adaboost_path, boost_path
+from budgetboost.estimators.boosting.tree_weak_learner import TreeLearner
 
 STUMP_ATTRIBUTES = (
     "feature_",
@@ -280,7 +280,7 @@ def test_degenerate_inputs():
 def test_bounded_split_scoring_chooses_what_full_scoring_chooses(criterion):
     """The splits below the root score exactly only the candidates that can win
     (``_best_split``); bounding every candidate set gives the fit of scoring them all."""
-    from budgetboost.estimators import tree_weak_learner
+    from budgetboost.estimators.boosting import tree_weak_learner
 
     rng = np.random.default_rng(17)
     X = np.column_stack(

@@ -1,15 +1,16 @@
 """What one round of budgeted boosting adds: the weak learner's step, and the stump learner.
 
-The loop of Algorithm 1 (:func:`budgetboost.estimators.boosting.boost_path`) is written
+The loop of Algorithm 1 (:func:`budgetboost.estimators.boosting.booster.boost_path`) is written
 once: each round it computes the stumps' edges under the round's weights, lets
-:class:`~budgetboost.estimators.criteria.StumpChoice` choose the stump (step 4), asks the
+:class:`~budgetboost.estimators.boosting.criteria.StumpChoice` choose the stump (step 4), asks the
 *weak learner* for the round's hypothesis, pays for the feature groups the hypothesis reads
 that are not yet paid (or stops, when they exceed what is left of the budget), weighs it and
 reweights the examples. The weak learner supplies only the hypothesis (as scikit-learn's
 ``BaseWeightBoosting.fit`` owns the loop and ``_boost`` supplies the step):
 
 - :class:`StumpLearner`: the chosen stump itself (Algorithm 1 as printed);
-- :class:`~budgetboost.estimators.tree_weak_learner.TreeLearner`: a small tree grown from the
+- :class:`~budgetboost.estimators.boosting.tree_weak_learner.TreeLearner`: a small tree grown from
+the
   chosen stump by the round's criterion (the paper's first open question, Section 8).
 
 A weak learner subclasses :class:`WeakLearner`, whose docstring is the contract.
@@ -77,7 +78,7 @@ class WeakLearner:
     ) -> Callable[[Round], Step]:
         """The per-fit state, as a function of a :class:`Round` returning the :class:`Step`
         of the round's hypothesis (``X`` finite, ``y`` in {-1, +1}; ``pricing``: the
-        groups' :class:`~budgetboost.estimators.pricing.Pricing`, None: ``group_cost``)."""
+        groups' :class:`~budgetboost.estimators.contract.pricing.Pricing`, None: ``group_cost``)."""
         raise NotImplementedError
 
     def stacked(self, records: list) -> dict[str, np.ndarray]:

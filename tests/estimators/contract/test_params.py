@@ -1,4 +1,5 @@
-"""Declarative parameter checks (budgetboost.estimators.params): one routine for every estimator, a
+"""Declarative parameter checks (budgetboost.estimators.contract.params): one routine for every
+estimator, a
 message naming the parameter and the reason; the config's entries pass them."""
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from budgetboost import (
     BudgetedTree,
     InvalidParameterError,
 )
-from budgetboost.estimators import names
-from budgetboost.estimators.params import Interval
+from budgetboost.estimators.contract import names
+from budgetboost.estimators.contract.params import Interval
 
 ESTIMATORS = [BudgetedBoost, AdaBoostRS, BudgetedTree]
 

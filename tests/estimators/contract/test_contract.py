@@ -16,7 +16,7 @@ from external_estimator import (
     Overspending,
 )
 
-from budgetboost.estimators.contract import (
+from budgetboost.estimators.contract.checks import (
     BUDGET_TOLERANCE,
     ContractError,
     check_costs,

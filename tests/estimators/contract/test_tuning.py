@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from budgetboost.estimators.tuning import Choice, choose, validation_split
+from budgetboost.estimators.contract.tuning import Choice, choose, validation_split
 
 
 def reference_choice(config, size, cost, error, loss, budget):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from reference import reference_fit
 
 from budgetboost import AdaBoostRS, BudgetedBoost
-from budgetboost.estimators.boosting import GAMMA_CAP, adaboost_path
+from budgetboost.estimators.boosting.booster import GAMMA_CAP, adaboost_path
 
 
 @settings(
@@ -252,7 +252,7 @@ def test_bad_data_is_rejected_with_a_clear_message():
 
 
 def test_a_path_without_rounds_has_typed_empty_arrays():
-    from budgetboost.estimators.boosting import boost_path
+    from budgetboost.estimators.boosting.booster import boost_path
 
     path = boost_path(
         np.ones((4, 2)),
@@ -351,7 +351,7 @@ def test_a_shared_path_is_refused_on_other_rows_or_criteria():
 def test_scores_in_row_blocks_are_the_scores_at_once(monkeypatch, weak_learner):
     """Prefix votes are computed over blocks of rows (bounded memory on large data): each
     row's cumulative sum is its own, so blocks of one row give the same bytes."""
-    from budgetboost.estimators import boosting
+    from budgetboost.estimators.boosting import booster as boosting
 
     rng = np.random.default_rng(3)
     X = rng.integers(0, 2, size=(300, 20)).astype(float)

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from .base import RANDOM_STATE, BudgetCosts, TrainingData
+from ..contract.base import RANDOM_STATE, BudgetCosts, TrainingData
+from ..contract.params import Boolean, Interval, InvalidParameterError
+from ..contract.tuning import TRADEOFF, Choice, TunedEstimator, choose_by_budget
+from ..contract.validation import check_budgets
 from .cart_splits import SplitSearch, split_gains
-from .params import Boolean, Interval, InvalidParameterError
 from .pruned_tree import PrunedTree
-from .tuning import TRADEOFF, Choice, TunedEstimator, choose_by_budget
-from .validation import check_budgets
 
 __all__ = ["DEFAULT_TRADEOFFS", "BudgetedTree"]
 
@@ -95,14 +95,16 @@ class BudgetedTree(TunedEstimator, PrunedTree):
     is per example of the node, so both terms are weighted by the node's share of the examples). The
     training rows are split, stratified by class, into a *fit part* and a *validation part*
     (``validation_fraction``, seeded by ``random_state``;
-    :func:`~budgetboost.estimators.tuning.validation_split`). One tree per ``lambda`` of the grid
+    :func:`~budgetboost.estimators.contract.tuning.validation_split`). One tree per ``lambda`` of
+    the grid
     ``tradeoffs_`` is grown on the fit part and pruned by budget as plain CART is. At each budget
     ``B`` the tree used is the one, among the grid's trees each pruned to ``B``, with the fewest
     validation errors; ties go to the smaller ``lambda`` (so to plain CART, ``lambda = 0``, whenever
     it does as well). The choice is a step function of the budget fixed at fit time
     (:attr:`choice_`, :meth:`chosen_tradeoffs`). Each ``lambda`` chosen at some budget is
     then grown again on all training rows (the protocol of every tuned estimator,
-    :mod:`budgetboost.estimators.tuning`), and that tree, pruned to ``B``, serves budget ``B``.
+    :mod:`budgetboost.estimators.contract.tuning`), and that tree, pruned to ``B``, serves budget
+    ``B``.
     Test rows take no part in the fit or the choice (the estimator only sees the training rows).
     A single ``lambda`` is a fixed trade-off; with ``validation_fraction=0`` it is grown on all
     training rows.

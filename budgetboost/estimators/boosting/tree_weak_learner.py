@@ -2,11 +2,13 @@
 
 Section 8 of Huang, Powers & Reyzin (2015) conjectures that boosting decision trees with the
 cost-aware criteria would beat stumps. :class:`TreeLearner` is the weak learner that the loop of
-Algorithm 1 (:func:`budgetboost.estimators.boosting.boost_path`) asks for, in each round, one tree
+Algorithm 1 (:func:`budgetboost.estimators.boosting.booster.boost_path`) asks for, in each round,
+one tree
 of depth at most ``max_depth`` with +-1 leaves on the round's weights ``D_t``:
 
 1. **Root.** The root split is the stump the stump engine chooses in that round
-   (:class:`~budgetboost.estimators.criteria.StumpChoice`: the criterion on ``(|gamma|, c)``
+   (:class:`~budgetboost.estimators.boosting.criteria.StumpChoice`: the criterion on ``(|gamma|,
+   c)``
    of every stump, ties to the larger ``|gamma|``, then the lower column, then the lower threshold),
    with the stump's leaves ``-s`` (``x < v``) and ``s`` (``x >= v``). A depth-1 tree is that
    stump, so ``max_depth=1`` reproduces the stump engine bit for bit. When no stump has an
@@ -50,6 +52,7 @@ import math
 
 import numpy as np
 
+from ..contract.pricing import Pricing
 from .criteria import (
     CRITERIA,
     GAMMA_CAP,
@@ -60,7 +63,6 @@ from .criteria import (
     score_one,
     select,
 )
-from .pricing import Pricing
 from .stumps import StumpSpace
 from .weak_learners import Round, Step, WeakLearner
 
@@ -78,7 +80,8 @@ def _best_split(
 ) -> int:
     """The candidate (of ``index``) whose tree scores best, or -1; ties as ``_select``.
 
-    As :func:`~budgetboost.estimators.criteria.contenders` does for stumps, only the candidates
+    As :func:`~budgetboost.estimators.boosting.criteria.contenders` does for stumps, only the
+    candidates
     whose upper bound ``k x / (d (1 - k x))`` (``x = gamma^2``, ``d`` the denominator) reaches the
     best lower bound ``M = max k x / d``, less the relative margin ``PRUNE_MARGIN * (1 + |log M|)``,
     are scored exactly: the others score below the best by more than the tie tolerance.
@@ -104,7 +107,8 @@ def _best_split(
 
 def _beats(score: float, gamma: float, score0: float, gamma0: float) -> bool:
     """Whether a split tree ``(score, gamma)`` beats the unsplit one ``(score0, gamma0)``
-    in :func:`~budgetboost.estimators.criteria.select`'s order, the unsplit tree winning exact ties.
+    in :func:`~budgetboost.estimators.boosting.criteria.select`'s order, the unsplit tree winning
+    exact ties.
     """
     if score == -math.inf:
         return False

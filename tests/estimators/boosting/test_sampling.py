@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from budgetboost import AdaBoostRS, BudgetedBoost
-from budgetboost.estimators import sampling
-from budgetboost.estimators.boosting import VOTE_TIE
-from budgetboost.estimators.sampling import MIN_COST, _alias_draws, _alias_table
+from budgetboost.estimators.boosting import sampling
+from budgetboost.estimators.boosting.booster import VOTE_TIE
+from budgetboost.estimators.boosting.sampling import MIN_COST, _alias_draws, _alias_table
 
 
 @pytest.fixture(scope="module")

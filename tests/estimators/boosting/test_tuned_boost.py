@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from budgetboost import InvalidParameterError
-from budgetboost.estimators.boosting import BudgetedBoost
-from budgetboost.estimators.budgeted_tree import BudgetedTree
+from budgetboost.estimators.boosting.booster import BudgetedBoost
+from budgetboost.estimators.boosting.tuned_boost import TunedBoost
 from budgetboost.estimators.peers import BudgetedCatBoost, BudgetedLightGBM
-from budgetboost.estimators.tuned_boost import TunedBoost
+from budgetboost.estimators.trees.budgeted_tree import BudgetedTree
 
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 4.0, 8.0, np.inf]
 

@@ -1,4 +1,5 @@
-"""One budgeted CART tree (budgetboost.estimators.pruned_tree): its pruning sequences against the
+"""One budgeted CART tree (budgetboost.estimators.trees.pruned_tree): its pruning sequences against
+the
 reference, the budget invariant, each group paid once per path, reading the tree pruned to a
 budget or a node count."""
 
@@ -20,8 +21,8 @@ from tree_reference import (
     tree_problems,
 )
 
-from budgetboost.estimators import pruned_tree
-from budgetboost.estimators.budgeted_tree import BudgetedTree
+from budgetboost.estimators.trees import pruned_tree
+from budgetboost.estimators.trees.budgeted_tree import BudgetedTree
 
 
 # ---------------------------------------------------------------------------- pruning

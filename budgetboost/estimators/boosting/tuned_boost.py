@@ -4,8 +4,10 @@ The paper's boosters choose nothing on held-out rows: Smoothed runs with ``tau =
 every budget gets the longest affordable prefix of the path. The library peers, and the
 cost-sensitive tree, choose their trade-off and the size of their model per budget on a
 validation part of the training rows, then refit on all of them
-(:mod:`budgetboost.estimators.tuning`). A comparison of the two is fair only when both sides
-may tune: :class:`TunedBoost` is :class:`~budgetboost.estimators.boosting.BudgetedBoost` with
+(:mod:`budgetboost.estimators.contract.tuning`). A comparison of the two is fair only when both
+sides
+may tune: :class:`TunedBoost` is :class:`~budgetboost.estimators.boosting.booster.BudgetedBoost`
+with
 ``tau`` (Eq. 2) and the number of rounds chosen per budget the same way.
 """
 
@@ -15,7 +17,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .base import (
+from ..contract.base import (
     BUDGET,
     DISCOUNT_COSTS,
     DISCOUNT_GROUPS,
@@ -24,10 +26,10 @@ from .base import (
     RANDOM_STATE,
     TrainingData,
 )
-from .boosting import MAX_TREE_DEPTH, WEAK_LEARNERS, BudgetedBoost
+from ..contract.params import Interval, Options
+from ..contract.tuning import TunedEstimator, UnitGrid
+from .booster import MAX_TREE_DEPTH, WEAK_LEARNERS, BudgetedBoost
 from .criteria import CRITERION_NAMES
-from .params import Interval, Options
-from .tuning import TunedEstimator, UnitGrid
 
 __all__ = ["TunedBoost"]
 
@@ -37,20 +39,21 @@ class TunedBoost(TunedEstimator):
 
     Per fit: the training rows are split, stratified by class, into a fit part and a
     validation part (``validation_fraction``, seeded by ``random_state``); one
-    :class:`~budgetboost.estimators.boosting.BudgetedBoost` per value of ``tau`` is boosted on
+    :class:`~budgetboost.estimators.boosting.booster.BudgetedBoost` per value of ``tau`` is boosted
+    on
     the fit part, and every prefix of every path (its first ``k`` rounds, ``k = 0`` the
     majority vote) is a candidate with the cost of its feature groups and its error on the
     validation part. At each budget ``B`` the candidate with the lowest validation error among
     those costing at most ``B`` is chosen (ties: lower exponential loss, lower cost, fewer
     rounds, earlier ``tau``). Each ``tau`` chosen at some budget is boosted again on all
     training rows, and budget ``B`` uses its first ``k`` rounds, or fewer where the refitted
-    path reaches ``B`` sooner (:mod:`budgetboost.estimators.tuning`).
+    path reaches ``B`` sooner (:mod:`budgetboost.estimators.contract.tuning`).
 
     Parameters
     ----------
     criterion, max_rounds, switch, weak_learner, max_depth, budget, feature_costs, \
 feature_groups, discount_groups, discount_costs
-        As :class:`~budgetboost.estimators.boosting.BudgetedBoost` (every path, and so every
+        As :class:`~budgetboost.estimators.boosting.booster.BudgetedBoost` (every path, and so every
         candidate's cost, is priced with the discount groups).
     tau : float in (0, 1] or array-like of them, default=(1/8, 1/4, 1/2, 1)
         The scale of the spent budget in Eq. 2 (``smoothed``, ``hybrid``), one value or a

@@ -14,10 +14,10 @@ __all__ = ["ESTIMATORS", "estimator_class", "estimator_module"]
 
 #: The built-in estimators: short name -> ``"module:Class"``.
 ESTIMATORS: dict[str, str] = {
-    "BudgetedBoost": "budgetboost.estimators.boosting:BudgetedBoost",
-    "TunedBoost": "budgetboost.estimators.tuned_boost:TunedBoost",
-    "AdaBoostRS": "budgetboost.estimators.sampling:AdaBoostRS",
-    "BudgetedTree": "budgetboost.estimators.budgeted_tree:BudgetedTree",
+    "BudgetedBoost": "budgetboost.estimators.boosting.booster:BudgetedBoost",
+    "TunedBoost": "budgetboost.estimators.boosting.tuned_boost:TunedBoost",
+    "AdaBoostRS": "budgetboost.estimators.boosting.sampling:AdaBoostRS",
+    "BudgetedTree": "budgetboost.estimators.trees.budgeted_tree:BudgetedTree",
     "BudgetedLightGBM": "budgetboost.estimators.peers.lightgbm_peer:BudgetedLightGBM",
     "BudgetedCatBoost": "budgetboost.estimators.peers.catboost_peer:BudgetedCatBoost",
 }

@@ -18,15 +18,15 @@ from conftest import CRITERIA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from budgetboost.estimators.base import BudgetedEstimator
-from budgetboost.estimators.boosting import BudgetedBoost, adaboost_path
-from budgetboost.estimators.budgeted_tree import BudgetedTree
-from budgetboost.estimators.contract import BUDGET_TOLERANCE
-from budgetboost.estimators.params import InvalidParameterError
-from budgetboost.estimators.pricing import Pricing
-from budgetboost.estimators.sampling import AdaBoostRS
-from budgetboost.estimators.tuned_boost import TunedBoost
-from budgetboost.estimators.validation import check_discount_groups, check_feature_groups
+from budgetboost.estimators.boosting.booster import BudgetedBoost, adaboost_path
+from budgetboost.estimators.boosting.sampling import AdaBoostRS
+from budgetboost.estimators.boosting.tuned_boost import TunedBoost
+from budgetboost.estimators.contract.base import BudgetedEstimator
+from budgetboost.estimators.contract.checks import BUDGET_TOLERANCE
+from budgetboost.estimators.contract.params import InvalidParameterError
+from budgetboost.estimators.contract.pricing import Pricing
+from budgetboost.estimators.contract.validation import check_discount_groups, check_feature_groups
+from budgetboost.estimators.trees.budgeted_tree import BudgetedTree
 
 
 # ------------------------------------------------------------------ the loop reference
@@ -381,7 +381,7 @@ def test_rs_ac_samples_by_the_price_given_what_the_example_paid():
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)
     shared = zero.set_params(discount_costs=discount)
     shared.fit(X, y)
-    from budgetboost.estimators.sampling import _DrawPrices
+    from budgetboost.estimators.boosting.sampling import _DrawPrices
 
     prices = _DrawPrices(shared, 1)
     _, alone = prices._table(0)

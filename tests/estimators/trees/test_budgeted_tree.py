@@ -1,7 +1,7 @@
 """BudgetedTree: growth and pruning against slow references, the budget invariant, costs.
 
 The references below are written straight from the definitions in
-``budgetboost.estimators.cart_splits`` and ``pruned_tree`` (every threshold of every column
+``budgetboost.estimators.trees.cart_splits`` and ``pruned_tree`` (every threshold of every column
 enumerated, examples counted in loops, pruned trees recomputed from scratch at every step);
 they share no code with the engine.
 """
@@ -14,8 +14,8 @@ from tree_reference import (
     fit_tree,
 )
 
-from budgetboost.estimators import cart_splits
-from budgetboost.estimators.budgeted_tree import DEFAULT_TRADEOFFS, BudgetedTree
+from budgetboost.estimators.trees import cart_splits
+from budgetboost.estimators.trees.budgeted_tree import DEFAULT_TRADEOFFS, BudgetedTree
 
 
 def _budget_problem(seed=0, n=800):
@@ -172,7 +172,7 @@ def test_fitted_budget_caps_the_choice():
 
 
 def test_check_params_catches_config_mistakes_without_data():
-    from budgetboost.estimators.params import InvalidParameterError
+    from budgetboost.estimators.contract.params import InvalidParameterError
 
     BudgetedTree.check_params({"cost_sensitive": True, "tradeoffs": [0.0, 0.1]})
     with pytest.raises(InvalidParameterError, match="tradeoffs: only used"):

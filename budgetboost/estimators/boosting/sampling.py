@@ -13,7 +13,7 @@ from numbers import Integral
 
 import numpy as np
 
-from .base import (
+from ..contract.base import (
     BUDGET,
     DISCOUNT_COSTS,
     DISCOUNT_GROUPS,
@@ -24,10 +24,10 @@ from .base import (
     BudgetedEstimator,
     TrainingData,
 )
-from .boosting import ADABOOST_PATH, VOTE_TIE, BoostPath, boost_path, path_for
-from .params import Boolean, Interval
+from ..contract.params import Boolean, Interval
+from ..contract.validation import check_budgets
+from .booster import ADABOOST_PATH, VOTE_TIE, BoostPath, boost_path, path_for
 from .stumps import stump_outputs
-from .validation import check_budgets
 
 __all__ = ["AdaBoostRS", "MIN_COST"]
 
@@ -288,7 +288,8 @@ class AdaBoostRS(BudgetedEstimator):
         (it would run forever once every feature of the ensemble is paid for).
     adaboost_path : BoostPath or None, default=None
         A plain AdaBoost path fitted on the same training rows
-        (:func:`budgetboost.estimators.boosting.adaboost_path`), used instead of boosting again: the
+        (:func:`budgetboost.estimators.boosting.booster.adaboost_path`), used instead of boosting
+        again: the
         pipeline fits one per trial and shares it (see :class:`~budgetboost.BudgetedBoost`).
 
     Attributes

@@ -1,4 +1,5 @@
-"""The short names of the estimators (budgetboost.estimators.names): a short name or a module path
+"""The short names of the estimators (budgetboost.estimators.contract.names): a short name or a
+module path
 gives the class; what cannot is named."""
 
 from __future__ import annotations
@@ -9,12 +10,14 @@ from budgetboost import (
     AdaBoostRS,
     BudgetedBoost,
 )
-from budgetboost.estimators import names
+from budgetboost.estimators.contract import names
 
 
 def test_estimator_class_short_name_and_module_path():
     assert names.estimator_class("BudgetedBoost") is BudgetedBoost
-    assert names.estimator_class("budgetboost.estimators.sampling:AdaBoostRS") is AdaBoostRS
+    assert (
+        names.estimator_class("budgetboost.estimators.boosting.sampling:AdaBoostRS") is AdaBoostRS
+    )
 
 
 @pytest.mark.parametrize(
@@ -22,7 +25,7 @@ def test_estimator_class_short_name_and_module_path():
     [
         ("Boost", "neither"),
         ("budgetboost.nowhere:X", "cannot import"),
-        ("budgetboost.estimators.boosting:Nothing", "has no 'Nothing'"),
+        ("budgetboost.estimators.boosting.booster:Nothing", "has no 'Nothing'"),
     ],
 )
 def test_estimator_class_errors(name, message):

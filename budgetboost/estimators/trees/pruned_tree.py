@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import (
+from ..contract.base import (
     BUDGET,
     DISCOUNT_COSTS,
     DISCOUNT_GROUPS,
@@ -36,10 +36,10 @@ from .base import (
     BudgetEvaluation,
     TrainingData,
 )
+from ..contract.params import Interval, Options
+from ..contract.pricing import Pricing
+from ..contract.validation import check_budgets
 from .cart_splits import CRITERIA, SplitSearch
-from .params import Interval, Options
-from .pricing import Pricing
-from .validation import check_budgets
 
 __all__ = ["GROWN_ATTRIBUTES", "GrownTree", "PrunedTree", "PruningPath", "grow", "pruning_path"]
 

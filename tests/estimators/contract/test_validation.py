@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from budgetboost import BudgetedBoost, BudgetedTree
-from budgetboost.estimators.validation import check_budgets, check_X, check_y
+from budgetboost.estimators.contract.validation import check_budgets, check_X, check_y
 
 
 @pytest.fixture

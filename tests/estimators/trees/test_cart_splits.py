@@ -1,4 +1,5 @@
-"""The split search of the budgeted CART tree (budgetboost.estimators.cart_splits): grown trees
+"""The split search of the budgeted CART tree (budgetboost.estimators.trees.cart_splits): grown
+trees
 against the brute-force reference, thresholds, the trade-off between gain and cost."""
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from tree_reference import (
     tree_problems,
 )
 
-from budgetboost.estimators import cart_splits
-from budgetboost.estimators.budgeted_tree import BudgetedTree
+from budgetboost.estimators.trees import cart_splits
+from budgetboost.estimators.trees.budgeted_tree import BudgetedTree
 
 
 # ---------------------------------------------------------------------------- growth

@@ -305,7 +305,7 @@ def check_discount_groups(
     group_of_column: np.ndarray,
     group_cost: np.ndarray,
 ) -> Pricing:
-    """The :class:`~budgetboost.estimators.pricing.Pricing` of a fit's columns.
+    """The :class:`~budgetboost.estimators.contract.pricing.Pricing` of a fit's columns.
 
     ``discount_groups`` holds one label per column (integers; a negative label: no discount
     group) and ``discount_costs`` one price per column: what the column's test costs once
