@@ -7,6 +7,10 @@ the mean paired difference, its interval, the exact test, the smallest differenc
 detect and an outcome (``better``, ``worse``, ``equivalent``, ``inconclusive``), plus one
 row across datasets per (x, y, band). The questions, from the run's catalogue:
 
+* ``field`` (which approach to use at a test-time budget): each algorithm of the field's
+  families (:data:`~budgetboost.pipeline.catalogue.FIELD_FAMILIES`: optimal cost-sensitive
+  trees, forest pruning, per-example feature acquisition) against the paper's boosters that
+  face the peers, each library peer and each other such algorithm (each pair once);
 * ``peers`` (beyond the paper, #15): each booster that faces the peers
   (:meth:`~budgetboost.pipeline.catalogue.Catalogue.peer_opponents`: Smoothed and Greedy as
   published, and their tuned variants) against each algorithm of family ``peer``;
@@ -29,7 +33,7 @@ import pandas as pd
 
 from budgetboost.analysis.paired import Comparison
 from budgetboost.analysis.vocabulary import ALL, FINDING_BANDS, OUTCOMES
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.catalogue import FIELD_FAMILIES, Catalogue
 
 __all__ = [
     "QUESTIONS",
@@ -42,7 +46,7 @@ __all__ = [
 ]
 
 #: The questions, in the order they are reported.
-QUESTIONS = ("peers", "tuning", "trees", "costs")
+QUESTIONS = ("field", "peers", "tuning", "trees", "costs")
 #: Columns of :func:`tally`.
 TALLY_COLUMNS = ["question", "x", "y", "pool", "band", *OUTCOMES, "n", "trials"]
 
@@ -80,7 +84,15 @@ def questions(
     """The comparisons of every question (see the module docstring); ``algorithms`` are
     those that ran under an open cost model."""
     peers = catalogue.of_family("peer")
+    field = catalogue.of_family(*FIELD_FAMILIES)
+    contenders = catalogue.field_contenders()
     out = [
+        Comparison("field", x, y, pairs=paper, bands=FINDING_BANDS)
+        for i, x in enumerate(field)
+        for y in contenders
+        if y != x and y not in field[:i]  # a pair of the field's algorithms once
+    ]
+    out += [
         Comparison("peers", x, y, pairs=paper, bands=FINDING_BANDS)
         for x in catalogue.peer_opponents()
         for y in peers

@@ -33,11 +33,13 @@ from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_e
 
 __all__ = [
     "BlockInputs",
+    "Offered",
     "block_inputs",
     "cost_rows",
     "discount_rows",
     "run_block",
     "run_block_on",
+    "run_trial",
     "shard_metadata",
 ]
 
@@ -240,11 +242,11 @@ def run_block(
         train_idx, test_idx = splits[trial]
         if progress is not None:
             progress(_where(spec.name, dataset, cost_model, trial))
-        offered = _Offered.of(X, costs[trial], feature_groups, (discounts or {}).get(trial))
+        offered = Offered.of(X, costs[trial], feature_groups, (discounts or {}).get(trial))
         trial_spec, path = spec, (paths or {}).get(trial)
         if offered.columns is not None and spec.adaboost_path:  # the path reads every column
             trial_spec, path = dataclasses.replace(spec, adaboost_path=False), None
-        columns, fit_seconds, predict_seconds, estimator = _run_trial(
+        columns, fit_seconds, predict_seconds, estimator = run_trial(
             offered.X,
             y,
             train_idx,
@@ -281,7 +283,7 @@ def run_block(
 
 
 @dataclass(frozen=True)
-class _Offered:
+class Offered:
     """A trial's data restricted to the columns its cost model offers (finite costs)."""
 
     X: np.ndarray
@@ -291,7 +293,7 @@ class _Offered:
     columns: np.ndarray | None  # the offered columns, None: every column
 
     @classmethod
-    def of(cls, X, costs, groups, discounts) -> _Offered:
+    def of(cls, X, costs, groups, discounts) -> Offered:
         costs = np.asarray(costs, dtype=np.float64)
         offered = np.isfinite(costs)
         if offered.all():
@@ -389,7 +391,7 @@ def shard_metadata(
     }
 
 
-def _run_trial(
+def run_trial(
     X,
     y,
     train_idx,
@@ -405,6 +407,13 @@ def _run_trial(
     adaboost_path=None,
     discounts=None,
 ):
+    """One trial of :func:`run_block` on its offered columns (:class:`Offered`): the
+    estimator built as the job builds it, fitted, and evaluated at ``grid`` on the test and
+    the training rows.
+
+    Returns ``(columns, fit_seconds, predict_seconds, estimator)``: the shard's columns of
+    the trial, and the (last) fitted estimator, for benchmarks that read its choices.
+    """
     X_train, y_train = X[train_idx], y[train_idx]
     X_test, y_test = X[test_idx], y[test_idx]
     if spec.unbudgeted:

@@ -41,6 +41,8 @@ import pandas as pd
 __all__ = [
     "BUILTIN",
     "FAMILIES",
+    "FAMILY_NAMES",
+    "FIELD_FAMILIES",
     "PEER_OPPONENTS",
     "ROLES",
     "RIGHT_AXIS_FAMILIES",
@@ -51,7 +53,36 @@ __all__ = [
 ]
 
 #: Families in display order: tables, legends and pairs list them in this order.
-FAMILIES = ("reference", "boosting", "boosted_trees", "sampling", "tree", "peer", "other")
+FAMILIES = (
+    "reference",
+    "boosting",
+    "boosted_trees",
+    "sampling",
+    "tree",
+    "optimal_tree",
+    "forest",
+    "peer",
+    "acquisition",
+    "other",
+)
+#: The field's other approaches to a test-time budget, each compared with the paper's boosters,
+#: the library peers and one another (the findings' ``field`` question): optimal
+#: cost-sensitive trees (STreeD), forests pruned to the budget (BudgetPrune) and per-example
+#: feature acquisition (AACO).
+FIELD_FAMILIES = ("optimal_tree", "forest", "acquisition")
+#: What each family is, in words (the verdict of which family wins names them so).
+FAMILY_NAMES = {
+    "reference": "the unbudgeted reference",
+    "boosting": "budgeted boosting (the paper's)",
+    "boosted_trees": "budgeted boosting of small trees",
+    "sampling": "boosting with test-time sampling",
+    "tree": "budgeted decision trees",
+    "optimal_tree": "optimal cost-sensitive trees",
+    "forest": "forest pruning",
+    "peer": "the libraries' cost-aware boosting",
+    "acquisition": "per-example feature acquisition",
+    "other": "other methods",
+}
 #: Families whose error is on another scale: drawn on a right-hand axis of budget curves.
 RIGHT_AXIS_FAMILIES = ("sampling",)
 #: The paper's boosters that face the library peers (roles), in the order they are reported.
@@ -388,6 +419,16 @@ class Catalogue(Mapping[str, Algorithm]):
         published = self.with_roles(*PEER_OPPONENTS)
         tuned = [v for v, base in self.tuned_variants() if base in published]
         return published + tuned
+
+    def field_contenders(self) -> list[str]:
+        """The methods the field's question compares (catalogue order within each part): the
+        peers' opponents (the paper's Smoothed and Greedy, as published and tuned), the
+        library peers, then the algorithms of :data:`FIELD_FAMILIES`."""
+        return [
+            *self.peer_opponents(),
+            *self.of_family("peer"),
+            *self.of_family(*FIELD_FAMILIES),
+        ]
 
     def tuned_variants(self) -> list[tuple[str, str]]:
         """``(variant, base)`` pairs where the variant tunes on validation and its base does

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from budgetboost.data.io import job_log
+from budgetboost.estimators.contract.threads import limit_threads
 from budgetboost.pipeline.resources import DEFAULTS
 
 __all__ = ["PRINTED_BYTES", "Job", "JobTimeout", "one_line", "run_job"]
@@ -97,6 +98,7 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
     """Run ``work(snakemake, job)`` as the rule script's job (see the module docstring);
     its return value, a sentence, ends the log."""
     rule = snakemake.rule
+    limit_threads(getattr(snakemake, "threads", 1) or 1)  # the libraries' threads: the job's
     log = job_log(snakemake.log[0], rule)
     job = Job(log)
     console = (os.dup(1), os.dup(2))

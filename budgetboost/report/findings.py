@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from budgetboost.analysis.field import family_verdicts
 from budgetboost.analysis.findings import QUESTIONS, pool, protocol, tally
 from budgetboost.analysis.vocabulary import (
     ALL,
@@ -21,12 +22,13 @@ from budgetboost.analysis.vocabulary import (
     OUTCOMES,
     PROBABILITY,
 )
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.catalogue import FAMILY_NAMES, Catalogue
 from budgetboost.report.escape import for_markdown, for_rst
 from budgetboost.report.tables import markdown_table, rst_table
 
 __all__ = [
     "TITLES",
+    "family_sentences",
     "findings_sections",
     "findings_table",
     "how_findings_read",
@@ -35,6 +37,7 @@ __all__ = [
 
 #: Each question's title, in the order of :data:`budgetboost.analysis.findings.QUESTIONS`.
 TITLES = {
+    "field": "The field's methods against the paper's boosters, the library peers and each other",
     "peers": "The paper's boosters against the library peers (as published, and tuned)",
     "tuning": "What tuning on a validation part does to the paper's boosters",
     "trees": "Boosting depth-2 trees against stumps, same criterion (Section 8)",
@@ -159,16 +162,67 @@ def findings_table(rows: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
     return pd.DataFrame(lines)
 
 
+def _against(row: pd.Series, catalogue: Catalogue) -> str:
+    return f"{_interval(row)} against {catalogue.label(row['y'])}"
+
+
+def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
+    """Which family of methods wins at small and at larger budgets, a sentence each
+    (:func:`budgetboost.analysis.field.family_verdicts`), with the differences across
+    datasets (x's error minus the other's: Hodges-Lehmann with its 95 % interval); none when
+    no family faced another."""
+    sentences = []
+    for verdict in family_verdicts(findings, catalogue):
+        rows = verdict.rows
+        if verdict.method is None or rows.empty:
+            continue
+        budgets = f"At {BAND_NAMES[verdict.band]} budgets"
+        name = catalogue.label(verdict.method)
+        datasets = int(rows["datasets"].max())
+        if verdict.family is not None:
+            least, most = rows.iloc[-1], rows.iloc[0]
+            by = _against(least, catalogue)
+            if len(rows) > 1:
+                by += f" to {_against(most, catalogue)}"
+            sentences.append(
+                f"{budgets}, {FAMILY_NAMES.get(verdict.family, verdict.family)} wins: {name} "
+                f"has a lower error than every method of the other families across "
+                f"{datasets} datasets, by {by} (its error minus theirs, with 95 % intervals)."
+            )
+            continue
+        beaten = rows[rows["outcome"] == "better"]
+        rest = rows[rows["outcome"] != "better"]
+        undecided = "; ".join(
+            f"{row['outcome']} against {catalogue.label(row['y'])}, {_interval(row)}"
+            for _, row in rest.iterrows()
+        )
+        family = FAMILY_NAMES.get(catalogue.including([verdict.method])[verdict.method].family)
+        sentences.append(
+            f"{budgets}, no family wins: the closest, {name} ({family}), has a lower error "
+            f"than {len(beaten)} of the {len(rows)} methods of other families across "
+            f"{datasets} datasets, but not than the rest ({undecided})."
+        )
+    return sentences
+
+
 def findings_sections(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
-    """The ``## Beyond the paper`` and ``## Future work`` sections of ``claims.md``."""
+    """The sections of ``claims.md`` on the field's question (which family wins, a sentence
+    per band, then the rows), ``## Beyond the paper`` and ``## Future work``."""
     catalogue = for_markdown(catalogue)
-    beyond, future = ["peers", "tuning"], ["trees", "costs"]
+    field, beyond, future = ["field"], ["peers", "tuning"], ["trees", "costs"]
     sections = []
     for title, questions in (
+        ("Which approach at a test-time budget: the field", field),
         ("Beyond the paper: the library peers", beyond),
         ("Future work: the paper's open questions (Section 8)", future),
     ):
-        lines = [f"## {title}", "", how_findings_read(), ""]
+        if questions == field and findings[findings["question"] == "field"].empty:
+            continue
+        lines = [f"## {title}", ""]
+        if questions == field:
+            lines += [*family_sentences(findings, catalogue), ""]
+        # the rule is printed once, under "How a verdict is reached" (claims_markdown)
+        lines += ["Each row reads as *How a verdict is reached* says, below.", ""]
         for question in questions:
             rows = findings[findings["question"] == question]
             lines += [f"### {TITLES[question]}", ""]

@@ -112,6 +112,14 @@ def _log_loss(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.logaddexp(0.0, -scores * y).mean(axis=-1)
 
 
+def _most_distinct(X: np.ndarray) -> int:
+    """The most distinct values of a column of ``X`` (1 for no column)."""
+    if not X.size:
+        return 1
+    ordered = np.sort(X, axis=0)
+    return int(1 + (np.diff(ordered, axis=0) != 0).sum(axis=0).max(initial=0))
+
+
 def _prefix_costs(
     trees: list[np.ndarray], group_cost: np.ndarray, pricing: Pricing | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -141,27 +149,32 @@ class _LibraryData(NamedTuple):
 class PeerBooster(TunedEstimator):
     """Base of the library peers: a grid of configurations, prefixes, a choice per budget.
 
-    Subclasses declare ``_tradeoff_name`` (the library's trade-off parameter) and
-    ``_relative_grid`` (the default grid, in units of :meth:`_tradeoff_scale`), store the
-    parameters ``learning_rate``, ``validation_fraction``, ``random_state``,
-    ``feature_costs``, ``feature_groups``, the trade-off parameter and the number of trees
+    A configuration is one value of each *grid parameter*: the library's cost trade-off
+    (``_tradeoff_name``, if the library has one: a cost-blind peer sets it to ``None``) and
+    the parameters of ``_grid_names`` (the learning rate), each of which the user may give as
+    one value or several. Subclasses store those parameters, ``validation_fraction``,
+    ``random_state``, ``feature_costs``, ``feature_groups`` and the number of trees
     (``_n_trees_name``), and implement two hooks:
 
-    - ``_tradeoff_scale(n_fit, mean_cost) -> float``: the default grid's unit;
+    - ``_tradeoff_scale(n_fit, mean_cost) -> float``: the unit of the default trade-off grid
+      ``_relative_grid`` (only with a trade-off);
     - ``_fit_models(X, y01, penalty, configs, seed, n_trees) -> list of PeerModel``: one
-      trained model per configuration (a dict with the trade-off under ``"tradeoff"`` and
-      ``"learning_rate"``) of ``n_trees[i]`` trees, on the rows given (``y01`` 0/1,
-      ``penalty`` one cost per column), the library's data built once for all of them.
+      trained model per configuration (a dict: the trade-off under ``"tradeoff"``, if any,
+      and each parameter of ``_grid_names`` under its name) of ``n_trees[i]`` trees, on the
+      rows given (``y01`` 0/1, ``penalty`` one cost per column), the library's data built
+      once for all of them with :attr:`n_bins_` bins per column at least.
 
-    The rest is the protocol of :class:`~budgetboost.estimators.contract.tuning.TunedEstimator`; a
-    candidate is a prefix of ``k`` trees of a configuration's model.
+    Threads are the job's (:func:`~budgetboost.estimators.contract.threads.thread_limit`),
+    never a wrapper's choice. The rest is the protocol of
+    :class:`~budgetboost.estimators.contract.tuning.TunedEstimator`; a candidate is a prefix
+    of ``k`` trees of a configuration's model.
 
     Attributes
     ----------
     configs_ : list of dict
-        The configurations fitted: every trade-off with every learning rate.
+        The configurations fitted: every trade-off with every value of each grid parameter.
     tradeoffs_ : ndarray of shape (n_configs,)
-        The trade-off of each configuration (the library's units).
+        The trade-off of each configuration (the library's units; NaN without a trade-off).
     models_ : list of PeerModel
         One model per configuration, trained on the fit part.
     prefix_cost_, validation_error_ : list of ndarray
@@ -178,13 +191,18 @@ class PeerBooster(TunedEstimator):
     encoding_ : ColumnEncoding
         The columns given to the library (made from all training rows): a threshold
         attribute's indicators as one ordinal column, every other column as it is.
+    n_bins_ : int
+        The most distinct values of a library column on the training rows: the libraries
+        are given at least that many bins (their defaults, 255 and 254, would merge the
+        thresholds of an attribute with more values, e.g. Pima's under grouped costs: 420).
     seed_ : int
         The library's seed (the same for every model of the fit).
     """
 
-    _tradeoff_name: ClassVar[str]
+    _tradeoff_name: ClassVar[str | None]
+    _grid_names: ClassVar[tuple[str, ...]] = ("learning_rate",)
     _n_trees_name: ClassVar[str]
-    _relative_grid: ClassVar[tuple[float, ...]]
+    _relative_grid: ClassVar[tuple[float, ...]] = ()
 
     # ------------------------------------------------------------------ hooks
     def _tradeoff_scale(self, n_fit: int, mean_cost: float) -> float:
@@ -206,28 +224,40 @@ class PeerBooster(TunedEstimator):
         value = getattr(self, name)
         return [None] if value is None else np.atleast_1d(np.asarray(value, dtype=float)).tolist()
 
-    def _configs(self, n_fit: int, penalty: np.ndarray) -> list[dict]:
-        """Every trade-off (the parameter, or the default grid scaled) with every rate."""
+    def _tradeoff_grid(self, n_fit: int, penalty: np.ndarray) -> list[float | None]:
+        """The trade-offs to fit: the parameter, or the default grid scaled; ``[None]``
+        for a peer without a trade-off."""
+        if self._tradeoff_name is None:
+            return [None]
         tradeoffs = getattr(self, self._tradeoff_name)
         if tradeoffs is None:
             positive = penalty[penalty > 0]
             mean_cost = float(positive.mean()) if positive.size else 1.0
             tradeoffs = np.asarray(self._relative_grid) * self._tradeoff_scale(n_fit, mean_cost)
-        tradeoffs = np.atleast_1d(np.asarray(tradeoffs, dtype=np.float64))
-        return [
-            {"tradeoff": float(t), "learning_rate": rate}
-            for t, rate in itertools.product(tradeoffs.tolist(), self._grid("learning_rate"))
-        ]
+        return np.atleast_1d(np.asarray(tradeoffs, dtype=np.float64)).tolist()
+
+    def _configs(self, n_fit: int, penalty: np.ndarray) -> list[dict]:
+        """Every trade-off (if any) with every value of each grid parameter."""
+        grids = [self._grid(name) for name in self._grid_names]
+        configs = []
+        for tradeoff in self._tradeoff_grid(n_fit, penalty):
+            for values in itertools.product(*grids):
+                config = {} if tradeoff is None else {"tradeoff": float(tradeoff)}
+                configs.append({**config, **dict(zip(self._grid_names, values, strict=True))})
+        return configs
 
     def _check_choices(self) -> None:
-        tradeoffs = getattr(self, self._tradeoff_name)  # None: the default grid
-        several = tradeoffs is None or len(self._grid(self._tradeoff_name)) > 1
-        several = several or len(self._grid("learning_rate")) > 1
+        names = list(self._grid_names)
+        several = any(len(self._grid(name)) > 1 for name in names)
+        if self._tradeoff_name is not None:
+            names.insert(0, self._tradeoff_name)
+            tradeoffs = getattr(self, self._tradeoff_name)  # None: the default grid
+            several = several or tradeoffs is None or len(self._grid(self._tradeoff_name)) > 1
         if float(self.validation_fraction) == 0 and several:
             raise InvalidParameterError(
                 "validation_fraction",
-                f"must be > 0 to choose among several values of {self._tradeoff_name} or "
-                "learning_rate (give one value of each, or a validation part)",
+                f"must be > 0 to choose among several values of {' or '.join(names)} "
+                "(give one value of each, or a validation part)",
             )
 
     def _fit(self, data: TrainingData) -> None:
@@ -254,12 +284,13 @@ class PeerBooster(TunedEstimator):
             self.encoding_.transform(data.X), (data.y > 0).astype(np.int32), penalty
         )
         self._library = library
+        self.n_bins_ = _most_distinct(library.X)
         self.configs_ = self._configs(fit_rows.size, penalty)
         n_trees = [int(getattr(self, self._n_trees_name))] * len(self.configs_)
         models = self._fit_models(
             library.X[fit_rows], library.y01[fit_rows], penalty, self.configs_, self.seed_, n_trees
         )
-        return np.array([c["tradeoff"] for c in self.configs_]), models
+        return np.array([c.get("tradeoff", np.nan) for c in self.configs_]), models
 
     def _prefix_costs(self, model: PeerModel) -> tuple[np.ndarray, np.ndarray]:
         """Pay-once cost and group count of every prefix of ``model``'s trees."""

@@ -27,6 +27,7 @@ from ..contract.base import (
     RANDOM_STATE,
 )
 from ..contract.params import Interval
+from ..contract.threads import thread_limit
 from ..contract.tuning import GRID, TRADEOFF
 from ._base import LibraryParams, PeerBooster, PeerModel
 
@@ -64,7 +65,7 @@ def _reserved() -> dict[str, str]:
         for name in (owner, *aliases)
     }
     wrapper = {
-        "one thread": ("thread_count",),
+        "its thread limit": ("thread_count",),
         "no files": ("allow_writing_files", "train_dir"),
         "silent": ("verbose", "silent", "logging_level", "verbose_eval", "metric_period"),
         "binary log loss": ("loss_function", "objective"),
@@ -79,7 +80,8 @@ def _reserved() -> dict[str, str]:
         ),
     }
     for why, names in wrapper.items():
-        reserved.update({name: f"the wrapper ({why})" for name in names})
+        owner = "the job" if why == "its thread limit" else "the wrapper"
+        reserved.update({name: f"{owner} ({why})" for name in names})
     return reserved
 
 
@@ -98,7 +100,9 @@ class _Model(PeerModel):
         gives the same numbers, but slowly for a model with per-feature penalties)."""
         if self.model is None:
             return np.empty((0, X.shape[0]))
-        leaves = np.asarray(self.model.calc_leaf_indexes(X, thread_count=1), dtype=np.intp)
+        leaves = np.asarray(
+            self.model.calc_leaf_indexes(X, thread_count=thread_limit()), dtype=np.intp
+        )
         counts = np.asarray(self.model.get_tree_leaf_counts(), dtype=np.intp)
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])
         scale, bias = self.model.get_scale_and_bias()
@@ -107,7 +111,7 @@ class _Model(PeerModel):
 
     def raw_scores(self, X: np.ndarray, n_trees: int) -> np.ndarray:
         return self.model.predict(
-            X, prediction_type="RawFormulaVal", ntree_end=n_trees, thread_count=1
+            X, prediction_type="RawFormulaVal", ntree_end=n_trees, thread_count=thread_limit()
         )
 
     # every example reads every split of a symmetric tree: example_costs is None (spent)
@@ -140,8 +144,10 @@ class BudgetedCatBoost(PeerBooster):
     iterations : int, default=200
         Trees per model of the grid (CatBoost's default is 1000); the prefix used at each
         budget is chosen on validation.
-    learning_rate : float > 0 or array-like of them, default=(0.1, 0.3)
-        One value, or several to choose from on the validation part.
+    learning_rate : float > 0 or array-like of them, default=(0.1, 0.3, 1.0)
+        One value, or several to choose from on the validation part; 1.0, the full step
+        (see :class:`~budgetboost.estimators.peers.lightgbm_peer.BudgetedLightGBM`), lifts
+        the cap the step size put on the peers.
     depth : int in [1, 16], default=6
         Depth of the symmetric trees: ``1`` gives stumps (the paper's hypothesis space),
         ``6`` is CatBoost's default, 3-6 the usual small trees.
@@ -193,7 +199,10 @@ class BudgetedCatBoost(PeerBooster):
         and every evaluation use the true prices with the discount groups.
     params : dict or None, default=None
         Further ``CatBoostClassifier`` parameters (e.g. ``{"bootstrap_type": "No"}``); not
-        those above, nor those the wrapper sets: ``thread_count=1``,
+        those above, nor those the wrapper sets: the job's ``thread_count``
+        (:func:`~budgetboost.estimators.contract.threads.thread_limit`), a quantization
+        with a border between every two distinct values of a column (at least CatBoost's
+        254) unless a quantization parameter is given,
         ``allow_writing_files=False``, ``verbose=False``, ``loss_function="Logloss"``,
         symmetric trees (``grow_policy``), CPU, no early stopping.
 
@@ -245,7 +254,7 @@ class BudgetedCatBoost(PeerBooster):
     def __init__(
         self,
         iterations: int = 200,
-        learning_rate=(0.1, 0.3),
+        learning_rate=(0.1, 0.3, 1.0),
         depth: int = 6,
         l2_leaf_reg: float = 3.0,
         random_strength: float = 1.0,
@@ -283,7 +292,7 @@ class BudgetedCatBoost(PeerBooster):
             "l2_leaf_reg": float(self.l2_leaf_reg),
             "random_strength": float(self.random_strength),
             "loss_function": "Logloss",
-            "thread_count": 1,
+            "thread_count": thread_limit(),
             "random_seed": int(seed),
             "allow_writing_files": False,
             "verbose": False,
@@ -297,15 +306,15 @@ class BudgetedCatBoost(PeerBooster):
             return [_Model(None) for _ in configs]
         params = self._library_params(seed)
         pool = catboost.Pool(X, label=y01)
-        if not _QUANTIZATION & params.keys():
-            pool.quantize()
+        if not _QUANTIZATION & params.keys():  # a border between every two distinct values
+            pool.quantize(border_count=max(254, int(self.n_bins_) - 1))
         models = []
         for config, trees in zip(configs, n_trees, strict=True):
             model = catboost.CatBoostClassifier(
                 **params,
                 iterations=int(trees),
                 learning_rate=float(config["learning_rate"]),
-                penalties_coefficient=float(config["tradeoff"]),
+                penalties_coefficient=float(config.get("tradeoff", 0.0)),
                 first_feature_use_penalties=penalty.tolist(),
             )
             models.append(_Model(model.fit(pool)))

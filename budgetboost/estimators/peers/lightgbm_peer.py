@@ -22,6 +22,7 @@ from ..contract.base import (
     RANDOM_STATE,
 )
 from ..contract.params import Interval
+from ..contract.threads import thread_limit
 from ..contract.tuning import GRID, TRADEOFF
 from ._base import LibraryParams, PeerBooster, PeerModel
 
@@ -59,16 +60,22 @@ def _reserved() -> dict[str, str]:
         "cegb_penalty_split": (),
         "feature_costs": ("cegb_penalty_feature_coupled", "cegb_penalty_feature_lazy"),
         "random_state": ("seed", "random_seed"),
-        "the wrapper (one thread)": ("num_threads", "num_thread", "nthread", "nthreads", "n_jobs"),
+        "the job (its thread limit)": (
+            "num_threads",
+            "num_thread",
+            "nthread",
+            "nthreads",
+            "n_jobs",
+        ),
         "the wrapper (deterministic mode)": ("deterministic",),
         "the wrapper (silent)": ("verbosity", "verbose"),
         "the wrapper (a Dataset reused over the grid)": ("feature_pre_filter",),
     }
     reserved = {}
     for owner, aliases in by.items():
-        where = owner if owner.startswith("the wrapper") else f"the parameter {owner!r}"
+        where = owner if owner.startswith("the ") else f"the parameter {owner!r}"
         for name in (owner, *aliases):
-            if not name.startswith("the wrapper"):
+            if not name.startswith("the "):
                 reserved[name] = where
     return reserved
 
@@ -113,7 +120,9 @@ class _Model(PeerModel):
 
     def _leaves(self, X: np.ndarray, n_trees: int) -> np.ndarray:
         """Leaf index of each example in each of the first ``n_trees`` trees: (n, n_trees)."""
-        leaves = self.booster.predict(X, pred_leaf=True, num_iteration=n_trees, num_threads=1)
+        leaves = self.booster.predict(
+            X, pred_leaf=True, num_iteration=n_trees, num_threads=thread_limit()
+        )
         return np.asarray(leaves, dtype=np.intp).reshape(X.shape[0], n_trees)
 
     def staged_scores(self, X: np.ndarray) -> np.ndarray:
@@ -125,7 +134,9 @@ class _Model(PeerModel):
         return np.cumsum(values[leaves + offsets], axis=1).T
 
     def raw_scores(self, X: np.ndarray, n_trees: int) -> np.ndarray:
-        return self.booster.predict(X, raw_score=True, num_iteration=n_trees, num_threads=1)
+        return self.booster.predict(
+            X, raw_score=True, num_iteration=n_trees, num_threads=thread_limit()
+        )
 
     def example_costs(self, X, n_trees, column_group, pricing):
         """Per example, the groups on its paths through each prefix: vectorised over
@@ -180,9 +191,12 @@ class BudgetedLightGBM(PeerBooster):
         Boosting rounds (LightGBM's ``num_iterations``) of the models of the grid; a model
         may have fewer trees when CEGB leaves no split with a positive penalised gain
         (LightGBM then stops). The prefix used at each budget is chosen on validation.
-    learning_rate : float > 0 or array-like of them, default=(0.1, 0.3)
+    learning_rate : float > 0 or array-like of them, default=(0.1, 0.3, 1.0)
         One value, or several to choose from on the validation part (LightGBM's default
-        is 0.1; the higher rate reaches a budget in fewer trees).
+        is 0.1). 1.0 is the full Newton step, the counterpart of the step AdaBoost takes
+        each round: without it the step size capped the peers (tic-tac-toe's error at larger
+        budgets 0.16 with 0.1 and 0.3, 0.02 with 1.0, as the boosters'), and with room above
+        it (3.0) the choice stays at 1.0 (``benchmarks/peer_grids.py`` prints both).
     num_leaves : int >= 2, default=31
         LightGBM caps it at ``2 ** max_depth`` when ``max_depth > 0``.
     max_depth : int, default=-1
@@ -239,7 +253,9 @@ class BudgetedLightGBM(PeerBooster):
         Further LightGBM parameters (e.g. ``{"feature_fraction": 0.8}``), passed to
         ``lightgbm.Dataset`` and ``lightgbm.train``; not those above, nor ``objective``, the
         threads, ``seed``, ``deterministic``, ``feature_pre_filter`` or ``verbosity``, which
-        the wrapper sets (``objective="binary"``, ``num_threads=1``, ``deterministic=True``,
+        the wrapper sets (``objective="binary"``, ``deterministic=True``, ``max_bin`` a bin
+        per distinct value of the widest column (at least LightGBM's 255), the job's
+        ``num_threads`` (:func:`~budgetboost.estimators.contract.threads.thread_limit`),
         ``feature_pre_filter=False``, ``force_row_wise=True`` unless ``force_col_wise`` is
         given, ``verbosity=-1``).
 
@@ -295,7 +311,7 @@ class BudgetedLightGBM(PeerBooster):
     def __init__(
         self,
         n_estimators: int = 200,
-        learning_rate=(0.1, 0.3),
+        learning_rate=(0.1, 0.3, 1.0),
         num_leaves: int = 31,
         max_depth: int = -1,
         min_child_samples: int = 2,
@@ -351,7 +367,9 @@ class BudgetedLightGBM(PeerBooster):
             "enable_bundle": False,
             "lambda_l2": float(self.reg_lambda),
             "cegb_penalty_split": float(self.cegb_penalty_split),
-            "num_threads": 1,
+            "num_threads": thread_limit(),
+            # a bin per distinct value: every threshold the boosters see stays apart
+            "max_bin": max(255, int(self.n_bins_)),
             "deterministic": True,
             "seed": int(seed),
             "verbosity": -1,
@@ -372,7 +390,7 @@ class BudgetedLightGBM(PeerBooster):
                     {
                         **params,
                         "learning_rate": float(config["learning_rate"]),
-                        "cegb_tradeoff": float(config["tradeoff"]),
+                        "cegb_tradeoff": float(config.get("tradeoff", 0.0)),
                         "cegb_penalty_feature_coupled": coupled,
                     },
                     dataset,

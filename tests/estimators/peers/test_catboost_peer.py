@@ -202,7 +202,7 @@ def test_the_default_grid_scales_with_the_root_of_fit_rows_and_mean_cost():
     est = BudgetedCatBoost(iterations=3, depth=1, feature_costs=costs, random_state=0).fit(X, y)
     scale = np.sqrt(est.fit_rows_.size) / costs[costs > 0].mean()
     grid = scale * np.array([0.0, *(1e-3 * 4.0**i for i in range(7))])
-    np.testing.assert_allclose(est.tradeoffs_, np.repeat(grid, 2))  # each with 2 rates
+    np.testing.assert_allclose(est.tradeoffs_, np.repeat(grid, 3))  # each with 3 rates
 
 
 # ---------------------------------------------------------------------- cost accounting

@@ -194,8 +194,8 @@ def test_the_default_grid_scales_with_fit_rows_and_mean_cost():
     est = BudgetedLightGBM(n_estimators=5, feature_costs=costs, random_state=0).fit(X, y)
     mean_cost = costs[costs > 0].mean()
     grid = est.fit_rows_.size / mean_cost * np.array([0.0, *(1e-4 * 4.0**i for i in range(7))])
-    np.testing.assert_allclose(est.tradeoffs_, np.repeat(grid, 2))  # each with 2 rates
-    assert [c["learning_rate"] for c in est.configs_[:2]] == [0.1, 0.3]
+    np.testing.assert_allclose(est.tradeoffs_, np.repeat(grid, 3))  # each with 3 rates
+    assert [c["learning_rate"] for c in est.configs_[:3]] == [0.1, 0.3, 1.0]
     # costs in cents: the same models
     cents = BudgetedLightGBM(n_estimators=5, feature_costs=100 * costs, random_state=0).fit(X, y)
     for m in range(len(est.models_)):

@@ -216,3 +216,64 @@ def test_check_estimator(peer):
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Estimator .* does not inherit")
         check_estimator(peer.make(random_state=0, **peer.checked))
+
+
+# ---------------------------------------------------------------------- the base, not the library
+def test_a_cost_blind_peer_needs_no_tradeoff(peer):
+    """A peer without a cost trade-off (``_tradeoff_name = None``): its grid is the learning
+    rates alone, every configuration's trade-off NaN, and the protocol runs as for the others."""
+    cls = type(peer.make())
+    blind = type("Blind", (cls,), {"_tradeoff_name": None})
+    X, y, costs = problem(n=200)
+    est = blind(**{peer.size: 5}, **peer.small, learning_rate=[0.1, 1.0])
+    est.set_params(feature_costs=costs, random_state=0).fit(X, y)
+    assert [c for c in est.configs_] == [{"learning_rate": 0.1}, {"learning_rate": 1.0}]
+    assert np.isnan(est.tradeoffs_).all()
+    assert np.isnan(est.chosen_tradeoffs(BUDGETS)).all()
+    evaluation = est.evaluate_at_budgets(X, y, BUDGETS)
+    assert np.all(evaluation.max_example_cost <= np.asarray(BUDGETS))
+    with pytest.raises(InvalidParameterError, match="validation_fraction.*learning_rate"):
+        blind(validation_fraction=0.0, learning_rate=[0.1, 1.0]).fit(X, y)
+
+
+def test_every_threshold_of_a_long_attribute_stays_apart(peer):
+    """An attribute of 420 threshold indicators under a grouped cost model reaches the library
+    as one ordinal column of 421 values: the libraries' default bins (255 / 254 borders) merge
+    neighbouring thresholds (the one at 305 among them, for both); the peers give a bin per
+    value, so a label that changes there is learnt exactly."""
+    rng = np.random.default_rng(0)
+    n, thresholds = 1000, 420
+    value = np.concatenate([np.arange(thresholds + 1), rng.integers(0, thresholds + 1, n)])
+    X = (value[:, None] >= np.arange(1, thresholds + 1)[None, :]).astype(float)
+    y = np.where(value >= 305, 1, -1)
+    default_bins = {"lightgbm": {"max_bin": 255}, "catboost": {"border_count": 254}}
+
+    def fit(**params):
+        return peer.make(
+            trees=20,
+            learning_rate=1.0,
+            validation_fraction=0.0,
+            **{peer.tradeoff: 0.0},
+            feature_costs=np.ones(thresholds),
+            feature_groups=np.zeros(thresholds, dtype=int),
+            random_state=0,
+            **params,
+        ).fit(X, y)
+
+    est = fit()
+    assert est.encoding_.n_columns == 1 and est.n_bins_ == thresholds + 1
+    assert est.score(X, y) == 1.0
+    assert fit(params=default_bins[peer.library]).score(X, y) < 1.0
+
+
+def test_threads_are_the_jobs(peer, monkeypatch):
+    """The wrapper gives the library the process's thread limit, never its own count."""
+    from budgetboost.estimators.contract.threads import THREADS_VARIABLE
+
+    X, y, costs = problem(n=120)
+    est = peer.make(trees=3, **peer.small, feature_costs=costs, random_state=0).fit(X, y)
+    key = "num_threads" if peer.library == "lightgbm" else "thread_count"
+    est.n_bins_ = 2
+    assert est._library_params(0)[key] == 1
+    monkeypatch.setenv(THREADS_VARIABLE, "2")
+    assert est._library_params(0)[key] == 2

@@ -1,0 +1,119 @@
+"""Which family wins a budget band (analysis.field): a method better than every method of every
+other family, read from the across-dataset rows in either direction."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from budgetboost.analysis.field import family_verdicts, pairwise
+from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.findings import family_sentences
+
+CATALOGUE = Catalogue(
+    {
+        "smoothed": {},
+        "greedy": {},
+        "lightgbm": {"family": "peer", "label": "LightGBM"},
+        "prune": {"family": "forest", "label": "BudgetPrune"},
+        "aaco": {"family": "acquisition", "label": "AACO"},
+    }
+)
+
+
+def row(question, x, y, band, outcome, hl):
+    return {
+        "question": question,
+        "x": x,
+        "y": y,
+        "dataset": "all",
+        "cost_model": "all",
+        "band": band,
+        "datasets": 38,
+        "outcome": outcome,
+        "hodges_lehmann": hl,
+        "ci_low": hl - 0.01,
+        "ci_high": hl + 0.01,
+    }
+
+
+def findings(outcomes: dict[tuple[str, str], tuple[str, float]], band="small") -> pd.DataFrame:
+    rows = [
+        row("peers" if x in ("smoothed", "greedy") else "field", x, y, band, o, hl)
+        for (x, y), (o, hl) in outcomes.items()
+    ]
+    rows.append(row("field", "prune", "aaco", "large", "better", -0.5))  # another band
+    rows.append({**row("field", "prune", "aaco", "small", "better", -0.5), "dataset": "heart"})
+    return pd.DataFrame(rows)
+
+
+def test_a_method_better_than_every_other_familys_wins_its_band():
+    table = findings(
+        {
+            ("smoothed", "lightgbm"): ("worse", 0.02),  # read as lightgbm better than smoothed
+            ("greedy", "lightgbm"): ("worse", 0.03),
+            ("prune", "lightgbm"): ("worse", 0.01),
+            ("prune", "smoothed"): ("inconclusive", 0.0),
+            ("prune", "greedy"): ("better", -0.01),
+            ("aaco", "lightgbm"): ("worse", 0.04),
+            ("aaco", "smoothed"): ("worse", 0.02),
+            ("aaco", "greedy"): ("worse", 0.01),
+            ("prune", "aaco"): ("better", -0.03),
+        }
+    )
+    small = family_verdicts(table, CATALOGUE)[0]
+    assert (small.band, small.family, small.method) == ("small", "peer", "lightgbm")
+    assert sorted(small.rows["y"]) == ["aaco", "greedy", "prune", "smoothed"]
+    assert (small.rows["outcome"] == "better").all()
+    # turned round: LightGBM minus Smoothed is minus (Smoothed minus LightGBM)
+    turned = small.rows.set_index("y").loc["smoothed"]
+    assert turned["hodges_lehmann"] == pytest.approx(-0.02)
+    assert (turned["ci_low"], turned["ci_high"]) == pytest.approx((-0.03, -0.01))
+    sentence = family_sentences(table, CATALOGUE)[0]
+    assert sentence.startswith(
+        "At small budgets, the libraries' cost-aware boosting wins: LightGBM"
+    )
+    assert "−" not in sentence or "[" in sentence
+
+
+def test_no_winner_when_one_pair_is_undecided():
+    table = findings(
+        {
+            ("smoothed", "lightgbm"): ("worse", 0.02),
+            ("greedy", "lightgbm"): ("worse", 0.03),
+            ("prune", "lightgbm"): ("inconclusive", 0.001),
+            ("aaco", "lightgbm"): ("worse", 0.04),
+            ("prune", "smoothed"): ("better", -0.01),
+            ("prune", "greedy"): ("better", -0.01),
+            ("aaco", "smoothed"): ("worse", 0.02),
+            ("aaco", "greedy"): ("worse", 0.01),
+            ("prune", "aaco"): ("better", -0.03),
+        }
+    )
+    small = family_verdicts(table, CATALOGUE)[0]
+    assert small.family is None
+    sentence = family_sentences(table, CATALOGUE)[0]
+    assert sentence.startswith("At small budgets, no family wins: the closest")
+    assert "inconclusive against" in sentence
+
+
+def test_members_of_one_family_never_face_each_other():
+    table = findings(
+        {("smoothed", "greedy"): ("better", -0.01), ("prune", "aaco"): ("better", -0.1)}
+    )
+    both = pairwise(table, CATALOGUE)
+    assert not ((both["x"] == "smoothed") & (both["y"] == "greedy")).any()
+    assert set(both["family_x"]) == {"forest", "acquisition"}
+
+
+def test_a_family_compared_with_none_cannot_win():
+    """Only smoothed against lightgbm ran: LightGBM better than the one method it faced
+    wins; a band with no rows has no verdict."""
+    table = findings({("smoothed", "lightgbm"): ("worse", 0.02)}).query("x != 'prune'")
+    small, large = family_verdicts(table, CATALOGUE)
+    assert small.family == "peer"
+    assert (
+        large.method is None and family_sentences(table.query("band == 'large'"), CATALOGUE) == []
+    )
+    assert np.isfinite(small.rows["hodges_lehmann"]).all()
