@@ -395,7 +395,17 @@ def figure_outcomes(
 # --------------------------------------------------------------------- registered figures
 
 #: The families ranked against each other: every budgeted algorithm (not the reference).
-RANKED_FAMILIES = ("boosting", "boosted_trees", "sampling", "tree", "peer", "other")
+RANKED_FAMILIES = (
+    "boosting",
+    "boosted_trees",
+    "sampling",
+    "tree",
+    "optimal_tree",
+    "forest",
+    "peer",
+    "acquisition",
+    "other",
+)
 
 
 def _labels(context: FigureContext) -> dict[str, str]:

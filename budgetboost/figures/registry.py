@@ -44,7 +44,11 @@ __all__ = [
 ]
 
 #: Modules whose figures every run draws (the paper's figures first).
-DEFAULT_MODULES = ("budgetboost.figures.curves", "budgetboost.figures.ranks")
+DEFAULT_MODULES = (
+    "budgetboost.figures.curves",
+    "budgetboost.figures.field",
+    "budgetboost.figures.ranks",
+)
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``.
 TABLES = ("summary", "comparisons", "budget_to_match", "findings", "ranks")
 

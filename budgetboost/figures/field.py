@@ -1,0 +1,152 @@
+"""The field's question in one figure: which approach leads at each budget, and by how much.
+
+Left, the mean rank of each method the field's question compares
+(:meth:`~budgetboost.pipeline.catalogue.Catalogue.field_contenders`) at every budget of the
+baseline cost model (U[0, 2], whose grid every dataset shares), ranked within each dataset by
+mean test error (1 = lowest; ties share their mean rank), over the datasets where every one of
+them ran. Right, the findings across datasets (``findings.parquet``, questions ``field`` and
+``peers``): each comparison's Hodges-Lehmann difference in test error with its 95 % interval,
+at small and at larger budgets, coloured by its outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from budgetboost.analysis.field import FIELD_QUESTIONS
+from budgetboost.analysis.vocabulary import ALL, BETTER, EQUIVALENT, FINDING_BANDS, WORSE
+from budgetboost.figures.panels import legend_label, placeholder
+from budgetboost.figures.registry import FigureContext, figure
+from budgetboost.figures.style import paper_style
+from budgetboost.pipeline.catalogue import FIELD_FAMILIES, Catalogue
+
+__all__ = ["field", "mean_ranks"]
+
+#: Colours of the outcomes (x against y): x lower, x higher, equivalent, the rest.
+OUTCOME_COLOURS = {BETTER: "#029e73", WORSE: "#d55e00", EQUIVALENT: "#0173b2"}
+UNDECIDED_COLOUR = "#949494"
+BAND_TITLES = {"small": "small budgets", "large": "larger budgets"}
+
+
+def mean_ranks(summary: pd.DataFrame, names: list[str], cost_model: str | None) -> pd.DataFrame:
+    """Mean rank of each of ``names`` per budget of ``cost_model`` (see the module docstring):
+    columns ``algorithm``, ``budget``, ``rank``, ``datasets``."""
+    rows = summary[summary["algorithm"].isin(names) & np.isfinite(summary["budget"])]
+    if cost_model is not None:
+        rows = rows[rows["cost_model"] == cost_model]
+    wide = rows.pivot_table(
+        index=["dataset", "budget"], columns="algorithm", values="error_mean", aggfunc="mean"
+    )
+    present = [n for n in names if n in wide.columns]
+    wide = wide[present].dropna()
+    if wide.empty:
+        return pd.DataFrame(columns=["algorithm", "budget", "rank", "datasets"])
+    ranks = wide.rank(axis=1, method="average")
+    out = ranks.groupby(level="budget").mean().stack().rename("rank").reset_index()
+    counts = wide.groupby(level="budget").size().rename("datasets").reset_index()
+    return out.merge(counts, on="budget")
+
+
+def _comparisons(findings: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
+    """The across-dataset rows of the field's questions that involve a field method (its
+    ``x``: :func:`budgetboost.analysis.findings.questions` puts it there)."""
+    rows = findings[findings["question"].isin(FIELD_QUESTIONS) & (findings["dataset"] == ALL)]
+    if rows.empty:
+        return rows
+    field_methods = set(catalogue.including(rows["x"]).of_family(*FIELD_FAMILIES))
+    keep = rows["x"].isin(field_methods) | rows["y"].isin(field_methods)
+    return rows[keep]
+
+
+@figure(
+    "field",
+    title="which approach at a test-time budget",
+    category="The field",
+    families=("peer", *FIELD_FAMILIES),  # and the peers' opponents, as the peers' figure
+    tables=("summary", "findings"),
+    caption="""
+**Which approach to use at a test-time budget.** Left: the mean rank of each method of the
+field's question (the paper's Smoothed and Greedy, as published and tuned; the libraries'
+cost-aware boosting; optimal cost-sensitive trees, forest pruning and per-example feature
+acquisition) at every budget under U[0, 2] costs, ranked within each dataset by mean test
+error (1 = lowest), over the datasets where all of them ran (their number in the title).
+Right: each comparison of a field method across datasets (x − y in test error: the
+Hodges–Lehmann estimate with the 95 % interval of the Wilcoxon signed-rank test) at small
+and at larger budgets; green: x better, orange: x worse, blue: equivalent (within ±0.01),
+grey: inconclusive or too few datasets. Every row: ``findings.parquet``.
+""",
+)
+def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """The mean-rank curves and the across-dataset differences of the field's question."""
+    import matplotlib.pyplot as plt
+
+    summary, findings = tables["summary"], tables["findings"]
+    catalogue = context.catalogue.including(summary["algorithm"])
+    names = [n for n in catalogue.field_contenders() if n in set(summary["algorithm"])]
+    ranks = mean_ranks(summary, names, context.baseline)
+    rows = _comparisons(findings, catalogue)
+    labels = [f"{catalogue.label(x)} − {catalogue.label(y)}" for x, y in _pairs(rows)]
+    style, paper = paper_style()
+    with style, paper:
+        height = max(4.0, 0.28 * len(labels) + 1.6)
+        fig = plt.figure(figsize=(15.0, height), layout="constrained")
+        left, right = fig.subfigures(1, 2, width_ratios=[1.0, 1.5])
+        ax = left.subplots()
+        _draw_ranks(ax, ranks, names, catalogue)
+        axes = right.subplots(1, len(FINDING_BANDS), sharey=True)
+        for band_ax, band in zip(np.atleast_1d(axes), FINDING_BANDS, strict=True):
+            _draw_differences(band_ax, rows[rows["band"] == band], labels, catalogue, band)
+    return fig
+
+
+def _pairs(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    return list(dict.fromkeys(zip(rows["x"], rows["y"], strict=True)))
+
+
+def _draw_ranks(ax, ranks: pd.DataFrame, names: list[str], catalogue: Catalogue) -> None:
+    if ranks.empty:
+        placeholder(ax, "no budget at which every method\nof the field's question ran")
+        return
+    for name in names:
+        part = ranks[ranks["algorithm"] == name].sort_values("budget")
+        if part.empty:
+            continue
+        s = catalogue[name].style
+        ax.plot(
+            part["budget"],
+            part["rank"],
+            color=s.colour,
+            marker=s.marker,
+            linestyle=s.linestyle,
+            markersize=4,
+            label=legend_label(catalogue, name),
+        )
+    ax.invert_yaxis()
+    ax.set_xlabel("budget (U[0, 2] costs)")
+    ax.set_ylabel("mean rank across datasets (1 = lowest error)")
+    ax.set_title(f"Mean rank at each budget ({int(ranks['datasets'].max())} datasets)")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2)
+
+
+def _draw_differences(ax, rows, labels, catalogue: Catalogue, band: str) -> None:
+    ax.set_title(f"Across datasets, {BAND_TITLES.get(band, band)}")
+    ax.axvline(0.0, color="black", linewidth=0.8)
+    if rows.empty:
+        placeholder(ax, "no comparison of a field method\nacross datasets")
+        return
+    position = {label: i for i, label in enumerate(labels)}
+    for row in rows.itertuples():
+        label = f"{catalogue.label(row.x)} − {catalogue.label(row.y)}"
+        y = position[label]
+        colour = OUTCOME_COLOURS.get(row.outcome, UNDECIDED_COLOUR)
+        low, high = row.ci_low, row.ci_high
+        if np.isfinite(low) and np.isfinite(high):
+            ax.plot([low, high], [y, y], color=colour, linewidth=2)
+        ax.plot(row.hodges_lehmann, y, "o", color=colour, markersize=5)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.set_xlabel("difference in test error, x − y")
