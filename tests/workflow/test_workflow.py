@@ -88,24 +88,38 @@ def test_full_config_dry_run_plans_every_shard(fresh_repo):
     assert rules.count("assign_costs") == pairs == 10 + 2 * 9
 
 
-def test_environment_yml_lists_the_pyproject_dependencies():
+def _normalise(spec: str) -> str:
+    return spec.replace(" ", "").lower().replace("_", "-")
+
+
+def _conda_listed(path) -> set[str]:
+    """The packages of a conda environment file, conda's and pip's, as ``name>=version``."""
+    env = yaml.safe_load(path.read_text())
+    conda = [_normalise(s) for s in env["dependencies"] if isinstance(s, str)]
+    pip = [
+        _normalise(s) for d in env["dependencies"] if isinstance(d, dict) for s in d.get("pip", [])
+    ]
+    return {s for s in conda + pip if s.partition(">")[0] not in ("python", "pip", "-e.")}
+
+
+def test_the_three_dependency_lists_agree():
+    """pyproject.toml, environment.yml (the package and its [test] extra) and the rules'
+    conda environment (the package's run-time dependencies but the SLURM and cluster
+    executors, which the submitting snakemake loads, not a rule) list the same packages at
+    the same versions."""
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    runtime = {_normalise(s) for s in project["dependencies"]}
+    test = {_normalise(s) for s in project["optional-dependencies"]["test"]}
     env = yaml.safe_load((REPO / "environment.yml").read_text())
     assert set(env["channels"]) >= {"conda-forge", "bioconda"}
-
-    def normalise(spec: str) -> str:
-        return spec.replace(" ", "").lower().replace("_", "-")
-
-    pins = [
-        normalise(s) for s in project["dependencies"] + project["optional-dependencies"]["test"]
-    ]
-    conda = [normalise(s) for s in env["dependencies"] if isinstance(s, str)]
-    pip = [
-        normalise(s) for d in env["dependencies"] if isinstance(d, dict) for s in d.get("pip", [])
-    ]
-    listed = {s for s in conda + pip if s.partition(">")[0] not in ("python", "pip")}
-    assert set(pins) == listed - {"-e."}, "environment.yml and pyproject.toml disagree"
+    assert _conda_listed(REPO / "environment.yml") == runtime | test, (
+        "environment.yml and pyproject.toml disagree"
+    )
+    executors = {s for s in runtime if s.startswith("snakemake-executor-plugin")}
+    assert _conda_listed(REPO / "workflow" / "envs" / "budgetboost.yaml") == runtime - executors, (
+        "workflow/envs/budgetboost.yaml and pyproject.toml's dependencies disagree"
+    )
 
 
 # --------------------------------------------------------------------- bad config
