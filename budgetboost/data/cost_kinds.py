@@ -217,6 +217,13 @@ def read_test_costs(path: str | os.PathLike) -> pd.DataFrame:
             f"(its first line has {len(frame.columns)} comma-separated fields, neither "
             "named so): not a cost table?"
         )
+    padded = frame["feature"] != frame["feature"].str.strip()
+    if padded.any():
+        name = frame.loc[padded, "feature"].iloc[0]
+        raise ValueError(
+            f"cost file {path}: attribute name {_shown(name)} has spaces around it; names "
+            f"are matched exactly against the dataset's attributes: write {_shown(name.strip())}"
+        )
     repeated = frame["feature"].duplicated(keep=False)
     if repeated.any():
         name = frame.loc[repeated, "feature"].iloc[0]

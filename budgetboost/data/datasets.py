@@ -126,7 +126,30 @@ def _read_csv(path: Path, options: Mapping[str, object]) -> pd.DataFrame:
     kwargs.setdefault("na_values", CSV_NA_VALUES)
     if "names" in kwargs:
         kwargs.setdefault("header", None)
+    twice = _named_twice(path, kwargs)
+    if twice:  # pandas would rename the copy (``x.1``) and keep it as one more attribute
+        raise ValueError(f"columns named twice in the header: {twice}")
     return pd.read_csv(path, keep_default_na=False, **kwargs)
+
+
+def _named_twice(path: Path, kwargs: Mapping[str, object]) -> list[str]:
+    """The column names a csv source's header (or its ``names`` option) gives twice."""
+    if "names" in kwargs:
+        names = [str(n) for n in kwargs["names"]]  # type: ignore[union-attr]
+    else:
+        header = kwargs.get("header", "infer")
+        if header is None:
+            return []
+        row = 0 if header == "infer" else int(header)  # type: ignore[arg-type]
+        options = {k: v for k, v in kwargs.items() if k not in ("header", "na_values")}
+        first = pd.read_csv(
+            path, header=None, nrows=row + 1, dtype=str, keep_default_na=False, **options
+        )
+        if len(first) <= row:
+            return []
+        names = [str(n).strip() for n in first.iloc[row]]
+    counts = pd.Series(names).value_counts()
+    return sorted(counts.index[counts > 1])
 
 
 def read_svmlight(
@@ -301,9 +324,12 @@ def check_labels(name: str, entry: Mapping[str, object], root: str | os.PathLike
     for file in files:
         if fmt == "csv":
             parts.append(read_source(name, entry, file))
+            _check_excluded(name, entry, list(parts[-1].columns), file.path)
             continue
         try:
             present = pq.read_schema(file.path).names
+            if not (entry.get("read_options") or {}).get("pixels"):
+                _check_excluded(name, entry, present, file.path)
             columns = [c for c in wanted if c in present]
             parts.append(pq.read_table(file.path, columns=columns).to_pandas())
         except (pa.ArrowException, OSError) as err:
@@ -321,6 +347,20 @@ def check_labels(name: str, entry: Mapping[str, object], root: str | os.PathLike
     if frame.empty:
         raise DatasetError(f"dataset {name!r}: no rows in {where}")
     label_vector(name, frame, entry["label"], where)
+
+
+def _check_excluded(
+    name: str, entry: Mapping[str, object], present: list[str], path: object
+) -> None:
+    """``exclude`` names only columns of the file (a typo would otherwise stop ``binarize``,
+    the first job, instead of the plan)."""
+    missing = sorted(set(entry.get("exclude") or []) - set(map(str, present)))
+    if missing:
+        raise DatasetError(
+            f"dataset {name!r}: exclude names columns {missing} that are not in {path} "
+            f"(its columns: {', '.join(map(str, present[:12]))}"
+            f"{', ...' if len(present) > 12 else ''})"
+        )
 
 
 # --------------------------------------------------------------------------- build
@@ -364,6 +404,13 @@ def build_binarized(
     if missing:
         raise DatasetError(f"dataset {name!r}: excluded columns {missing} not in {where}")
     features = frame[[c for c in frame.columns if c not in exclude]]
+    copies = label_copies(features, y)
+    if copies:
+        raise DatasetError(
+            f"dataset {name!r}: {where}: attribute(s) {copies} are copies of the label "
+            f"column {entry['label']['column']!r} (each value in one class only, and each "
+            "class one value): a method reading one would be told the answer; exclude them"
+        )
     try:
         X, indicators = binarize_frame(
             features, entry["binarize"], drop_constant=entry.get("drop_constant", True)
@@ -381,6 +428,28 @@ def build_binarized(
     if np.unique(y).size < 2:
         raise DatasetError(f"dataset {name!r}: constant label {int(y[0])} in {where}")
     return _assemble(name, entry, files, X, y, indicators, list(features.columns))
+
+
+def label_copies(features: pd.DataFrame, y: np.ndarray) -> list[str]:
+    """The attributes of ``features`` that copy the label ``y`` (-1/+1): two values, no
+    missing one, each value in one class only. A column renamed by a reader (a header giving
+    the label twice) or a label recoded into another attribute would let any method read
+    the answer (a test error of 0 at every budget)."""
+    copies = []
+    two = features.nunique(dropna=False) == 2  # a copy has two values (and no missing one)
+    for column in features.columns[two.to_numpy()]:
+        values = features[column]
+        if values.isna().any():
+            continue
+        codes, _ = pd.factorize(values)
+        positive = codes[y > 0]
+        if (
+            positive.size
+            and np.all(positive == positive[0])
+            and np.all(codes[y < 0] != positive[0])
+        ):
+            copies.append(str(column))
+    return copies
 
 
 def _missing_value_hint(entry: Mapping[str, object], value: object) -> str:

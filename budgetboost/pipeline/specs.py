@@ -50,6 +50,7 @@ from budgetboost.estimators.contract.names import estimator_class
 
 __all__ = [
     "AlgorithmSpec",
+    "canonical",
     "algorithm_spec",
     "check_algorithm",
     "constructor_params",
@@ -191,6 +192,17 @@ def make_estimator(
             f"algorithm {spec.name!r}: estimator {spec.estimator!r} has no parameter(s) {missing}"
         )
     return estimator.set_params(**extra)
+
+
+def canonical(value: Any) -> Any:
+    """``value`` with every mapping's keys sorted, recursively: the form in which a job's
+    params are given to Snakemake, so that writing a config entry's keys in another order
+    is not a change (Snakemake compares params as they are written)."""
+    if isinstance(value, Mapping):
+        return {str(k): canonical(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, (list, tuple)):
+        return [canonical(v) for v in value]
+    return value
 
 
 def constructor_params(estimator: str) -> set[str]:

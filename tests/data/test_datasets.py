@@ -386,3 +386,34 @@ def test_the_label_rule_is_checked_against_a_present_file(tmp_path, text, messag
     assert str(err.value).startswith("dataset 'mine'")
     assert message.format(path=path) in str(err.value)
     check_labels("mine", {**entry, "source": {"type": "local", "path": "absent.csv"}}, tmp_path)
+
+
+# --------------------------------------------------------------------------- the label, twice
+def test_a_header_naming_a_column_twice_stops_naming_the_file_and_the_columns(tmp_path):
+    """Issue #37, case 1: pandas would rename the label's copy ``cls.1`` and keep it as a
+    feature that gives the answer away."""
+    (tmp_path / "toy.csv").write_text("a,cls,b,cls,b\n1,yes,0,yes,1\n2,no,1,no,0\n3,no,0,no,1\n")
+    with pytest.raises(DatasetError, match=r"'toy'.*toy\.csv.*named twice.*\['b', 'cls'\]"):
+        build_binarized("toy", _entry(), tmp_path)
+    entry = _entry(read_options={"names": ["a", "cls", "a"], "header": 0})
+    with pytest.raises(DatasetError, match=r"named twice in the header: \['a'\]"):
+        build_binarized("toy", entry, tmp_path)
+
+
+def test_an_attribute_that_copies_the_label_stops_the_dataset(tmp_path):
+    (tmp_path / "toy.csv").write_text("a,leak,cls\n1,p,yes\n2,n,no\n3,n,no\n1,p,yes\n")
+    with pytest.raises(DatasetError, match=r"\['leak'\] are copies of the label column 'cls'"):
+        build_binarized("toy", _entry(), tmp_path)
+    # two values that do not follow the classes one to one are an attribute like any other
+    (tmp_path / "toy.csv").write_text("a,b,cls\n1,p,yes\n2,n,no\n3,p,no\n1,p,yes\n")
+    assert build_binarized("toy", _entry(), tmp_path).columns == ["a>=2", "a>=3", "b=n", "b=p"]
+
+
+def test_exclude_naming_a_missing_column_stops_at_planning(tmp_path):
+    """Issue #37, case 4: found by check_labels (the plan), not by binarize."""
+    from budgetboost.data.datasets import check_labels
+
+    (tmp_path / "toy.csv").write_text("id,a,cls\n7,1,yes\n8,2,no\n9,3,no\n")
+    with pytest.raises(DatasetError, match=r"exclude names columns \['ID'\] that are not in"):
+        check_labels("toy", _entry(exclude=["ID"]), tmp_path)
+    check_labels("toy", _entry(exclude=["id"]), tmp_path)

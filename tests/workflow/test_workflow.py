@@ -439,6 +439,23 @@ def test_changing_one_algorithm_reruns_only_its_shards(run_copy):
         assert set(rules) == {"train"} | RESULTS_RULES
 
 
+@pytest.mark.slow
+def test_writing_an_algorithms_params_in_another_order_reruns_nothing(run_copy):
+    """Issue #37, case 6: the same entry with its keys in another order is no change."""
+
+    def reverse(config):
+        for entry in config["algorithms"].values():
+            if isinstance(entry.get("params"), dict):
+                entry["params"] = dict(reversed(list(entry["params"].items())))
+        config["cost_models"] = {
+            name: {**model, "spec": dict(reversed(list(model["spec"].items())))}
+            for name, model in config["cost_models"].items()
+        }
+
+    edit_config(run_copy, reverse)
+    assert planned_jobs(run_copy) == []
+
+
 SHARED = ("adaboost", "adaboost_bt", "adaboost_rs", "adaboost_rs_ac")
 
 

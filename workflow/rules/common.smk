@@ -16,6 +16,7 @@ from budgetboost.figures import registry as figures
 from budgetboost.pipeline import folders
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
+from budgetboost.pipeline.specs import canonical
 from budgetboost.pipeline.code import source_files as module_files
 from budgetboost.pipeline.code import untracked
 from budgetboost.pipeline.plan import Plan
@@ -152,7 +153,7 @@ def split_params(wildcards):
 
 
 def cost_spec(wildcards):
-    return PLAN.cost_spec(wildcards.cost_model)
+    return canonical(PLAN.cost_spec(wildcards.cost_model))
 
 
 def cost_file(wildcards):
@@ -164,7 +165,7 @@ def algorithm_params(wildcards):
     spec = PLAN.algorithm(wildcards.algorithm, wildcards.dataset)
     return {
         "estimator": spec.estimator,
-        "params": spec.params,
+        "params": canonical(spec.params),  # the keys' order in the config is no change
         "unbudgeted": spec.unbudgeted,
         "refit_per_budget": spec.refit_per_budget,
         "adaboost_path": spec.adaboost_path,
