@@ -110,8 +110,8 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
             _arm(minutes, job, rule, snakemake.log[0])
         try:
             done = work(snakemake, job)
-        except (Exception, JobTimeout) as exc:
-            failure = exc
+        except (Exception, JobTimeout, SystemExit, KeyboardInterrupt) as exc:
+            failure = exc  # a sys.exit or an interrupt inside the work ends the job as a failure
         finally:
             _disarm(job)
             _restore(printed, console, log)
@@ -125,6 +125,13 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
 
 def one_line(exc: BaseException) -> str:
     """``Type: message`` of an exception on one line, at most :data:`LINE_CHARS` long."""
+    if isinstance(exc, SystemExit):
+        return (
+            f"SystemExit: sys.exit({exc.code!r}) was called inside the job (an estimator's "
+            "fit, say) before it wrote its outputs"
+        )
+    if isinstance(exc, KeyboardInterrupt):
+        return "KeyboardInterrupt: interrupted inside the job before it wrote its outputs"
     text = " ".join(str(exc).split())
     shown = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     return shown if len(shown) <= LINE_CHARS else shown[: LINE_CHARS - 1] + "…"

@@ -124,6 +124,24 @@ def test_a_job_past_its_runtime_stops_naming_algorithm_dataset_and_trial(tmp_pat
     assert not (repo / shard("sleeper")).exists()
 
 
+@pytest.mark.parametrize(
+    ("cls", "start"),
+    [
+        ("Quitter", "SystemExit: sys.exit(0) was called inside the job"),
+        ("Interrupter", "KeyboardInterrupt: interrupted inside the job"),
+    ],
+)
+def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls, start):
+    """Issue #37, cases 8 and 9: ``sys.exit(0)`` in ``fit`` gave a MissingOutputException
+    and an empty log; a KeyboardInterrupt a 20-line traceback on the console."""
+    repo = copy_repo(tmp_path / "repo")
+    own_estimators(repo, {"odd": f"misbehaving_estimators:{cls}"})
+    line = one_line_error(run(repo, shard("odd"), check=False), "rule train ")
+    assert f"algorithm=odd, block=0): {start}" in line
+    assert "Traceback" in (repo / train_log("odd")).read_text()  # the log has it all
+    assert not (repo / shard("odd")).exists()
+
+
 def test_what_an_estimator_prints_goes_to_the_jobs_log(tmp_path):
     """Poor case: an estimator printing 8 MB flooded the console (its log got 188 bytes)."""
     repo = copy_repo(tmp_path / "repo")

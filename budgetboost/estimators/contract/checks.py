@@ -55,6 +55,14 @@ def check_scores(owner: str, scores: np.ndarray, budgets: np.ndarray, n_samples:
     NaN scores would be read as the class of ``score <= 0``: a silent wrong prediction.
     """
     scores = np.asarray(scores)
+    if not (np.issubdtype(scores.dtype, np.number) or scores.dtype == bool):
+        raise ContractError(
+            f"{owner}: scores must be numbers (float: > 0 predicts classes_[1]); got an "
+            f"array of dtype {scores.dtype}"
+            + (f", e.g. {scores.flat[0].item()!r}" if scores.size else "")
+        )
+    if np.iscomplexobj(scores):
+        raise ContractError(f"{owner}: scores must be real numbers; got dtype {scores.dtype}")
     if scores.shape != (budgets.size, n_samples):
         raise ContractError(
             f"{owner}: scores of shape {scores.shape}, expected (n_budgets, n_samples) = "
@@ -85,7 +93,12 @@ def check_costs(owner: str, costs: Mapping[str, np.ndarray], budgets: np.ndarray
         The budgets asked for (``inf``: the fitted model).
     """
     for name, values in costs.items():
-        values = np.asarray(values, dtype=np.float64)
+        raw = np.asarray(values)
+        if not (np.issubdtype(raw.dtype, np.number) or raw.dtype == bool) or np.iscomplexobj(raw):
+            raise ContractError(
+                f"{owner}: costs.{name} must be real numbers; got an array of dtype {raw.dtype}"
+            )
+        values = raw.astype(np.float64)
         if values.shape != budgets.shape:
             raise ContractError(
                 f"{owner}: costs.{name} has {values.size} entries for {budgets.size} budgets"

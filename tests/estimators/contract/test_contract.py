@@ -70,6 +70,20 @@ def test_scores_must_be_finite_and_one_row_per_budget():
         check_scores("m", np.zeros(5), budgets, 5)
 
 
+def test_scores_and_costs_that_are_not_numbers_are_named():
+    """Issue #37, case 7: string scores failed inside numpy (``ufunc 'isfinite'``)."""
+    budgets = np.array([1.0, 3.0])
+    with pytest.raises(ContractError, match=r"m: scores must be numbers .* dtype <U3, e.g. 'yes'"):
+        check_scores("m", np.full((2, 5), "yes"), budgets, 5)
+    with pytest.raises(ContractError, match="m: scores must be real numbers"):
+        check_scores("m", np.zeros((2, 5), dtype=complex), budgets, 5)
+    with pytest.raises(
+        ContractError, match=r"m: costs.spent must be real numbers; .* dtype object"
+    ):
+        check_costs("m", {**_costs(budgets), "spent": np.array(["a", None], dtype=object)}, budgets)
+    check_scores("m", np.zeros((2, 5), dtype=np.int64), budgets, 5)  # integers are numbers
+
+
 # ------------------------------------------------------------------ in the base class
 
 BREAKERS = [
