@@ -41,6 +41,10 @@ report: f"{RESULTS}/report/landing.rst"
 # run of the same command has jobs to run (budgetboost.pipeline.staleness)
 from budgetboost.pipeline.staleness import stale_report
 
+try:  # and only into this config's own results folder (budgetboost.pipeline.folders)
+    folders.check_report(sys.argv[1:], RESULTS, folders.config_identity(CONFIG_FILES))
+except folders.FolderError as _exc:
+    raise WorkflowError(str(_exc)) from None
 if _stale := stale_report(sys.argv[1:]):
     raise WorkflowError(_stale)
 

@@ -10,7 +10,9 @@ Two configs that wrote into one folder overwrote each other's shards, summaries 
   (:data:`RESERVED`), so one config's outputs never lie inside another's output folders;
 - the first run of a config records its config file in its results folder
   (:data:`OWNER_FILE`, written by :func:`claim`), and planning a *different* config into
-  that folder stops with one line naming both (:func:`check_owner`).
+  that folder stops with one line naming both (:func:`check_owner`);
+- ``snakemake --report <file>`` writes only inside the config's own results folder
+  (:func:`check_report`): another config's report is never overwritten.
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ __all__ = [
     "RESERVED",
     "FolderError",
     "check_owner",
+    "check_report",
     "check_results_folder",
     "claim",
     "config_identity",
     "default_results",
     "logs_folder",
     "owner",
+    "report_target",
     "shown_path",
 ]
 
@@ -122,12 +126,35 @@ def check_results_folder(results: str) -> str | None:
 
 
 def owner(results: str | os.PathLike, root: str | os.PathLike = ".") -> str | None:
-    """The config recorded as the owner of a results folder (None: none recorded)."""
-    path = Path(root, results, OWNER_FILE)
+    """The config recorded as the owner of a results folder (None: none recorded).
+
+    Raises
+    ------
+    FolderError
+        When the results path is a file, or its record is not a text file naming a config.
+    """
+    folder = Path(root, results)
+    if folder.exists() and not folder.is_dir():
+        raise FolderError(
+            f"config results: {results} is a file, not a folder: a config's outputs go into "
+            "a folder of that name (move the file, or choose another results folder)"
+        )
+    path = folder / OWNER_FILE
+    if path.exists() and not path.is_file():
+        raise FolderError(
+            f"config results: {results}/{OWNER_FILE} is not a file (it records the config "
+            f"that owns {results}/): remove it"
+        )
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (FileNotFoundError, NotADirectoryError):
+        text = path.read_bytes()[:4096].decode("utf-8")
+    except FileNotFoundError:
         return None
+    except UnicodeDecodeError:
+        raise FolderError(
+            f"config results: {results}/{OWNER_FILE} is not text naming a config (it records "
+            f"the config that owns {results}/): remove it if no config owns the folder"
+        ) from None
+    lines = text.splitlines()
     return lines[0].strip() if lines and lines[0].strip() else None
 
 
@@ -147,6 +174,55 @@ def check_owner(results: str, identity: str, root: str | os.PathLike = ".") -> N
             f"{identity} a results folder of its own (results: results/<name>), or delete "
             f"{results}/{OWNER_FILE} if {identity} is to replace them"
         )
+
+
+def report_target(argv: Sequence[str]) -> str | None:
+    """The file ``snakemake --report`` is asked to write (its default ``report.html`` when
+    no file follows), or None when ``argv`` asks for no report."""
+    words = list(argv)
+    for i, word in enumerate(words):
+        if word.startswith("--report="):
+            return word.partition("=")[2]
+        if word == "--report":
+            following = words[i + 1] if i + 1 < len(words) else ""
+            return following if following and not following.startswith("-") else "report.html"
+    return None
+
+
+def check_report(
+    argv: Sequence[str], results: str, identity: str, root: str | os.PathLike = "."
+) -> None:
+    """Stop a report written outside the config's own results folder, or into a folder of it
+    that another config owns (``snakemake --report results/report.html --configfile
+    config/test.yaml`` overwrote the default config's report).
+
+    Raises
+    ------
+    FolderError
+        Naming the file, the config and where its report belongs.
+    """
+    target = report_target(argv)
+    if target is None:
+        return
+    base = Path(root).resolve()
+    folder = (base / results).resolve()
+    path = (base / target).resolve()
+    suggestion = f"{results.rstrip('/')}/report.html"
+    if folder not in path.parents:
+        raise FolderError(
+            f"snakemake --report {target}: the report of {identity} goes inside its results "
+            f"folder {results}/ (another config's, or no project output folder, otherwise): "
+            f"--report {suggestion}"
+        )
+    for parent in path.parents:
+        if parent == folder:
+            break
+        recorded = owner(parent.relative_to(base), base)
+        if recorded is not None and recorded != identity:
+            raise FolderError(
+                f"snakemake --report {target}: {parent.relative_to(base)}/ holds the outputs "
+                f"of {recorded}, not of {identity}: --report {suggestion}"
+            )
 
 
 def claim(results: str, identity: str, root: str | os.PathLike = ".") -> None:

@@ -73,3 +73,49 @@ def test_a_folder_another_config_owns_is_refused(tmp_path):
     folders.claim("results", "config/config.yaml", root)  # claiming again is a no-op
     with pytest.raises(folders.FolderError):
         folders.claim("results", "config/test.yaml", root)
+
+
+# ------------------------------------------------------------------ issue #37, cases 3 and 11-13
+@pytest.mark.parametrize(
+    "argv, target",
+    [
+        (["--cores", "2"], None),
+        (
+            ["--report", "results/test/report.html", "--configfile", "x.yaml"],
+            "results/test/report.html",
+        ),
+        (["--report=r.html"], "r.html"),
+        (["--report", "--configfile", "x.yaml"], "report.html"),
+        (["--report"], "report.html"),
+    ],
+)
+def test_the_report_target_is_read_from_the_command_line(argv, target):
+    assert folders.report_target(argv) == target
+
+
+def test_a_report_goes_only_into_its_own_configs_folder(tmp_path):
+    """``snakemake --report results/report.html --configfile config/test.yaml`` overwrote the
+    default config's report."""
+    folders.claim("results", "config/config.yaml", tmp_path)
+    folders.claim("results/test", "config/test.yaml", tmp_path)
+    own = ["--report", "results/test/report.html"]
+    folders.check_report(own, "results/test", "config/test.yaml", tmp_path)
+    folders.check_report(["--report", "results/r.html"], "results", "config/config.yaml", tmp_path)
+    for argv in (["--report", "results/report.html"], ["--report"], ["--report=../r.html"]):
+        with pytest.raises(folders.FolderError, match=r"--report results/test/report\.html$"):
+            folders.check_report(argv, "results/test", "config/test.yaml", tmp_path)
+    with pytest.raises(folders.FolderError, match="results/test/ holds the outputs of config/test"):
+        folders.check_report(own, "results", "config/config.yaml", tmp_path)
+
+
+def test_an_owner_record_that_is_no_text_file_or_a_results_file_is_named(tmp_path):
+    (tmp_path / "results" / "a" / folders.OWNER_FILE).mkdir(parents=True)
+    with pytest.raises(folders.FolderError, match=r"results/a/\.budgetboost-config is not a file"):
+        folders.owner("results/a", tmp_path)
+    (tmp_path / "results" / "b").mkdir()
+    (tmp_path / "results" / "b" / folders.OWNER_FILE).write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(folders.FolderError, match="is not text naming a config"):
+        folders.owner("results/b", tmp_path)
+    (tmp_path / "results" / "c").write_text("a file where a folder belongs")
+    with pytest.raises(folders.FolderError, match="results/c is a file, not a folder"):
+        folders.check_owner("results/c", "config/c.yaml", tmp_path)

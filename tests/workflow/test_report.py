@@ -466,6 +466,27 @@ def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
     assert not (repo / RESULTS / "report.html").exists()
 
 
+@pytest.mark.slow
+def test_a_report_outside_the_configs_own_folder_is_refused(base_run, tmp_path):
+    """Issue #37, case 3: ``--report results/report.html --configfile config/test.yaml``
+    overwrote the default config's report."""
+    repo = clone_run(base_run, tmp_path / "repo")
+    (repo / "results" / "report.html").write_text("the default config's report\n")
+    proc = subprocess.run(
+        [SNAKEMAKE, "--configfile", "config/test.yaml", "--report", "results/report.html"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=runtime_env(),
+    )
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert f"goes inside its results folder {RESULTS}/" in output
+    assert f"--report {RESULTS}/report.html" in output
+    assert (repo / "results" / "report.html").read_text() == "the default config's report\n"
+
+
 # ---------------------------------------------------------------------- hostile labels (#33)
 
 #: labels of issue 33's sweep, each markup or a template where it lands
