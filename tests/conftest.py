@@ -500,6 +500,15 @@ BAD_CONFIGS = [
         lambda c: c["cost_models"]["turney"].update(algorithms=["gredy"]),
         "config cost_models.turney.algorithms: 'gredy' is not defined under algorithms",
     ),
+    (  # issue #37, cases 14 and 15: names Snakemake or the file system would refuse late
+        lambda c: c["algorithms"].update({"g" * 256: c["algorithms"]["greedy"]}),
+        "config algorithms." + "g" * 256 + ": name of 256 bytes: names become file names",
+    ),
+    (
+        lambda c: c["algorithms"].update({"greedy" + "ab" * 20: c["algorithms"]["greedy"]}),
+        "config algorithms.greedy" + "ab" * 20 + ": name ends in 'ab' repeated 20 times, which "
+        "Snakemake takes for a rule matching its own output (PeriodicWildcardError)",
+    ),
 ]
 
 # ------------------------------------------------------------------ reference tables

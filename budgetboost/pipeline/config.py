@@ -15,6 +15,8 @@ What only the figures can check (styles, figure modules) is :mod:`budgetboost.fi
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError
 from pathlib import Path
@@ -36,6 +38,7 @@ from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.plan import budget_grid
 
 __all__ = [
+    "name_problem",
     "PIPELINE_PARAMS",
     "SCHEMA_PATH",
     "ConfigError",
@@ -103,6 +106,38 @@ def validate_config(
     return filled
 
 
+#: The longest suffix a name gets in a file name (``results/data/{dataset}.parquet``).
+_LONGEST_SUFFIX = len(".parquet")
+#: Snakemake refuses a wildcard value ending in a part repeated this many times or more
+#: (``PeriodicWildcardError``: it takes it for a rule matching its own output).
+_PERIODIC = re.compile(r"(.+)\1{19,}$")
+
+
+def name_problem(name: str, root: str | Path = ".") -> str | None:
+    """Why a dataset, cost-model or algorithm name cannot name files and wildcards, or None:
+    longer in bytes than the file system's names allow (less the ``.parquet`` it may get),
+    or ending in a part repeated 20 times (Snakemake would stop the run on it)."""
+    try:
+        limit = os.pathconf(root, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    size = len(name.encode("utf-8"))
+    if size + _LONGEST_SUFFIX > limit:
+        return (
+            f"name of {size} bytes: names become file names (e.g. {name[:12]}....parquet), "
+            f"and this file system allows {limit} bytes; at most {limit - _LONGEST_SUFFIX}"
+        )
+    periodic = _PERIODIC.search(name)
+    if periodic:
+        part = periodic.group(1)
+        return (
+            f"name ends in {part!r} repeated {len(periodic.group(0)) // len(part)} "
+            "times, which Snakemake takes for a rule matching its own output "
+            "(PeriodicWildcardError): choose another name"
+        )
+    return None
+
+
 def check_config(
     config: Mapping[str, Any], registry: Mapping[str, Mapping[str, Any]], root: str | Path = "."
 ) -> None:
@@ -123,6 +158,11 @@ def check_config(
         The first problem, as ``config <path>: <reason>``.
     """
     root = Path(root)
+    for section in ("datasets", "cost_models", "algorithms"):
+        for name in config[section]:
+            problem = name_problem(name, root)
+            if problem:
+                raise ConfigError(f"{_where(section, name)}: {problem}")
     for name, entry in config["datasets"].items():
         _check_dataset(config, registry, name, entry, root)
     for name, entry in config["cost_models"].items():

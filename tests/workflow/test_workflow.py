@@ -127,7 +127,7 @@ def test_the_three_dependency_lists_agree():
 
 @pytest.mark.parametrize(
     "edit,message",
-    [BAD_CONFIGS[i] for i in (0, 4, 9, 13, 21, 27)],
+    [BAD_CONFIGS[i] for i in (0, 4, 9, 13, 21, 27, -2, -1)],
 )
 def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
     repo = copy_repo(tmp_path / "repo")
