@@ -13,7 +13,7 @@ from budgetboost.checks import ConfigError, check_all
 from budgetboost.data.registry import download_targets, source_files
 from budgetboost.estimators.contract.names import estimator_module
 from budgetboost.figures import registry as figures
-from budgetboost.pipeline import folders
+from budgetboost.pipeline import folders, partitions
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import canonical
@@ -33,6 +33,23 @@ PLAN = Plan(config, REGISTRY)
 #: file: budgetboost.pipeline.folders), and its logs (mirrored under logs/)
 RESULTS = PLAN.results
 LOGS = PLAN.logs
+
+
+# the SLURM partitions asked for, against those sinfo lists where it exists (a dry run
+# submits nothing, so SLURM itself would only refuse one at the first submission)
+_settings = getattr(workflow, "resource_settings", None)
+if _settings is not None:
+    _problem = partitions.partition_problem(
+        partitions.requested_partitions(
+            [
+                _settings.default_resources,
+                *dict(_settings.overwrite_resources or {}).values(),
+            ]
+        ),
+        partitions.cluster_partitions(),
+    )
+    if _problem:
+        raise WorkflowError(_problem)
 
 
 # a run that writes records its config as the owner of its results folder: another config

@@ -1,0 +1,61 @@
+"""The SLURM partitions a run asks for, against sinfo's (issue #37, case 16)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+from conftest import copy_repo, snakemake
+
+from budgetboost.pipeline.partitions import (
+    cluster_partitions,
+    partition_problem,
+    requested_partitions,
+)
+
+
+def fake_sinfo(folder, *partitions: str):
+    """A ``sinfo`` listing ``partitions`` (the default one starred) and a silent ``squeue``."""
+    folder.mkdir(exist_ok=True)
+    for name, body in (("sinfo", "\n".join(f"echo '{p}'" for p in partitions)), ("squeue", "")):
+        path = folder / name
+        path.write_text(f"#!/bin/sh\n{body}\nexit 0\n")
+        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(folder)
+
+
+def test_the_requested_partitions_are_read_as_written():
+    resources = pytest.importorskip("snakemake.resources")
+    given = resources.Resources.from_mapping({"slurm_partition": "long", "mem_mb": 100})
+    blank = resources.Resources.from_mapping({"slurm_partition": ""})
+    assert requested_partitions([given, blank, None, {"slurm_partition": "'short'"}]) == {
+        "long",
+        "short",
+    }
+
+
+def test_an_unknown_partition_is_named_with_the_clusters(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", fake_sinfo(tmp_path / "bin", "debug*", "long"), prepend=os.pathsep)
+    assert cluster_partitions() == {"debug", "long"}
+    assert partition_problem({"long"}, {"debug", "long"}) is None
+    assert partition_problem({"lnog"}, None) is None  # no sinfo: no way to know
+    problem = partition_problem({"lnog", "long"}, {"debug", "long"})
+    assert problem.startswith("slurm_partition 'lnog' is not a partition of this cluster")
+    assert "(sinfo lists debug, long)" in problem
+
+
+@pytest.mark.slow
+def test_planning_stops_on_a_partition_sinfo_does_not_list(tmp_path):
+    repo = copy_repo(tmp_path / "repo")
+    folder = fake_sinfo(tmp_path / "bin", "debug*", "long")
+    env_path = os.environ["PATH"]
+    os.environ["PATH"] = folder + os.pathsep + env_path
+    try:
+        proc = snakemake(repo, "-n", "--set-resources", "train:slurm_partition=lnog", check=False)
+        ok = snakemake(repo, "-n", "--set-resources", "train:slurm_partition=long", check=False)
+    finally:
+        os.environ["PATH"] = env_path
+    assert proc.returncode != 0
+    assert "slurm_partition 'lnog' is not a partition of this cluster" in proc.stdout + proc.stderr
+    assert ok.returncode == 0, (ok.stdout + ok.stderr)[-2000:]
