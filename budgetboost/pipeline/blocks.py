@@ -30,6 +30,7 @@ from budgetboost.estimators.contract.checks import ContractError, check_costs
 from budgetboost.estimators.contract.validation import check_budgets
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_estimator
+from budgetboost.pipeline.verify import check_reproducible, check_unread_columns
 
 __all__ = [
     "BlockInputs",
@@ -260,6 +261,7 @@ def run_block(
             trial=trial,
             adaboost_path=path,
             discounts=offered.discounts,
+            twin=trial == trials[0],
         )
         parts.append(pd.DataFrame(columns))
         stump_parts.append(_stump_rows(estimator, trial, offered.columns))
@@ -406,10 +408,12 @@ def run_trial(
     trial,
     adaboost_path=None,
     discounts=None,
+    twin=False,
 ):
     """One trial of :func:`run_block` on its offered columns (:class:`Offered`): the
-    estimator built as the job builds it, fitted, and evaluated at ``grid`` on the test and
-    the training rows.
+    estimator built as the job builds it, fitted, evaluated at ``grid`` on the test and
+    the training rows, and verified (:mod:`budgetboost.pipeline.verify`: the columns no
+    example paid for are not read; with ``twin``, a second fit gives the same results).
 
     Returns ``(columns, fit_seconds, predict_seconds, estimator)``: the shard's columns of
     the trial, and the (last) fitted estimator, for benchmarks that read its choices.
@@ -424,19 +428,24 @@ def run_trial(
         fits = [(grid[-1], grid)]
     fit_seconds = predict_seconds = 0.0
     test_parts, train_parts, tradeoff_parts = [], [], []
+    shuffles = np.random.default_rng(seed_from_key("verify", dataset, cost_model, spec.name, trial))
     for fit_budget, budgets in fits:
-        estimator = make_estimator(
-            spec,
-            dataset=dataset,
-            cost_model=cost_model,
-            trial=trial,
-            feature_costs=feature_costs,
-            feature_groups=feature_groups,
-            budget=fit_budget,
-            adaboost_path=adaboost_path,
-            discount_groups=None if discounts is None else discounts[0],
-            discount_costs=None if discounts is None else discounts[1],
-        )
+
+        def make(fit_budget=fit_budget):
+            return make_estimator(
+                spec,
+                dataset=dataset,
+                cost_model=cost_model,
+                trial=trial,
+                feature_costs=feature_costs,
+                feature_groups=feature_groups,
+                budget=fit_budget,
+                adaboost_path=adaboost_path,
+                discount_groups=None if discounts is None else discounts[0],
+                discount_costs=None if discounts is None else discounts[1],
+            )
+
+        estimator = make()
         where = _where(spec.name, dataset, cost_model, trial)
         start = time.perf_counter()
         estimator.fit(X_train, y_train)
@@ -447,7 +456,14 @@ def run_trial(
             train = estimator.evaluate_at_budgets(X_train, y_train, budgets)
             for result in (test, train):
                 _check_evaluation(result, budgets, spec.name)
+            check_unread_columns(estimator, X_test, feature_costs, test, budgets, shuffles, where)
+            if twin and fit_budget == fits[0][0]:
+                check_reproducible(
+                    make, estimator, test, X_train, y_train, X_test, y_test, budgets, where
+                )
         except ContractError as err:
+            if err.args[0].startswith(where):
+                raise
             budget = "" if err.budget is None else f", budget {err.budget:g}"
             raise ContractError(f"{where}{budget}: {err}", err.budget) from err
         predict_seconds += time.perf_counter() - start

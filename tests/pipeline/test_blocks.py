@@ -307,3 +307,54 @@ def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, de
     )
     assert detail in text
     assert err.value.budget == float(budget)
+
+
+# ------------------------------------------------------------------ verified, not trusted (#37)
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        (
+            "Peeker",
+            "algorithm 'odd', dataset 'toy', cost model 'c', trial 0, budget 0.25: the model "
+            "reads columns it does not pay for: every test example paid at most 0, so none "
+            "could read the 4 columns priced above it, yet shuffling them changed",
+        ),
+        (
+            "Moody",
+            "algorithm 'odd', dataset 'toy', cost model 'c', trial 0: not reproducible: a "
+            "second fit with the same parameters and random_state on the same rows gave the score",
+        ),
+    ],
+)
+def test_a_model_that_reads_unpaid_columns_or_is_not_reproducible_fails(data, name, message):
+    """Issue #37, case 2: an estimator reading the best column while reporting a spent of 0
+    was accepted, and one drawing from global random state (0.529 / 0.429 / 0.588 in three
+    runs) too."""
+    X, y = data
+    spec = specs.algorithm_spec("odd", {"estimator": f"fixtures.misbehaving_estimators:{name}"})
+    with pytest.raises(ContractError) as err:
+        blocks.run_block(
+            X=X,
+            y=y,
+            groups=None,
+            splits={0: (np.arange(40), np.arange(40, 60))},
+            costs={0: np.array([2.0, 0.5, 1.0, 3.0])},
+            grouped=False,
+            dataset="toy",
+            cost_model="c",
+            spec=spec,
+            budgets=[0.25, 1.0, 4.0],
+            trials=[0],
+        )
+    assert str(err.value).startswith(message)
+
+
+def test_honest_estimators_pass_the_verification(problem):
+    """The package's estimators at every budget: nothing read unpaid, and the
+    twin fit of the block's first trial identical."""
+    for entry in (
+        {"estimator": "BudgetedBoost", "params": {"criterion": "greedy", "max_rounds": 20}},
+        {"estimator": "AdaBoostRS", "params": {"n_rounds": 20, "cost_weighted": True}},
+        {"estimator": "BudgetedTree", "params": {"cost_sensitive": True}},
+    ):
+        run(problem, spec("honest", **entry))

@@ -129,11 +129,14 @@ def test_a_job_past_its_runtime_stops_naming_algorithm_dataset_and_trial(tmp_pat
     [
         ("Quitter", "SystemExit: sys.exit(0) was called inside the job"),
         ("Interrupter", "KeyboardInterrupt: interrupted inside the job"),
+        ("Peeker", "ContractError: algorithm 'odd', dataset 'heart', cost model 'uniform_0_2'"),
+        ("Moody", "ContractError: algorithm 'odd', dataset 'heart', cost model 'uniform_0_2'"),
     ],
 )
 def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls, start):
     """Issue #37, cases 8 and 9: ``sys.exit(0)`` in ``fit`` gave a MissingOutputException
-    and an empty log; a KeyboardInterrupt a 20-line traceback on the console."""
+    and an empty log; a KeyboardInterrupt a 20-line traceback on the console. Case 2: a
+    model reading a column it reports not paying for, or not reproducible, was accepted."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"odd": f"misbehaving_estimators:{cls}"})
     line = one_line_error(run(repo, shard("odd"), check=False), "rule train ")
