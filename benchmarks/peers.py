@@ -56,8 +56,8 @@ def full_spend(estimator) -> tuple[float, float]:
     that model's first half of them spends."""
     if hasattr(estimator, "prefix_cost_"):  # the peers: prefix costs from 0 trees
         paths = [cost[1:] for cost in estimator.prefix_cost_]
-    elif hasattr(estimator, "models_"):  # TunedBoost
-        paths = [m.spent_ for m in estimator.models_]
+    elif hasattr(estimator, "models_") and all(hasattr(m, "spent_") for m in estimator.models_):
+        paths = [m.spent_ for m in estimator.models_]  # TunedBoost
     elif hasattr(estimator, "spent_"):
         paths = [estimator.spent_]
     else:
