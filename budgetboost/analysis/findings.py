@@ -9,7 +9,8 @@ row across datasets per (x, y, band). The questions, from the run's catalogue:
 
 * ``field`` (which approach to use at a test-time budget): each algorithm of the field's
   families (:data:`~budgetboost.pipeline.catalogue.FIELD_FAMILIES`: optimal cost-sensitive
-  trees, forest pruning, per-example feature acquisition) against the paper's boosters that
+  trees, forest pruning, per-example feature acquisition, and a method of a user's of family
+  ``other``) against the paper's boosters that
   face the peers, each library peer and each other such algorithm (each pair once);
 * ``peers`` (beyond the paper, #15): each booster that faces the peers
   (:meth:`~budgetboost.pipeline.catalogue.Catalogue.peer_opponents`: Smoothed and Greedy as

@@ -76,10 +76,10 @@ BASELINE_ALPHA = 0.3
 
 def figure2_panels(summary: pd.DataFrame, context: FigureContext) -> list[tuple[str, str]]:
     """(dataset, cost_model) panels of Figure 2: real costs (a kind of
-    :func:`~budgetboost.data.costs.real_kinds`) or a local dataset."""
+    :func:`~budgetboost.data.costs.real_kinds`), whatever the dataset's source (the paper's
+    Webscope set, read from a local file, has its real costs in a ``cost_file``)."""
     real = set(context.of_kind(*real_kinds()))
-    local = set(context.local_datasets)
-    return [(d, c) for d, c in panel_pairs(summary, context) if c in real or d in local]
+    return [(d, c) for d, c in panel_pairs(summary, context) if c in real]
 
 
 def figure1_panels(summary: pd.DataFrame, context: FigureContext) -> list[tuple[str, str]]:
@@ -172,9 +172,10 @@ def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     category="Reproduction",
     families=CURVE_FAMILIES,
     caption="""
-Figure 2 of the paper: the same curves as Figure 1 for real feature costs, heart with
-Turney's test costs (cost model ``turney``) and any local dataset enabled in the config
-(Yahoo! Webscope). A single "no results" panel means this run had none of these experiments.
+Figure 2 of the paper: the same curves as Figure 1 for real feature costs: heart with
+Turney's test costs (cost model ``turney``), the suite's other Turney datasets and, when the
+config enables it, the licensed Yahoo! Webscope set with its real costs. A single "no
+results" panel means this run had none of these experiments.
 """,
 )
 def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:

@@ -67,9 +67,9 @@ FAMILIES = (
 )
 #: The field's other approaches to a test-time budget, each compared with the paper's boosters,
 #: the library peers and one another (the findings' ``field`` question): optimal
-#: cost-sensitive trees (STreeD), forests pruned to the budget (BudgetPrune) and per-example
-#: feature acquisition (AACO).
-FIELD_FAMILIES = ("optimal_tree", "forest", "acquisition")
+#: cost-sensitive trees (STreeD), forests pruned to the budget (BudgetPrune), per-example
+#: feature acquisition (AACO), and any method of a user's without a family of the paper's.
+FIELD_FAMILIES = ("optimal_tree", "forest", "acquisition", "other")
 #: What each family is, in words (the verdict of which family wins names them so).
 FAMILY_NAMES = {
     "reference": "the unbudgeted reference",
