@@ -9,11 +9,15 @@ from sklearn.base import clone  # noqa: E402
 from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
 from budgetboost import AdaBoostRS, BudgetedBoost  # noqa: E402
+from budgetboost.estimators.acquisition.aaco import AACO  # noqa: E402
+from budgetboost.estimators.trees.budget_prune import BudgetPrune  # noqa: E402
 
 ESTIMATORS = [
     BudgetedBoost(max_rounds=50),
     BudgetedBoost(criterion="greedy", budget=5.0),
     AdaBoostRS(n_rounds=50, random_state=0),
+    BudgetPrune(n_estimators=3, random_state=0),
+    AACO(random_state=0, n_subsets=4, max_acquisitions=3),
 ]
 
 

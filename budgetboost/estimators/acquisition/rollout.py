@@ -1,0 +1,479 @@
+"""The acquisition of :class:`~.aaco.AACO`, vectorised over examples: its fitted oracle and the
+rollout of every example's trajectory.
+
+An :class:`Oracle` is what one fit holds: the pool of candidate feature groups with their
+prices, the classifier on masked inputs (:mod:`~.masked_logistic`), the oracle rows (the
+training rows the nearest neighbours come from, with their labels) and the random candidate
+subsets of every step. :func:`rollout` runs the approximate acquisition conditioned oracle
+(AACO, Valancius et al. 2024) for every example and every cost trade-off ``alpha`` at once:
+
+1. **Neighbours.** The ``k`` oracle rows nearest to the example on its observed groups stand
+   for ``p(x_u, y | x_o)``. The distance is a sum over the observed groups of the L1
+   distance on a group's columns divided by its mean over pairs of oracle rows (a
+   standardised distance, as the authors standardise features), counted in whole units of
+   1/1024 (:class:`_GroupDistances`) so that equal distances are exactly equal. Ties are
+   broken by the oracle rows' stored order, a random permutation drawn at fit. With nothing
+   observed (the first step) every oracle row is a neighbour: ``p(x, y)`` itself.
+2. **Candidate subsets.** Every singleton of the pool and ``n_subsets`` random subsets of it
+   (drawn at fit, one set per step, shared by all examples), each less what the example has
+   observed. A subset is a candidate if its marginal price, with what the example has paid,
+   fits within the horizon (the fitted ``budget``).
+3. **The ACO objective.** Each candidate ``v`` costs ``(1/k) sum_n loss(y_n, f(x_o, x_{n,v}))
+   + alpha * c(v | o)``: the mean logistic loss over the neighbours of the classifier fed the
+   example's observed values and the neighbour's values on ``v``, plus ``alpha`` times the
+   price of ``v`` given what is paid. The empty subset (stopping) costs the mean loss of the
+   current prediction.
+4. **Acquire or stop.** The example acquires the group of the best subset (ties: the
+   earlier candidate) whose own objective as a singleton is lowest (ties: the earlier pool
+   position), and the next step plans anew; or it stops. With ``stopping="aco"`` it stops
+   when the empty subset is best (ties: stop), as the paper's ACO; with
+   ``stopping="improvement"`` only subsets that lower the expected loss are candidates,
+   and it stops when none is left (the budget-constrained ACO's rule).
+
+Examples whose observed groups and values are equal share their neighbours and losses, so
+the work of a step is done once per distinct *state* (all examples and trade-offs start in
+one; the first steps have few), then each (trade-off, example) row picks its action. The
+losses of step 3 are computed in float32 (:data:`LOSS_DTYPE`: half the time of float64);
+candidates whose objectives differ by less than its rounding (~1e-7) are ties, which the
+arithmetic breaks, always the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .masked_logistic import MaskedLogistic, softplus
+
+__all__ = ["Oracle", "Trajectories", "nearest", "rollout"]
+
+#: The floating type of the (states, neighbours, candidates) loss tensor.
+LOSS_DTYPE = np.float32
+#: A group's distance is counted in units of 1 / UNITS of its scale, rounded (whole numbers).
+UNITS = 1024.0
+#: The most distance one group adds, in those units (1024 scales).
+CAP = float(2**20)
+#: Groups of at most this many distinct values (patterns) look their distances up in a table.
+MAX_TABLE = 256
+#: Elements of the (states, neighbours, candidates) loss tensor evaluated at once.
+_BLOCK_ELEMENTS = 1 << 21
+
+
+@dataclass(frozen=True, eq=False)
+class Oracle:
+    """One fitted AACO model (see the module docstring).
+
+    Attributes
+    ----------
+    pool : ndarray of int, shape (P,)
+        The feature groups that may be acquired (indices of the fit's groups).
+    distance_columns : ndarray of int, shape (n_distance_columns,)
+        The columns of ``X`` of the pool's groups, group by group.
+    distance_group : ndarray of int, shape (n_distance_columns,)
+        The pool position of each of those columns.
+    scale : ndarray of shape (P,)
+        Each group's mean L1 distance over pairs of oracle rows (1 where that is 0).
+    oracle_X : ndarray of shape (n, n_distance_columns)
+        The oracle rows on ``distance_columns``, in their stored (random) order.
+    oracle_y : ndarray of shape (n,)
+        Their labels, -1/+1.
+    oracle_rows : ndarray of int, shape (n,)
+        The training row of each oracle row.
+    oracle_contributions : ndarray of shape (n, P)
+        The classifier's group contributions of the oracle rows.
+    classifier : MaskedLogistic
+    base : ndarray of shape (P,)
+        What acquiring a group adds once its discount group is paid (its price where it has
+        none).
+    discount_group : ndarray of int, shape (P,)
+        The discount group of each pool group (``-1``: none), numbered 0 .. D - 1.
+    shared : ndarray of shape (D,)
+        Each discount group's shared part.
+    candidates : ndarray of bool, shape (max_acquisitions, P + n_subsets, P)
+        The candidate subsets of each step: the P singletons, then the random subsets.
+    n_neighbors : int
+    horizon : float
+        The largest total an example may pay (the fitted ``budget``; ``inf``: none).
+    stopping : {"aco", "improvement"}
+        The stopping rule (module docstring, step 4).
+    """
+
+    pool: np.ndarray
+    distance_columns: np.ndarray
+    distance_group: np.ndarray
+    scale: np.ndarray
+    oracle_X: np.ndarray
+    oracle_y: np.ndarray
+    oracle_rows: np.ndarray
+    oracle_contributions: np.ndarray
+    classifier: MaskedLogistic
+    base: np.ndarray
+    discount_group: np.ndarray
+    shared: np.ndarray
+    candidates: np.ndarray
+    n_neighbors: int
+    horizon: float
+    stopping: str = "aco"
+
+    @property
+    def size(self) -> int:
+        """P: the groups of the pool."""
+        return int(self.pool.size)
+
+    def price(self, group: np.ndarray, touched: np.ndarray) -> np.ndarray:
+        """Marginal price of acquiring pool group ``group[i]`` given the discount groups
+        ``touched[i]`` already paid (shape (n, D))."""
+        price = self.base[group]
+        if self.shared.size:
+            d = self.discount_group[group]
+            fresh = (d >= 0) & ~touched[np.arange(group.size), np.maximum(d, 0)]
+            price = price + np.where(fresh, self.shared[np.maximum(d, 0)], 0.0)
+        return price
+
+
+@dataclass(frozen=True, eq=False)
+class Trajectories:
+    """What :func:`rollout` returns: row ``r = c * n_examples + i`` is example ``i`` under
+    trade-off ``c``; ``T`` is ``max_acquisitions``.
+
+    Attributes
+    ----------
+    group : ndarray of int, shape (n_rows, T)
+        Pool position of the group acquired at each step (``-1`` after the example stopped).
+    paid : ndarray of shape (n_rows, T)
+        The cumulative price paid after each step (``inf`` after the example stopped).
+    score : ndarray of shape (n_rows, T + 1)
+        The classifier's score after each number of acquisitions (column 0: none).
+    """
+
+    group: np.ndarray
+    paid: np.ndarray
+    score: np.ndarray
+
+    def at_budgets(self, budgets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The longest affordable prefix of every row at every budget.
+
+        Returns
+        -------
+        steps : ndarray of int, shape (n_budgets, n_rows)
+            Acquisitions whose cumulative price is at most the budget.
+        score, cost : ndarray of shape (n_budgets, n_rows)
+            The score after them and what they cost.
+        """
+        taken = np.isfinite(self.paid)  # inf: after the row stopped
+        steps = (taken[None] & (self.paid[None] <= budgets[:, None, None])).sum(axis=2)
+        rows = np.arange(self.paid.shape[0])
+        score = self.score[rows[None, :], steps]
+        paid = np.concatenate([np.zeros((self.paid.shape[0], 1)), self.paid], axis=1)
+        return steps, score, paid[rows[None, :], steps]
+
+
+def nearest(distance: np.ndarray, k: int) -> np.ndarray:
+    """The ``k`` columns of smallest distance in each row, ties to the lower column: shape
+    (n_rows, k), increasing column order (all columns when there are at most ``k``).
+
+    ``distance`` holds whole numbers (below ``2**53 / n_columns``), so ``distance *
+    n_columns + column`` ranks (distance, column) exactly and one partition finds them.
+    """
+    n_rows, n = distance.shape
+    if k >= n:
+        return np.broadcast_to(np.arange(n), (n_rows, n))
+    key = distance * n
+    key += np.arange(n)
+    return np.sort(np.argpartition(key, k - 1, axis=1)[:, :k], axis=1)
+
+
+def mean_absolute_difference(values: np.ndarray) -> np.ndarray:
+    """Mean of ``|a - b|`` over the pairs of rows of ``values`` (n, c), per column."""
+    n = values.shape[0]
+    if n < 2:
+        return np.zeros(values.shape[1])
+    ordered = np.sort(values, axis=0)
+    weight = 2.0 * np.arange(1, n + 1) - n - 1
+    return 2.0 * (weight @ ordered) / (n * (n - 1))
+
+
+def _patterns(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``rows`` (in lexicographic order) and the index of each row
+    among them, as ``np.unique(axis=0)`` gives them.
+
+    0/1 rows are numbered by their binary value, 52 columns to a float64 word (exact), and
+    the words sorted: much faster than ``np.unique``'s row-wise comparisons.
+    """
+    if not np.all((rows == 0) | (rows == 1)):
+        patterns, code = np.unique(rows, axis=0, return_inverse=True)
+        return patterns, code.reshape(-1)
+    n_words = max(1, -(-rows.shape[1] // 52))
+    padded = np.zeros((rows.shape[0], n_words * 52))
+    padded[:, : rows.shape[1]] = rows
+    words = padded.reshape(rows.shape[0], n_words, 52) @ 2.0 ** np.arange(51, -1, -1)
+    order = np.lexsort(words.T[::-1])
+    ordered = words[order]
+    new = np.concatenate([[True], np.any(ordered[1:] != ordered[:-1], axis=1)])
+    code = np.empty(rows.shape[0], dtype=np.intp)
+    code[order] = np.cumsum(new) - 1
+    return rows[order[new]], code
+
+
+class _GroupDistances:
+    """The distance a group adds between query rows and the oracle rows (module docstring,
+    step 1), and a code of each query row's values on each group (equal codes: equal
+    values), for one rollout.
+
+    A group adds ``min(rint(|x_g - x'_g|_1 * UNITS / s_g), CAP)``: its L1 distance in units
+    of ``1 / UNITS`` of its scale ``s_g`` (the mean over pairs of oracle rows), rounded, so
+    that distances are whole numbers and equal distances exactly equal (ties then go to the
+    oracle rows' stored order), and capped (an outlier counts as far, not as everything). A
+    group with few distinct values (patterns of its columns) among the oracle and query rows
+    looks it up in a table over them (0/1 indicators: two values, or one more pattern than
+    threshold columns); a one-column group of many values computes it from the two values.
+    """
+
+    def __init__(self, oracle: Oracle, X: np.ndarray):
+        P = oracle.size
+        m, n = X.shape[0], oracle.oracle_X.shape[0]
+        Xq = X[:, oracle.distance_columns]
+        single = np.bincount(oracle.distance_group, minlength=P) == 1
+        self.unit = UNITS / oracle.scale
+        first = np.searchsorted(oracle.distance_group, np.arange(P))  # a column of each
+        self.query_value = Xq[:, first] + 0.0  # (m, P); -0.0 becomes 0.0
+        self.oracle_value = oracle.oracle_X[:, first].T + 0.0  # (P, n)
+        # one-column groups: a code per value, its rank among the values seen
+        both = np.concatenate([self.oracle_value.T, self.query_value])
+        order = np.argsort(both, axis=0, kind="stable")
+        ordered = np.take_along_axis(both, order, axis=0)
+        new = np.concatenate([np.zeros((1, P)), np.diff(ordered, axis=0) != 0])
+        rank = np.cumsum(new, axis=0).astype(np.int64)
+        codes = np.empty((n + m, P), dtype=np.int64)
+        np.put_along_axis(codes, order, rank, axis=0)
+        self.code = codes[n:].copy()  # (m, P)
+        self.oracle_code = codes[:n].T.copy()  # (P, n)
+        self.n_patterns = rank[-1] + 1
+        self.tabled = ~single | (self.n_patterns <= MAX_TABLE)
+        self.offset = np.zeros(P, dtype=np.intp)
+        tables, offset = [], 0
+        for g in np.flatnonzero(self.tabled):  # setup only: once per group of few values
+            if single[g]:
+                patterns = np.unique(both[:, g])[:, None]
+            else:
+                cols = np.flatnonzero(oracle.distance_group == g)
+                rows = np.concatenate([oracle.oracle_X[:, cols], Xq[:, cols]]) + 0.0
+                patterns, code = _patterns(rows)
+                self.oracle_code[g] = code[:n]
+                self.code[:, g] = code[n:]
+                self.n_patterns[g] = patterns.shape[0]
+            table = np.zeros((patterns.shape[0], patterns.shape[0]))
+            for column in patterns.T:
+                table += np.abs(column[:, None] - column[None, :])
+            tables.append(np.minimum(np.rint(table.ravel() * self.unit[g]), CAP))
+            self.offset[g] = offset
+            offset += table.size
+        self.table = np.concatenate(tables) if tables else np.zeros(0)
+        self.n_codes = int(self.code.max(initial=0)) + 1
+
+    def add(self, distance: np.ndarray, example: np.ndarray, group: np.ndarray) -> None:
+        """Add to ``distance[s]`` (shape (S, n), in place) what group ``group[s]`` adds
+        between query row ``example[s]`` and each oracle row."""
+        tabled = self.tabled[group]
+        if tabled.all():
+            distance += self._looked_up(example, group)
+            return
+        distance[tabled] += self._looked_up(example[tabled], group[tabled])
+        e, g = example[~tabled], group[~tabled]
+        added = self.oracle_value[g]
+        added -= self.query_value[e, g][:, None]
+        np.abs(added, out=added)
+        added *= self.unit[g][:, None]
+        np.rint(added, out=added)
+        distance[~tabled] += np.minimum(added, CAP, out=added)
+
+    def _looked_up(self, example: np.ndarray, group: np.ndarray) -> np.ndarray:
+        at = self.offset[group] + self.code[example, group] * self.n_patterns[group]
+        index = self.oracle_code[group]
+        index += at[:, None]
+        return self.table[index]
+
+
+def _softplus_inplace(z: np.ndarray) -> np.ndarray:
+    """:func:`~.masked_logistic.softplus` of ``z``, written over ``z`` (same values)."""
+    tail = np.abs(z)
+    np.negative(tail, out=tail)
+    np.exp(tail, out=tail)
+    np.log1p(tail, out=tail)
+    np.maximum(z, 0.0, out=z)
+    z += tail
+    return z
+
+
+def _evaluate(
+    oracle: Oracle,
+    step: int,
+    observed: np.ndarray,
+    score: np.ndarray,
+    distance: np.ndarray,
+    root: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Expected losses of the states of one step (module docstring, steps 1-3 without the
+    prices): the loss of stopping (S,), of each candidate (S, R) and the neighbours (S, K)."""
+    S = observed.shape[0]
+    n = oracle.oracle_y.size
+    cand = oracle.candidates[step].astype(LOSS_DTYPE)  # (R, P)
+    R = cand.shape[0]
+    if root:  # nothing observed: every oracle row
+        neighbours = np.broadcast_to(np.arange(n), (S, n))
+    else:
+        neighbours = nearest(distance, oracle.n_neighbors)
+    K = neighbours.shape[1]
+    stop = np.empty(S)
+    loss = np.empty((S, R))
+    unobserved = ~observed
+    # the margin -y_n * score is what the loss reads: -y_n a_ng summed over v, plus -y_n s
+    signed = (-oracle.oracle_y[:, None] * oracle.oracle_contributions).astype(LOSS_DTYPE)
+    block = max(1, _BLOCK_ELEMENTS // max(K * R, 1))
+    for start in range(0, S, block):  # blocks of states bound the memory, not a hot loop
+        rows = slice(start, min(start + block, S))
+        nb = neighbours[rows]
+        b = nb.shape[0]
+        margin = -oracle.oracle_y[nb] * score[rows, None]  # (b, K): the current prediction
+        contrib = signed[nb] * unobserved[rows, None, :]  # (b, K, P)
+        z = (contrib.reshape(b * K, -1) @ cand.T).reshape(b, K, R)
+        z += margin[:, :, None].astype(LOSS_DTYPE)
+        loss[rows] = _softplus_inplace(z).mean(axis=1)
+        stop[rows] = softplus(margin).mean(axis=1)
+    return stop, loss, neighbours
+
+
+def _candidate_prices(
+    oracle: Oracle, step: int, observed: np.ndarray, touched: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Marginal price of each state's candidates given what it paid, and how many new
+    groups each adds: two arrays of shape (S, R)."""
+    cand = oracle.candidates[step].astype(np.float64).T  # (P, R)
+    unobserved = (~observed).astype(np.float64)
+    price = (unobserved * oracle.base) @ cand
+    new = unobserved @ cand
+    for d in range(oracle.shared.size):  # the discount groups (a handful), not features
+        member = (oracle.discount_group == d).astype(np.float64)
+        touches = ((unobserved * member) @ cand) > 0
+        price += np.where(touches & ~touched[:, d : d + 1], oracle.shared[d], 0.0)
+    return price, new
+
+
+def rollout(
+    oracle: Oracle,
+    X: np.ndarray,
+    alphas: np.ndarray,
+    limits: np.ndarray | None = None,
+    trace: list | None = None,
+) -> Trajectories:
+    """Every example's acquisition under every trade-off ``alpha`` (the module docstring).
+
+    Parameters
+    ----------
+    oracle : Oracle
+    X : ndarray of shape (n_examples, n_features)
+        The examples (validated, the fit's columns).
+    alphas : ndarray of shape (n_alphas,)
+        The trade-offs (>= 0) of the ACO objective.
+    limits : ndarray of shape (n_alphas,), optional
+        The largest budget each trade-off's trajectories will serve (default: all). A
+        trajectory ends before an acquisition that would take it above its limit: no budget
+        it serves could use that acquisition or any later one, and the planning (horizon
+        ``oracle.horizon``) is not changed, so every prefix it serves is the same.
+    trace : list, optional
+        If given, each step appends ``(neighbour_rows, state, example)``: the training rows
+        of every state's neighbours (S, K), and the state and example of every active row
+        (for tests).
+
+    Returns
+    -------
+    Trajectories
+        Rows ``c * n_examples + i``: example ``i`` under ``alphas[c]``.
+    """
+    alphas = np.asarray(alphas, dtype=np.float64)
+    m = X.shape[0]
+    T = oracle.candidates.shape[0]
+    P = oracle.size
+    D = oracle.shared.size
+    n_rows = alphas.size * m
+    example = np.tile(np.arange(m), alphas.size)
+    trade = np.repeat(np.arange(alphas.size), m)
+    alpha = alphas[trade]
+    limit = np.full(alphas.size, np.inf) if limits is None else np.asarray(limits, np.float64)
+    group = np.full((n_rows, T), -1, dtype=np.intp)
+    paid = np.full((n_rows, T), np.inf)
+    score_after = np.full((n_rows, T + 1), oracle.classifier.intercept)
+    if P == 0 or m == 0:
+        return Trajectories(group, paid, score_after)
+    contributions = oracle.classifier.contributions(X)  # (m, P)
+    distances = _GroupDistances(oracle, X)
+    # the states: all rows start in the root (nothing observed)
+    active = np.arange(n_rows)
+    state = np.zeros(n_rows, dtype=np.intp)
+    observed = np.zeros((1, P), dtype=bool)
+    touched = np.zeros((1, D), dtype=bool)
+    spent = np.zeros(1)
+    score = np.full(1, oracle.classifier.intercept)
+    distance = np.zeros((1, oracle.oracle_y.size))
+    for step in range(T):
+        if not active.size:
+            break
+        stop_loss, loss, neighbours = _evaluate(oracle, step, observed, score, distance, step == 0)
+        if trace is not None:
+            trace.append((oracle.oracle_rows[neighbours], state.copy(), example[active].copy()))
+        price, new = _candidate_prices(oracle, step, observed, touched)
+        valid = (new > 0) & (spent[:, None] + price <= oracle.horizon)
+        if oracle.stopping == "improvement":  # only subsets that lower the expected loss
+            valid &= loss < stop_loss[:, None]
+        loss_valid = np.where(valid, loss, np.inf)
+        # rows of one state and one alpha act alike: decide once per (alpha, state) pair
+        n_states = observed.shape[0]
+        pairs, first, pair_of_row = np.unique(
+            trade[active] * n_states + state, return_index=True, return_inverse=True
+        )
+        p_state, p_alpha = state[first], alpha[active[first]]
+        objective = loss_valid[p_state] + p_alpha[:, None] * price[p_state]
+        best = np.argmin(objective, axis=1)
+        best_objective = objective[np.arange(pairs.size), best]
+        if oracle.stopping == "improvement":
+            go = np.isfinite(best_objective)
+        else:  # the ACO's: the empty subset competes (ties: stop)
+            go = best_objective < stop_loss[p_state]
+        # the group of the best subset whose own objective (as a singleton) is lowest
+        member = oracle.candidates[step][best] & ~observed[p_state]
+        single = np.where(member, loss[p_state, :P] + p_alpha[:, None] * price[p_state, :P], np.inf)
+        chosen = np.argmin(single, axis=1)
+        go &= spent[p_state] + price[p_state, chosen] <= limit[trade[active[first]]]
+        moving = go[pair_of_row]
+        active, state = active[moving], state[moving]
+        chosen = chosen[pair_of_row[moving]]
+        if not active.size:
+            break
+        # the new states: (old state, group, the example's values on it)
+        e = example[active]
+        key = (state * P + chosen) * distances.n_codes + distances.code[e, chosen]
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        parent, g, rep = state[first], chosen[first], e[first]
+        new_observed = observed[parent]
+        new_observed[np.arange(first.size), g] = True
+        new_spent = spent[parent] + oracle.price(g, touched[parent])
+        new_touched = touched[parent]
+        if D:
+            d = oracle.discount_group[g]
+            new_touched[np.flatnonzero(d >= 0), d[d >= 0]] = True
+        new_score = score[parent] + contributions[rep, g]
+        new_distance = distance[parent]
+        distances.add(new_distance, rep, g)
+        observed, touched, spent, score, distance = (
+            new_observed,
+            new_touched,
+            new_spent,
+            new_score,
+            new_distance,
+        )
+        state = inverse
+        group[active, step] = chosen
+        paid[active, step] = spent[state]
+        score_after[active, step + 1 :] = score[state, None]
+    return Trajectories(group, paid, score_after)
