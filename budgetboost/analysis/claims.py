@@ -427,7 +427,12 @@ def thresholds_table() -> pd.DataFrame:
             "across datasets: the fewest datasets a row needs for an outcome (the exact "
             "Wilcoxon test cannot reach ALPHA with fewer)",
         ),
-        ("SMALL / LARGER BUDGETS", BAND_SHARE, "the lowest / highest share of each budget grid"),
+        (
+            "SMALL / MEDIUM / LARGER BUDGETS",
+            "1/3",
+            "the lowest third / the middle / the highest third of each (dataset, cost model)'s "
+            f"sorted budget grid (each third rounded up: {BAND_SHARE:.4g})",
+        ),
         ("directional claims (1, 2, 3a, 5)", "", RULES["directional"]),
         ("claim 4a", "", RULES["equivalence"]),
         (

@@ -21,6 +21,7 @@ from budgetboost.analysis.vocabulary import (
     MIN_TRIALS,
     OUTCOMES,
     PROBABILITY,
+    TOO_FEW_DATASETS,
 )
 from budgetboost.pipeline.catalogue import FAMILY_NAMES, Catalogue
 from budgetboost.report.escape import for_markdown, for_rst
@@ -51,7 +52,8 @@ def how_findings_read() -> str:
     return (
         "Each comparison is decided across datasets, the datasets being the unit: one value "
         "per dataset, its mean paired difference x − y in the budget band (small: the lowest "
-        "third of the grid, larger: the highest; a dataset under several cost models counts "
+        "third of the grid, medium: the middle, larger: the highest; a dataset under several "
+        "cost models counts "
         "once, with their mean); the difference across datasets is their Hodges–Lehmann "
         "median with the 95 % interval of the Wilcoxon signed-rank test (exact, Holm over the "
         f"comparison's bands at {ALPHA}: an interval clear of 0 beside a Holm p above {ALPHA} "
@@ -104,13 +106,15 @@ def _outcome(row: pd.Series) -> str:
 
 
 def _probabilities(row: pd.Series) -> str:
-    if math.isnan(row["prob_better"]):
-        return "–"
+    if math.isnan(row["prob_better"]) or row["outcome"] == TOO_FEW_DATASETS:
+        return "–"  # no outcome: its probabilities would read as one
     return f"{row['prob_better']:.2f} / {row['prob_equivalent']:.2f} / {row['prob_worse']:.2f}"
 
 
 def _who(name: str, catalogue: Catalogue) -> str:
-    return f"{catalogue.label(name)} ({protocol(catalogue, name)})"
+    """The label and the protocol, unless the label says it already ("Smoothed, tuned")."""
+    label, how = catalogue.label(name), protocol(catalogue, name)
+    return label if how in label.lower() else f"{label} ({how})"
 
 
 def _per_dataset(counts: pd.Series | None) -> str:
@@ -188,6 +192,12 @@ def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
                 f"{budgets}, {FAMILY_NAMES.get(verdict.family, verdict.family)} wins: {name} "
                 f"has a lower error than every method of the other families across "
                 f"{datasets} datasets, by {by} (its error minus theirs, with 95 % intervals)."
+            )
+            continue
+        if (rows["outcome"] == TOO_FEW_DATASETS).all():
+            sentences.append(
+                f"{budgets}, too few datasets ({datasets}; an outcome needs {MIN_DATASETS}) "
+                "to tell which family wins."
             )
             continue
         beaten = rows[rows["outcome"] == "better"]

@@ -23,13 +23,16 @@ def landing_page(
     figures: Sequence[tuple[str, str, str]],
     version: str,
     findings: Sequence[str] = (),
+    field: Sequence[str] = (),
 ) -> str:
     """The report's first page (reStructuredText): what ran, the verdicts, the findings
     beyond the paper, where to look.
 
     ``figures`` is ``(name, title, category)`` per registered figure; ``claims_table`` is
     :func:`claims_table`'s output, ``summary`` :func:`budgetboost.analysis.summary.summarize`'s;
-    ``findings`` the lines of :func:`budgetboost.report.findings.landing_lines`.
+    ``findings`` the lines of :func:`budgetboost.report.findings.landing_lines`; ``field``
+    the sentences of :func:`budgetboost.report.findings.family_sentences` (which family of
+    methods wins at small and at larger budgets), right under the verdicts.
 
     Every label, name and title is written literally (:func:`rst_text`), and the page is one
     Jinja2 ``raw`` block inside reStructuredText comments: Snakemake renders the report's
@@ -44,11 +47,16 @@ def landing_page(
     algorithms = catalogue.sort(summary["algorithm"]) if not summary.empty else []
     verdicts = claims_table[["claim", "verdict", "statement"]]
     counts = verdicts["verdict"].value_counts()
+    title = "budgetboost: feature-budgeted boosting, reproduced and compared"
     lines = [
         RAW_START,
         "",
-        "budgetboost: feature-budgeted boosting, reproduced and compared",
-        "=" * 63,
+        ".. raw:: html",
+        "",
+        f"   {TOP_ALIGNED}",
+        "",
+        title,
+        "=" * len(title),
         "",
         f"Package version {rst_text(version)}. Huang, Powers & Reyzin (IJCAI 2015) reproduced on "
         f"{trials['dataset'].nunique()} datasets: "
@@ -64,6 +72,16 @@ def landing_page(
         "The evidence of each verdict is in ``claims.md`` (Tables); every threshold is printed "
         "there.",
         "",
+        *(
+            [
+                "Which approach at a test-time budget",
+                "------------------------------------",
+                "",
+                *[line for sentence in field for line in (sentence, "")],
+            ]
+            if field
+            else []
+        ),
         *(
             [
                 "Beyond the paper and its open questions",
@@ -110,6 +128,13 @@ def landing_page(
     return "\n".join(lines)
 
 
+#: Snakemake's report centres its main page in a box of the window's height, so the top of a
+#: page taller than the window lies above the box, where no scrolling reaches (Snakemake issue
+#: #2782): while the page is shown, its boxes align their content to the top instead.
+TOP_ALIGNED = (
+    "<style>.items-center.justify-center.h-screen.overflow-auto"
+    "{align-items:flex-start !important;justify-content:flex-start !important}</style>"
+)
 #: The page's first and last lines: a Jinja2 ``raw`` block, in reStructuredText comments (an
 #: empty comment once Jinja2 took the tags out; plain docutils skips them).
 RAW_START, RAW_END = ".. {% raw %}", ".. {% endraw %}"

@@ -117,3 +117,11 @@ def test_a_family_compared_with_none_cannot_win():
         large.method is None and family_sentences(table.query("band == 'large'"), CATALOGUE) == []
     )
     assert np.isfinite(small.rows["hodges_lehmann"]).all()
+
+
+def test_too_few_datasets_everywhere_says_so_in_one_sentence():
+    table = findings({("smoothed", "lightgbm"): ("too few datasets", 0.02)}).query("x != 'prune'")
+    table = table.assign(datasets=2)
+    assert family_sentences(table, CATALOGUE)[0] == (
+        "At small budgets, too few datasets (2; an outcome needs 6) to tell which family wins."
+    )

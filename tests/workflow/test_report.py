@@ -9,6 +9,7 @@ when training changes. Both are end-to-end runs of the real snakemake (``slow``)
 from __future__ import annotations
 
 import base64
+import html as html_lib
 import json
 import re
 import subprocess
@@ -107,6 +108,57 @@ def screenshot(html: Path, png: Path, profile: Path) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     if proc.returncode != 0 or not png.is_file():
         raise AssertionError(f"chromium failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+
+
+#: Run in the report once its page has rendered: where the first page's title and its
+#: verdicts table lie, in the window's own coordinates, written into the page for --dump-dom.
+_PROBE = """<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const box = (el) => el ? (({top, bottom, left, right}) => ({top, bottom, left, right}))(
+    el.getBoundingClientRect()) : null;
+  const title = [...document.querySelectorAll("h1")].find(
+    (h) => h.textContent.startsWith("budgetboost:"));
+  const verdicts = [...document.querySelectorAll("h2, h1")].find(
+    (h) => h.textContent.trim() === "Verdicts");
+  const section = verdicts && verdicts.closest("section, div.section");
+  const table = section && section.querySelector("table");
+  const probe = document.createElement("pre");
+  probe.id = "budgetboost-probe";
+  probe.textContent = JSON.stringify({title: box(title), table: box(table),
+    width: window.innerWidth, height: window.innerHeight});
+  document.body.appendChild(probe);
+}, 2000));
+</script>"""
+
+
+def page_positions(html: Path, profile: Path, width: int = 1400, height: int = 900) -> dict:
+    """Where the report's first page puts its title and its verdicts table when the report is
+    opened in headless chromium at ``width`` x ``height``: their boxes in the window's own
+    coordinates (``top`` < 0: above the window, out of sight) and the window's size."""
+    probed = profile.parent / "probed-report.html"
+    text = html.read_text(encoding="utf-8")
+    end = text.rindex("</body>")  # the page's own (a script's string holds another)
+    probed.write_text(text[:end] + _PROBE + text[end:], encoding="utf-8")
+    cmd = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--virtual-time-budget=10000",
+        f"--window-size={width},{height}",
+        "--dump-dom",
+        probed.resolve().as_uri(),
+    ]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    found = re.search(r'<pre id="budgetboost-probe">(.*?)</pre>', proc.stdout, re.S)
+    if proc.returncode != 0 or not found:
+        raise AssertionError(f"chromium failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    return json.loads(html_lib.unescape(found.group(1)))
 
 
 def is_blank(png: Path) -> bool:
@@ -379,6 +431,21 @@ def test_report_renders_in_headless_chromium(report_repo, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
+@pytest.mark.parametrize("size", [(1400, 900), (1920, 1080)])
+def test_the_first_page_opens_on_its_title_and_verdicts(report_repo, tmp_path, size):
+    """Issue #36: the report opened in the middle of a table, its title at -2,301 px and
+    out of reach (Snakemake centres a tall page). At 1400x900 and 1920x1080 the title and the
+    whole verdicts table now lie inside the window, without scrolling."""
+    html = report_repo / results_of(report_repo) / "report.html"
+    where = page_positions(html, tmp_path / "profile", *size)
+    for name in ("title", "table"):
+        box = where[name]
+        assert box is not None, f"no {name} on the first page: {where}"
+        assert 0 <= box["top"] and box["bottom"] <= where["height"], (name, where)
+        assert 0 <= box["left"] and box["right"] <= where["width"], (name, where)
+
+
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
     """Each figure's data URI, as the report holds it, renders as a non-blank image."""

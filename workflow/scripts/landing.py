@@ -9,19 +9,22 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 from budgetboost.data.io import read_table, write_text
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.job import run_job
-from budgetboost.report.findings import landing_lines
+from budgetboost.report.escape import for_rst
+from budgetboost.report.findings import family_sentences, landing_lines
 from budgetboost.report.landing import landing_page
 
 
 def landing(sm, job):
     catalogue = Catalogue.from_param(sm.params.catalogue)
+    findings = read_table(sm.input.findings)
     page = landing_page(
         read_table(sm.input.claims),
         read_table(sm.input.summary),
         catalogue=catalogue,
         figures=[tuple(f) for f in sm.params.figures],
         version=sm.params.version,
-        findings=landing_lines(read_table(sm.input.findings), catalogue),
+        findings=landing_lines(findings, catalogue),
+        field=family_sentences(findings, for_rst(catalogue)),
     )
     write_text(page, sm.output[0])
     return "landing page written"
