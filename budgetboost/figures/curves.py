@@ -32,7 +32,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from budgetboost.data.costs import real_kinds
 from budgetboost.figures.panels import (
@@ -50,6 +50,7 @@ from budgetboost.figures.panels import (
     subset,
     trials_note,
 )
+from budgetboost.figures.panels import title as figure_title
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
 from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
@@ -123,12 +124,14 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
                     markersize=6,
                 )
             ax.set_xscale("log")
+            # 1, 2, 5, 10, 20, ...: a decade alone left a panel one tick label
+            ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # 10, not 10^1
             ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels overlapped
             ax.set_title(f"{dataset} · {cost_model}")
             ax.set_xlabel("tree nodes (log scale)")
             ax.set_ylabel("test error")
-        fig.suptitle("Figure 3: budgeted decision trees against AdaBoost")
+        figure_title(fig, "Figure 3: budgeted decision trees against AdaBoost")
         legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
     return fig
 
@@ -321,7 +324,8 @@ def cost_model_curves(
                 )
             budget_panel(ax, chosen, dataset, cost_model, context)
         note = trials_note(chosen, catalogue.sort(chosen["algorithm"]), catalogue)
-        fig.suptitle(f"{title}\n(faint dashed: the same algorithm under {baseline}; {note})")
+        note = f"; {note}" if note else ""
+        figure_title(fig, f"{title}\n(faint dashed: the same algorithm under {baseline}{note})")
         legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
     return fig
 

@@ -82,8 +82,6 @@ grey: inconclusive or too few datasets. Every row: ``findings.parquet``.
 )
 def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """The mean-rank curves and the across-dataset differences of the field's question."""
-    import matplotlib.pyplot as plt
-
     summary, findings = tables["summary"], tables["findings"]
     catalogue = context.catalogue.including(summary["algorithm"])
     names = [n for n in catalogue.field_contenders() if n in set(summary["algorithm"])]
@@ -92,14 +90,17 @@ def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     labels = [f"{catalogue.label(x)} − {catalogue.label(y)}" for x, y in _pairs(rows)]
     style, paper = paper_style()
     with style, paper:
-        height = max(4.0, 0.28 * len(labels) + 1.6)
-        fig = plt.figure(figsize=(15.0, height), layout="constrained")
-        left, right = fig.subfigures(1, 2, width_ratios=[1.0, 1.5])
-        ax = left.subplots()
-        _draw_ranks(ax, ranks, names, catalogue)
-        axes = right.subplots(1, len(FINDING_BANDS), sharey=True)
-        for band_ax, band in zip(np.atleast_1d(axes), FINDING_BANDS, strict=True):
-            _draw_differences(band_ax, rows[rows["band"] == band], labels, catalogue, band)
+        height = max(4.5, 0.28 * len(labels) + 2.0)
+        fig = Figure(figsize=(16.0, height), layout="constrained")
+        grid = fig.add_gridspec(1, 1 + len(FINDING_BANDS), width_ratios=[1.3, 1.0, 1.0])
+        _draw_ranks(fig.add_subplot(grid[0]), ranks, names, catalogue)
+        first = None
+        for i, band in enumerate(FINDING_BANDS, start=1):
+            ax = fig.add_subplot(grid[i], sharey=first)
+            _draw_differences(ax, rows[rows["band"] == band], labels, catalogue, band)
+            if first is not None:
+                ax.tick_params(labelleft=False)
+            first = first or ax
     return fig
 
 

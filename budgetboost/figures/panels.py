@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import textwrap
 from collections.abc import Collection, Sequence
 
 import numpy as np
@@ -39,9 +40,12 @@ __all__ = [
     "placeholder",
     "reference",
     "subset",
+    "title",
     "trials_note",
 ]
 
+#: The ``gid`` of every curve :func:`draw_curve` draws (the interval around it is a band).
+CURVE_GID = "budget-curve"
 #: Families drawn as budget curves (Figures 1 and 2).
 CURVE_FAMILIES = ("reference", "boosting", "sampling")
 NCOLS = 3
@@ -111,20 +115,29 @@ def draw_reference(ax: Axes, ref: pd.Series | None, catalogue: Catalogue) -> Non
 def draw_curve(
     ax: Axes, curve: pd.DataFrame, algorithm: str, catalogue: Catalogue, x: str = "budget"
 ) -> None:
+    """The mean test error at each budget, its 95 % interval a faint band clipped to [0, 1]
+    (error bars ran below 0 and hid the curves when a few trials made the intervals wide)."""
     s = catalogue[algorithm].style
     curve = curve.sort_values(x)
-    ax.errorbar(
+    half = curve["ci_half"].fillna(0.0)
+    ax.fill_between(
+        curve[x],
+        (curve["error_mean"] - half).clip(lower=0.0),
+        (curve["error_mean"] + half).clip(upper=1.0),
+        color=s.colour,
+        alpha=0.12,
+        linewidth=0,
+    )
+    ax.plot(
         curve[x],
         curve["error_mean"],
-        yerr=curve["ci_half"].fillna(0.0),
         color=s.colour,
         marker=s.marker,
         linestyle=s.linestyle,
         markersize=4,
         linewidth=1.4,
-        capsize=2,
-        elinewidth=0.8,
         label=legend_label(catalogue, algorithm),
+        gid=CURVE_GID,
     )
 
 
@@ -195,7 +208,7 @@ def legend(fig: Figure, ncols: int, catalogue: Catalogue) -> None:
 def budget_curves(
     summary: pd.DataFrame,
     panels: Sequence[tuple[str, str]],
-    title: str,
+    heading: str,
     context: FigureContext,
     empty_message: str = "no results",
 ) -> Figure:
@@ -215,9 +228,21 @@ def budget_curves(
             placeholder(axes[0], empty_message)
         for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
             budget_panel(ax, summary, dataset, cost_model, context)
-        fig.suptitle(title)
+        title(fig, heading)
         legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
     return fig
+
+
+#: Characters of a figure title per inch of figure width (paper context, title size).
+TITLE_CHARS_PER_INCH = 8.5
+
+
+def title(fig: Figure, text: str, **kwargs) -> None:
+    """``fig.suptitle(text)``, each line wrapped to the figure's width, so that no title runs
+    past the canvas (a one-panel figure is 7 inches wide)."""
+    width = max(20, int(fig.get_figwidth() * TITLE_CHARS_PER_INCH))
+    lines = [textwrap.fill(line, width) for line in text.split("\n")]
+    fig.suptitle("\n".join(lines), **kwargs)
 
 
 def subset(catalogue: Catalogue, names: list[str]) -> Catalogue:

@@ -92,5 +92,14 @@ def main_axes(fig):
 
 
 def curves(ax) -> dict[str, object]:
-    """Errorbar containers of an axes by legend label."""
-    return {c.get_label(): c for c in ax.containers}
+    """The curves of an axes by legend label, each with its ``lines`` (the line drawn, as an
+    errorbar container holds them; the interval is a band of its own)."""
+    from types import SimpleNamespace
+
+    from budgetboost.figures.panels import CURVE_GID
+
+    return {
+        line.get_label(): SimpleNamespace(lines=[line])
+        for line in ax.get_lines()
+        if line.get_gid() == CURVE_GID
+    }

@@ -3,6 +3,8 @@ placeholders, and the figures of the open questions."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import matplotlib.colors as mcolors
 import numpy as np
 import pandas as pd
@@ -31,15 +33,23 @@ from .conftest import (
 
 
 def test_panel_selection(summary):
+    """Figure 2 holds the real costs, whatever the dataset's source (issue #36: a local
+    dataset was drawn there whatever its costs)."""
     fig1 = plots.figure1_panels(summary, LOCAL)
     fig2 = plots.figure2_panels(summary, LOCAL)
-    assert fig1 == [(d, "uniform_0_2") for d in PAPER_DATASETS]  # the paper's Table 1 order
-    assert fig2 == [("heart", "turney"), ("webscope", "webscope_costs")]
-    assert ("webscope", "webscope_costs") in plots.figure1_panels(summary, CONTEXT)  # not local
+    paper = [(d, "uniform_0_2") for d in PAPER_DATASETS]  # the paper's Table 1 order
+    assert fig1 == [*paper, ("webscope", "webscope_costs")]  # local, but costs not real
+    assert fig2 == [("heart", "turney")]
+    real = dataclasses.replace(LOCAL, cost_models={**LOCAL.cost_models, "webscope_costs": "real"})
+    assert plots.figure2_panels(summary, real) == [
+        ("heart", "turney"),
+        ("webscope", "webscope_costs"),
+    ]
+    assert plots.figure1_panels(summary, real) == paper
 
 
 def test_figure1_panels_lines_and_axes(summary):
-    panels = plots.figure1_panels(summary, LOCAL)
+    panels = [p for p in plots.figure1_panels(summary, LOCAL) if p[0] != "webscope"]
     fig = curve_panels.budget_curves(summary, panels, "Figure 1", CONTEXT)
     axes = main_axes(fig)
     assert [ax.get_title() for ax in axes] == [f"{d} · uniform_0_2" for d in PAPER_DATASETS]

@@ -1,0 +1,106 @@
+"""Every registered figure keeps its text inside its canvas (issue #36): titles, subtitles,
+axis and tick labels, legends, read from the rendered artists' extents, on results shaped like
+the suite's (its algorithms, labels and families, the adversarial and few-cheap cost models)
+and on a run with no results for a figure."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from conftest import REPO
+from synthetic_results import synthetic_shards
+
+from budgetboost.figures import registry as figures
+from budgetboost.pipeline.catalogue import Catalogue
+
+from .conftest import PAPER_DATASETS, make_context, results_tables
+
+matplotlib.use("Agg")
+
+SUITE = yaml.safe_load((REPO / "config" / "suite.yaml").read_text())["algorithms"]
+#: every algorithm of the suite, each a copy of one of the synthetic results' shifted a little
+COPIES = {
+    name: ("smoothed" if entry.get("family") != "boosted_trees" else "greedy")
+    for name, entry in SUITE.items()
+}
+
+
+@pytest.fixture(scope="module")
+def suite_like():
+    base = synthetic_shards(
+        datasets=PAPER_DATASETS,
+        trials=5,
+        budgets=(2, 10, 20, 30),
+        extra=(("heart", "turney"), ("ecoli", "adversarial"), ("ecoli", "few_cheap")),
+    )
+    parts = [base]
+    present = set(base["algorithm"])
+    for k, (name, source) in enumerate(COPIES.items()):
+        if name in present:
+            continue
+        copy = base[base["algorithm"] == source].copy()
+        copy["algorithm"] = name
+        copy["test_error"] = np.clip(copy["test_error"] + 0.004 * (k % 5 - 2), 0, 1)
+        parts.append(copy)
+    return pd.concat(parts, ignore_index=True)
+
+
+def outside(fig) -> list[str]:
+    """What ``fig`` draws beyond its canvas (more than a pixel): each axes with its ticks,
+    labels and title, each legend and each text of the figure (and of its subfigures), as
+    rendered for saving."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas_agg = FigureCanvasAgg(fig)  # as save_figure's savefig renders it
+    canvas_agg.draw()
+    renderer = canvas_agg.get_renderer()
+    canvas = fig.bbox
+    parts = [(f"axes {ax.get_title()!r}", ax) for ax in fig.axes]
+    for owner in [fig, *getattr(fig, "subfigs", [])]:
+        texts = [*owner.texts, owner._suptitle, owner._supxlabel, owner._supylabel]
+        parts += [
+            (f"text {text.get_text()!r}", text)
+            for text in texts
+            if text is not None and text.get_visible() and text.get_text().strip()
+        ]
+        parts += [(f"legend {i}", legend) for i, legend in enumerate(owner.legends)]
+    found = []
+    for what, artist in parts:
+        box = artist.get_tightbbox(renderer) if hasattr(artist, "get_tightbbox") else None
+        box = box if box is not None else artist.get_window_extent(renderer)
+        if (
+            box.x0 < canvas.x0 - 1
+            or box.y0 < canvas.y0 - 1
+            or box.x1 > canvas.x1 + 1
+            or box.y1 > canvas.y1 + 1
+        ):
+            found.append(f"{what} at {tuple(round(v) for v in box.extents)} of {canvas.extents}")
+    return found
+
+
+@pytest.mark.parametrize("name", list(figures.load()))
+def test_every_figure_keeps_its_text_inside_its_canvas(suite_like, name):
+    catalogue = Catalogue.from_config(SUITE, tuned=["smoothed_tuned", "greedy_tuned"])
+    catalogue = catalogue.including(suite_like["algorithm"])
+    tables = results_tables(suite_like, catalogue)
+    spec = figures.load()[name]
+    context = make_context(catalogue, spec.families)
+    fig = spec.draw({t: tables[t] for t in spec.tables}, context)
+    assert outside(fig) == [], name
+
+
+@pytest.mark.parametrize("name", list(figures.load()))
+def test_a_figure_without_results_says_so_inside_its_canvas(name):
+    empty = synthetic_shards(datasets=("heart",), trials=2, budgets=(2, 4), extra=())
+    empty = empty[empty["algorithm"] == "adaboost"]
+    tables = results_tables(empty)
+    spec = figures.load()[name]
+    fig = spec.draw(
+        {t: tables[t] for t in spec.tables}, make_context(Catalogue.default(), spec.families)
+    )
+    assert outside(fig) == [], name
+    titles = [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
+    assert not any(title.rstrip().endswith(("; )", "()", "( )")) for title in titles), titles
