@@ -322,10 +322,12 @@ def figure_outcomes(
     columns = (catalogue if catalogue is not None else Catalogue.default()).sort(table["x"])
     bands = [b for b in BANDS if b in set(table["band"])]
     n_rows, n_cols = len(index), len(columns)
+    # the bands one above the other: side by side, 38 datasets' grid ran to 4,113 px and
+    # was unreadable at a page's width
     fig = Figure(
         figsize=(
-            max(7.0, 1.5 + (1.2 + 0.62 * max(n_cols, 3)) * max(len(bands), 1)),  # the title
-            2.6 + 0.34 * max(n_rows, 2),
+            max(7.0, 3.0 + 0.62 * max(n_cols, 3)),
+            1.6 + max(len(bands), 1) * (1.9 + 0.3 * max(n_rows, 2)),
         ),
         layout="constrained",
     )
@@ -341,7 +343,7 @@ def figure_outcomes(
             transform=ax.transAxes,
         )
         return fig
-    axes = fig.subplots(1, len(bands), sharey=True, squeeze=False)[0]
+    axes = fig.subplots(len(bands), 1, sharex=True, squeeze=False)[:, 0]
     others = [o for o in dict.fromkeys(table["outcome"].dropna()) if o not in OUTCOME_COLOURS]
     colours = {**OUTCOME_COLOURS, **dict(zip(others, itertools.cycle(OTHER_OUTCOME_COLOURS)))}
     order = list(colours)
@@ -374,6 +376,7 @@ def figure_outcomes(
             ha="right",
             rotation_mode="anchor",
         )
+        ax.tick_params(axis="x", labelbottom=ax is axes[-1])
         ax.set_yticks(np.arange(n_rows), [f"{d} · {c}" for d, c in index])
         ax.set_xticks(np.arange(n_cols + 1) - 0.5, minor=True)
         ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
