@@ -14,10 +14,10 @@ import pandas as pd
 from budgetboost.analysis.claims import claims_table, thresholds_table
 from budgetboost.analysis.roles import roles_table
 from budgetboost.analysis.verdicts import ClaimResult
-from budgetboost.analysis.vocabulary import ALL, ALPHA, WORSE
+from budgetboost.analysis.vocabulary import ALL, ALPHA, TOO_FEW_DATASETS, WORSE
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.escape import for_markdown
-from budgetboost.report.findings import how_findings_read
+from budgetboost.report.findings import BAND_NAMES, how_findings_read
 from budgetboost.report.tables import markdown_table
 
 __all__ = ["claims_markdown", "deciding_evidence"]
@@ -62,6 +62,21 @@ DATASET_COLUMNS = [
     "min_detectable",
     "outcome",
 ]
+
+
+def readable(rows: pd.DataFrame) -> pd.DataFrame:
+    """Rows as a reader expects them: bands named as everywhere (small, medium, larger), and
+    no posterior probabilities beside an outcome of too few datasets (they would read as
+    one)."""
+    rows = rows.copy()
+    if "band" in rows.columns:
+        rows["band"] = rows["band"].map(lambda b: BAND_NAMES.get(b, b))
+    if "outcome" in rows.columns:
+        short = rows["outcome"] == TOO_FEW_DATASETS
+        for column in ("prob_better", "prob_equivalent", "prob_worse"):
+            if column in rows.columns:
+                rows[column] = rows[column].astype(object).where(~short, "–")
+    return rows
 
 
 def deciding_evidence(detail: pd.DataFrame) -> tuple[pd.DataFrame, str]:
@@ -141,12 +156,12 @@ def claims_markdown(
             lines += [
                 "Across datasets (the verdict rests on these rows):",
                 "",
-                markdown_table(r.deciding[ACROSS_COLUMNS]),
+                markdown_table(readable(r.deciding[ACROSS_COLUMNS])),
                 "",
             ]
         if not r.detail.empty:
             shown, note = deciding_evidence(r.detail)
             lines += [note, ""]
             if not shown.empty:
-                lines += [markdown_table(shown), ""]
+                lines += [markdown_table(readable(shown)), ""]
     return "\n".join(lines)
