@@ -344,7 +344,7 @@ def test_the_runtime_guard_blocks_undeclared_modules():
             "-c",
             code,
             "pytest",
-            "sklearn",
+            "hypothesis",
             "pygments",
             "yaml",
             "snakemake.report",
@@ -358,7 +358,7 @@ def test_the_runtime_guard_blocks_undeclared_modules():
     )
     lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
     assert lines["pytest"].startswith("blocked") and "not a runtime dependency" in lines["pytest"]
-    assert lines["sklearn"].startswith("blocked")
+    assert lines["hypothesis"].startswith("blocked")
     assert lines["pygments"] == lines["yaml"] == lines["json"] == "ok"
     assert lines["snakemake.report"] == "ok"
 
