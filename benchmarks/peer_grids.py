@@ -119,6 +119,7 @@ def main() -> None:
         f"{'large':>7}{'lr top':>8}{'lr low':>8}{'trees max':>10}{'cpu s':>7}"
     )
     totals: dict[tuple[str, str], dict[str, list]] = {}
+    failures: list[str] = []
     for dataset in args.datasets:
         entry = registry[dataset]
         data = build_binarized(dataset, entry, ROOT)
@@ -160,20 +161,24 @@ def main() -> None:
                             (inputs.discounts or {}).get(trial),
                         )
                         clock = time.process_time()
-                        columns, *_, estimator = run_trial(
-                            offered.X,
-                            data.y,
-                            train,
-                            test,
-                            offered.costs,
-                            offered.groups,
-                            budgets,
-                            dataset=dataset,
-                            cost_model=cost_model,
-                            spec=spec,
-                            trial=trial,
-                            discounts=offered.discounts,
-                        )
+                        try:
+                            columns, *_, estimator = run_trial(
+                                offered.X,
+                                data.y,
+                                train,
+                                test,
+                                offered.costs,
+                                offered.groups,
+                                budgets,
+                                dataset=dataset,
+                                cost_model=cost_model,
+                                spec=spec,
+                                trial=trial,
+                                discounts=offered.discounts,
+                            )
+                        except Exception as exc:  # noqa: BLE001 - a library failing is a finding
+                            failures.append(f"{dataset}/{cost_model}/{peer}/{grid}/{trial}: {exc}")
+                            continue
                         rows["cpu"].append(time.process_time() - clock)
                         error = columns["test_error"]
                         rows["err"].append(float(error.mean()))
@@ -183,6 +188,8 @@ def main() -> None:
                         rows["top"] += (rate[served] == 1).tolist()
                         rows["low"] += (rate[served] == -1).tolist()
                         rows["max"] += most[served].tolist()
+                    if not rows["cpu"]:
+                        continue
                     total = totals.setdefault((peer, grid), {k: [] for k in rows})
                     for key, values in rows.items():
                         total[key] += values
@@ -198,6 +205,8 @@ def main() -> None:
                         f"{statistics.median(rows['cpu']):7.2f}",
                         flush=True,
                     )
+    for failure in failures:
+        print(f"failed: {failure}")
     print("\nTotals over every dataset, cost model and trial (edge shares over every cell):")
     print(
         f"{'peer':<17}{'grid':<18}{'err':>7}{'small':>7}{'large':>7}{'lr top':>8}{'lr low':>8}"
