@@ -34,8 +34,15 @@ from ..contract.base import (
     BudgetCosts,
     TrainingData,
 )
-from ..contract.params import Interval, InvalidParameterError, Options
-from ..contract.tuning import EMPTY_SCORE, TRADEOFF, Choice, TunedEstimator, choose_by_budget
+from ..contract.params import Interval, Options
+from ..contract.tuning import (
+    EMPTY_SCORE,
+    TRADEOFF,
+    Choice,
+    TunedEstimator,
+    check_validation_part,
+    choose_by_budget,
+)
 from .masked_logistic import fit_masked_logistic, softplus
 from .pool import select_pool
 from .rollout import Oracle, Trajectories, mean_absolute_difference, rollout
@@ -317,13 +324,8 @@ class AACO(TunedEstimator):
         """
         super().check_params(params)
         grid = params.get("alphas")
-        several = grid is None or np.atleast_1d(np.asarray(grid)).size > 1
-        if params.get("validation_fraction", 0.25) == 0 and several:
-            raise InvalidParameterError(
-                "validation_fraction",
-                "must be > 0 to choose among several alphas (give one value for a fixed "
-                "trade-off, or a validation part)",
-            )
+        size = len(DEFAULT_ALPHAS) if grid is None else np.atleast_1d(np.asarray(grid)).size
+        check_validation_part(params, {"alphas": size})
 
     # ------------------------------------------------------------------ one model
     def _oracle(self, data: TrainingData, rows: np.ndarray, rng: np.random.Generator) -> Oracle:

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .base import BudgetCosts, BudgetedEstimator, TrainingData
-from .params import Interval, NonNegativeVector
+from .params import Interval, InvalidParameterError, NonNegativeVector
 from .validation import check_budgets
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "TradeoffGrid",
     "TunedEstimator",
     "UnitGrid",
+    "check_validation_part",
     "choose",
     "choose_by_budget",
     "validation_split",
@@ -116,6 +117,26 @@ class UnitGrid(PositiveGrid):
         if array is not None and array.size and np.any(array > 1):
             return f"got a value > 1: {float(array[array > 1][0])!r}"
         return super().explain(value)
+
+
+def check_validation_part(
+    params: Mapping[str, Any], counts: Mapping[str, int], default_fraction: float = 0.25
+) -> None:
+    """Refuse ``validation_fraction=0`` when there is something to choose: ``counts`` gives,
+    per grid parameter, how many values it holds (a default grid counts as its size).
+
+    Raises
+    ------
+    InvalidParameterError
+        On ``validation_fraction``, naming the parameters with several values.
+    """
+    several = [name for name, count in counts.items() if count > 1]
+    if float(params.get("validation_fraction", default_fraction)) == 0 and several:
+        raise InvalidParameterError(
+            "validation_fraction",
+            f"must be > 0 to choose among several values of {' or '.join(several)} (give one "
+            "value of each, or a validation part)",
+        )
 
 
 def validation_split(

@@ -42,9 +42,9 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from ..contract.base import BudgetCosts, TrainingData
-from ..contract.params import Constraint, InvalidParameterError
+from ..contract.params import Constraint
 from ..contract.pricing import Pricing
-from ..contract.tuning import EMPTY_SCORE, TunedEstimator
+from ..contract.tuning import EMPTY_SCORE, TunedEstimator, check_validation_part
 from ._columns import ColumnEncoding
 
 __all__ = ["LibraryParams", "PeerBooster", "PeerModel"]
@@ -247,18 +247,15 @@ class PeerBooster(TunedEstimator):
         return configs
 
     def _check_choices(self) -> None:
-        names = list(self._grid_names)
-        several = any(len(self._grid(name)) > 1 for name in names)
-        if self._tradeoff_name is not None:
-            names.insert(0, self._tradeoff_name)
-            tradeoffs = getattr(self, self._tradeoff_name)  # None: the default grid
-            several = several or tradeoffs is None or len(self._grid(self._tradeoff_name)) > 1
-        if float(self.validation_fraction) == 0 and several:
-            raise InvalidParameterError(
-                "validation_fraction",
-                f"must be > 0 to choose among several values of {' or '.join(names)} "
-                "(give one value of each, or a validation part)",
+        counts = {}
+        if self._tradeoff_name is not None:  # None: the default grid
+            tradeoffs = getattr(self, self._tradeoff_name)
+            default = len(self._relative_grid)
+            counts[self._tradeoff_name] = (
+                default if tradeoffs is None else len(self._grid(self._tradeoff_name))
             )
+        counts.update({name: len(self._grid(name)) for name in self._grid_names})
+        check_validation_part(self.get_params(), counts)
 
     def _fit(self, data: TrainingData) -> None:
         """The protocol (the library's data built once), then the refits' prefix costs."""

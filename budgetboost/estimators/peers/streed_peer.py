@@ -50,7 +50,14 @@ from ..contract.base import (
 )
 from ..contract.params import Constraint, Interval, InvalidParameterError
 from ..contract.pricing import Pricing
-from ..contract.tuning import EMPTY_SCORE, TRADEOFF, Choice, TunedEstimator, choose_by_budget
+from ..contract.tuning import (
+    EMPTY_SCORE,
+    TRADEOFF,
+    Choice,
+    TunedEstimator,
+    check_validation_part,
+    choose_by_budget,
+)
 
 __all__ = [
     "DEFAULT_COLUMNS",
@@ -734,12 +741,7 @@ class BudgetedSTreeD(TunedEstimator):
         depths, _ = _depth_grid(params.get("max_depth", DEFAULT_DEPTHS), params.get("max_columns"))
         grid = params.get("tradeoffs")
         n_tradeoffs = len(DEFAULT_TRADEOFFS) if grid is None else np.unique(grid).size
-        if params.get("validation_fraction", 0.25) == 0 and n_tradeoffs * depths.size > 1:
-            raise InvalidParameterError(
-                "validation_fraction",
-                "must be > 0 to choose among several configurations (give one tradeoffs "
-                "value and one max_depth for a fixed one, or a validation part)",
-            )
+        check_validation_part(params, {"tradeoffs": n_tradeoffs, "max_depth": depths.size})
 
     # ------------------------------------------------------------------ one tree
     def _tree(

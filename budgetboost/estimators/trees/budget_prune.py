@@ -44,10 +44,17 @@ from ..contract.base import (
     BudgetCosts,
     TrainingData,
 )
-from ..contract.params import Interval, InvalidParameterError, Options
+from ..contract.params import Interval, Options
 from ..contract.pricing import Pricing
 from ..contract.threads import thread_limit
-from ..contract.tuning import EMPTY_SCORE, TRADEOFF, Choice, TunedEstimator, choose_by_budget
+from ..contract.tuning import (
+    EMPTY_SCORE,
+    TRADEOFF,
+    Choice,
+    TunedEstimator,
+    check_validation_part,
+    choose_by_budget,
+)
 
 __all__ = [
     "CHOICE_GRID",
@@ -880,13 +887,8 @@ class BudgetPrune(TunedEstimator):
         """
         super().check_params(params)
         grid = params.get("tradeoffs")
-        several = grid is None or np.atleast_1d(np.asarray(grid)).size > 1
-        if params.get("validation_fraction", 0.25) == 0 and several:
-            raise InvalidParameterError(
-                "validation_fraction",
-                "must be > 0 to choose among several tradeoffs (give one value for a fixed "
-                "trade-off, or a validation part)",
-            )
+        size = len(DEFAULT_TRADEOFFS) if grid is None else np.atleast_1d(np.asarray(grid)).size
+        check_validation_part(params, {"tradeoffs": size})
 
     # ------------------------------------------------------------------ helpers
     def _grow(self, data: TrainingData, rows: np.ndarray, seed: int) -> Forest:

@@ -20,7 +20,13 @@ import numpy as np
 
 from ..contract.base import RANDOM_STATE, BudgetCosts, TrainingData
 from ..contract.params import Boolean, Interval, InvalidParameterError
-from ..contract.tuning import TRADEOFF, Choice, TunedEstimator, choose_by_budget
+from ..contract.tuning import (
+    TRADEOFF,
+    Choice,
+    TunedEstimator,
+    check_validation_part,
+    choose_by_budget,
+)
 from ..contract.validation import check_budgets
 from .cart_splits import SplitSearch, split_gains
 from .pruned_tree import PrunedTree
@@ -274,13 +280,9 @@ class BudgetedTree(TunedEstimator, PrunedTree):
             raise InvalidParameterError(
                 "tradeoffs", "only used with cost_sensitive=True (plain CART has no trade-off)"
             )
-        several = grid is None or np.atleast_1d(np.asarray(grid)).size > 1
-        if cost_sensitive and params.get("validation_fraction", 0.25) == 0 and several:
-            raise InvalidParameterError(
-                "validation_fraction",
-                "must be > 0 to choose among several tradeoffs (give one value for a fixed "
-                "trade-off, or a validation part)",
-            )
+        if cost_sensitive:
+            size = len(DEFAULT_TRADEOFFS) if grid is None else np.atleast_1d(grid).size
+            check_validation_part(params, {"tradeoffs": size})
 
     def _fit(self, data: TrainingData) -> None:
         """Grow the tree (plain), or the trees of the grid, the choice and the refits
