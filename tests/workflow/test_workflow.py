@@ -409,7 +409,7 @@ def test_full_run_writes_every_output(base_run):
         assert "## Beyond the paper" in claims_md and "## Future work" in claims_md
         assert ": few_cheap vs U[0, 2] " in claims_md  # the open cost model against U[0, 2]
         found = read_table(base_run / f"{RESULTS}/summary/findings.parquet")
-        assert set(found.question) == {"peers", "tuning", "trees", "costs"}
+        assert set(found.question) == {"peers", "tuning", "trees", "costs", "field"}
         costs = found[found.question == "costs"]  # each algorithm against itself under U[0, 2]
         assert set(costs.cost_model) == {"few_cheap"}
         assert set(costs.x) == set(config["cost_models"]["few_cheap"]["algorithms"])
