@@ -47,8 +47,8 @@ def source_files(module: str, root: str | Path = ".") -> list[str]:
         path = seen[name] = _module_file(name, root)
         if path is None:
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in _runtime_nodes(tree):
+        stat = path.stat()
+        for node in _import_nodes(str(path), stat.st_mtime_ns, stat.st_size):
             if isinstance(node, ast.Import):
                 pending += [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -142,6 +142,15 @@ def package_version() -> str:
         return metadata.version("budgetboost")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+@functools.lru_cache(maxsize=4096)
+def _import_nodes(path: str, mtime_ns: int, size: int) -> tuple[ast.stmt, ...]:
+    """The import statements of the file at ``path`` run at import time, parsed once per
+    version of the file (its modification time and size are the cache's key): planning
+    asks for the code of every rule, and the rules share most of their modules."""
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"), filename=path)
+    return tuple(n for n in _runtime_nodes(tree) if isinstance(n, (ast.Import, ast.ImportFrom)))
 
 
 def _runtime_nodes(tree: ast.AST):
