@@ -32,7 +32,7 @@ PROFILE = REPO / "workflow" / "profiles" / "slurm"
 TEST_PROFILE = SLURM_TESTS / "profile"
 # Wall-clock bound of one snakemake run; snakemake waits for running jobs on SIGTERM,
 # hence `timeout -k` (SIGKILL 10 s later).
-RUN_TIMEOUT = 600
+RUN_TIMEOUT = 900
 
 
 def _load_localslurm():
