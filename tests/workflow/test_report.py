@@ -88,9 +88,10 @@ def missing_images(html: str, repo: Path, images: list[str]) -> list[str]:
     return problems
 
 
-def screenshot(html: Path, png: Path, profile: Path) -> None:
-    """Render ``html`` in headless chromium and save a 1400×1000 screenshot to ``png``."""
-    cmd = [
+def chromium(html: Path, profile: Path, width: int, height: int, *flags: str) -> list[str]:
+    """The headless chromium command that opens ``html`` at ``width`` x ``height`` with
+    ``flags`` (what to write: a screenshot, the DOM), offline and with a fresh profile."""
+    return [
         str(CHROMIUM),
         "--headless",
         "--no-sandbox",
@@ -101,10 +102,15 @@ def screenshot(html: Path, png: Path, profile: Path) -> None:
         "--no-first-run",
         f"--user-data-dir={profile}",
         "--virtual-time-budget=10000",
-        f"--screenshot={png}",
-        "--window-size=1400,1000",
+        f"--window-size={width},{height}",
+        *flags,
         html.resolve().as_uri(),
     ]
+
+
+def screenshot(html: Path, png: Path, profile: Path) -> None:
+    """Render ``html`` in headless chromium and save a 1400×1000 screenshot to ``png``."""
+    cmd = chromium(html, profile, 1400, 1000, f"--screenshot={png}")
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     if proc.returncode != 0 or not png.is_file():
         raise AssertionError(f"chromium failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -139,21 +145,7 @@ def page_positions(html: Path, profile: Path, width: int = 1400, height: int = 9
     text = html.read_text(encoding="utf-8")
     end = text.rindex("</body>")  # the page's own (a script's string holds another)
     probed.write_text(text[:end] + _PROBE + text[end:], encoding="utf-8")
-    cmd = [
-        str(CHROMIUM),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={profile}",
-        "--virtual-time-budget=10000",
-        f"--window-size={width},{height}",
-        "--dump-dom",
-        probed.resolve().as_uri(),
-    ]
+    cmd = chromium(probed, profile, width, height, "--dump-dom")
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     found = re.search(r'<pre id="budgetboost-probe">(.*?)</pre>', proc.stdout, re.S)
     if proc.returncode != 0 or not found:
