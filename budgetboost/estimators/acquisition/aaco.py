@@ -42,6 +42,7 @@ from ..contract.tuning import (
     TunedEstimator,
     check_validation_part,
     choose_by_budget,
+    grid_size,
 )
 from .masked_logistic import fit_masked_logistic, softplus
 from .pool import select_pool
@@ -324,8 +325,7 @@ class AACO(TunedEstimator):
         """
         super().check_params(params)
         grid = params.get("alphas")
-        size = len(DEFAULT_ALPHAS) if grid is None else np.atleast_1d(np.asarray(grid)).size
-        check_validation_part(params, {"alphas": size})
+        check_validation_part(params, {"alphas": grid_size(grid, DEFAULT_ALPHAS)})
 
     # ------------------------------------------------------------------ one model
     def _oracle(self, data: TrainingData, rows: np.ndarray, rng: np.random.Generator) -> Oracle:

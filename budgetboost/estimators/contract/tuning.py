@@ -53,6 +53,7 @@ __all__ = [
     "check_validation_part",
     "choose",
     "choose_by_budget",
+    "grid_size",
     "validation_split",
 ]
 
@@ -117,6 +118,12 @@ class UnitGrid(PositiveGrid):
         if array is not None and array.size and np.any(array > 1):
             return f"got a value > 1: {float(array[array > 1][0])!r}"
         return super().explain(value)
+
+
+def grid_size(grid: Any, default: Sequence[Any]) -> int:
+    """How many values a grid parameter holds: ``default``'s when it is None (the
+    estimator's own grid), else a scalar's one or a sequence's length."""
+    return len(default) if grid is None else int(np.atleast_1d(np.asarray(grid)).size)
 
 
 def check_validation_part(

@@ -54,6 +54,7 @@ from ..contract.tuning import (
     TunedEstimator,
     check_validation_part,
     choose_by_budget,
+    grid_size,
 )
 
 __all__ = [
@@ -887,8 +888,7 @@ class BudgetPrune(TunedEstimator):
         """
         super().check_params(params)
         grid = params.get("tradeoffs")
-        size = len(DEFAULT_TRADEOFFS) if grid is None else np.atleast_1d(np.asarray(grid)).size
-        check_validation_part(params, {"tradeoffs": size})
+        check_validation_part(params, {"tradeoffs": grid_size(grid, DEFAULT_TRADEOFFS)})
 
     # ------------------------------------------------------------------ helpers
     def _grow(self, data: TrainingData, rows: np.ndarray, seed: int) -> Forest:

@@ -26,6 +26,7 @@ from ..contract.tuning import (
     TunedEstimator,
     check_validation_part,
     choose_by_budget,
+    grid_size,
 )
 from ..contract.validation import check_budgets
 from .cart_splits import SplitSearch, split_gains
@@ -281,8 +282,7 @@ class BudgetedTree(TunedEstimator, PrunedTree):
                 "tradeoffs", "only used with cost_sensitive=True (plain CART has no trade-off)"
             )
         if cost_sensitive:
-            size = len(DEFAULT_TRADEOFFS) if grid is None else np.atleast_1d(grid).size
-            check_validation_part(params, {"tradeoffs": size})
+            check_validation_part(params, {"tradeoffs": grid_size(grid, DEFAULT_TRADEOFFS)})
 
     def _fit(self, data: TrainingData) -> None:
         """Grow the tree (plain), or the trees of the grid, the choice and the refits
