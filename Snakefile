@@ -14,6 +14,11 @@ sys.path.insert(0, workflow.basedir)
 
 from budgetboost.checks import ConfigError, load_config_file
 from budgetboost.pipeline.folders import shown_path
+from budgetboost.pipeline.scheduler import one_pending_reevaluation
+
+# Snakemake re-plans once a second per finished job as a run goes on (its job rate limiter's
+# timers pile up): keep one timer pending, as the limiter needs (budgetboost.pipeline.scheduler)
+one_pending_reevaluation()
 
 # the full experiment, unless config files are given on the command line: `--configfile
 # config/test.yaml` replaces it instead of being merged into it. Each is read again strictly
