@@ -12,12 +12,14 @@ Prints, measured in a throw-away copy of the repository:
   config does not mark as beyond the paper (no ``family`` or ``variant_of`` key: the peers,
   tuned and tree variants are left out) on the cost models without an ``algorithms`` list
   (U[0, 2] and heart's real costs: the open questions' cost models are left out);
+- Snakemake's own CPU seconds in the timed run (its scheduler; ``--upstream-scheduler``: as
+  Snakemake schedules unchanged, without :mod:`budgetboost.pipeline.scheduler`);
 - Snakemake's overhead: the share of the wall time x cores not spent inside the estimators
   or the data and results scripts (target < 10 %), and the extrapolated wall time of the
   full run (``--scale 1`` measures it instead: about 14 minutes on two cores).
 
 Run from the repository root: ``python benchmarks/pipeline.py [--scale 0.01] [--cores 2]
-[--scheduler ilp|greedy] [--paper] [--configfile config/config.yaml]``.
+[--scheduler ilp|greedy] [--upstream-scheduler] [--paper] [--configfile config/config.yaml]``.
 """
 
 from __future__ import annotations
@@ -42,7 +44,6 @@ from budgetboost.data.yamlfile import load_yaml
 from budgetboost.pipeline.folders import default_results
 
 ROOT = Path(__file__).resolve().parents[1]
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 FILES = [
     "Snakefile",
     "profiles",
@@ -71,14 +72,45 @@ def copy_repo(dest: Path) -> Path:
     return dest
 
 
+#: Runs the Snakemake CLI in a Python process that prints, as it exits, the CPU seconds of
+#: that process alone (its scheduler, not its jobs: they are child processes).
+CLI = """
+import atexit, resource, sys
+def own_cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"SNAKEMAKE_OWN_CPU {usage.ru_utime + usage.ru_stime:.3f}", file=sys.stderr)
+atexit.register(own_cpu)
+from snakemake.cli import main
+main(sys.argv[1:])
+"""
+
+
 def snakemake(repo: Path, *args: str) -> tuple[float, str]:
     """Run the CLI; return (wall seconds, combined output). Raises on failure."""
     start = time.perf_counter()
-    proc = subprocess.run([SNAKEMAKE, *args], cwd=repo, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", CLI, *args], cwd=repo, capture_output=True, text=True
+    )
     seconds = time.perf_counter() - start
     if proc.returncode:
         raise SystemExit(f"snakemake {' '.join(args)} failed:\n{proc.stderr[-4000:]}")
     return seconds, proc.stdout + proc.stderr
+
+
+def own_cpu(output: str) -> float:
+    """CPU seconds of Snakemake's own process, from the output of :func:`snakemake`."""
+    return float(re.findall(r"^SNAKEMAKE_OWN_CPU (\S+)$", output, re.MULTILINE)[-1])
+
+
+def upstream_scheduler(repo: Path) -> None:
+    """Drop the Snakefile's call of ``one_pending_reevaluation`` in the copy ``repo``: the
+    timed run then schedules as Snakemake does unchanged (``--upstream-scheduler``)."""
+    snakefile = repo / "Snakefile"
+    text = snakefile.read_text()
+    call = "\none_pending_reevaluation()\n"
+    if call not in text:
+        raise SystemExit("the Snakefile no longer calls one_pending_reevaluation()")
+    snakefile.write_text(text.replace(call, "\n", 1))
 
 
 def job_count(dry_run_output: str) -> int:
@@ -222,12 +254,19 @@ def main() -> None:
         choices=("ilp", "greedy"),
         help="Snakemake's job scheduler for the timed run (default: the profile's)",
     )
+    parser.add_argument(
+        "--upstream-scheduler",
+        action="store_true",
+        help="time Snakemake's scheduler unchanged (without one_pending_reevaluation)",
+    )
     args = parser.parse_args()
     scheduler = ("--scheduler", args.scheduler) if args.scheduler else ()
 
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="budgetboost-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     repo = copy_repo(workdir)
+    if args.upstream_scheduler:
+        upstream_scheduler(repo)
     try:
         dag_seconds, out = snakemake(repo, "-n", "--configfile", args.configfile)
         print(
@@ -237,7 +276,7 @@ def main() -> None:
 
         configfile, config = scaled_config(repo, args.configfile, args.scale, args.paper)
         planned = job_count(snakemake(repo, "-n", "--configfile", configfile)[1])
-        wall, _ = snakemake(
+        wall, out = snakemake(
             repo, "--cores", str(args.cores), "--configfile", configfile, *scheduler
         )
         noop, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
@@ -249,6 +288,12 @@ def main() -> None:
             f"cores, scheduler {args.scheduler or 'of the profile'}"
         )
         print(f"no-op second run: {noop:.1f} s (target < 5 s)")
+        print(
+            f"Snakemake's own process: {own_cpu(out):.1f} CPU s, "
+            f"{own_cpu(out) / wall:.2f} of a core over the run, "
+            f"{own_cpu(out) / max(len(jobs), 1):.3f} CPU s per job "
+            f"({'upstream scheduler' if args.upstream_scheduler else 'one pending timer'})"
+        )
 
         print("per stage: jobs, summed job seconds, mean seconds per job")
         stages = jobs.groupby("rule", sort=False)["seconds"].agg(["count", "sum", "mean"])
