@@ -270,6 +270,70 @@ def test_figure_cd_ten_algorithms_with_long_names(tmp_path):
     save_figure(fig, tmp_path / "cd_long.png")
 
 
+def test_figure_cd_nineteen_long_labels_stay_inside_the_figure():
+    # the suite's 19 algorithms: constrained layout alone left the longest left labels ~10 px
+    # past the figure's edge at the default width; the figure widens until they fit
+    labels = [
+        "AACO, feature acquisition",
+        "Greedy, depth-2 trees",
+        "LightGBM CEGB, stumps",
+        "AdaBoostBT_Greedy",
+        "SpeedBoost",
+        "Smoothed, depth-2 trees",
+        "Hybrid",
+        "AdaBoostBT_Smoothed",
+        "CatBoost penalties, stumps",
+        "Smoothed, tuned",
+        "Greedy, tuned",
+        "STreeD, optimal cost-sensitive tree",
+        "BudgetPrune, pruned forest",
+        "AdaBoostBT",
+        "Cost-sensitive tree",
+        "Decision tree",
+        "AdaBoostBT, depth-2 trees",
+        "AdaBoostRS",
+        "AdaBoostRS_AC",
+    ]
+    names = [f"algorithm_{i}" for i in range(len(labels))]
+    catalogue = Catalogue.from_config({n: {"label": t} for n, t in zip(names, labels, strict=True)})
+    table = pd.DataFrame(
+        {
+            "band": "small",
+            "algorithm": names,
+            "average_rank": [
+                6.34,
+                6.42,
+                6.46,
+                6.96,
+                7.18,
+                7.2,
+                7.43,
+                7.72,
+                8.13,
+                8.55,
+                9.0,
+                10.07,
+                10.92,
+                11.46,
+                11.64,
+                13.11,
+                14.39,
+                18.26,
+                18.74,
+            ],
+            "n_datasets": 38,
+            "k": 19,
+            "friedman_p": 1e-70,
+            "alpha": 0.05,
+            "friedman_rejects": True,
+            "cd": ranks.nemenyi_cd(19, 38),
+        }
+    )
+    fig = rank_plots.figure_cd(table, catalogue=catalogue)
+    assert fig.get_size_inches()[0] > 7.5  # widened
+    assert_texts_fit(fig, [[t.get_text() for t in with_gid(fig.axes[0], "cd-label")]])
+
+
 def test_figure_cd_without_bands(shards):
     table = ranks.cd_analysis(band_means(shards).iloc[:0])
     assert table.empty
