@@ -44,7 +44,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from budgetboost.config import check_all, load_config_file  # noqa: E402
+from budgetboost.checks import check_all, load_config_file  # noqa: E402
 from budgetboost.data.datasets import read_binarized  # noqa: E402
 from budgetboost.data.io import read_table  # noqa: E402
 from budgetboost.data.splits import split_indices  # noqa: E402

@@ -210,7 +210,10 @@ def boost_path(
 ) -> BoostPath:
     """Run Algorithm 1 on validated inputs (``y`` in {-1, +1}) and return the path.
 
-    Each round: the stumps' edges under the weights ``D_t``; the stump the criterion chooses
+    Each round: the stumps' edges under the weights ``D_t`` (where the machine computes
+    them faster in float32, approximate edges with the candidates that decide the choice
+    made exact: the same choice, bit for bit, :mod:`~budgetboost.estimators.boosting.stumps`);
+    the stump the criterion chooses
     (:class:`~budgetboost.estimators.boosting.criteria.StumpChoice`; boosting ends with
     ``zero_edge`` when no stump has an edge); the weak learner's hypothesis (``learner``,
     default :class:`~budgetboost.estimators.boosting.weak_learners.StumpLearner`); its unpaid
@@ -242,6 +245,7 @@ def boost_path(
         switch,
     )
     step = learner.start(X, y, space, group_of_column, group_cost, tau, pricing=pricing)
+    approximate = space.approximate and not learner.reads_every_edge
     paid = np.zeros(group_cost.shape[0], dtype=bool)
     weights = np.full(m, 1.0 / m)
     wy = np.empty(m)
@@ -250,7 +254,16 @@ def boost_path(
     rounds, records = [], []
     stop_reason = "max_rounds" if space.n_candidates else "no_stumps"
     for _ in range(max_rounds if space.n_candidates else 0):
-        gamma = space.edges(np.multiply(weights, y, out=wy))
+        np.multiply(weights, y, out=wy)
+        if approximate:  # the float32 product, its deciding candidates made exact
+            gamma, error = space.approximate_edges(wy)
+            deciding = choice.deciding(gamma, paid, spent, error)
+            if deciding is None:
+                gamma = space.edges(wy)
+            else:
+                space.refine(wy, gamma, deciding)
+        else:
+            gamma = space.edges(wy)
         k, abs_gamma = choice.choose(gamma, paid, spent)
         if k < 0:
             stop_reason = "zero_edge"

@@ -345,6 +345,57 @@ class StumpChoice:
         their discount price); the cached denominators are recomputed."""
         self.scores = CachedScores(cand_cost, self.scores.tau)
 
+    def deciding(
+        self, gamma: np.ndarray, paid: np.ndarray, spent: float, error: float
+    ) -> np.ndarray | None:
+        """The candidates whose edges decide :meth:`choose` this round, when each edge of
+        ``gamma`` is within ``error`` of its exact value; None: any of them may.
+
+        With those candidates' edges exact, :meth:`choose` returns what it returns on the
+        exact edges (the others' only need to be within ``error``). Kept: the candidates
+        that may reach ``max |gamma|`` within ``2 error`` and the tie tolerance (the top,
+        and ``adaboost``'s choice), and for each criterion the round may apply (``hybrid``:
+        greedy over all and over the unpaid, and smoothed) those whose upper bound (at
+        ``|gamma| + error``) reaches the best lower bound (at ``|gamma| - error``, 0 at or
+        below :data:`GAMMA_ZERO`) by :func:`contenders`' test: every other one scores below
+        the best by more than the tie tolerance, whichever its exact edge.
+        """
+        abs_gamma = np.abs(gamma)
+        top = float(abs_gamma.max())
+        if top <= GAMMA_ZERO + error:  # boosting may end: every edge decides
+            return None
+        reach_top = top - 2.0 * error - 2.0 * TIE_TOL * (1.0 + top + error)
+        keep = abs_gamma >= reach_top
+        if self.phase == "adaboost":
+            return keep.nonzero()[0]
+        high = np.minimum(abs_gamma + error, 1.0)
+        low = abs_gamma - error
+        low[low <= GAMMA_ZERO] = 0.0
+        np.minimum(low, 1.0, out=low)
+        phases = [(self.phase, None)]
+        if self.criterion == "hybrid" and self.phase == "greedy":
+            unpaid = ~paid[self.cand_group]
+            phases += [("greedy", unpaid), ("smoothed", None)]
+        for phase, among in phases:
+            ratio, den = CRITERIA[phase], self.scores.denominator(phase, spent)
+            if den.root is None:
+                return None
+            v_low, v_high = low * den.root, high * den.root
+            if among is not None:
+                v_low = np.where(among, v_low, 0.0)
+                v_high = np.where(among, v_high, 0.0)
+            v_max = float(v_low.max())
+            if v_max <= 0.0:
+                return None
+            v_top = float(v_high.max())
+            margin = PRUNE_MARGIN * (1.0 + max(abs(2.0 * math.log(v)) for v in (v_max, v_top)))
+            bound = min(top + error, 1.0)
+            reach = (1.0 - margin) * (1.0 - ratio.slope * (bound * bound))
+            if reach <= 0.0:
+                return None
+            keep |= v_high >= v_max * math.sqrt(reach)
+        return keep.nonzero()[0]
+
     def choose(self, gamma: np.ndarray, paid: np.ndarray, spent: float) -> tuple[int, np.ndarray]:
         """The stump chosen among all candidates this round.
 

@@ -25,16 +25,39 @@ columns):
 The last two keep distinct columns only: columns identical on the training rows (for the
 sparse block: with the same rows of their rarer value, as a column and its complement) share
 one row of their matrix.
+
+The product's float64 sums define the edges (the *canonical* kernel). Where the machine the
+fit runs on computes the product clearly faster in float32 (:func:`float32_is_faster`, timed
+when the space is built: a matrix that leaves the cache costs half the bytes), a round may
+read :meth:`StumpSpace.approximate_edges` instead, each edge within a stated bound of the
+canonical one, and then :meth:`StumpSpace.refine` the candidates that can decide the round's
+choice (:meth:`~budgetboost.estimators.boosting.criteria.StumpChoice.deciding`) to their
+canonical values, bit for bit: BLAS sums a row of the product the same way whenever the row
+sits in the same aligned group of :func:`exact_row_group` rows, which is checked on the
+machine (and on the fit's matrix) before the float32 product is used. The choice, and every
+result, is then the canonical kernel's whatever the machine picked.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
+import statistics
+import time
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
+import threadpoolctl
 
-__all__ = ["MIN_CHAIN", "StumpSpace", "sparse_is_faster", "stump_outputs"]
+__all__ = [
+    "MIN_CHAIN",
+    "StumpSpace",
+    "exact_row_group",
+    "float32_is_faster",
+    "sparse_is_faster",
+    "stump_outputs",
+]
 
 #: Nested runs of at least this many 0/1 columns are handled as chains. A chain costs one
 #: sequential cumulative sum over the rows (numpy's accumulate, ~3.5 ns a row) whatever its
@@ -86,6 +109,119 @@ def sparse_is_faster(n_rows: int, n_columns: int, n_rare: int, rounds: int) -> b
     return sparse <= (1.0 - SPARSE_MARGIN) * rounds * per_cell * cells
 
 
+#: The float32 product is timed only for sign blocks of at least this many cells: below it
+#: a round's product takes a few microseconds, less than what re-checking the contenders costs.
+FLOAT32_MIN_CELLS = 50_000
+#: What a round on the float32 product costs beyond the product itself (the deciding
+#: candidates' bounds, their products over a few aligned row groups, the float32 copy of
+#: ``D*y``), in seconds: ~25 us inside 400-round fits on a 2.5 GHz Xeon (2026-11-27; census at
+#: 1,000 rows, whose float32 product saves ~10 us a round, was 14 % slower with it at 10 us
+#: here). The float32 product is used only where it saves more.
+REFINE_SECONDS = 25e-6
+#: Aligned row groups tried by :func:`exact_row_group`, smallest first.
+ROW_GROUPS = (4, 8, 16, 32)
+
+
+def _exact_rows(signs: np.ndarray, wy: np.ndarray, rows: np.ndarray, group: int) -> np.ndarray:
+    """``(signs @ wy)[rows]`` with the bits of the whole product, from products over the
+    aligned groups of ``group`` rows that hold ``rows``.
+
+    The last group, past the last whole one, is as short as in the whole product (BLAS sums
+    it by its remainder path) and is taken with the group before it (numpy computes a
+    one-row product as a dot product). ``rows`` are a round's few deciding rows: a product
+    over a view of each group's rows costs less than gathering them.
+    """
+    n = signs.shape[0]
+    values: dict[int, tuple[int, np.ndarray]] = {}
+    out = np.empty(rows.size)
+    for i, row in enumerate(rows.tolist()):
+        g = row // group
+        if g not in values:
+            start = g * group
+            stop = start + group
+            if stop > n and g > 0:  # the short last group, with the one before it
+                start -= group
+            values[g] = (start, signs[start : min(stop, n)] @ wy)
+        start, sums = values[g]
+        out[i] = sums[row - start]
+    return out
+
+
+def _reproduces(signs: np.ndarray, wy: np.ndarray, group: int, rng: np.random.Generator) -> bool:
+    """Whether :func:`_exact_rows` gives the whole product's bits on some subsets of rows."""
+    full = signs @ wy
+    n = signs.shape[0]
+    for size in (1, 2, 3, 5, 9, 33):  # in any order, repeated (as a block's ``row_of``)
+        rows = rng.choice(n, size)
+        if not np.array_equal(_exact_rows(signs, wy, rows, group), full[rows]):
+            return False
+    return np.array_equal(_exact_rows(signs, wy, np.arange(n), group), full)
+
+
+@functools.cache
+def _blas() -> threadpoolctl.ThreadpoolController:
+    """The BLAS libraries loaded (numpy's), whose thread counts :func:`blas_threads` reads."""
+    return threadpoolctl.ThreadpoolController().select(user_api="blas")
+
+
+def blas_threads() -> int:
+    """How many threads the BLAS runs a product on now (read each time: a job's limit,
+    :func:`~budgetboost.estimators.contract.threads.limit_threads`, may change it)."""
+    return max((lib.num_threads for lib in _blas().lib_controllers), default=1)
+
+
+@functools.cache
+def exact_row_group() -> int | None:
+    """The row group whose aligned products give the bits of a whole float64 product on this
+    machine's BLAS, or None (then the float32 product is never used).
+
+    OpenBLAS's matrix-vector kernels sum a row the same way whatever the rows around it as
+    long as it sits in the same aligned group of rows (4 on Haswell's kernel: a row's sum in
+    a product over a subset of rows differs in the last bits for ~60 % of rows otherwise).
+    Checked once per process on random sign matrices of a range of shapes (seeded), trying
+    :data:`ROW_GROUPS` in turn; :meth:`StumpSpace.from_matrix` checks the fit's matrix too.
+    Only for a BLAS on one thread (the pipeline's jobs, the benchmarks): on more, it splits a
+    product's rows among its threads by the product's size, and the float32 product is
+    never used.
+    """
+    rng = np.random.default_rng(20261127)
+    shapes = [(1, 7), (3, 300), (6, 2500), (37, 9000), (130, 301), (515, 2500), (1001, 999)]
+    samples = []
+    for n, m in shapes:
+        signs = np.where(rng.random((n, m)) < rng.random(), 1.0, -1.0)
+        wy = rng.random(m) * np.where(rng.random(m) < 0.5, 1.0, -1.0)
+        samples.append((signs, wy / np.abs(wy).sum()))
+    for group in ROW_GROUPS:
+        if all(_reproduces(signs, wy, group, rng) for signs, wy in samples):
+            return group
+    return None
+
+
+def float32_is_faster(signs: np.ndarray, repeats: int = 5) -> bool:
+    """Whether the float32 product of the sign block ``signs`` (n_distinct x m), with a
+    round's refinement (:data:`REFINE_SECONDS`), is faster than the float64 product here.
+
+    Timed on this machine, in turn, medians of ``repeats``: which one is faster depends on
+    its caches (a matrix past the L2 cache reads memory at half the speed in float64 and
+    float32 halves its bytes). The answer never changes a result (module docstring), only
+    how fast the rounds run.
+    """
+    if signs.size < FLOAT32_MIN_CELLS:
+        return False
+    signs32 = signs.astype(np.float32)
+    wy = np.full(signs.shape[1], 1.0 / signs.shape[1])
+    times: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(repeats):
+        for single in (False, True):
+            start = time.perf_counter()
+            if single:
+                signs32 @ wy.astype(np.float32)
+            else:
+                signs @ wy
+            times[single].append(time.perf_counter() - start)
+    return statistics.median(times[True]) + REFINE_SECONDS < statistics.median(times[False])
+
+
 def _distinct(B: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """The distinct columns of a 0/1 matrix ``B``, or None when all are distinct.
 
@@ -108,6 +244,8 @@ class _SignBlock:
     positions: slice  # the candidates this block fills: a contiguous range
     signs: np.ndarray  # (n_distinct, m) float64 +-1, C order
     row_of: np.ndarray | None  # (n_candidates,) row of ``signs`` per column, or None
+    signs32: np.ndarray | None = None  # float32 copy where that product is faster here
+    group: int = 0  # :func:`exact_row_group`, where ``signs32`` is set
 
     @classmethod
     def build(cls, B: np.ndarray, positions: slice) -> _SignBlock:
@@ -115,9 +253,17 @@ class _SignBlock:
             return cls(positions, np.empty((0, B.shape[0])), None)
         distinct = _distinct(B)
         if distinct is None:  # all distinct: keep the columns in their own order
-            return cls(positions, np.ascontiguousarray(2.0 * B.T - 1.0), None)
-        first, inverse = distinct
-        return cls(positions, np.ascontiguousarray(2.0 * B[:, first].T - 1.0), inverse)
+            signs, row_of = np.ascontiguousarray(2.0 * B.T - 1.0), None
+        else:
+            first, row_of = distinct
+            signs = np.ascontiguousarray(2.0 * B[:, first].T - 1.0)
+        group = exact_row_group() if blas_threads() == 1 else None
+        if group is not None and float32_is_faster(signs):
+            rng = np.random.default_rng(signs.shape[0])
+            wy = rng.random(signs.shape[1])
+            if _reproduces(signs, wy / wy.sum(), group, rng):
+                return cls(positions, signs, row_of, signs.astype(np.float32), group)
+        return cls(positions, signs, row_of)
 
     def edges(self, wy: np.ndarray, total: float, out: np.ndarray) -> None:
         """Write the block's edges into ``out`` (its slice of the candidates)."""
@@ -125,6 +271,28 @@ class _SignBlock:
             np.matmul(self.signs, wy, out=out)
         else:
             np.take(self.signs @ wy, self.row_of, out=out)
+
+    def approximate_edges(self, wy32: np.ndarray, out: np.ndarray) -> float:
+        """Write the float32 product's edges into ``out``; return their error bound.
+
+        Each is a sum of ``m`` terms ``+-wy_i`` rounded to float32 and summed in float32
+        (any order): within ``(m - 1) u / (1 - (m - 1) u)`` of ``sum |wy|`` = 1 plus a
+        rounding ``u`` per term (``u = 2^-24``), and the canonical float64 sum within ``m
+        2^-53``; the bound returned is twice their sum.
+        """
+        edge = self.signs32 @ wy32
+        if self.row_of is None:
+            out[:] = edge
+        else:
+            out[:] = edge.take(self.row_of)
+        m = self.signs.shape[1]
+        u = 2.0**-24
+        return 2.0 * (u + (m - 1) * u / (1.0 - (m - 1) * u) * (1.0 + u) + m * 2.0**-53)
+
+    def exact(self, wy: np.ndarray, local: np.ndarray) -> np.ndarray:
+        """The canonical edges of the block's candidates ``local`` (sorted, distinct)."""
+        rows = local if self.row_of is None else self.row_of[local]
+        return _exact_rows(self.signs, wy, rows, self.group)
 
 
 @dataclass(frozen=True, eq=False)
@@ -323,6 +491,42 @@ class StumpSpace:
         for block in self.blocks:
             block.edges(wy, total, out[block.positions])
         return out
+
+    @functools.cached_property
+    def _float32_blocks(self) -> tuple[_SignBlock, ...]:
+        return tuple(b for b in self.blocks if getattr(b, "signs32", None) is not None)
+
+    @property
+    def approximate(self) -> bool:
+        """Whether :meth:`approximate_edges` is faster than :meth:`edges` here (a sign block
+        with a float32 product, module docstring)."""
+        return bool(self._float32_blocks)
+
+    def approximate_edges(self, wy: np.ndarray) -> tuple[np.ndarray, float]:
+        """Edges as :meth:`edges`, the float32 blocks' within the bound returned of theirs,
+        for ``wy = D * y`` with ``sum |wy| = 1`` (the other blocks' are canonical)."""
+        total = np.add.reduce(wy) if self.needs_total else 0.0
+        out = np.empty(self.column.size)
+        error = 0.0
+        wy32 = wy.astype(np.float32)
+        for block in self.blocks:
+            if getattr(block, "signs32", None) is None:
+                block.edges(wy, total, out[block.positions])
+            else:
+                error = max(error, block.approximate_edges(wy32, out[block.positions]))
+        return out, error
+
+    def refine(self, wy: np.ndarray, gamma: np.ndarray, candidates: np.ndarray) -> None:
+        """Set ``gamma`` at ``candidates`` (sorted, distinct) to their canonical edges, bit
+        for bit those of :meth:`edges`."""
+        listed = candidates.tolist()
+        for block in self._float32_blocks:
+            start = block.positions.start
+            lo = bisect.bisect_left(listed, start)
+            hi = bisect.bisect_left(listed, block.positions.stop, lo)
+            if hi > lo:
+                inside = candidates[lo:hi]
+                gamma[inside] = block.exact(wy, inside - start)
 
 
 def stump_outputs(

@@ -60,11 +60,15 @@ class WeakLearner:
         The stop reason when a hypothesis has edge 1 (boosting ends).
     attributes : tuple of str
         The fitted attributes of ``BudgetedBoost`` it sets beyond those of every round.
+    reads_every_edge : bool
+        Whether its step reads the edges of other candidates than the chosen one (then
+        every round computes them all exactly, :meth:`StumpSpace.edges`).
     """
 
     name: str
     perfect: str
     attributes: tuple[str, ...] = ()
+    reads_every_edge: bool = True
 
     def start(
         self,
@@ -105,6 +109,7 @@ class StumpLearner(WeakLearner):
 
     name = "stump"
     perfect = "perfect_stump"
+    reads_every_edge = False  # the chosen stump's edge only
 
     def start(
         self,
