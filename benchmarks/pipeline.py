@@ -42,6 +42,7 @@ import yaml
 
 from budgetboost.data.yamlfile import load_yaml
 from budgetboost.pipeline.folders import default_results
+from budgetboost.pipeline.plan import Plan
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [
@@ -135,13 +136,20 @@ def paper_part(config: dict) -> dict:
     return config
 
 
-def scaled_config(repo: Path, source: str, scale: float, paper: bool) -> tuple[str, dict]:
+def scaled_config(
+    repo: Path, source: str, scale: float, paper: bool
+) -> tuple[str, dict, dict[tuple[str, str, str], float]]:
     """Write config/bench.yaml: ``source`` (its paper's part with ``paper``) with trials (the
-    datasets' and the caps of algorithms and cost models) and block size scaled."""
+    datasets' and the caps of algorithms and cost models) and block size scaled.
+
+    Returns its path, the scaled config and, per (dataset, cost model, algorithm), how many
+    times more trials the unscaled config runs (not ``1 / scale``: the counts round up to
+    one trial, so a capped algorithm's factor is its cap)."""
     config = load_yaml(repo / source, "config file")
     if paper:
         config = paper_part(config)
     registry = load_yaml(repo / config["registry"], "dataset registry")
+    full = Plan(copy.deepcopy(config) | {"block_size": 1}, registry)
     for name, entry in config["datasets"].items():
         trials = entry.get("trials", registry[name]["trials"])
         entry["trials"] = max(1, math.ceil(trials * scale))
@@ -151,7 +159,14 @@ def scaled_config(repo: Path, source: str, scale: float, paper: bool) -> tuple[s
                 entry["trials"] = max(1, math.ceil(entry["trials"] * scale))
     config["block_size"] = max(1, round(config.get("block_size", 100) * scale))
     (repo / "config/bench.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    return "config/bench.yaml", config
+    scaled = Plan(config, registry)
+    factors = {
+        (d, c, a): full.run_trials(d, c, a) / scaled.run_trials(d, c, a)
+        for d in config["datasets"]
+        for c in config["cost_models"]
+        for a in config["algorithms"]
+    }
+    return "config/bench.yaml", config, factors
 
 
 def job_times(repo: Path) -> pd.DataFrame:
@@ -197,20 +212,26 @@ def report_estimators(times: pd.DataFrame) -> None:
         print(table.sort_values("total", ascending=False).round(1).to_string())
 
 
-def train_compute(repo: Path, results: str = "results") -> float:
-    """Seconds spent inside fit and evaluate of the train jobs, summed over their timings."""
-    files = [
-        f for f in repo.glob(f"{results}/timings/*/*/*/block-*.parquet") if f.parts[-3] != "_shared"
-    ]
-    return float(
-        sum(pd.read_parquet(f)[["fit_seconds", "predict_seconds"]].to_numpy().sum() for f in files)
-    )
+def train_compute(repo: Path, results: str = "results") -> dict[tuple[str, str, str], float]:
+    """Seconds spent inside fit and evaluate of the train jobs, per (dataset, cost model,
+    algorithm), summed over their timings."""
+    times = estimator_seconds(repo, results)
+    times = times[times["cost_model"] != "_shared"]
+    total = times["fit"] + times["predict"]
+    keys = zip(times["dataset"], times["cost_model"], times["algorithm"], strict=True)
+    return {key: float(t) for key, t in zip(keys, total, strict=True)}
 
 
 def report_overhead(
-    jobs: pd.DataFrame, compute: float, wall: float, cores: int, scale: float
+    jobs: pd.DataFrame,
+    computed: dict[tuple[str, str, str], float],
+    wall: float,
+    cores: int,
+    factors: dict[tuple[str, str, str], float],
 ) -> None:
-    """Print where the core time went, and the same for the full run when scaled down."""
+    """Print where the core time went, and the same for the full run when scaled down
+    (each experiment's training times its ``factors``: the unscaled run's trials over these)."""
+    compute = sum(computed.values())
     other = float(jobs.loc[jobs.rule != "train", "seconds"].sum())
     trains = jobs[jobs.rule == "train"]
     per_job = (trains["seconds"].sum() - compute) / max(len(trains), 1)
@@ -222,14 +243,15 @@ def report_overhead(
     )
     overhead = 1 - (compute + other) / (wall * cores)
     print(f"overhead of this run: {100 * overhead:.1f} % of {cores} cores x wall")
-    if scale < 1:
-        train_full = compute / scale
+    if any(factor != 1 for factor in factors.values()):
+        train_full = sum(t * factors[key] for key, t in computed.items())
         overhead_s = per_job * len(trains) + max(idle, 0.0)
         full = (other + train_full + overhead_s) / cores
         print(
             f"extrapolated full run: {full / 60:.0f} min on {cores} cores, Snakemake "
-            f"overhead {100 * overhead_s / (full * cores):.1f} % (target < 10 %): training "
-            f"x {1 / scale:.0f}, same jobs and data stages"
+            f"overhead {100 * overhead_s / (full * cores):.1f} % (target < 10 %): each "
+            f"experiment's training x its unscaled trials over these ({train_full:.0f} s), "
+            "same jobs and data stages"
         )
 
 
@@ -274,7 +296,7 @@ def main() -> None:
             "(snakemake -n; target < 10 s)"
         )
 
-        configfile, config = scaled_config(repo, args.configfile, args.scale, args.paper)
+        configfile, config, factors = scaled_config(repo, args.configfile, args.scale, args.paper)
         planned = job_count(snakemake(repo, "-n", "--configfile", configfile)[1])
         wall, out = snakemake(
             repo, "--cores", str(args.cores), "--configfile", configfile, *scheduler
@@ -301,7 +323,7 @@ def main() -> None:
             print(f"  {rule:<13} {int(row['count']):>5} {row['sum']:>10.1f} {row['mean']:>8.2f}")
 
         results = str(config.get("results") or default_results([configfile], repo)).rstrip("/")
-        report_overhead(jobs, train_compute(repo, results), wall, args.cores, args.scale)
+        report_overhead(jobs, train_compute(repo, results), wall, args.cores, factors)
         report_estimators(estimator_seconds(repo, results))
         by_rule = collections.Counter(jobs.rule)
         print("jobs per rule:", dict(by_rule))

@@ -36,8 +36,9 @@ __all__ = ["AdaBoostRS", "MIN_COST"]
 MIN_COST = 1e-6
 #: Examples sampled together, and draws per example per step of the sampling loop: memory
 #: stays at a few arrays of _ROW_BLOCK x _DRAW_CHUNK. Both lay out the random stream (each
-#: step takes _ROW_BLOCK x _DRAW_CHUNK uniforms, row by row) and the order of the sums:
-#: changing either changes the samples.
+#: block of rows its own stream, spawned from ``random_state`` in block order; each step takes
+#: _ROW_BLOCK x _DRAW_CHUNK uniforms of it, row by row) and the order of the sums: changing
+#: either changes the samples.
 _ROW_BLOCK = 1024
 _DRAW_CHUNK = 64
 
@@ -411,9 +412,13 @@ class AdaBoostRS(BudgetedEstimator):
             h = np.where(above, polarity, -polarity).astype(np.int8, order="C")
             if self.cost_weighted and not self._stateful():  # the vote a draw adds: h
                 h = h * np.maximum(self.hypothesis_cost_[first], MIN_COST)  # times the cost
-            for start in range(0, m, _ROW_BLOCK):
+            starts = range(0, m, _ROW_BLOCK)
+            # a stream per block of rows: how many steps a block takes depends on the
+            # largest budget asked, so a shared stream would give the next block's rows
+            # other draws at the same budget when other budgets are asked with it
+            for start, stream in zip(starts, rng.spawn(len(starts)), strict=True):
                 rows = slice(start, min(start + _ROW_BLOCK, m))
-                block = self._sample_rows(h[rows], column.ravel(), rng, table, budget_arr)
+                block = self._sample_rows(h[rows], column.ravel(), stream, table, budget_arr)
                 for key, value in block.items():
                     out[key][:, rows] = value
         out["vote"] += self.majority_ * VOTE_TIE

@@ -115,7 +115,8 @@ def _reference_sample(model, X, budgets):
     """The poster's loop one example and one draw at a time, on the engine's random stream.
 
     The stream's layout is part of the contract (results are byte-identical for a
-    ``random_state``): blocks of ``_ROW_BLOCK`` examples; in each step of a block, a
+    ``random_state``): blocks of ``_ROW_BLOCK`` examples, each with its own stream (spawned
+    from ``random_state`` in block order); in each step of a block, a
     ``(block rows, _DRAW_CHUNK)`` array of uniforms, one row per example; steps go on while
     some example of the block could still draw within the largest budget, up to
     ``max_draws``. Sums are taken as the engine takes them: within a step from zero, then
@@ -127,9 +128,10 @@ def _reference_sample(model, X, budgets):
     step_vote = h * np.maximum(model.hypothesis_cost_, MIN_COST) if model.cost_weighted else h
     costliest = model.hypothesis_cost_.max()
     largest = max(budgets)
-    rng = np.random.default_rng(model.random_state)
+    starts = range(0, len(X), sampling._ROW_BLOCK)
+    streams = np.random.default_rng(model.random_state).spawn(len(starts))
     out = {key: np.zeros((len(budgets), len(X))) for key in ("vote", "cost", "draws", "n_features")}
-    for start in range(0, len(X), sampling._ROW_BLOCK):
+    for start, rng in zip(starts, streams, strict=True):
         rows = range(start, min(start + sampling._ROW_BLOCK, len(X)))
         paid, vote, groups = [0.0] * len(rows), [0.0] * len(rows), [0] * len(rows)
         seen = [set() for _ in rows]
@@ -197,3 +199,22 @@ def test_sampling_is_the_reference_loop_on_the_same_stream(
         expected = _reference_sample(model, X[150:190], budgets)
     for key in expected:
         np.testing.assert_array_equal(sample[key], expected[key], err_msg=key)
+
+
+@pytest.mark.parametrize("cost_weighted", [False, True])
+def test_a_budget_samples_the_same_whatever_the_other_budgets(toy, cost_weighted):
+    """Several blocks of rows: what an example draws at a budget does not depend on the
+    other budgets asked with it (the largest one sets how many steps a block takes; with
+    one stream shared by the blocks, the later blocks' draws moved with it: a train job's
+    check of unread columns, at one budget, then saw draws its evaluation never made)."""
+    X, y, costs = toy
+    model = AdaBoostRS(n_rounds=30, cost_weighted=cost_weighted, feature_costs=costs)
+    model.set_params(random_state=7, max_draws=300).fit(X[:150], y[:150])
+    grid = [0.3, 1.0, 2.5, 4.0, 12.0]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sampling, "_ROW_BLOCK", 16)
+        together = model.sample_at_budgets(X[150:], grid)
+        for k, budget in enumerate(grid):
+            alone = model.sample_at_budgets(X[150:], [budget])
+            for key in together:
+                np.testing.assert_array_equal(alone[key][0], together[key][k], err_msg=key)
