@@ -442,6 +442,7 @@ def test_the_first_page_opens_on_its_title_and_verdicts(report_repo, tmp_path, s
         assert 0 <= box["left"] and box["right"] <= where["width"], (name, where)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
     """Each figure's data URI, as the report holds it, renders as a non-blank image."""
