@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import spearmanr
 
+from budgetboost.data.cost_kinds import QUALITIES
 from budgetboost.data.costs import (
     CostTable,
     SpecError,
@@ -254,6 +255,29 @@ def test_correlated_costs_by_correlation_ignore_rare_columns():
         assert row[0] == 2.0 and row[1] > row[2]  # the rare column is cheap by correlation
         # by edge, a constant column looks as good as |mean y| = 0.6 and costs more
         assert row[3] == row.min() and edge.costs[t][3] > row[3]
+
+
+@pytest.mark.parametrize("quality", ["edge", "correlation"])
+def test_correlated_costs_give_tied_columns_their_average_rank(quality):
+    """Duplicate and constant columns tie: each gets the average of the tied ranks (scipy's
+    ``rankdata(method="average")``, the definition), so equal columns cost the same."""
+    from scipy.stats import rankdata
+
+    data = toy_data(n_rows=120, groups=(9,))
+    data.X[:, 3] = data.X[:, 1]  # a duplicate
+    data.X[:, 5] = data.X[:, 1]  # and another: three tied columns
+    data.X[:, 6] = 0  # two constant columns: quality 0 both
+    data.X[:, 7] = 1
+    splits = _splits(data, range(3))
+    spec = {"model": "correlated", "low": 0.5, "high": 2.5, "noise": 0.0, "quality": quality}
+    table = make_costs("toy", "corr", spec, data, splits, range(3))
+    for t, row in enumerate(table.costs):
+        train = splits[t][0]
+        X, y = data.X[train].astype(float), data.y[train].astype(float)
+        score = QUALITIES[quality](X, y)
+        expected = 0.5 + 2.0 * (rankdata(score, method="average") - 1) / (score.size - 1)
+        np.testing.assert_array_equal(row, expected)
+        assert row[1] == row[3] == row[5] and row[6] == row[7]
 
 
 def test_correlated_needs_the_trial_split():
