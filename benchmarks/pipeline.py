@@ -16,10 +16,15 @@ Prints, measured in a throw-away copy of the repository:
   Snakemake schedules unchanged, without :mod:`budgetboost.pipeline.scheduler`);
 - Snakemake's overhead: the share of the wall time x cores not spent inside the estimators
   or the data and results scripts (target < 10 %), and the extrapolated wall time of the
-  full run (``--scale 1`` measures it instead: about 14 minutes on two cores).
+  full run (``--scale 1`` measures it instead: 70-76 minutes on two cores, 2026-11-27).
+
+``--existing DIR`` prints the same report (but Snakemake's own CPU) for a run already made in
+``DIR``, a clone where ``snakemake --cores N`` ran to the end: its jobs' records in
+``DIR/.snakemake/metadata``, the timing tables of its results.
 
 Run from the repository root: ``python benchmarks/pipeline.py [--scale 0.01] [--cores 2]
-[--scheduler ilp|greedy] [--upstream-scheduler] [--paper] [--configfile config/config.yaml]``.
+[--scheduler ilp|greedy] [--upstream-scheduler] [--paper] [--configfile config/config.yaml]
+[--existing DIR]``.
 """
 
 from __future__ import annotations
@@ -170,7 +175,8 @@ def scaled_config(
 
 
 def job_times(repo: Path) -> pd.DataFrame:
-    """rule, start and end of every job, from Snakemake's metadata records.
+    """rule, log file (the job's name), start and end of every job, from Snakemake's
+    metadata records.
 
     Snakemake keeps one record per output file; the outputs of one job share its hash.
     """
@@ -178,12 +184,13 @@ def job_times(repo: Path) -> pd.DataFrame:
     for path in (repo / ".snakemake" / "metadata").iterdir():
         record = json.loads(path.read_text())
         if record.get("starttime") and record.get("endtime"):
+            log = (record.get("log") or [""])[0]
             rows.append(
-                (record["rule"], record["job_hash"], record["starttime"], record["endtime"])
+                (record["rule"], record["job_hash"], log, record["starttime"], record["endtime"])
             )
-    frame = pd.DataFrame(rows, columns=["rule", "job", "start", "end"])
+    frame = pd.DataFrame(rows, columns=["rule", "job", "log", "start", "end"])
     frame = frame.groupby(["rule", "job"], as_index=False, sort=False).agg(
-        start=("start", "min"), end=("end", "max")
+        log=("log", "first"), start=("start", "min"), end=("end", "max")
     )
     frame["seconds"] = frame["end"] - frame["start"]
     return frame
@@ -255,6 +262,40 @@ def report_overhead(
         )
 
 
+def report_run(
+    repo: Path,
+    results: str,
+    jobs: pd.DataFrame,
+    wall: float,
+    cores: int,
+    factors: dict[tuple[str, str, str], float],
+) -> None:
+    """Print the stages, the overhead, the estimator seconds and the longest train jobs of
+    a finished run."""
+    print("per stage: jobs, summed job seconds, mean seconds per job")
+    stages = jobs.groupby("rule", sort=False)["seconds"].agg(["count", "sum", "mean"])
+    for rule, row in stages.iterrows():
+        print(f"  {rule:<13} {int(row['count']):>5} {row['sum']:>10.1f} {row['mean']:>8.2f}")
+    report_overhead(jobs, train_compute(repo, results), wall, cores, factors)
+    report_estimators(estimator_seconds(repo, results))
+    print("longest jobs (s):")
+    for job in jobs.sort_values("seconds", ascending=False).head(5).itertuples():
+        print(f"  {job.seconds:8.0f}  {job.log or job.rule}")
+    print("jobs per rule:", dict(collections.Counter(jobs.rule)))
+
+
+def report_existing(repo: Path, configfile: str, cores: int) -> None:
+    """Part of ``--existing``: the report of a run already made in ``repo`` (a clone where
+    ``snakemake --cores N`` ran to the end), from Snakemake's job records and the timing
+    tables, without running anything. Its wall time is the span of its jobs' records."""
+    jobs = job_times(repo)
+    wall = float(jobs["end"].max() - jobs["start"].min())
+    config = load_yaml(repo / configfile, "config file")
+    results = str(config.get("results") or default_results([configfile], repo)).rstrip("/")
+    print(f"run in {repo}: {len(jobs)} jobs, {wall / 60:.1f} min from first start to last end")
+    report_run(repo, results, jobs, wall, cores, {})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -281,7 +322,15 @@ def main() -> None:
         action="store_true",
         help="time Snakemake's scheduler unchanged (without one_pending_reevaluation)",
     )
+    parser.add_argument(
+        "--existing",
+        type=Path,
+        help="report on a finished run in this copy of the repository instead of running one",
+    )
     args = parser.parse_args()
+    if args.existing:
+        report_existing(args.existing.resolve(), args.configfile, args.cores)
+        return
     scheduler = ("--scheduler", args.scheduler) if args.scheduler else ()
 
     workdir = args.keep or Path(tempfile.mkdtemp(prefix="budgetboost-bench-"))
@@ -317,16 +366,8 @@ def main() -> None:
             f"({'upstream scheduler' if args.upstream_scheduler else 'one pending timer'})"
         )
 
-        print("per stage: jobs, summed job seconds, mean seconds per job")
-        stages = jobs.groupby("rule", sort=False)["seconds"].agg(["count", "sum", "mean"])
-        for rule, row in stages.iterrows():
-            print(f"  {rule:<13} {int(row['count']):>5} {row['sum']:>10.1f} {row['mean']:>8.2f}")
-
         results = str(config.get("results") or default_results([configfile], repo)).rstrip("/")
-        report_overhead(jobs, train_compute(repo, results), wall, args.cores, factors)
-        report_estimators(estimator_seconds(repo, results))
-        by_rule = collections.Counter(jobs.rule)
-        print("jobs per rule:", dict(by_rule))
+        report_run(repo, results, jobs, wall, args.cores, factors)
     finally:
         if args.keep is None:
             shutil.rmtree(workdir, ignore_errors=True)
