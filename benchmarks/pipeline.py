@@ -16,7 +16,7 @@ Prints, measured in a throw-away copy of the repository:
   Snakemake schedules unchanged, without :mod:`budgetboost.pipeline.scheduler`);
 - Snakemake's overhead: the share of the wall time x cores not spent inside the estimators
   or the data and results scripts (target < 10 %), and the extrapolated wall time of the
-  full run (``--scale 1`` measures it instead: 70-76 minutes on two cores, 2026-11-27).
+  full run (``--scale 1`` measures it instead: 62 minutes on two cores, 2026-11-27).
 
 ``--existing DIR`` prints the same report (but Snakemake's own CPU) for a run already made in
 ``DIR``, a clone where ``snakemake --cores N`` ran to the end: its jobs' records in
