@@ -262,6 +262,11 @@ def report_overhead(
         )
 
 
+def results_folder(repo: Path, configfile: str, config: dict) -> str:
+    """The config's results folder (its ``results`` key, else the default for it)."""
+    return str(config.get("results") or default_results([configfile], repo)).rstrip("/")
+
+
 def report_run(
     repo: Path,
     results: str,
@@ -270,8 +275,8 @@ def report_run(
     cores: int,
     factors: dict[tuple[str, str, str], float],
 ) -> None:
-    """Print the stages, the overhead, the estimator seconds and the longest train jobs of
-    a finished run."""
+    """Print the stages, the overhead, the estimator seconds and the five longest jobs (of
+    any rule) of a finished run."""
     print("per stage: jobs, summed job seconds, mean seconds per job")
     stages = jobs.groupby("rule", sort=False)["seconds"].agg(["count", "sum", "mean"])
     for rule, row in stages.iterrows():
@@ -291,7 +296,7 @@ def report_existing(repo: Path, configfile: str, cores: int) -> None:
     jobs = job_times(repo)
     wall = float(jobs["end"].max() - jobs["start"].min())
     config = load_yaml(repo / configfile, "config file")
-    results = str(config.get("results") or default_results([configfile], repo)).rstrip("/")
+    results = results_folder(repo, configfile, config)
     print(f"run in {repo}: {len(jobs)} jobs, {wall / 60:.1f} min from first start to last end")
     report_run(repo, results, jobs, wall, cores, {})
 
@@ -366,7 +371,7 @@ def main() -> None:
             f"({'upstream scheduler' if args.upstream_scheduler else 'one pending timer'})"
         )
 
-        results = str(config.get("results") or default_results([configfile], repo)).rstrip("/")
+        results = results_folder(repo, configfile, config)
         report_run(repo, results, jobs, wall, args.cores, factors)
     finally:
         if args.keep is None:
