@@ -22,10 +22,12 @@ change of the weights).
 It is the check of a change to the engine that may move the last bits of an edge (another
 summation order: docs/design.md, "Speed changes"), against a run of the code before it. Run
 from the repository root: ``python benchmarks/compare_shards.py --results DIR [--config
-config/config.yaml] [--datasets a,b] [--algorithms x,y]`` (any algorithms of the config,
-e.g. to check a change elsewhere: ``tree,tree_cs,lightgbm_stumps``); ``DIR`` is the earlier run's
-``results`` folder (the config's, with its ``data/``, ``paths/``, ``shards/`` and
-``stumps/``).
+config/config.yaml] [--datasets a,b] [--algorithms x,y] [--kernel sparse]`` (any algorithms
+of the config, e.g. to check a change elsewhere: ``tree,tree_cs,lightgbm_stumps``); ``DIR``
+is the earlier run's ``results`` folder (the config's, with its ``data/``, ``paths/``,
+``shards/`` and ``stumps/``). ``--kernel`` forces every sign block's kernel (float64, float32
+or the sparse sums: :func:`budgetboost.estimators.boosting.stumps.fastest_kernel`), to check
+that a kernel this machine does not pick gives the same results.
 """
 
 from __future__ import annotations
@@ -185,7 +187,18 @@ def main() -> None:
         default=None,
         help="comma-separated, any of the config's (default: those of the stump engine)",
     )
+    parser.add_argument(
+        "--kernel",
+        choices=["float64", "float32", "sparse"],
+        default=None,
+        help="force this kernel on every sign block (default: what this machine picks)",
+    )
     args = parser.parse_args()
+    if args.kernel:  # a fit's results never depend on its kernel: this checks it
+        from budgetboost.estimators.boosting import stumps
+
+        stumps.fastest_kernel = lambda signs, repeats=5, kernel=args.kernel: kernel
+        print(f"every sign block's kernel forced to {args.kernel}", flush=True)
     results = Path(args.results)
     config, registry = check_all(load_config_file(args.config), ROOT)
     plan = Plan(config, registry)

@@ -16,13 +16,15 @@ Prints, measured in the same run (medians of repeated timings, one thread everyw
    checks and stump space, LightGBM's ``Dataset`` construction (binning). LightGBM runs in
    the faster of its two layouts on the dataset (``force_col_wise`` and ``force_row_wise``
    timed first, medians); then the two runs of a dataset alternate, and the ratio is the
-   median of the paired ratios. Each row names the sign product the engine picks on this
-   machine (float32 or float64: :func:`budgetboost.estimators.boosting.stumps.float32_is_faster`,
-   timed when the space is built; the results are the float64 product's either way).
+   median of the paired ratios. Each row names the kernel the engine picks on this machine
+   for the sign block (float64, float32 or sparse:
+   :func:`budgetboost.estimators.boosting.stumps.fastest_kernel`, timed when the space is
+   built; the results are the float64 product's whichever it picks).
 
 3. With ``--blocks DATASET:ROWS ...``: 400-round fits on trial 0's split with ROWS training
-   rows, the 0/1 columns outside chains summed by the product and by the sparse block (paired
-   medians of the whole fit, blocks built once, and of the edges alone), and whether the block
+   rows, the 0/1 columns outside chains summed by the product (in the kernel this machine
+   picks) and by the sparse block (paired medians of the whole fit, blocks built once, and of
+   a round's edges alone, their refinement included), and whether the block
    :func:`budgetboost.estimators.boosting.stumps.sparse_is_faster` picks is the faster one measured
    (re-tune its constants from these).
 
@@ -78,14 +80,13 @@ LIGHTGBM_LAYOUTS = ("force_col_wise", "force_row_wise")
 
 
 def kernel_of(X: np.ndarray) -> str:
-    """The product :meth:`StumpSpace.from_matrix` picks on this machine for ``X``'s sign
+    """The kernel :meth:`StumpSpace.from_matrix` picks on this machine for ``X``'s sign
     block (a fit's own choice, timed again here), or '-' when it has none."""
     from budgetboost.estimators.boosting import stumps
 
     space = stumps.StumpSpace.from_matrix(X.astype(np.float64), ROUNDS)
-    if not any(isinstance(block, stumps._SignBlock) for block in space.blocks):
-        return "-"
-    return "float32" if space.approximate else "float64"
+    signs = [block for block in space.blocks if isinstance(block, stumps._SignBlock)]
+    return signs[0].kernel if signs else "-"
 
 
 def trial_data(
@@ -235,8 +236,9 @@ def table1_against_lightgbm(datasets: list[str], repeats: int) -> None:
         )
     print("ratio: LightGBM time / ours, median of the paired runs (target >= 2x)")
     print(
-        "kernel: the sign product this machine's timing picks for the fit's 0/1 columns "
-        "(float32: approximate edges, the deciding ones made exact; '-' no sign block); "
+        "kernel: what this machine's timing picks for the edges of the fit's 0/1 columns "
+        "(float32, sparse: approximate edges, the deciding ones made exact; '-' no sign "
+        "block); "
         "lightgbm: its faster layout here (col_wise or row_wise, medians)"
     )
     worst = min(ratios, key=ratios.get)
@@ -248,14 +250,18 @@ def blocks_in_fits(items: list[str], repeats: int) -> None:
     from budgetboost.estimators.boosting import stumps
 
     spent = {"seconds": 0.0}
-    for block in (stumps._SignBlock, stumps._SparseBlock):
 
-        def timed(self, wy, total, out, _edges=block.edges):
+    def timed(method):
+        def call(self, *args):
             start = clock()
-            _edges(self, wy, total, out)
+            result = method(self, *args)
             spent["seconds"] += clock() - start
+            return result
 
-        block.edges = timed
+        return call
+
+    for name in ("edges", "approximate_edges", "refine"):  # a round's edges, any kernel
+        setattr(stumps.StumpSpace, name, timed(getattr(stumps.StumpSpace, name)))
     rule = stumps.sparse_is_faster
     print(
         f"\n{ROUNDS}-round fits, product against sparse block, us a round (medians of "

@@ -213,8 +213,9 @@ def boost_path(
     """Run Algorithm 1 on validated inputs (``y`` in {-1, +1}) and return the path.
 
     Each round: the stumps' edges under the weights ``D_t`` (where the machine computes
-    them faster in float32, approximate edges with the candidates that decide the choice
-    made exact: the same choice, bit for bit, :mod:`~budgetboost.estimators.boosting.stumps`);
+    them faster another way, float32 or sparse sums, approximate edges with the candidates
+    that decide the choice made exact: the same choice, bit for bit,
+    :mod:`~budgetboost.estimators.boosting.stumps`);
     the stump the criterion chooses
     (:class:`~budgetboost.estimators.boosting.criteria.StumpChoice`; boosting ends with
     ``zero_edge`` when no stump has an edge); the weak learner's hypothesis (``learner``,
@@ -257,7 +258,7 @@ def boost_path(
     stop_reason = "max_rounds" if space.n_candidates else "no_stumps"
     for _ in range(max_rounds if space.n_candidates else 0):
         np.multiply(weights, y, out=wy)
-        if approximate:  # the float32 product, its deciding candidates made exact
+        if approximate:  # the machine's faster kernel, its deciding candidates made exact
             gamma, error = space.approximate_edges(wy)
             deciding = choice.deciding(gamma, paid, spent, error)
             if deciding is None:

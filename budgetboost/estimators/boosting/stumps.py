@@ -27,14 +27,16 @@ sparse block: with the same rows of their rarer value, as a column and its compl
 one row of their matrix.
 
 The product's float64 sums define the edges (the *canonical* kernel). Where the machine the
-fit runs on computes the product clearly faster in float32 (:func:`float32_is_faster`, timed
-when the space is built: a matrix that leaves the cache costs half the bytes), a round may
-read :meth:`StumpSpace.approximate_edges` instead, each edge within a stated bound of the
-canonical one, and then :meth:`StumpSpace.refine` the candidates that can decide the round's
-choice (:meth:`~budgetboost.estimators.boosting.criteria.StumpChoice.deciding`) to their
-canonical values, bit for bit: BLAS sums a row of the product the same way whenever the row
+fit runs on computes them clearly faster another way (:func:`fastest_kernel`, timed when the
+space is built), a round may read :meth:`StumpSpace.approximate_edges` instead, each edge within
+a stated bound of the canonical one, and then :meth:`StumpSpace.refine` the candidates that can
+decide the round's choice (:meth:`~budgetboost.estimators.boosting.criteria.StumpChoice.deciding`)
+to their canonical values, bit for bit. Two approximations: the *float32* product (a matrix
+that leaves the cache costs half the bytes) and the *sparse* sums over each column's rarer
+value (the sparse block's kernel; fewer bytes still where values are rare, but each entry a
+gather). Refining relies on BLAS summing a row of the product the same way whenever the row
 sits in the same aligned group of :func:`exact_row_group` rows, which is checked on the
-machine (and on the fit's matrix) before the float32 product is used. The choice, and every
+machine (and on the fit's matrix) before an approximation is used. The choice, and every
 result, is then the canonical kernel's whatever the machine picked.
 """
 
@@ -57,7 +59,7 @@ __all__ = [
     "MIN_CHAIN",
     "StumpSpace",
     "exact_row_group",
-    "float32_is_faster",
+    "fastest_kernel",
     "sparse_is_faster",
     "stump_outputs",
 ]
@@ -112,14 +114,14 @@ def sparse_is_faster(n_rows: int, n_columns: int, n_rare: int, rounds: int) -> b
     return sparse <= (1.0 - SPARSE_MARGIN) * rounds * per_cell * cells
 
 
-#: The float32 product is timed only for sign blocks of at least this many cells: below it
+#: The approximations are timed only for sign blocks of at least this many cells: below it
 #: a round's product takes a few microseconds, less than what re-checking the contenders costs.
 FLOAT32_MIN_CELLS = 50_000
-#: What a round on the float32 product costs beyond the product itself (the deciding
-#: candidates' bounds, their products over a few aligned row groups, the float32 copy of
-#: ``D*y``), in seconds: ~25 us inside 400-round fits on a 2.5 GHz Xeon (2026-11-27; census at
-#: 1,000 rows, whose float32 product saves ~10 us a round, was 14 % slower with it at 10 us
-#: here). The float32 product is used only where it saves more.
+#: What a round on an approximation costs beyond its sums (the deciding candidates' bounds,
+#: their products over a few aligned row groups, the float32 copy of ``D*y``), in seconds:
+#: ~25 us inside 400-round fits on a 2.5 GHz Xeon (2026-11-27; census at 1,000 rows, whose
+#: float32 product saves ~10 us a round, was 14 % slower with it at 10 us here). An
+#: approximation is used only where it saves more.
 REFINE_SECONDS = 25e-6
 #: Aligned row groups tried by :func:`exact_row_group`, smallest first.
 ROW_GROUPS = (4, 8, 16, 32)
@@ -200,29 +202,78 @@ def exact_row_group() -> int | None:
     return None
 
 
-def float32_is_faster(signs: np.ndarray, repeats: int = 5) -> bool:
-    """Whether the float32 product of the sign block ``signs`` (n_distinct x m), with a
-    round's refinement (:data:`REFINE_SECONDS`), is faster than the float64 product here.
+def _median_seconds(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
-    Timed on this machine, in turn, medians of ``repeats``: which one is faster depends on
-    its caches (a matrix past the L2 cache reads memory at half the speed in float64 and
-    float32 halves its bytes). The answer never changes a result (module docstring), only
-    how fast the rounds run.
+
+def _rare_cells(signs: np.ndarray) -> int:
+    """Cells of the rarer value of each row of a +-1 matrix (what the sparse sums read)."""
+    ones = np.count_nonzero(signs > 0, axis=1)
+    return int(np.minimum(ones, signs.shape[1] - ones).sum())
+
+
+def fastest_kernel(signs: np.ndarray, repeats: int = 5) -> str:
+    """The kernel a round's edges of the sign block ``signs`` (n_distinct x m) take least
+    time with on this machine: ``"float64"`` (the canonical product), ``"float32"`` or
+    ``"sparse"`` (approximations, each with a round's refinement, :data:`REFINE_SECONDS`).
+
+    Timed here, medians of ``repeats``: which is fastest depends on the caches (a matrix past
+    the L2 reads memory at half the speed in float64, and float32 halves its bytes) and on how
+    fast the machine gathers (the sparse sums read a row index and a value per rare cell).
+    The sparse sums are taken only where they save :data:`SPARSE_MARGIN` of the faster
+    product's time, and built and timed only where two estimates say they may (so that a
+    fit pays nothing for them where they cannot win): the fixed one (:data:`SPARSE_NS` a rare
+    cell, :data:`SPARSE_ROUND_NS` a round), then this machine's rate
+    (:func:`_sparse_seconds_per_cell`). The answer never changes a result (module
+    docstring), only how fast the rounds run.
     """
     if signs.size < FLOAT32_MIN_CELLS:
-        return False
-    signs32 = signs.astype(np.float32)
+        return "float64"
     wy = np.full(signs.shape[1], 1.0 / signs.shape[1])
-    times: dict[bool, list[float]] = {False: [], True: []}
-    for _ in range(repeats):
-        for single in (False, True):
+    signs32 = signs.astype(np.float32)
+    wy32 = wy.astype(np.float32)
+    products = {"float64": lambda: signs @ wy, "float32": lambda: signs32 @ wy32}
+    times: dict[str, list[float]] = {kernel: [] for kernel in products}
+    for _ in range(repeats):  # in turn: a drift of the machine hits both alike
+        for kernel, product in products.items():
             start = time.perf_counter()
-            if single:
-                signs32 @ wy.astype(np.float32)
-            else:
-                signs @ wy
-            times[single].append(time.perf_counter() - start)
-    return statistics.median(times[True]) + REFINE_SECONDS < statistics.median(times[False])
+            product()
+            times[kernel].append(time.perf_counter() - start)
+    seconds = {kernel: statistics.median(taken) for kernel, taken in times.items()}
+    seconds["float32"] += REFINE_SECONDS
+    best = min(seconds, key=seconds.get)
+    rare = _rare_cells(signs)
+    target = (1.0 - SPARSE_MARGIN) * seconds[best] - REFINE_SECONDS
+    # the fixed estimate first (no scipy import), then this machine's rate, then the block
+    if (SPARSE_ROUND_NS + SPARSE_NS * rare) * 1e-9 < target < np.inf:
+        if SPARSE_ROUND_NS * 1e-9 + _sparse_seconds_per_cell() * rare < target:
+            sparse = _SparseBlock.build(signs.T > 0, slice(0, signs.shape[0]))
+            out = np.empty(signs.shape[0])
+            if _median_seconds(lambda: sparse.edges(wy, 1.0, out), repeats) < target:
+                return "sparse"
+    return best
+
+
+#: The sparse matrix :func:`_sparse_seconds_per_cell` times: rows x columns, density.
+SPARSE_PROBE = (500, 1000, 0.1)
+
+
+@functools.cache
+def _sparse_seconds_per_cell() -> float:
+    """Seconds a stored entry of a sparse matrix-vector product takes on this machine (a
+    seeded random probe, :data:`SPARSE_PROBE`, timed once per process: medians of 7)."""
+    import scipy.sparse
+
+    n, m, density = SPARSE_PROBE
+    rng = np.random.default_rng(20261127)
+    probe = scipy.sparse.csr_array((rng.random((n, m)) < density).astype(np.float64))
+    wy = rng.random(m)
+    return _median_seconds(lambda: probe @ wy, 7) / probe.nnz
 
 
 def _distinct(B: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -240,6 +291,16 @@ def _distinct(B: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return first, inverse.ravel()
 
 
+#: Unit roundoff of float32 and float64.
+_U32, _U64 = 2.0**-24, 2.0**-53
+
+
+def _gamma(n: int, u: float) -> float:
+    """Higham's ``gamma_n = n u / (1 - n u)``: the relative error bound of a sum of ``n + 1``
+    terms in any order, with respect to the sum of their absolute values."""
+    return n * u / (1.0 - n * u)
+
+
 @dataclass(frozen=True, eq=False)
 class _SignBlock:
     """0/1 columns by a matrix-vector product over their distinct +-1 columns."""
@@ -247,8 +308,10 @@ class _SignBlock:
     positions: slice  # the candidates this block fills: a contiguous range
     signs: np.ndarray  # (n_distinct, m) float64 +-1, C order
     row_of: np.ndarray | None  # (n_candidates,) row of ``signs`` per column, or None
-    signs32: np.ndarray | None = None  # float32 copy where that product is faster here
-    group: int = 0  # :func:`exact_row_group`, where ``signs32`` is set
+    kernel: str = "float64"  # :func:`fastest_kernel`: "float32" and "sparse" approximate
+    signs32: np.ndarray | None = None  # the float32 copy, where ``kernel`` is "float32"
+    sparse: _SparseBlock | None = None  # the distinct rows as sparse sums, for "sparse"
+    group: int = 0  # :func:`exact_row_group`, where ``kernel`` approximates
 
     @classmethod
     def build(cls, B: np.ndarray, positions: slice) -> _SignBlock:
@@ -261,11 +324,17 @@ class _SignBlock:
             first, row_of = distinct
             signs = np.ascontiguousarray(2.0 * B[:, first].T - 1.0)
         group = exact_row_group() if blas_threads() == 1 else None
-        if group is not None and float32_is_faster(signs):
+        kernel = "float64" if group is None else fastest_kernel(signs)
+        if kernel != "float64":
             rng = np.random.default_rng(signs.shape[0])
             wy = rng.random(signs.shape[1])
             if _reproduces(signs, wy / wy.sum(), group, rng):
-                return cls(positions, signs, row_of, signs.astype(np.float32), group)
+                if kernel == "float32":
+                    return cls(
+                        positions, signs, row_of, kernel, signs.astype(np.float32), None, group
+                    )
+                sparse = _SparseBlock.build(signs.T > 0, slice(0, signs.shape[0]))
+                return cls(positions, signs, row_of, kernel, None, sparse, group)
         return cls(positions, signs, row_of)
 
     def edges(self, wy: np.ndarray, total: float, out: np.ndarray) -> None:
@@ -275,22 +344,32 @@ class _SignBlock:
         else:
             np.take(self.signs @ wy, self.row_of, out=out)
 
-    def approximate_edges(self, wy32: np.ndarray, out: np.ndarray) -> float:
-        """Write the float32 product's edges into ``out``; return their error bound.
+    def approximate_edges(self, wy: np.ndarray, out: np.ndarray) -> float:
+        """Write the approximation's edges into ``out``; return their error bound, for ``sum
+        |wy| = 1`` (then ``|edge| <= 1``).
 
-        Each is a sum of ``m`` terms ``+-wy_i`` rounded to float32 and summed in float32
-        (any order): within ``(m - 1) u / (1 - (m - 1) u)`` of ``sum |wy|`` = 1 plus a
-        rounding ``u`` per term (``u = 2^-24``), and the canonical float64 sum within ``m
-        2^-53``; the bound returned is twice their sum.
+        The canonical float64 sum is within ``gamma_m`` of the exact edge (Higham's
+        ``gamma_n = n u / (1 - n u)``, :func:`_gamma`). The float32 product sums ``m`` terms
+        ``+-wy_i`` rounded to float32 in float32 (any order): within ``gamma_(m-1)`` (1 plus a
+        rounding ``u`` a term) plus ``u``, ``u = 2^-24``. The sparse sums, ``2 r - sum(wy)``
+        (:class:`_SparseBlock`) with ``r`` and the total each within ``gamma_m`` and one
+        rounding of a value at most 3, are within ``3 gamma_m + 3 u (1 + gamma_m)``, ``u =
+        2^-53``. The bound returned is twice the sum of the two.
         """
-        edge = self.signs32 @ wy32
+        m = self.signs.shape[1]
+        canonical = _gamma(m, _U64)
+        if self.kernel == "float32":
+            edge = self.signs32 @ wy.astype(np.float32)
+            error = _U32 + _gamma(m - 1, _U32) * (1.0 + _U32)
+        else:
+            edge = np.empty(self.signs.shape[0])
+            self.sparse.edges(wy, np.add.reduce(wy), edge)
+            error = 3.0 * _gamma(m, _U64) + 3.0 * _U64 * (1.0 + _gamma(m, _U64))
         if self.row_of is None:
             out[:] = edge
         else:
             out[:] = edge.take(self.row_of)
-        m = self.signs.shape[1]
-        u = 2.0**-24
-        return 2.0 * (u + (m - 1) * u / (1.0 - (m - 1) * u) * (1.0 + u) + m * 2.0**-53)
+        return 2.0 * (error + canonical)
 
     def exact(self, wy: np.ndarray, local: np.ndarray) -> np.ndarray:
         """The canonical edges of the block's candidates ``local`` (sorted, distinct)."""
@@ -498,34 +577,34 @@ class StumpSpace:
         return out
 
     @functools.cached_property
-    def _float32_blocks(self) -> tuple[_SignBlock, ...]:
-        return tuple(b for b in self.blocks if getattr(b, "signs32", None) is not None)
+    def _approximate_blocks(self) -> tuple[_SignBlock, ...]:
+        return tuple(b for b in self.blocks if getattr(b, "kernel", "float64") != "float64")
 
     @property
     def approximate(self) -> bool:
         """Whether :meth:`approximate_edges` is faster than :meth:`edges` here (a sign block
-        with a float32 product, module docstring)."""
-        return bool(self._float32_blocks)
+        with a float32 product or sparse sums, module docstring)."""
+        return bool(self._approximate_blocks)
 
     def approximate_edges(self, wy: np.ndarray) -> tuple[np.ndarray, float]:
-        """Edges as :meth:`edges`, the float32 blocks' within the bound returned of theirs,
-        for ``wy = D * y`` with ``sum |wy| = 1`` (the other blocks' are canonical)."""
+        """Edges as :meth:`edges`, the approximate blocks' within the bound returned of
+        theirs, for ``wy = D * y`` with ``sum |wy| = 1`` (the other blocks' are canonical)."""
         total = np.add.reduce(wy) if self.needs_total else 0.0
         out = np.empty(self.column.size)
         error = 0.0
-        wy32 = wy.astype(np.float32)
+        approximate = self._approximate_blocks
         for block in self.blocks:
-            if getattr(block, "signs32", None) is None:
-                block.edges(wy, total, out[block.positions])
+            if block in approximate:
+                error = max(error, block.approximate_edges(wy, out[block.positions]))
             else:
-                error = max(error, block.approximate_edges(wy32, out[block.positions]))
+                block.edges(wy, total, out[block.positions])
         return out, error
 
     def refine(self, wy: np.ndarray, gamma: np.ndarray, candidates: np.ndarray) -> None:
         """Set ``gamma`` at ``candidates`` (sorted, distinct) to their canonical edges, bit
         for bit those of :meth:`edges`."""
         listed = candidates.tolist()
-        for block in self._float32_blocks:
+        for block in self._approximate_blocks:
             start = block.positions.start
             lo = bisect.bisect_left(listed, start)
             hi = bisect.bisect_left(listed, block.positions.stop, lo)

@@ -1,5 +1,6 @@
-"""The float32 product (budgetboost.estimators.boosting.stumps): approximate edges whose deciding
-candidates are made exact give the float64 product's fits, bit for bit."""
+"""The approximate kernels of a sign block (budgetboost.estimators.boosting.stumps: the float32
+product, the sparse sums): approximate edges within their bound, whose deciding candidates are
+made exact, give the float64 product's fits, bit for bit."""
 
 from __future__ import annotations
 
@@ -20,10 +21,10 @@ FITTED = ("feature_", "threshold_", "polarity_", "alpha_", "edge_", "spent_")
 
 @pytest.fixture
 def one_blas_thread():
-    """The BLAS on one thread, as in the pipeline's jobs (the float32 product's condition)."""
+    """The BLAS on one thread, as in the pipeline's jobs (the approximations' condition)."""
     with threadpoolctl.threadpool_limits(1, user_api="blas"):
         if stumps.exact_row_group() is None:
-            pytest.skip("this machine's BLAS sums no aligned row group alike: float32 unused")
+            pytest.skip("this machine's BLAS sums no aligned row group alike: never approximate")
         yield
 
 
@@ -49,7 +50,52 @@ def test_exact_rows_are_the_whole_products_bits(one_blas_thread, n, m):
 
 def test_small_sign_blocks_keep_the_float64_product():
     signs = np.ones((10, 100))
-    assert not stumps.float32_is_faster(signs)
+    assert stumps.fastest_kernel(signs) == "float64"
+
+
+def test_the_kernel_picked_is_a_known_one_and_built(one_blas_thread):
+    """Whatever the machine's timing picks for a large block, the block carries it."""
+    rng = np.random.default_rng(7)
+    B = rng.random((1000, 300)) < 0.05
+    kernel = stumps.fastest_kernel(np.ascontiguousarray(2.0 * B.T - 1.0))
+    assert kernel in {"float64", "float32", "sparse"}
+    with pytest.MonkeyPatch.context() as patch:
+        for forced in ("float32", "sparse"):
+            patch.setattr(stumps, "fastest_kernel", lambda signs, forced=forced: forced)
+            block = stumps._SignBlock.build(B, slice(0, 300))
+            assert block.kernel == forced
+            assert (block.signs32 is not None) == (forced == "float32")
+            assert (block.sparse is not None) == (forced == "sparse")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    m=st.sampled_from([2, 33, 700, 5000]),
+    density=st.sampled_from([0.01, 0.3, 0.5, 0.9]),
+    kernel=st.sampled_from(["float32", "sparse"]),
+)
+def test_approximate_edges_are_within_their_bound(seed, m, density, kernel):
+    """Each approximate edge is within the bound returned of the float64 product's (weights
+    of any sign and spread, duplicated and complementary columns)."""
+    rng = np.random.default_rng(seed)
+    B = rng.random((m, 40)) < density
+    B = np.concatenate([B, B[:, :5], ~B[:, 5:10]], axis=1)
+    wy = rng.normal(size=m) * np.exp(rng.normal(scale=4.0, size=m))
+    wy /= np.abs(wy).sum()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stumps, "exact_row_group", lambda: 4)
+        patch.setattr(stumps, "_reproduces", lambda *args: True)
+        patch.setattr(stumps, "blas_threads", lambda: 1)
+        patch.setattr(stumps, "fastest_kernel", lambda signs: kernel)
+        block = stumps._SignBlock.build(B, slice(0, B.shape[1]))
+    assert block.kernel == kernel
+    canonical = np.empty(B.shape[1])
+    block.edges(wy, float(wy.sum()), canonical)
+    approximate = np.empty(B.shape[1])
+    bound = block.approximate_edges(wy, approximate)
+    assert np.all(np.abs(approximate - canonical) <= bound)
+    assert bound < (1e-3 if kernel == "float32" else 1e-11)
 
 
 def _near_ties(rng: np.random.Generator, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -65,8 +111,9 @@ def _near_ties(rng: np.random.Generator, m: int) -> tuple[np.ndarray, np.ndarray
     return X, y, costs
 
 
-def _fits(X, y, costs, criterion, refine):
-    """The fit with the float64 product and with the float32 one (refined by ``refine``)."""
+def _fits(X, y, costs, criterion, refine, kernel="float32"):
+    """The fit with the float64 product and with the approximate ``kernel`` (refined by
+    ``refine``)."""
     budget = None if criterion == "adaboost" else 40.0
     calls = {"refine": 0}
 
@@ -75,28 +122,31 @@ def _fits(X, y, costs, criterion, refine):
         refine(self, wy, gamma, candidates)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(stumps, "float32_is_faster", lambda signs, repeats=5: False)
+        patch.setattr(stumps, "fastest_kernel", lambda signs: "float64")
         canonical = _engine(X, y, costs, None, criterion, 150, budget=budget)
-        patch.setattr(stumps, "float32_is_faster", lambda signs, repeats=5: True)
+        patch.setattr(stumps, "fastest_kernel", lambda signs: kernel)
         patch.setattr(StumpSpace, "refine", counted)
         approximate = _engine(X, y, costs, None, criterion, 150, budget=budget)
-    assert calls["refine"] > 0, "the float32 product was not used"
+    assert calls["refine"] > 0, f"the {kernel} kernel was not used"
     return canonical, approximate
 
 
+@pytest.mark.parametrize("kernel", ["float32", "sparse"])
 @pytest.mark.parametrize("criterion", CRITERIA)
-def test_float32_fits_are_the_float64_fits_bit_for_bit(one_blas_thread, criterion):
+def test_approximate_fits_are_the_float64_fits_bit_for_bit(one_blas_thread, criterion, kernel):
     """Near-tied and duplicated columns, costs and a budget: every fitted array is equal."""
     X, y, costs = _near_ties(np.random.default_rng(4), 1200)
-    canonical, approximate = _fits(X, y, costs, criterion, StumpSpace.refine)
+    canonical, approximate = _fits(X, y, costs, criterion, StumpSpace.refine, kernel)
     for name in FITTED:
         np.testing.assert_array_equal(getattr(approximate, name), getattr(canonical, name))
 
 
-def test_without_refinement_the_fits_differ(one_blas_thread):
-    """The check above can fail: the float32 edges alone give other alphas (and stumps)."""
+@pytest.mark.parametrize("kernel", ["float32", "sparse"])
+def test_without_refinement_the_fits_differ(one_blas_thread, kernel):
+    """The check above can fail: the approximate edges alone give other alphas (float32:
+    other stumps too; the sparse sums differ from the product in the last bits)."""
     X, y, costs = _near_ties(np.random.default_rng(4), 1200)
-    canonical, approximate = _fits(X, y, costs, "greedy", lambda *args: None)
+    canonical, approximate = _fits(X, y, costs, "greedy", lambda *args: None, kernel)
     assert not all(
         np.array_equal(getattr(approximate, name), getattr(canonical, name)) for name in FITTED
     )
