@@ -545,14 +545,15 @@ class BudgetedBoost(BudgetedEstimator):
             step = max(1, SCORE_BLOCK // rounds)
             for start in range(0, Xa.shape[0], step):
                 rows = slice(start, start + step)
-                cumulative = np.multiply(self._outputs(Xa[rows])[:, :rounds], alpha)
+                cumulative = np.multiply(self._outputs(Xa[rows], rounds), alpha)
                 np.cumsum(cumulative, axis=1, out=cumulative)
                 votes[has, rows] = cumulative[:, n_rounds[has] - 1].T
         return votes + self.majority_ * VOTE_TIE
 
-    def _outputs(self, Xa: np.ndarray) -> np.ndarray:
-        """Outputs ``h_t(x_i)`` in {-1, +1} of every round's stump or tree: (m, T)."""
-        return self.weak_learner_.outputs(self, Xa)
+    def _outputs(self, Xa: np.ndarray, rounds: int | None = None) -> np.ndarray:
+        """Outputs ``h_t(x_i)`` in {-1, +1} of the first ``rounds`` rounds' stumps or trees
+        (None: all): (m, T). A small budget's prefix computes its own rounds only."""
+        return self.weak_learner_.outputs(self, Xa, rounds)
 
     def _scores_and_costs(
         self, X: np.ndarray, budgets: np.ndarray

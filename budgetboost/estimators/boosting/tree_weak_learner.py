@@ -303,17 +303,20 @@ class TreeLearner(WeakLearner):
         """``BudgetedBoost``'s tree attributes: the path's trees and the groups' costs."""
         return {**path.learner, "group_cost_": np.array(group_cost, dtype=np.float64)}
 
-    def outputs(self, model, X: np.ndarray) -> np.ndarray:
-        leaves = tree_leaves(X, model.tree_feature_, model.tree_threshold_)
-        return model.tree_value_[np.arange(leaves.shape[1]), leaves]
+    def outputs(self, model, X: np.ndarray, rounds: int | None = None) -> np.ndarray:
+        first = slice(rounds)
+        leaves = tree_leaves(X, model.tree_feature_[first], model.tree_threshold_[first])
+        return model.tree_value_[first][np.arange(leaves.shape[1]), leaves]
 
     def example_costs(self, model, X: np.ndarray, n_rounds: np.ndarray) -> np.ndarray | None:
-        """Each row's lazy cost at each prefix: the groups on its paths, each once."""
+        """Each row's lazy cost at each prefix: the groups on its paths, each once (the
+        trees past the longest prefix are never read)."""
         if not X.shape[0]:
             return None
-        leaves = tree_leaves(X, model.tree_feature_, model.tree_threshold_)
+        first = slice(int(n_rounds.max()) if n_rounds.size else 0)
+        leaves = tree_leaves(X, model.tree_feature_[first], model.tree_threshold_[first])
         pricing = getattr(model, "pricing_", None)
-        return example_costs(leaves, model.tree_group_, model.group_cost_, n_rounds, pricing)
+        return example_costs(leaves, model.tree_group_[first], model.group_cost_, n_rounds, pricing)
 
     def __repr__(self) -> str:
         return f"TreeLearner(max_depth={self.max_depth})"

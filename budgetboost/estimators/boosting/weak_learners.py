@@ -94,8 +94,9 @@ class WeakLearner:
         """The fitted attributes of ``BudgetedBoost`` named in :attr:`attributes`."""
         return {}
 
-    def outputs(self, model: Any, X: np.ndarray) -> np.ndarray:
-        """A fitted model's hypotheses on new rows: (n_samples, n_rounds) in {-1, +1}."""
+    def outputs(self, model: Any, X: np.ndarray, rounds: int | None = None) -> np.ndarray:
+        """A fitted model's first ``rounds`` hypotheses (None: all) on new rows: (n_samples,
+        rounds) in {-1, +1}. A prefix costs only its own rounds (a small budget's votes)."""
         raise NotImplementedError
 
     def example_costs(self, model: Any, X: np.ndarray, n_rounds: np.ndarray) -> np.ndarray | None:
@@ -136,8 +137,11 @@ class StumpLearner(WeakLearner):
 
         return step
 
-    def outputs(self, model: Any, X: np.ndarray) -> np.ndarray:
-        return stump_outputs(X, model.feature_, model.threshold_, model.polarity_)
+    def outputs(self, model: Any, X: np.ndarray, rounds: int | None = None) -> np.ndarray:
+        first = slice(rounds)
+        return stump_outputs(
+            X, model.feature_[first], model.threshold_[first], model.polarity_[first]
+        )
 
     def __repr__(self) -> str:
         return "StumpLearner()"

@@ -349,3 +349,27 @@ def test_bounded_split_scoring_chooses_what_full_scoring_chooses(criterion):
             fits.append(_fit(X, y, costs, None, criterion, 40, 3, tau=0.5))
     for name in ("tree_feature_", "tree_threshold_", "tree_value_", "alpha_", "spent_"):
         assert getattr(fits[0], name).tobytes() == getattr(fits[1], name).tobytes(), name
+
+
+@pytest.mark.parametrize("weak_learner", ["stump", "tree"])
+def test_a_budget_alone_evaluates_as_in_the_whole_grid(weak_learner):
+    """A small budget's prefix is computed from its own rounds only (the hypotheses past it
+    are never evaluated): each budget asked alone gives the bytes of the whole grid's."""
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 5, size=(200, 10)).astype(float)
+    y = np.where(X[:, 0] + X[:, 1] * (X[:, 2] > 2) + rng.normal(size=200) > 3, 1, -1)
+    costs = rng.uniform(0.2, 2.0, size=10)
+    model = BudgetedBoost(
+        criterion="greedy", max_rounds=40, feature_costs=costs, weak_learner=weak_learner
+    ).fit(X, y)
+    Xt = rng.integers(0, 5, size=(60, 10)).astype(float)
+    yt = np.where(Xt[:, 0] > 2, 1, -1)
+    budgets = [0.0, *np.unique(model.spent_)[:3], float(model.spent_[-1]) / 2, np.inf]
+    whole = model.evaluate_at_budgets(Xt, yt, budgets)
+    labels = model.predict_at_budgets(Xt, budgets)
+    assert 0 < model.rounds_at_budgets(budgets)[2] < model.alpha_.size
+    for b, budget in enumerate(budgets):
+        alone = model.evaluate_at_budgets(Xt, yt, [budget])
+        for field in ("error", "rounds", "spent", "mean_example_cost", "max_example_cost"):
+            assert getattr(alone, field)[0] == getattr(whole, field)[b]
+        np.testing.assert_array_equal(model.predict_at_budgets(Xt, [budget])[0], labels[b])
