@@ -250,7 +250,7 @@ def fastest_kernel(signs: np.ndarray, repeats: int = 5) -> str:
     rare = _rare_cells(signs)
     target = (1.0 - SPARSE_MARGIN) * seconds[best] - REFINE_SECONDS
     # the fixed estimate first (no scipy import), then this machine's rate, then the block
-    if (SPARSE_ROUND_NS + SPARSE_NS * rare) * 1e-9 < target < np.inf:
+    if (SPARSE_ROUND_NS + SPARSE_NS * rare) * 1e-9 < target:
         if SPARSE_ROUND_NS * 1e-9 + _sparse_seconds_per_cell() * rare < target:
             sparse = _SparseBlock.build(signs.T > 0, slice(0, signs.shape[0]))
             out = np.empty(signs.shape[0])
