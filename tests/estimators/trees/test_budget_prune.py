@@ -10,6 +10,7 @@ arrays.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 
 import numpy as np
@@ -454,6 +455,15 @@ def test_empty_model_and_zero_budget():
         ({"validation_fraction": 0.0}, "validation_fraction"),
         ({"random_state": -3}, "random_state"),
         ({"feature_costs": [1.0, -1.0]}, "feature_costs"),
+        ({"max_column_cost": -1.0}, "max_column_cost"),
+        ({"max_column_cost": "cheap"}, "max_column_cost"),
+        ({"max_column_cost": []}, "max_column_cost"),
+        ({"max_column_cost": [0.5, np.nan]}, "max_column_cost"),
+        ({"max_column_cost": "auto", "validation_fraction": 0.0}, "validation_fraction"),
+        (
+            {"max_column_cost": [1.0, 2.0], "tradeoffs": 0.1, "validation_fraction": 0.0},
+            "validation_fraction",
+        ),
     ],
 )
 def test_parameter_errors_name_the_parameter(params, name):
@@ -471,3 +481,297 @@ def test_a_single_tradeoff_needs_no_validation_part():
     assert model.fit_rows_.size == 80 and list(model.refits_) == [0]
     assert model.refits_[0] is model.models_[0]
     assert BudgetPrune.tunes({}) and not BudgetPrune.tunes({"validation_fraction": 0})
+
+
+# ------------------------------------------------------------------ the cost-aware forest
+def _recomposed_default(X, y, costs, random_state, X_test, budgets):
+    """The default protocol written out from the module's functions, with no ``tau``
+    anywhere: the validation split, one forest on the fit part pruned at each ``lambda``,
+    the ``lambda`` of fewest validation errors per budget, one forest on all rows pruned at
+    the chosen ones, each test budget served by its ``lambda``'s pruned forest."""
+    from budgetboost.estimators.contract.pricing import Pricing
+    from budgetboost.estimators.contract.tuning import choose_by_budget, validation_split
+
+    ypm = np.where(y == 1, 1.0, -1.0)
+    majority = 1.0 if (ypm > 0).sum() > (ypm < 0).sum() else -1.0
+    pricing = Pricing.plain(costs)
+    groups = np.arange(costs.size)
+    rng = np.random.default_rng(random_state)
+    fit, val = validation_split(ypm, 0.25, rng)
+    seeds = rng.integers(0, 2**31 - 1, size=2)
+    grid = np.asarray(budget_prune.DEFAULT_TRADEOFFS) / costs[costs > 0].mean()
+
+    def pruned(rows, seed, tradeoffs):
+        forest = budget_prune.grow_forest(
+            X[rows],
+            ypm[rows],
+            groups,
+            majority,
+            n_estimators=10,
+            max_features=0.5,
+            max_depth=8,
+            min_samples_leaf=3,
+            seed=seed,
+        )
+        problem = budget_prune.pruning_problem(forest, forest.paths(X[rows]), ypm[rows], pricing)
+        return budget_prune.prune(forest, problem, tradeoffs)
+
+    models = pruned(fit, int(seeds[0]), grid)
+    paths = models[0].forest.paths(X[val])
+    top = max(
+        budget_prune.walk_rows(
+            m, paths, np.arange(val.size), np.full(val.size, np.inf), pricing
+        ).spent.max(initial=0.0)
+        for m in models
+    )
+    grid_budgets = np.unique(np.linspace(0.0, top, budget_prune.CHOICE_GRID + 1))
+    served = [budget_prune.serve(m, paths, grid_budgets, pricing, majority) for m in models]
+    errors = np.vstack([((s.score > 0) != (ypm[val] > 0)).mean(axis=1) for s in served])
+    choice = choose_by_budget(grid_budgets, errors)
+    chosen = np.unique(choice.config)
+    refits = dict(zip(chosen, pruned(np.arange(y.size), int(seeds[1]), grid[chosen]), strict=True))
+    test_paths = refits[chosen[0]].forest.paths(X_test)
+    config, _ = choice.at(budgets)
+    scores = np.vstack(
+        [
+            budget_prune.serve(refits[c], test_paths, np.array([b]), pricing, majority).score[0]
+            for c, b in zip(config, budgets, strict=True)
+        ]
+    )
+    return scores, grid[config]
+
+
+def test_default_is_the_forest_on_every_column():
+    """The default (``max_column_cost=None``) is the protocol without ``tau``, written out
+    from the module's functions, score for score; ``[inf]`` and a ``tau`` above every price
+    are the same fit, byte for byte."""
+    X, y, costs = _budget_problem(2, 300)
+    budgets = np.array([0.0, 0.3, 1.0, 2.0, 6.0, np.inf])
+    model = BudgetPrune(feature_costs=costs, random_state=5).fit(X[:200], y[:200])
+    scores, tradeoffs = _recomposed_default(X[:200], y[:200], costs, 5, X[200:], budgets)
+    np.testing.assert_array_equal(model.predict_at_budgets(X[200:], budgets), scores > 0)
+    np.testing.assert_array_equal(model.decision_function(X[200:]), scores[-1])
+    np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), tradeoffs)
+    np.testing.assert_array_equal(model.chosen_max_column_costs(budgets), np.inf)
+    for caps in ([np.inf], 3.0, [3.0, 5.0]):
+        other = BudgetPrune(feature_costs=costs, random_state=5, max_column_cost=caps)
+        other.fit(X[:200], y[:200])
+        before, after = (_fingerprint(m, X[200:], y[200:], budgets) for m in (model, other))
+        for a, b in zip(before, after, strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def _fingerprint(model, X, y, budgets):
+    """What a fitted model reports on ``X``: predictions, scores, costs and ``lambda``."""
+    report = model.evaluate_at_budgets(X, y, budgets)
+    return (
+        model.predict_at_budgets(X, budgets),
+        model.decision_function(X),
+        *report.as_dict().values(),
+        model.chosen_tradeoffs(budgets),
+    )
+
+
+def _digest(arrays) -> str:
+    digest = hashlib.sha256()
+    for array in arrays:
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("problem", "expected"),
+    [
+        ("plain", "78b249880d2d168aa91f833aa17d53109c45da8d3abace14c350942978d62a6d"),
+        ("turney", "68f8a149886b29ae0938a1108226284e61b05daf37081d764aacf4e4651308d1"),
+    ],
+)
+def test_default_fingerprint_is_unchanged(problem, expected):
+    """The default's predictions, scores, costs and ``lambda`` on two fixed problems hash as
+    they did before ``max_column_cost`` existed (computed then with scikit-learn 1.9.1, numpy
+    2.4.6, scipy 1.17.1: a library whose forest or LP changes changes them too, and the
+    suite's results with them)."""
+    if problem == "plain":
+        X, y, costs = _budget_problem(2, 300)
+        params, budgets, n_fit, seed = {"feature_costs": costs}, [0.0, 0.3, 1.0, 2.0, 6.0], 200, 5
+    else:
+        X, y, params = _turney_problem()
+        budgets, n_fit, seed = [0.0, 1.0, 3.0, 4.5, 6.0, 9.0, 14.0], 160, 2
+    budgets = [*budgets, np.inf]
+    model = BudgetPrune(random_state=seed, **params).fit(X[:n_fit], y[:n_fit])
+    assert _digest(_fingerprint(model, X[n_fit:], y[n_fit:], budgets)) == expected
+
+
+def test_column_cost_grid_hand_checked():
+    """``"auto"``: the 1st, 2nd and 4th smallest of 8 prices (the least prices at or below
+    which an eighth, a quarter and a half of the groups lie), then inf; a ``tau`` giving the
+    same groups as a larger one gives way to it, one below every price is dropped."""
+    price = np.array([0.7, 0.1, 0.4, 1.9, 0.2, 1.2, 0.9, 0.3])
+    grid = budget_prune.column_cost_grid
+    np.testing.assert_array_equal(grid("auto", price), [0.1, 0.2, 0.4, np.inf])
+    np.testing.assert_array_equal(grid(None, price), [np.inf])
+    np.testing.assert_array_equal(grid([0.05, 0.15, 0.19, 0.5, 2.0], price), [0.19, 0.5, 2.0])
+    np.testing.assert_array_equal(grid([2.0, np.inf], price), [np.inf])
+    assert grid(0.01, price).size == 0
+    np.testing.assert_array_equal(grid("auto", np.ones(5)), [np.inf])  # unit costs: one forest
+    np.testing.assert_array_equal(grid("auto", np.array([0.0, 0.0, 1.0])), [0.0, np.inf])
+    within = budget_prune.columns_within(0.3, np.array([0, 0, 1, 2, 3]), np.array([0.3, 1, 0, 2]))
+    np.testing.assert_array_equal(within, [0, 1, 3])
+    assert budget_prune.columns_within(np.inf, np.arange(3), np.ones(3)) is None
+
+
+@SETTINGS
+@given(problem=priced_problems(rows=(12, 40), attributes=(2, 5)), share=st.floats(0.05, 1.0))
+def test_a_forest_under_tau_never_splits_above_tau(problem, share):
+    """Every forest grown under ``tau`` (fit part and refits) splits only on columns whose
+    feature group's full price (alone, with discount groups) is at most ``tau``, its paths
+    ignore every other column, and the configurations of one ``tau`` share its forest."""
+    X, y, params = problem
+    column_price = np.asarray(params["feature_costs"])  # a group's full price, per column
+    tau = float(np.quantile(column_price, share))
+    model = BudgetPrune(
+        n_estimators=4, max_depth=3, random_state=0, max_column_cost=[tau, np.inf], **params
+    ).fit(X, y)
+    scrambled = X.copy()
+    above = column_price > tau
+    scrambled[:, above] = 1 - X[:, above]
+    caps = model.max_column_costs_
+    pairs = [
+        *zip(model.models_, caps, strict=True),
+        *((m, caps[k]) for k, m in model.refits_.items()),
+    ]
+    forests = {}
+    for m, cap in zip(model.models_, caps, strict=True):
+        forests.setdefault(cap, set()).add(id(m.forest))
+    assert all(len(ids) == 1 for ids in forests.values())
+    for m, cap in pairs:
+        inner = m.forest.internal
+        assert np.all(column_price[m.forest.feature[inner]] <= cap)
+        if cap < np.inf:
+            for a, b in zip(m.forest.paths(X), m.forest.paths(scrambled), strict=True):
+                np.testing.assert_array_equal(a, b)
+
+
+def test_tau_and_lambda_chosen_by_brute_force_over_the_grid():
+    """Every (``tau``, ``lambda``) of the grid (``tau``-major) is a forest of the fit part;
+    its validation error at each budget of the validation grid, counted row by row with the
+    walk written per example, is what the fit recorded; at each budget the first
+    configuration of fewest errors is chosen (a loop over the grid); the chosen ones are
+    pruned again at their ``lambda`` on a forest of all rows grown under their ``tau``; and
+    the forest of ``tau = inf`` is the default's."""
+    X, y, costs = _budget_problem(6, 160)
+    settings_ = {"n_estimators": 4, "max_depth": 3, "tradeoffs": [0.0, 0.1, 0.5]}
+    model = BudgetPrune(
+        feature_costs=costs, random_state=3, max_column_cost="auto", **settings_
+    ).fit(X, y)
+    taus = [0.05, 0.1, 0.3, np.inf]  # the 1st, 2nd and 4th smallest of the 8 prices, inf
+    np.testing.assert_array_equal(model.column_cost_grid_, taus)
+    np.testing.assert_array_equal(model.max_column_costs_, np.repeat(taus, 3))
+    np.testing.assert_array_equal(model.tradeoffs_, np.tile([0.0, 0.1, 0.5], 4))
+    val, budgets = model.validation_rows_, model.validation_budgets_
+    errors = np.zeros((len(model.models_), budgets.size))
+    for c, pruned in enumerate(model.models_):
+        for b, budget in enumerate(budgets):
+            for i in val:
+                stops, _, _ = ref_walk(pruned.forest, pruned.split, X[i], budget, model.pricing_)
+                score = ref_score(pruned.forest, stops, model.majority_)
+                errors[c, b] += (score > 0) != (y[i] == model.classes_[1])
+    errors /= val.size
+    np.testing.assert_allclose(np.vstack(model.validation_error_), errors, atol=1e-12)
+    best = []
+    for b in range(budgets.size):
+        first = 0
+        for c in range(len(model.models_)):
+            if errors[c, b] < errors[first, b]:
+                first = c
+        best.append(first)
+    np.testing.assert_array_equal(
+        model.chosen_max_column_costs(budgets), model.max_column_costs_[best]
+    )
+    np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), model.tradeoffs_[best])
+    assert len(set(model.max_column_costs_[best])) > 1  # the choice is not one forest's
+    for k, refit in model.refits_.items():
+        inner = refit.forest.internal
+        assert refit.tradeoff == model.tradeoffs_[k]
+        assert np.all(costs[refit.forest.feature[inner]] <= model.max_column_costs_[k])
+    default = BudgetPrune(feature_costs=costs, random_state=3, **settings_).fit(X, y)
+    for a, b in zip(model.models_[-3:], default.models_, strict=True):
+        np.testing.assert_array_equal(a.forest.feature, b.forest.feature)
+        np.testing.assert_array_equal(a.split, b.split)
+
+
+def _cost_problem(kind):
+    """Training and test rows with per-column prices, grouped prices or Turney's discount
+    groups."""
+    if kind == "per_column":
+        X, y, costs = _budget_problem(7, 300)
+        return X, y, {"feature_costs": costs}
+    X, y, params = _turney_problem(5, 300)
+    if kind == "grouped":
+        params = {k: params[k] for k in ("feature_costs", "feature_groups")}
+    return X, y, params
+
+
+@pytest.mark.parametrize("kind", ["per_column", "grouped", "discount_groups"])
+def test_cost_aware_forests_keep_the_contract(kind):
+    """With several forests (one per chosen ``tau``), every test example at every budget
+    walks the forest of its budget's ``tau`` as the per-example loop does, paying (at the
+    contract's prices) for each group before it reads it and never more than the budget;
+    the reported costs and predictions are those of the loop, and no forest reads a column
+    priced above its ``tau``."""
+    X, y, params = _cost_problem(kind)
+    model = BudgetPrune(
+        n_estimators=5, max_depth=4, max_column_cost="auto", random_state=4, **params
+    ).fit(X[:200], y[:200])
+    X_test, y_test = X[200:], y[200:]
+    column_price = np.asarray(params["feature_costs"])
+    budgets = np.array([0.0, 0.1, 0.5, 1.0, 2.0, 3.5, 5.0, 8.0, 20.0, np.inf])
+    report = model.evaluate_at_budgets(X_test, y_test, budgets)
+    predictions = model.predict_at_budgets(X_test, budgets)
+    config, _ = model.choice_.at(budgets)
+    assert len({id(model.refits_[c].forest) for c in config}) > 1  # several forests serve
+    for b, budget in enumerate(budgets):
+        pruned = model.refits_[int(config[b])]
+        inner = pruned.forest.internal
+        assert np.all(
+            column_price[pruned.forest.feature[inner]] <= model.max_column_costs_[config[b]]
+        )
+        spent, n_paid = [], []
+        for i, x in enumerate(X_test):
+            stops, paid, cost = ref_walk(pruned.forest, pruned.split, x, budget, model.pricing_)
+            assert cost <= budget
+            assert cost == pytest.approx(ref_price(sorted(paid), model.pricing_), abs=1e-12)
+            score = ref_score(pruned.forest, stops, model.majority_)
+            assert predictions[b, i] == model.classes_[int(score > 0)]
+            spent.append(cost)
+            n_paid.append(len(paid))
+        assert report.max_example_cost[b] == pytest.approx(max(spent), abs=1e-12)
+        assert report.mean_example_cost[b] == pytest.approx(np.mean(spent), abs=1e-12)
+        assert report.n_features[b] == pytest.approx(np.mean(n_paid))
+        assert report.nodes[b] == pruned.n_nodes
+
+
+def test_cost_aware_is_reproducible_and_seeded():
+    """The same random_state gives the same bytes with several forests; another one does
+    not."""
+    X, y, costs = _budget_problem(1, 200)
+    budgets = [0.0, 0.2, 0.5, 1.0, 2.0, 4.0, 8.0, np.inf]
+    settings_ = {"n_estimators": 5, "max_depth": 4, "feature_costs": costs}
+    fits = [
+        BudgetPrune(max_column_cost="auto", random_state=s, **settings_).fit(X, y)
+        for s in (7, 7, 8)
+    ]
+    digests = [_digest(_fingerprint(m, X, y, budgets)) for m in fits]
+    assert digests[0] == digests[1] != digests[2]
+    np.testing.assert_array_equal(
+        fits[0].chosen_max_column_costs(budgets), fits[1].chosen_max_column_costs(budgets)
+    )
+
+
+def test_a_tau_below_every_price_is_refused():
+    X, y, costs = _budget_problem(0, 80)
+    with pytest.raises(ValueError, match="max_column_cost: .* below the price of every"):
+        BudgetPrune(max_column_cost=0.01, feature_costs=costs + 0.1).fit(X, y)
+    one = BudgetPrune(max_column_cost=0.3, tradeoffs=0.1, validation_fraction=0)
+    one.set_params(feature_costs=costs).fit(X, y)
+    np.testing.assert_array_equal(one.chosen_max_column_costs([0.0, np.inf]), [0.3, 0.3])
