@@ -18,6 +18,14 @@ ESTIMATORS = [
     AdaBoostRS(n_rounds=50, random_state=0),
     BudgetPrune(n_estimators=3, random_state=0),
     AACO(random_state=0, n_subsets=4, max_acquisitions=3),
+    AACO(
+        random_state=0,
+        n_subsets=4,
+        max_acquisitions=3,
+        classifier="network",
+        hidden_units=3,
+        horizons=[0.5, 1.0],
+    ),
 ]
 
 
