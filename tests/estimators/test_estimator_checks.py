@@ -21,6 +21,14 @@ ESTIMATORS = [
     AACO(random_state=0, n_subsets=4, max_acquisitions=3),
     SelectThenTrain(random_state=0, n_estimators=10, forward_tradeoffs=0.0, max_groups=4),
     SelectThenTrain(model="linear", C=1.0, random_state=0, forward_tradeoffs=0.0, max_groups=4),
+    AACO(
+        random_state=0,
+        n_subsets=4,
+        max_acquisitions=3,
+        classifier="network",
+        hidden_units=3,
+        horizons=[0.5, 1.0],
+    ),
 ]
 
 
