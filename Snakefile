@@ -7,7 +7,7 @@ import sys
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
-min_version("9.0")
+min_version("9.17")
 
 # plan with the workflow's own copy of the package, as the rule scripts do
 sys.path.insert(0, workflow.basedir)

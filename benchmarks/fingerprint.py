@@ -18,7 +18,9 @@ attribute changes the second digest only. To run it against an earlier commit's 
 benchmarks/fingerprint.py`` (this script, config and data from this repository).
 
 Run from the repository root: ``python benchmarks/fingerprint.py [--trials 3] [--cases
-sonar/uniform_0_2,census/uniform_0_2] [--algorithms adaboost,greedy] [--train-size N]``.
+sonar/uniform_0_2,census/uniform_0_2] [--algorithms adaboost,greedy] [--train-size N]
+[--configfile config/suite.yaml]`` (``--configfile``: the field's methods, e.g. ``aaco``, are
+the suite's).
 ``--train-size`` replaces the registry's training rows of every case (a number, or ``all``:
 every row not held out for test, as ``config/full_size.yaml``), to check the engine's
 large-data paths (census and ocr17 at 1,000 rows take the same paths as Table 1).
@@ -171,8 +173,14 @@ def main() -> None:
     parser.add_argument(
         "--train-size", default=None, help="training rows of every case (a number or 'all')"
     )
+    parser.add_argument(
+        "--configfile",
+        type=Path,
+        default=ROOT / "config" / "config.yaml",
+        help="the config whose algorithms and cost models are read",
+    )
     args = parser.parse_args()
-    config = load_config_file(ROOT / "config" / "config.yaml")
+    config = load_config_file(args.configfile)
     registry = load_registry(ROOT / "config" / "datasets.yaml")
     trials = list(range(args.trials))
     for case in args.cases.split(","):

@@ -5,8 +5,9 @@ Prints, measured in a throw-away copy of the repository:
 - DAG build time and job count of the full config (``snakemake -n``; target < 10 s);
 - wall time, job count and per-stage time of a real run (``--cores``, default 2) of the full
   config with every dataset's trials, the trial caps of algorithms and cost models and the
-  block size multiplied by ``--scale`` (default 0.01: 1 or 4 trials in blocks of 1, capped
-  ones 1, i.e. exactly the full config's jobs with about 1/100 of its training);
+  config's own ``block_size`` cap, if any, multiplied by ``--scale`` (default 0.01: 1 or 4
+  trials, capped ones 1; blocks sized by cost, so at most the full config's jobs, with about
+  1/100 of its training);
 - the time of a second, no-op run (target < 5 s);
 - with ``--paper``, the same for the paper's part of the config only: the algorithms the
   config does not mark as beyond the paper (no ``family`` or ``variant_of`` key: the peers,
@@ -32,7 +33,6 @@ from __future__ import annotations
 import argparse
 import collections
 import copy
-import json
 import math
 import re
 import shutil
@@ -42,12 +42,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import yaml
 
+from budgetboost.checks import check_all
 from budgetboost.data.yamlfile import load_yaml
 from budgetboost.pipeline.folders import default_results
 from budgetboost.pipeline.plan import Plan
+from budgetboost.pipeline.resources import job_records
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [
@@ -154,7 +157,7 @@ def scaled_config(
     if paper:
         config = paper_part(config)
     registry = load_yaml(repo / config["registry"], "dataset registry")
-    full = Plan(copy.deepcopy(config) | {"block_size": 1}, registry)
+    full = Plan(*check_all(copy.deepcopy(config), repo))
     for name, entry in config["datasets"].items():
         trials = entry.get("trials", registry[name]["trials"])
         entry["trials"] = max(1, math.ceil(trials * scale))
@@ -162,9 +165,10 @@ def scaled_config(
         for entry in config.get(section, {}).values():
             if "trials" in entry:
                 entry["trials"] = max(1, math.ceil(entry["trials"] * scale))
-    config["block_size"] = max(1, round(config.get("block_size", 100) * scale))
+    if "block_size" in config:  # a cap of the config's own; blocks are sized by cost
+        config["block_size"] = max(1, round(config["block_size"] * scale))
     (repo / "config/bench.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    scaled = Plan(config, registry)
+    scaled = Plan(*check_all(copy.deepcopy(config), repo))
     factors = {
         (d, c, a): full.run_trials(d, c, a) / scaled.run_trials(d, c, a)
         for d in config["datasets"]
@@ -172,28 +176,6 @@ def scaled_config(
         for a in config["algorithms"]
     }
     return "config/bench.yaml", config, factors
-
-
-def job_times(repo: Path) -> pd.DataFrame:
-    """rule, log file (the job's name), start and end of every job, from Snakemake's
-    metadata records.
-
-    Snakemake keeps one record per output file; the outputs of one job share its hash.
-    """
-    rows = []
-    for path in (repo / ".snakemake" / "metadata").iterdir():
-        record = json.loads(path.read_text())
-        if record.get("starttime") and record.get("endtime"):
-            log = (record.get("log") or [""])[0]
-            rows.append(
-                (record["rule"], record["job_hash"], log, record["starttime"], record["endtime"])
-            )
-    frame = pd.DataFrame(rows, columns=["rule", "job", "log", "start", "end"])
-    frame = frame.groupby(["rule", "job"], as_index=False, sort=False).agg(
-        log=("log", "first"), start=("start", "min"), end=("end", "max")
-    )
-    frame["seconds"] = frame["end"] - frame["start"]
-    return frame
 
 
 def estimator_seconds(repo: Path, results: str = "results") -> pd.DataFrame:
@@ -262,6 +244,44 @@ def report_overhead(
         )
 
 
+_CPU = re.compile(r" INFO cpu: (\d+(?:\.\d+)?) s$", re.MULTILINE)
+_TRAIN = re.compile(r"train/([^/]+)/([^/]+)/([^/]+)/block-(\d+)\.log$")
+
+
+def report_job_cpu(repo: Path, results: str, jobs: pd.DataFrame) -> None:
+    """Print the CPU seconds of a train job's process outside its estimators (the CPU its
+    log ends with, less its trials' fit and evaluation seconds), by the library it imports:
+    what every job pays whatever its trials (start-up, imports, reading, writing)."""
+    outside: dict[str, list[float]] = {}
+    for job in jobs[jobs.rule == "train"].itertuples():
+        match = _TRAIN.search(job.log or "")
+        log = repo / job.log if job.log else None
+        if not match or log is None or not log.is_file():
+            continue
+        cpu = _CPU.findall(log.read_text())
+        timings = (
+            repo
+            / results
+            / "timings"
+            / Path(*match.groups()[:3])
+            / (f"block-{match.group(4)}.parquet")
+        )
+        if not cpu or not timings.is_file():
+            continue
+        t = pd.read_parquet(timings)
+        inside = float(t["fit_seconds"].sum() + t["predict_seconds"].sum())
+        outside.setdefault(match.group(3), []).append(float(cpu[-1]) - inside)
+    if not outside:
+        return
+    every = [v for values in outside.values() for v in values]
+    print(
+        f"CPU of a train job's process outside its estimators: median {np.median(every):.2f} s,"
+        f" mean {np.mean(every):.2f} s over {len(every)} jobs; by algorithm (median):"
+    )
+    for name, values in sorted(outside.items(), key=lambda item: -np.median(item[1])):
+        print(f"  {name:<24} {np.median(values):6.2f} s  ({len(values)} jobs)")
+
+
 def results_folder(repo: Path, configfile: str, config: dict) -> str:
     """The config's results folder (its ``results`` key, else the default for it)."""
     return str(config.get("results") or default_results([configfile], repo)).rstrip("/")
@@ -282,6 +302,7 @@ def report_run(
     for rule, row in stages.iterrows():
         print(f"  {rule:<13} {int(row['count']):>5} {row['sum']:>10.1f} {row['mean']:>8.2f}")
     report_overhead(jobs, train_compute(repo, results), wall, cores, factors)
+    report_job_cpu(repo, results, jobs)
     report_estimators(estimator_seconds(repo, results))
     print("longest jobs (s):")
     for job in jobs.sort_values("seconds", ascending=False).head(5).itertuples():
@@ -293,7 +314,7 @@ def report_existing(repo: Path, configfile: str, cores: int) -> None:
     """Part of ``--existing``: the report of a run already made in ``repo`` (a clone where
     ``snakemake --cores N`` ran to the end), from Snakemake's job records and the timing
     tables, without running anything. Its wall time is the span of its jobs' records."""
-    jobs = job_times(repo)
+    jobs = job_records(repo)
     wall = float(jobs["end"].max() - jobs["start"].min())
     config = load_yaml(repo / configfile, "config file")
     results = results_folder(repo, configfile, config)
@@ -356,10 +377,10 @@ def main() -> None:
             repo, "--cores", str(args.cores), "--configfile", configfile, *scheduler
         )
         noop, _ = snakemake(repo, "--cores", str(args.cores), "--configfile", configfile)
-        jobs = job_times(repo)
+        jobs = job_records(repo)
         print(
             f"run{' of the paper part' if args.paper else ''} at scale {args.scale} "
-            f"(block size {config['block_size']}): {len(jobs)} "
+            f"(blocks sized by cost, at most {config.get('block_seconds', 120)} s): {len(jobs)} "
             f"jobs ({planned} planned incl. `all`) in {wall:.1f} s wall on {args.cores} "
             f"cores, scheduler {args.scheduler or 'of the profile'}"
         )

@@ -47,7 +47,11 @@ DEFAULT = (
     "catboost_stumps",
     "streed",
     "budget_prune",
+    "budget_prune_cost_aware",
     "aaco",
+    "aaco_network",
+    "select_gbm",
+    "select_linear",
 )
 
 

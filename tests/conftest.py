@@ -382,8 +382,12 @@ def fit_engine(X, y, costs, groups, criterion, max_rounds, budget=None, tau=1.0)
 BAD_CONFIGS = [
     (
         lambda c: c.update(block_sise=2),
-        "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_size, "
-        "cost_models, datasets, figure_modules, registry, resources, results)",
+        "config block_sise: unknown key (allowed here: adaboost_path, algorithms, block_seconds, "
+        "block_size, cost_models, datasets, figure_modules, registry, resources, results)",
+    ),
+    (
+        lambda c: c.update(block_seconds=0),
+        "config block_seconds: 0 is less than or equal to the minimum of 0",
     ),
     (
         lambda c: c.update(block_size=0),

@@ -238,7 +238,8 @@ def job_log(path: str | os.PathLike, name: str) -> logging.Logger:
     """Send this process's log records (INFO and up) to a job's log file, overwriting it.
 
     Every rule script starts with this, so each Snakemake job's ``logs/...`` file holds only
-    that job's run, with timestamps, and ends with the process's peak memory (so the job that
+    that job's run, with timestamps, and ends with the process's CPU seconds (what a job costs
+    outside its estimators: ``benchmarks/pipeline.py``) and its peak memory (so the job that
     needs the most is found in the logs, against the ``mem_mb`` its rule declares).
     """
     Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -255,10 +256,13 @@ def job_log(path: str | os.PathLike, name: str) -> logging.Logger:
 
 
 def _log_peak_memory(log: logging.Logger) -> None:
-    """Log the peak resident memory of this process (Linux reports it in KiB)."""
+    """Log the CPU seconds (user + system) and the peak resident memory of this process
+    (Linux reports it in KiB), the memory last."""
     import resource
 
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    log.info("cpu: %.3f s", usage.ru_utime + usage.ru_stime)
+    peak = usage.ru_maxrss
     log.info("peak memory: %.0f MiB", peak / 1024 if sys.platform != "darwin" else peak / 2**20)
 
 

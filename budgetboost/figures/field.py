@@ -1,10 +1,10 @@
 """The field's question: which approach leads at each budget, and by how much.
 
 :func:`field_curves` draws each method of the field's families (optimal trees, forest
-pruning, feature acquisition, and a user's method of any other family) as test error against
-budget on every dataset and cost model it ran, beside the methods the findings compare it
-with: the paper's Smoothed and Greedy, as published and tuned, the library peers and the
-field's other methods, where they ran.
+pruning, feature acquisition, select-then-train, and a user's method of family ``other``) as
+test error against budget on every dataset and cost model it ran, beside the methods the
+findings compare it with: the paper's Smoothed and Greedy, as published and tuned, the
+library peers and the field's other methods, where they ran.
 
 :func:`field` sums the question up across datasets. Left, the mean rank of each method the
 field's question compares (:meth:`~budgetboost.pipeline.catalogue.Catalogue.field_contenders`)
@@ -204,8 +204,8 @@ def field_selection(
     caption="""
 **Each method of the field against budget.** Test error (y) against the feature budget B (x),
 one panel per dataset and cost model on which a method of the field's question ran (optimal
-cost-sensitive trees, forest pruning, per-example feature acquisition, and a method of a
-family of your own, e.g. ``other``), with 95 % confidence intervals as error bars; beside it
+cost-sensitive trees, forest pruning, per-example feature acquisition, select-then-train, and
+a method of your own of family ``other``), with 95 % confidence intervals as error bars; beside it
 the methods the findings compare it with, where they ran on the same dataset and cost model:
 the paper's Smoothed and Greedy as published (tau = 1) and tuned on validation, the library
 peers (LightGBM CEGB, CatBoost penalties) and the field's other methods. The curves of a
@@ -223,11 +223,11 @@ def field_curves(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> 
     title = "The field's methods against budget, beside Smoothed, Greedy and the peers"
     note = _trials_range(chosen["trials"])
     families = tuple(dict.fromkeys(catalogue[n].family for n in names)) or FIELD_FAMILIES
+    families_named = ", ".join(FIELD_FAMILIES)
     return budget_curves(
         chosen,
         panels,
         f"{title}\n({note})" if note else title,
         dataclasses.replace(context, catalogue=subset(catalogue, names), families=families),
-        empty_message="no results of the field's methods\n(optimal trees, forests, "
-        "acquisition, other)",
+        empty_message=f"no results of the field's methods\n(families {families_named})",
     )

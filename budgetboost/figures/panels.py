@@ -60,6 +60,7 @@ __all__ = [
     "placeholder",
     "reference",
     "subset",
+    "taking_turns",
     "title",
     "trials_note",
 ]
@@ -228,6 +229,25 @@ def coinciding(curves: Sequence[pd.DataFrame], tolerance: float) -> list[int | N
     return found
 
 
+def taking_turns(under: Sequence[int | None]) -> list[tuple[float, tuple[float, float]] | None]:
+    """Dash patterns of coinciding curves (``under``: :func:`coinciding`'s answer): a curve
+    drawn first is solid; the k - 1 curves drawn over it each show one dash of
+    :data:`DASH` points in turn, so that along the line all k colours alternate."""
+    groups: dict[int, list[int]] = {}
+    for i, first in enumerate(under):
+        if first is not None:
+            groups.setdefault(first, []).append(i)
+    patterns: list[tuple[float, tuple[float, float]] | None] = []
+    for i, first in enumerate(under):
+        if first is None:
+            patterns.append(None)
+            continue
+        size, turn = len(groups[first]) + 1, groups[first].index(i) + 1
+        offset = ((size - turn + 1) * DASH) % (size * DASH)
+        patterns.append((offset, (DASH, (size - 1) * DASH)))
+    return patterns
+
+
 def grid_ticks(values: Sequence[float], most: int = MAX_TICKS) -> np.ndarray:
     """Tick positions on a budget grid: every budget if there are at most ``most``; else, on
     an evenly spaced grid, the budgets that are multiples of the smallest multiple of its
@@ -281,20 +301,14 @@ def budget_panel(
     curves = [part[part["algorithm"] == a].sort_values("budget") for a in left]
     span = _span(curves)
     under = coinciding(curves, COINCIDE * span) if span > 0 else [None] * len(curves)
-    groups: dict[int, list[int]] = {}
-    for i, first in enumerate(under):
-        if first is not None:
-            groups.setdefault(first, []).append(i)
     pairs = []
-    for i, (algorithm, curve) in enumerate(zip(left, curves, strict=True)):
-        dashes = None
+    for i, (algorithm, curve, dashes) in enumerate(
+        zip(left, curves, taking_turns(under), strict=True)
+    ):
         if under[i] is not None:
-            members = groups[under[i]]
-            size, j = len(members) + 1, members.index(i) + 1
-            period = size * DASH
-            dashes = (((size - j + 1) * DASH) % period, (DASH, (size - 1) * DASH))
-            drawn_under = left[under[i]]
-            pairs.append((legend_label(catalogue, algorithm), legend_label(catalogue, drawn_under)))
+            pairs.append(
+                (legend_label(catalogue, algorithm), legend_label(catalogue, left[under[i]]))
+            )
         draw_curve(ax, curve, algorithm, catalogue, dodge=offsets[algorithm], dashes=dashes)
     if secondary:
         right = ax.twinx()

@@ -39,7 +39,7 @@ from matplotlib.transforms import offset_copy
 from budgetboost.analysis.bands import BAND_LABELS, BANDS
 from budgetboost.analysis.ranks import nemenyi_p
 from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext, figure
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.catalogue import FAMILIES, Catalogue
 
 __all__ = ["OUTCOME_COLOURS", "draw_cd_diagram", "figure_cd", "figure_outcomes"]
 
@@ -432,17 +432,7 @@ def figure_outcomes(
 # --------------------------------------------------------------------- registered figures
 
 #: The families ranked against each other: every budgeted algorithm (not the reference).
-RANKED_FAMILIES = (
-    "boosting",
-    "boosted_trees",
-    "sampling",
-    "tree",
-    "optimal_tree",
-    "forest",
-    "peer",
-    "acquisition",
-    "other",
-)
+RANKED_FAMILIES = tuple(family for family in FAMILIES if family != "reference")
 
 
 def _labels(context: FigureContext) -> dict[str, str]:

@@ -136,6 +136,7 @@ def run_block_on(
     budgets: Sequence[float],
     trials: Sequence[int],
     paths: Mapping[int, Any] | None = None,
+    twin: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """:func:`run_block` on a binarized dataset (``X``, ``y``, ``groups``) and its block's
     splits and costs (:func:`block_inputs`)."""
@@ -153,6 +154,7 @@ def run_block_on(
         trials=trials,
         paths=paths,
         discounts=inputs.discounts,
+        twin=twin,
     )
 
 
@@ -172,6 +174,7 @@ def run_block(
     paths: Mapping[int, Any] | None = None,
     discounts: Mapping[int, tuple[np.ndarray, np.ndarray]] | None = None,
     progress: Callable[[str], None] | None = None,
+    twin: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Fit and evaluate ``spec`` on each trial of a block.
 
@@ -211,6 +214,10 @@ def run_block(
         Told, before each trial, which one starts (``"algorithm 'greedy', dataset 'heart',
         cost model 'uniform_0_2', trial 3"``): the job's log, and its message should the
         job run past its time.
+    twin : bool, default=False
+        Also fit a twin of the first trial's estimator and check that it gives the same
+        results (:func:`~budgetboost.pipeline.verify.check_reproducible`): the pipeline
+        asks it of one block per (cost model, algorithm), its cheapest dataset's first.
 
     Returns
     -------
@@ -261,7 +268,7 @@ def run_block(
             trial=trial,
             adaboost_path=path,
             discounts=offered.discounts,
-            twin=trial == trials[0],
+            twin=twin and trial == trials[0],
         )
         parts.append(pd.DataFrame(columns))
         stump_parts.append(_stump_rows(estimator, trial, offered.columns))

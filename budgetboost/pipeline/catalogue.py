@@ -63,13 +63,16 @@ FAMILIES = (
     "forest",
     "peer",
     "acquisition",
+    "selection",
     "other",
 )
 #: The field's other approaches to a test-time budget, each compared with the paper's boosters,
 #: the library peers and one another (the findings' ``field`` question): optimal
 #: cost-sensitive trees (STreeD), forests pruned to the budget (BudgetPrune), per-example
-#: feature acquisition (AACO), and any method of a user's without a family of the paper's.
-FIELD_FAMILIES = ("optimal_tree", "forest", "acquisition", "other")
+#: feature acquisition (AACO), the static baseline that selects the attributes a budget
+#: affords and then trains a model on them, and any method of a user's without a family of
+#: the paper's.
+FIELD_FAMILIES = ("optimal_tree", "forest", "acquisition", "selection", "other")
 #: What each family is, in words (the verdict of which family wins names them so).
 FAMILY_NAMES = {
     "reference": "the unbudgeted reference",
@@ -81,6 +84,7 @@ FAMILY_NAMES = {
     "forest": "forest pruning",
     "peer": "the libraries' cost-aware boosting",
     "acquisition": "per-example feature acquisition",
+    "selection": "select-then-train (the attributes a budget affords, then a model)",
     "other": "other methods",
 }
 #: Families whose error is on another scale: drawn on a right-hand axis of budget curves.

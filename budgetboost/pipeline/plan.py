@@ -10,13 +10,20 @@ plain Python that unit tests reach:
 - its *trials* are the dataset's (the config's ``trials``, else Table 1's), capped at the
   ``trials`` of the algorithm's and of the cost model's entries where set: the FIRST trials,
   so a capped run pairs with the others by trial;
-- trials are grouped into *blocks* of ``block_size`` (one train job and one shard each);
+- trials are grouped into *blocks* (one train job and one shard each), sized by cost: the
+  largest power of two of trials whose expected CPU seconds
+  (:mod:`~budgetboost.pipeline.trial_costs`) stay within the config's ``block_seconds``, at
+  most its ``block_size`` where set; the shared AdaBoost path's blocks likewise, by the
+  path's own cost;
+- each (cost model, algorithm) is checked for reproducibility once, in the first block of
+  the dataset where its trials are cheapest (:meth:`Plan.reproducibility_checks`);
 - the *budgets* of a (dataset, cost model) are the dataset's grid for it, else the cost
   model's.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -27,12 +34,16 @@ from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.folders import logs_folder
 from budgetboost.pipeline.resources import rule_resources
 from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
+from budgetboost.pipeline.trial_costs import TrialCosts, block_size
 
-__all__ = ["BASELINE_SPEC", "Plan", "block_trials", "budget_grid"]
+__all__ = ["BASELINE_SPEC", "PATH_ENTRY", "Plan", "block_trials", "budget_grid"]
 
 #: The paper's U[0, 2] (its Figure 1): the cost model of this spec is the *baseline* against
 #: which the open questions' cost models are compared, whatever the config names it.
 BASELINE_SPEC = {"model": "uniform_random", "low": 0.0, "high": 2.0}
+
+#: The shared AdaBoost path as the calibration table knows it (an algorithm entry).
+PATH_ENTRY = {"estimator": "adaboost_path"}
 
 #: Registry fields that do not change the binarized table (sizes, trials, rounds, docs).
 NOT_BINARIZATION = frozenset(
@@ -129,7 +140,11 @@ class Plan:
         self.datasets = list(config["datasets"])
         self.cost_models = list(config["cost_models"])
         self.algorithms = list(config["algorithms"])
-        self.block_size = int(config["block_size"])
+        #: the most expected CPU seconds of one train job (blocks sized by cost)
+        self.block_seconds = float(config["block_seconds"])
+        #: the most trials of one block, where the config sets it
+        self.block_cap = None if config.get("block_size") is None else int(config["block_size"])
+        self.costs = TrialCosts.load()
         #: the folder of this config's outputs, and of its logs (``logs/`` mirrors it)
         self.results = str(config.get("results", "results")).rstrip("/")
         self.logs = logs_folder(self.results)
@@ -178,11 +193,35 @@ class Plan:
             caps.append(self.config["algorithms"][algorithm].get("trials"))
         return min(int(c) for c in caps if c is not None)
 
+    def trial_seconds(
+        self, dataset: str, cost_model: str | None = None, algorithm: str | None = None
+    ) -> float:
+        """Expected CPU seconds of one trial of ``algorithm`` on ``dataset`` (of the shared
+        AdaBoost path without an algorithm): :class:`~.trial_costs.TrialCosts`. The cost
+        model does not enter the estimate (the calibration is made under U[0, 2])."""
+        return self._trial_seconds(dataset, algorithm)
+
+    @functools.cache  # noqa: B019 - one plan per workflow, asked once per job
+    def _trial_seconds(self, dataset: str, algorithm: str | None) -> float:
+        entry = PATH_ENTRY if algorithm is None else self.config["algorithms"][algorithm]
+        sizes = self.split_sizes(dataset)
+        return self.costs.seconds(entry, dataset, sizes["train_size"], sizes["test_size"])
+
+    def block_size(
+        self, dataset: str, cost_model: str | None = None, algorithm: str | None = None
+    ) -> int:
+        """Trials per block of a cell (of the shared AdaBoost path without an algorithm):
+        the largest power of two of trials expected within ``block_seconds``, at most
+        ``block_size`` where the config sets it (:func:`~.trial_costs.block_size`)."""
+        seconds = self.trial_seconds(dataset, cost_model, algorithm)
+        return block_size(seconds, self.block_seconds, self.block_cap)
+
     def blocks(
         self, dataset: str, cost_model: str | None = None, algorithm: str | None = None
     ) -> int:
-        """Blocks of ``dataset`` (of the trials of ``algorithm`` under ``cost_model``)."""
-        return math.ceil(self.run_trials(dataset, cost_model, algorithm) / self.block_size)
+        """Blocks of a cell (of the shared AdaBoost path of ``dataset`` without an algorithm)."""
+        trials = self.run_trials(dataset, cost_model, algorithm)
+        return math.ceil(trials / self.block_size(dataset, cost_model, algorithm))
 
     def block_trials(
         self,
@@ -192,7 +231,38 @@ class Plan:
         algorithm: str | None = None,
     ) -> list[int]:
         """Trials of one block (of the first trials ``algorithm`` runs, for a train job)."""
-        return block_trials(block, self.block_size, self.run_trials(dataset, cost_model, algorithm))
+        size = self.block_size(dataset, cost_model, algorithm)
+        return block_trials(block, size, self.run_trials(dataset, cost_model, algorithm))
+
+    def path_blocks(self, block: int, dataset: str, cost_model: str, algorithm: str) -> list[int]:
+        """The blocks of the shared AdaBoost path that hold the trials of a train job's
+        block (the path's blocks are sized by its own cost)."""
+        trials = self.block_trials(block, dataset, cost_model, algorithm)
+        size = self.block_size(dataset)
+        return list(range(trials[0] // size, trials[-1] // size + 1))
+
+    def job_seconds(self, block: int, dataset: str, cost_model: str, algorithm: str) -> float:
+        """Expected CPU seconds of a train job: its trials' (the scheduler starts the
+        longest first)."""
+        trials = self.block_trials(block, dataset, cost_model, algorithm)
+        return len(trials) * self.trial_seconds(dataset, cost_model, algorithm)
+
+    @functools.cached_property
+    def _checks(self) -> dict[tuple[str, str], str]:
+        cheapest: dict[tuple[str, str], tuple[float, str]] = {}
+        for dataset, cost_model, algorithm in self.experiments():
+            seconds = self.trial_seconds(dataset, cost_model, algorithm)
+            key = (cost_model, algorithm)
+            if key not in cheapest or seconds < cheapest[key][0]:
+                cheapest[key] = (seconds, dataset)
+        return {key: dataset for key, (_, dataset) in cheapest.items()}
+
+    def reproducibility_checks(self) -> dict[tuple[str, str], str]:
+        """``{(cost model, algorithm): dataset}``: under each cost model each algorithm's
+        first trial is fitted twice, once, in the first block of the dataset where its
+        trials are expected to be cheapest (ties: config order), to check that the same
+        ``random_state`` gives the same results (the train job of that block)."""
+        return dict(self._checks)
 
     # ------------------------------------------------------------------ experiments
     def dataset_algorithms(self, dataset: str) -> list[str]:

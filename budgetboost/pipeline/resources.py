@@ -20,7 +20,14 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["DEFAULTS", "MEMORY_MARGIN", "RUNTIME_MARGIN", "measured", "suggested"]
+__all__ = [
+    "DEFAULTS",
+    "MEMORY_MARGIN",
+    "RUNTIME_MARGIN",
+    "job_records",
+    "measured",
+    "suggested",
+]
 
 #: Resources of the submitted rules when the config does not set them (MB, minutes):
 #: :func:`suggested` from the full run of ``config/config.yaml`` (2026-11-25, two cores, two
@@ -48,6 +55,26 @@ def _peak_mib(log: Path) -> float | None:
     return float(peaks[-1]) if peaks else None
 
 
+def job_records(root: str | Path) -> pd.DataFrame:
+    """Every finished job of the runs made in ``root``, from Snakemake's records
+    (``.snakemake/metadata``, one per output file; a job's outputs share its hash): ``rule``,
+    ``job`` (the hash), ``log`` (its first log file, relative to ``root``), ``start``,
+    ``end`` and ``seconds``."""
+    rows = []
+    for path in Path(root, ".snakemake", "metadata").glob("*"):
+        record = json.loads(path.read_text())
+        if record.get("starttime") and record.get("endtime"):
+            log = (record.get("log") or [""])[0]
+            rows.append(
+                (record["rule"], record["job_hash"], log, record["starttime"], record["endtime"])
+            )
+    frame = pd.DataFrame(rows, columns=["rule", "job", "log", "start", "end"])
+    frame = frame.groupby(["rule", "job"], as_index=False, sort=False).agg(
+        log=("log", "first"), start=("start", "min"), end=("end", "max")
+    )
+    return frame.assign(seconds=frame["end"] - frame["start"])
+
+
 def measured(
     root: str | Path, logs: Iterable[str], rules: tuple[str, ...] = tuple(DEFAULTS)
 ) -> pd.DataFrame:
@@ -70,20 +97,12 @@ def measured(
         The rules to read.
     """
     wanted = set(logs)
-    jobs = {}
-    for path in Path(root, ".snakemake", "metadata").glob("*"):
-        record = json.loads(path.read_text())
-        log = (record.get("log") or [""])[0]
-        if record.get("rule") in rules and log in wanted and record.get("endtime"):
-            jobs[record["job_hash"]] = (
-                record["rule"],
-                log,
-                record["endtime"] - record["starttime"],
-            )
+    jobs = job_records(root)
+    jobs = jobs[jobs["rule"].isin(rules) & jobs["log"].isin(wanted)]
     rows = [
-        (rule, peak, seconds)
-        for rule, log, seconds in jobs.values()
-        if (peak := _peak_mib(Path(root, log))) is not None
+        (job.rule, peak, job.seconds)
+        for job in jobs.itertuples()
+        if (peak := _peak_mib(Path(root, job.log))) is not None
     ]
     frame = pd.DataFrame(rows, columns=["rule", "peak_mib", "seconds"])
     table = frame.groupby("rule", sort=False).agg(

@@ -14,7 +14,9 @@ The contract (:mod:`budgetboost.estimators.contract.checks`) checks the costs an
 - :func:`check_reproducible`: a second estimator of the same trial (same parameters, same
   ``random_state``) fitted on the same rows must give the same evaluation, field for field
   (an estimator drawing from global random state gave 0.529 / 0.429 / 0.588 in three runs).
-  Once per block, on its first trial.
+  Once per (cost model, algorithm) and code version, on the first trial of the dataset where
+  its trials are cheapest (the train job of that block, param ``twin``): a method that is
+  not reproducible fails the run.
 
 A violation raises :class:`~budgetboost.estimators.contract.checks.ContractError`.
 """

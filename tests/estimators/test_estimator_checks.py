@@ -10,6 +10,7 @@ from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
 from budgetboost import AdaBoostRS, BudgetedBoost  # noqa: E402
 from budgetboost.estimators.acquisition.aaco import AACO  # noqa: E402
+from budgetboost.estimators.selection.select_then_train import SelectThenTrain  # noqa: E402
 from budgetboost.estimators.trees.budget_prune import BudgetPrune  # noqa: E402
 
 ESTIMATORS = [
@@ -18,6 +19,16 @@ ESTIMATORS = [
     AdaBoostRS(n_rounds=50, random_state=0),
     BudgetPrune(n_estimators=3, random_state=0),
     AACO(random_state=0, n_subsets=4, max_acquisitions=3),
+    SelectThenTrain(random_state=0, n_estimators=10, forward_tradeoffs=0.0, max_groups=4),
+    SelectThenTrain(model="linear", C=1.0, random_state=0, forward_tradeoffs=0.0, max_groups=4),
+    AACO(
+        random_state=0,
+        n_subsets=4,
+        max_acquisitions=3,
+        classifier="network",
+        hidden_units=3,
+        horizons=[0.5, 1.0],
+    ),
 ]
 
 

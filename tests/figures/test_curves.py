@@ -355,3 +355,26 @@ def test_figure3_legend_explains_the_diamonds(summary):
     texts_ = [t.get_text() for t in fig.legends[0].get_texts()]
     reference = dict(zip(texts_, fig.legends[0].legend_handles, strict=True))[label("adaboost")]
     assert reference.get_marker() == "D" and reference.get_linestyle() == ":"
+
+
+def test_coinciding_curves_take_turns_along_the_line():
+    """Three curves on one line: the first solid, the two drawn over it each showing one
+    dash in turn, so that along the line each colour shows a third of the time (a loop over
+    positions, read as matplotlib reads a dash pattern: on while (position + offset) modulo
+    the period is below the dash)."""
+    under = [None, 0, None, 0, 2]
+    patterns = curve_panels.taking_turns(under)
+    assert patterns[0] is None and patterns[2] is None
+    dash = curve_panels.DASH
+
+    def on(pattern, position):
+        offset, (length, gap) = pattern
+        return (position + offset) % (length + gap) < length
+
+    positions = np.arange(0.0, 12 * dash, dash / 4) + dash / 8
+    for group in ([1, 3], [4]):
+        shown = np.array([[on(patterns[i], p) for p in positions] for i in group])
+        assert shown.sum(axis=0).max() == 1  # never two dashes over each other
+        first_shows = 1 - shown.sum(axis=0).mean()  # the solid curve in the gaps
+        shares = [*shown.mean(axis=1), first_shows]
+        np.testing.assert_allclose(shares, 1 / (len(group) + 1))

@@ -43,6 +43,7 @@ def run(
     budgets=(1.0, 2.0, 4.0, 8.0),
     grouped=False,
     costs=None,
+    twin=False,
 ):
     return blocks.run_block(
         X=problem.X,
@@ -56,4 +57,5 @@ def run(
         spec=algorithm,
         budgets=list(budgets),
         trials=list(trials),
+        twin=twin,
     )

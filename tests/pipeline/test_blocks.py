@@ -345,6 +345,7 @@ def test_a_model_that_reads_unpaid_columns_or_is_not_reproducible_fails(data, na
             spec=spec,
             budgets=[0.25, 1.0, 4.0],
             trials=[0],
+            twin=True,
         )
     assert str(err.value).startswith(message)
 
@@ -357,4 +358,4 @@ def test_honest_estimators_pass_the_verification(problem):
         {"estimator": "AdaBoostRS", "params": {"n_rounds": 20, "cost_weighted": True}},
         {"estimator": "BudgetedTree", "params": {"cost_sensitive": True}},
     ):
-        run(problem, spec("honest", **entry))
+        run(problem, spec("honest", **entry), twin=True)

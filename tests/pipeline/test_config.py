@@ -59,7 +59,8 @@ def test_schema_errors_are_one_line_naming_the_path(test_config, edit, message):
 def test_validation_fills_defaults_without_touching_the_input(test_config):
     config = edited(test_config, lambda c: c.pop("block_size"))
     filled = validate_config(config)
-    assert filled["block_size"] == 100 and "block_size" not in config
+    assert filled["block_seconds"] == 120 and "block_seconds" not in config
+    assert "block_size" not in filled  # no cap unless the config sets one
     assert filled["algorithms"]["adaboost"]["unbudgeted"] is True
     assert filled["algorithms"]["greedy"]["refit_per_budget"] is False
 

@@ -13,7 +13,8 @@ from conftest import REPO
 
 from budgetboost.checks import check_all, load_config_file
 from budgetboost.pipeline import plan
-from budgetboost.pipeline.plan import BASELINE_SPEC, Plan
+from budgetboost.pipeline.plan import BASELINE_SPEC, PATH_ENTRY, Plan
+from budgetboost.pipeline.trial_costs import TrialCosts, algorithm_kind
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +76,74 @@ def test_blocks_cut_the_trials_and_name_the_shards(checked):
             "results/costs/ecoli/few_cheap.parquet",
         }
     )
+
+
+def _calibrated(plan: Plan, seconds: dict) -> Plan:
+    """``plan`` with a calibration table of one row per (dataset, algorithm): ``seconds``
+    (``None``: the shared AdaBoost path)."""
+    rows = []
+    for (dataset, algorithm), value in seconds.items():
+        entry = PATH_ENTRY if algorithm is None else plan.config["algorithms"][algorithm]
+        sizes = plan.split_sizes(dataset)
+        rows.append(
+            {
+                "kind": algorithm_kind(entry),
+                "estimator": str(entry["estimator"]),
+                "dataset": dataset,
+                "train_size": sizes["train_size"],
+                "test_size": sizes["test_size"],
+                "columns": 100,
+                "seconds": value,
+            }
+        )
+    plan.costs = TrialCosts(rows)
+    return plan
+
+
+def test_blocks_are_sized_by_the_trials_expected_cost(checked):
+    plan = plan_of(checked, lambda c: (c.pop("block_size"), c.update(block_seconds=10)))
+    plan = _calibrated(
+        plan,
+        {("heart", "greedy"): 0.5, ("heart", "lightgbm_stumps"): 4.0, ("heart", "tree"): 30.0},
+    )
+    # 10 s: 20 Greedy trials fit, 16 a power of two, all 3 in one block; 2 of LightGBM's; the
+    # tree's 30 s a trial is over the target: one trial a block, never none
+    assert plan.block_size("heart", "uniform_0_2", "greedy") == 16
+    assert plan.blocks("heart", "uniform_0_2", "greedy") == 1
+    assert plan.block_size("heart", "uniform_0_2", "lightgbm_stumps") == 2
+    assert plan.block_trials(0, "heart", "uniform_0_2", "lightgbm_stumps") == [0, 1]
+    assert plan.block_size("heart", "uniform_0_2", "tree") == 1
+    assert plan.blocks("heart", "uniform_0_2", "tree") == 3
+    assert plan.job_seconds(1, "heart", "uniform_0_2", "tree") == 30.0
+    # the config's block_size caps a block whatever its cost
+    capped = _calibrated(plan_of(checked, lambda c: c.update(block_seconds=10, block_size=1)), {})
+    assert capped.block_size("heart", "uniform_0_2", "greedy") == 1
+
+
+def test_a_train_job_reads_the_path_blocks_that_hold_its_trials(checked):
+    def eight_trials(config):
+        config.pop("block_size")
+        config["datasets"]["heart"]["trials"] = 8
+
+    plan = _calibrated(
+        plan_of(checked, eight_trials), {("heart", None): 30.0, ("heart", "adaboost_bt"): 10.0}
+    )
+    assert plan.block_size("heart") == 4  # the path: 4 trials of 30 s within 120 s
+    assert plan.block_size("heart", "uniform_0_2", "adaboost_bt") == 8
+    assert plan.path_blocks(0, "heart", "uniform_0_2", "adaboost_bt") == [0, 1]
+    plan = _calibrated(
+        plan_of(checked, eight_trials), {("heart", None): 1.0, ("heart", "adaboost_bt"): 60.0}
+    )
+    assert plan.block_size("heart", "uniform_0_2", "adaboost_bt") == 2
+    assert plan.path_blocks(3, "heart", "uniform_0_2", "adaboost_bt") == [0]
+
+
+def test_reproducibility_is_checked_once_on_the_cheapest_dataset(checked):
+    plan = _calibrated(plan_of(checked), {("heart", "greedy"): 2.0, ("ecoli", "greedy"): 0.5})
+    checks = plan.reproducibility_checks()
+    assert checks[("uniform_0_2", "greedy")] == "ecoli"
+    assert checks[("few_cheap", "greedy")] == "ecoli"  # the only dataset of few_cheap
+    assert set(checks) == {(c, a) for _, c, a in plan.experiments()}
 
 
 def test_budgets_from_the_cost_model_or_the_dataset_and_inf_for_the_reference(checked):

@@ -101,6 +101,101 @@ def test_resources_with_a_bad_config_says_so_in_one_line(tmp_path):
     assert status != 0
     assert error.splitlines() == [
         "benchmarks/resources.py: config block_sise: unknown key (allowed here: adaboost_path, "
-        "algorithms, block_size, cost_models, datasets, figure_modules, registry, resources, "
-        "results)"
+        "algorithms, block_seconds, block_size, cost_models, datasets, figure_modules, registry, "
+        "resources, results)"
     ]
+
+
+# ------------------------------------------------------------------ blocks sized by cost
+
+
+def _benchmark(name: str):
+    """A module of benchmarks/ (its folder on the path, as when it runs)."""
+    import importlib
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+
+
+def test_list_scheduling_starts_the_highest_priority_ready_job_first():
+    makespan = _benchmark("makespan")
+    Job = makespan.Job
+    jobs = [Job("a", 1.0), Job("b", 5.0, priority=5.0), Job("c", 1.0), Job("d", 1.0)]
+    # one core: the sum whatever the order
+    assert makespan.schedule(jobs, 1) == (8.0, 5.0)
+    # two cores, longest first: b on one core, a, c, d on the other
+    assert makespan.schedule(jobs, 2) == (5.0, 5.0)
+    # in plan order (no priorities) b starts with a, and waits for nothing: still 5; but a
+    # long job started last stretches the run
+    late = [Job("a", 1.0), Job("c", 1.0), Job("d", 1.0), Job("b", 5.0)]
+    assert makespan.schedule(late, 2) == (6.0, 5.0)
+    # a job waits for what it needs, however many cores
+    chain = [Job("x", 2.0), Job("y", 3.0, needs=["x"]), Job("z", 1.0)]
+    assert makespan.schedule(chain, 64) == (5.0, 3.0)
+
+
+def test_calibration_measures_a_trial_as_a_train_job_and_merges_its_rows(tmp_path):
+    """``benchmarks/calibrate_blocks.py`` on one dataset and algorithm: a row per kind (the
+    shared path's too), CPU seconds > 0, the binarized columns; a second run replaces its
+    rows instead of adding them."""
+    import subprocess
+
+    from budgetboost.pipeline.trial_costs import TrialCosts
+
+    out = tmp_path / "calibration.csv"
+    command = [
+        sys.executable,
+        "benchmarks/calibrate_blocks.py",
+        "--configfile",
+        "config/test.yaml",
+        "--datasets",
+        "heart",
+        "--algorithms",
+        "greedy",
+        "adaboost_bt",
+        "--output",
+        str(out),
+    ]
+    for _ in range(2):
+        subprocess.run(command, cwd=REPO, check=True, capture_output=True, timeout=600)
+        rows = TrialCosts.read(out).rows
+        assert sorted(r["estimator"] for r in rows) == [
+            "BudgetedBoost",
+            "BudgetedBoost",
+            "adaboost_path",
+        ]
+        assert all(r["dataset"] == "heart" and r["columns"] == 371 for r in rows)
+        assert all(r["seconds"] > 0 for r in rows)
+
+
+@pytest.mark.slow
+def test_makespan_replays_a_finished_run(base_run):
+    """``benchmarks/makespan.py`` on the test config's run: before and after, every core
+    count, a makespan never below the ideal nor below the longest job."""
+    import subprocess
+
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks/makespan.py"),
+            "--run",
+            str(base_run),
+            "--configfile",
+            "config/test.yaml",
+            "--old-block-size",
+            "3",
+        ],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    rows = re.findall(r"^\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d.]+)\s+([\d,]+)$", proc.stdout, re.M)
+    assert len(rows) == 8, proc.stdout  # 4 core counts, before and after
+    for _cores, makespan, ideal, ratio, longest in rows:
+        makespan, ideal, longest = (float(v.replace(",", "")) for v in (makespan, ideal, longest))
+        assert makespan >= ideal - 1 and makespan >= longest - 1 and float(ratio) >= 0.99

@@ -16,7 +16,7 @@ SHIPPED.remove("config/datasets.yaml")  # the registry
 @pytest.mark.parametrize("name", SHIPPED)
 def test_the_shipped_configs_pass(name):
     config = check_file(REPO / name, REPO)
-    assert config["block_size"] >= 1
+    assert config["block_seconds"] > 0 and config.get("block_size", 1) >= 1
     assert all("params" in entry for entry in config["algorithms"].values())  # defaults
 
 

@@ -534,7 +534,7 @@ def page_text(url: str, profile: Path) -> str:
 
     parser = Text()
     parser.feed(proc.stdout)
-    return " ".join(" ".join(parser.parts).split())
+    return " ".join("".join(parser.parts).split())  # as the DOM's text content reads
 
 
 @pytest.mark.slow

@@ -10,7 +10,9 @@ import copy
 import functools
 import http.server
 import importlib.metadata
+import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -39,6 +41,7 @@ from conftest import (
 )
 
 from budgetboost.analysis import vocabulary
+from budgetboost.checks import check_all
 from budgetboost.data import schema
 from budgetboost.data.io import read_metadata, read_table
 from budgetboost.pipeline import plan
@@ -71,6 +74,7 @@ def test_full_config_dry_run_plans_every_shard(fresh_repo):
     config = load_config("config/config.yaml")
     registry = yaml.safe_load((REPO / config["registry"]).read_text())
     pairs = sum(len(e["cost_models"]) for e in config["datasets"].values())
+    planned = plan.Plan(*check_all(config, REPO))
     blocks = 0
     for dataset, entry in config["datasets"].items():
         for cost_model in entry["cost_models"]:
@@ -80,7 +84,7 @@ def test_full_config_dry_run_plans_every_shard(fresh_repo):
                     continue
                 caps = [registry[dataset]["trials"], algorithm.get("trials"), model.get("trials")]
                 trials = min(c for c in caps if c is not None)
-                blocks += -(-trials // config["block_size"])
+                blocks += -(-trials // planned.block_size(dataset, cost_model, name))
     rules = [rule for rule, _ in jobs]
     assert rules.count("train") == blocks
     assert rules.count("binarize") == len(config["datasets"]) == 9
@@ -730,10 +734,20 @@ def test_shards_are_byte_identical_with_one_core(base_run, tmp_path):
         assert path.read_bytes() == (base_run / path.relative_to(repo)).read_bytes(), path
 
 
+def _one_trial_blocks_by_cost(config: dict) -> None:
+    """Blocks of one trial, by their expected cost: no block cap, a tiny time target."""
+    _heart_only(config, 1)
+    del config["block_size"]
+    config["block_seconds"] = 1e-6
+
+
 @pytest.mark.slow
-def test_results_do_not_depend_on_the_block_size(base_run, tmp_path):
+@pytest.mark.parametrize("blocking", [_one_trial_blocks_by_cost, lambda c: _heart_only(c, 1)])
+def test_results_do_not_depend_on_the_blocks(base_run, tmp_path, blocking):
+    """The same rows whatever the blocks: cut by their expected cost or by a cap, against
+    the base run's blocks of three (the paths' blocks change with them)."""
     repo = copy_repo(tmp_path / "repo")
-    edit_config(repo, lambda c: _heart_only(c, 1))
+    edit_config(repo, blocking)
     snakemake(repo, "--cores", "2")
     trials = load_config(repo=repo)["datasets"]["heart"]["trials"]
     assert len(shard_paths(repo, algorithm="smoothed")) == trials
@@ -819,4 +833,13 @@ def test_the_dry_run_asks_for_the_configs_resources():
     rows = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
     for rule, values in asked.items():
         assert rows[rule][2:4] == [str(values["mem_mb"]), str(values["runtime"])], rule
-    assert "SLURM jobs submitted: 5 bundles + 3 single = 8" in out
+    # train and path jobs go out in bundles of 16 (a path job with the train jobs reading it
+    # one component), the three binarize jobs one each
+    jobs = {rule: int(row[1]) for rule, row in rows.items() if len(row) > 1 and row[1].isdigit()}
+    bundles, single = map(int, re.search(r"submitted: (\d+) bundles \+ (\d+) single", out).groups())
+    assert single == jobs["binarize"] == 3
+    assert (
+        math.ceil(jobs["train"] / 16)
+        <= bundles
+        <= math.ceil(jobs["train"] / 16) + jobs["adaboost_path"]
+    )

@@ -213,10 +213,40 @@ def train_code(wildcards):
 
 
 def shared_path(wildcards):
-    """The block's shared AdaBoost paths, for an algorithm that fits from them."""
+    """The shared AdaBoost paths of the block's trials, for an algorithm that fits from
+    them (the path's blocks are sized by its own cost: one or several of them)."""
     if not config["algorithms"][wildcards.algorithm].get("adaboost_path", False):
         return []
-    return [R(f"paths/{wildcards.dataset}/block-{wildcards.block}.parquet")]
+    blocks = PLAN.path_blocks(
+        int(wildcards.block),
+        wildcards.dataset,
+        wildcards.cost_model,
+        wildcards.algorithm,
+    )
+    return [R(f"paths/{wildcards.dataset}/block-{k}.parquet") for k in blocks]
+
+
+def train_priority(wildcards):
+    """The job's expected CPU seconds: Snakemake starts the longest ready jobs first, so
+    the run does not wait on a long job started last."""
+    return round(
+        PLAN.job_seconds(
+            int(wildcards.block),
+            wildcards.dataset,
+            wildcards.cost_model,
+            wildcards.algorithm,
+        )
+    )
+
+
+def twin_check(wildcards):
+    """Whether this train job checks its algorithm's reproducibility: the first block of
+    the dataset where the (cost model, algorithm)'s trials are cheapest, once per run.
+    """
+    cheapest = PLAN.reproducibility_checks()[
+        (wildcards.cost_model, wildcards.algorithm)
+    ]
+    return wildcards.dataset == cheapest and int(wildcards.block) == 0
 
 
 def path_rounds(wildcards):

@@ -1,4 +1,8 @@
-# Training: one job per block of trials of a (dataset, cost model, algorithm). A job draws
+# Training: one job per block of trials of a (dataset, cost model, algorithm), blocks sized
+# by the trials' expected cost (budgetboost.pipeline.plan: no job expected past the config's
+# block_seconds; the longest ready jobs start first). Each (cost model, algorithm) is checked
+# for reproducibility once, in the first block of its cheapest dataset (param `twin`: its
+# first trial fitted twice; different results fail the job, hence the run). A job draws
 # its own trials' splits and costs from their stable seeds (budgetboost.pipeline.blocks.
 # block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
@@ -22,6 +26,8 @@ rule adaboost_path:
         timings=R("timings/{dataset}/_shared/adaboost_path/block-{block}.parquet"),
     log:
         PLAN.log("adaboost_path"),
+    # before the train jobs that read it
+    priority: 1000000
     conda:
         "../envs/budgetboost.yaml"
     threads: 1
@@ -49,6 +55,7 @@ rule train:
         stumps=R("stumps/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet"),
     log:
         PLAN.log("train"),
+    priority: train_priority
     conda:
         "../envs/budgetboost.yaml"
     threads: 1
@@ -62,5 +69,6 @@ rule train:
         split=split_sizes,
         cost_spec=cost_spec,
         versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
+        twin=twin_check,
     script:
         "../scripts/train.py"

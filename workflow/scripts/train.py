@@ -42,7 +42,9 @@ def train(sm, job):
     if sm.input.paths:  # imported only here: other shards do not depend on the boosting code
         from budgetboost.pipeline.shared_path import read_adaboost_paths
 
-        paths = read_adaboost_paths(sm.input.paths[0])
+        paths = {}
+        for path in sm.input.paths:  # the path's blocks that hold this block's trials
+            paths.update(read_adaboost_paths(path))
     estimator_class(spec.estimator)  # imported here, before the working directory changes
     with job.isolated():
         shard, timings, stumps = run_block(
@@ -60,6 +62,7 @@ def train(sm, job):
             paths=paths,
             discounts=inputs.discounts,
             progress=job.doing,
+            twin=bool(sm.params.twin),
         )
     metadata = shard_metadata(
         dataset=dataset,

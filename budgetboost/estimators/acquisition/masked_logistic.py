@@ -12,8 +12,8 @@ several random masks:
 when its group is masked). The score is *additive over feature groups*: the score of
 ``o ∪ v`` is the score of ``o`` plus ``sum_{g in v} a_g(x)``, so every candidate subset of
 every neighbour is scored by one small matrix product (:mod:`~.rollout`), which is what
-makes the oracle affordable at the benchmark's scale. A multilayer perceptron on masked
-inputs (the paper's choice for most datasets) has no such shortcut and is not used.
+makes the oracle affordable at the benchmark's scale. It cannot see how groups act together;
+the network of :mod:`~.masked_network` (``classifier="network"``) can, at ``H`` times the cost.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-__all__ = ["MaskedLogistic", "fit_masked_logistic", "softplus"]
+__all__ = ["MaskedLogistic", "fit_masked_logistic", "random_masks", "softplus"]
 
 #: L-BFGS iterations of the fit (it converges in far fewer on 0/1 inputs).
 MAX_ITERATIONS = 500
@@ -59,6 +59,15 @@ class MaskedLogistic:
     weight: np.ndarray
     bias: np.ndarray
 
+    @property
+    def initial_state(self) -> float:
+        """The state of nothing observed: for this additive model the score itself."""
+        return self.intercept
+
+    def scores(self, state: np.ndarray) -> np.ndarray:
+        """The score of each state: the state itself (the rollout's states are scores)."""
+        return state
+
     def contributions(self, X: np.ndarray) -> np.ndarray:
         """``a_g(x)`` of every row and group: shape (n_rows, n_groups).
 
@@ -68,6 +77,20 @@ class MaskedLogistic:
         member = np.zeros((self.columns.size, self.bias.size))
         member[np.arange(self.columns.size), self.column_group] = 1.0
         return (X[:, self.columns] * self.weight) @ member + self.bias
+
+
+def random_masks(
+    rng: np.random.Generator, n: int, n_groups: int, n_masks: int, max_observed: int = 1 << 30
+) -> np.ndarray:
+    """``n_masks`` random masks of each of ``n`` rows: shape (n_masks, n, n_groups), bool.
+
+    Each copy draws a size uniform in ``0 .. min(n_groups, max_observed)`` and observes that
+    many groups, a uniformly random subset of them (so every subset size the acquisition
+    reaches is trained on, from the empty set up).
+    """
+    sizes = rng.integers(0, min(n_groups, max_observed) + 1, size=(n_masks, n, 1))
+    rank = np.argsort(np.argsort(rng.random((n_masks, n, n_groups)), axis=2), axis=2)
+    return rank < sizes
 
 
 def fit_masked_logistic(
@@ -83,11 +106,11 @@ def fit_masked_logistic(
 ) -> MaskedLogistic:
     """Fit the classifier on ``n_masks`` random masks of every row.
 
-    Each copy of a row draws ``p ~ U(0, 1)`` and observes each group with probability ``p``
-    (so every subset size is trained on, from the empty set to all groups), the masks the
-    acquisition meets. The objective is the mean logistic loss over the copies plus
-    ``regularization / (2 n) |w|^2`` (``n`` the rows; the intercept is not penalised: the
-    scale of scikit-learn's ``C = 1 / regularization``), minimised by L-BFGS from zero.
+    Each copy of a row observes a random subset of the groups of a size uniform from none to
+    ``max_observed`` (:func:`random_masks`), the masks the acquisition meets. The objective
+    is the mean logistic loss over the copies plus ``regularization / (2 n) |w|^2`` (``n``
+    the rows; the intercept is not penalised: the scale of scikit-learn's ``C = 1 /
+    regularization``), minimised by L-BFGS from zero.
 
     Parameters
     ----------
@@ -105,9 +128,7 @@ def fit_masked_logistic(
         L2 strength (> 0).
     """
     n = X.shape[0]
-    sizes = rng.integers(0, min(n_groups, max_observed) + 1, size=(n_masks, n, 1))
-    rank = np.argsort(np.argsort(rng.random((n_masks, n, n_groups)), axis=2), axis=2)
-    observed = rank < sizes
+    observed = random_masks(rng, n, n_groups, n_masks, max_observed)
     Xc = X[:, columns]
     Z = np.concatenate([Xc[None] * observed[:, :, column_group], observed], axis=2)
     Z = Z.reshape(n_masks * n, columns.size + n_groups)

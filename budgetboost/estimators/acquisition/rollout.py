@@ -2,10 +2,12 @@
 rollout of every example's trajectory.
 
 An :class:`Oracle` is what one fit holds: the pool of candidate feature groups with their
-prices, the classifier on masked inputs (:mod:`~.masked_logistic`), the oracle rows (the
-training rows the nearest neighbours come from, with their labels) and the random candidate
-subsets of every step. :func:`rollout` runs the approximate acquisition conditioned oracle
-(AACO, Valancius et al. 2024) for every example and every cost trade-off ``alpha`` at once:
+prices, the classifier on masked inputs (the logistic model of :mod:`~.masked_logistic` or
+the network of :mod:`~.masked_network`), the oracle rows (the training rows the nearest
+neighbours come from, with their labels) and the random candidate subsets of every step.
+:func:`rollout` runs the approximate acquisition conditioned oracle (AACO, Valancius et al.
+2024) for every example and every configuration (a cost trade-off ``alpha`` and a horizon)
+at once:
 
 1. **Neighbours.** The ``k`` oracle rows nearest to the example on its observed groups stand
    for ``p(x_u, y | x_o)``. The distance is a sum over the observed groups of the L1
@@ -17,12 +19,15 @@ subsets of every step. :func:`rollout` runs the approximate acquisition conditio
 2. **Candidate subsets.** Every singleton of the pool and ``n_subsets`` random subsets of it
    (drawn at fit, one set per step, shared by all examples), each less what the example has
    observed. A subset is a candidate if its marginal price, with what the example has paid,
-   fits within the horizon (the fitted ``budget``).
+   fits within the configuration's horizon (by default the fitted ``budget``).
 3. **The ACO objective.** Each candidate ``v`` costs ``(1/k) sum_n loss(y_n, f(x_o, x_{n,v}))
    + alpha * c(v | o)``: the mean logistic loss over the neighbours of the classifier fed the
    example's observed values and the neighbour's values on ``v``, plus ``alpha`` times the
    price of ``v`` given what is paid. The empty subset (stopping) costs the mean loss of the
-   current prediction.
+   current prediction. Both classifiers are additive over groups up to their output: the
+   logistic model's score (one product scores every candidate of every neighbour,
+   :func:`_evaluate`), the network's hidden pre-activations (the same product, ``H`` times
+   wider, then the rectifier and the output layer, :func:`_evaluate_network`).
 4. **Acquire or stop.** The example acquires the group of the best subset (ties: the
    earlier candidate) whose own objective as a singleton is lowest (ties: the earlier pool
    position), and the next step plans anew; or it stops. With ``stopping="aco"`` it stops
@@ -31,11 +36,12 @@ subsets of every step. :func:`rollout` runs the approximate acquisition conditio
    and it stops when none is left (the budget-constrained ACO's rule).
 
 Examples whose observed groups and values are equal share their neighbours and losses, so
-the work of a step is done once per distinct *state* (all examples and trade-offs start in
-one; the first steps have few), then each (trade-off, example) row picks its action. The
-losses of step 3 are computed in float32 (:data:`LOSS_DTYPE`: half the time of float64);
-candidates whose objectives differ by less than its rounding (~1e-7) are ties, which the
-arithmetic breaks, always the same way.
+the work of a step is done once per distinct *state* (all examples and configurations start
+in one; the first steps have few), then each (configuration, example) row picks its action
+(a configuration's horizon and ``alpha`` enter there only). The losses of step 3 are
+computed in float32 (:data:`LOSS_DTYPE`: half the time of float64); candidates whose
+objectives differ by less than its rounding (~1e-7) are ties, which the arithmetic breaks,
+always the same way.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .masked_logistic import MaskedLogistic, softplus
+from .masked_network import MaskedNetwork
 
 __all__ = ["Oracle", "Trajectories", "nearest", "rollout"]
 
@@ -58,6 +65,8 @@ CAP = float(2**20)
 MAX_TABLE = 256
 #: Elements of the (states, neighbours, candidates) loss tensor evaluated at once.
 _BLOCK_ELEMENTS = 1 << 21
+#: Elements of the network's (candidates, states, neighbours, hidden units) tensor at once.
+_NETWORK_BLOCK_ELEMENTS = 1 << 18
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,9 +89,10 @@ class Oracle:
         Their labels, -1/+1.
     oracle_rows : ndarray of int, shape (n,)
         The training row of each oracle row.
-    oracle_contributions : ndarray of shape (n, P)
-        The classifier's group contributions of the oracle rows.
-    classifier : MaskedLogistic
+    oracle_contributions : ndarray of shape (n, P) or (n, P, H)
+        The classifier's group contributions of the oracle rows (the network's: to its ``H``
+        hidden pre-activations).
+    classifier : MaskedLogistic or MaskedNetwork
     base : ndarray of shape (P,)
         What acquiring a group adds once its discount group is paid (its price where it has
         none).
@@ -94,7 +104,8 @@ class Oracle:
         The candidate subsets of each step: the P singletons, then the random subsets.
     n_neighbors : int
     horizon : float
-        The largest total an example may pay (the fitted ``budget``; ``inf``: none).
+        The largest total an example may pay (the fitted ``budget``; ``inf``: none), unless
+        :func:`rollout` is given a configuration's own (smaller) horizon.
     stopping : {"aco", "improvement"}
         The stopping rule (module docstring, step 4).
     """
@@ -107,7 +118,7 @@ class Oracle:
     oracle_y: np.ndarray
     oracle_rows: np.ndarray
     oracle_contributions: np.ndarray
-    classifier: MaskedLogistic
+    classifier: MaskedLogistic | MaskedNetwork
     base: np.ndarray
     discount_group: np.ndarray
     shared: np.ndarray
@@ -135,7 +146,7 @@ class Oracle:
 @dataclass(frozen=True, eq=False)
 class Trajectories:
     """What :func:`rollout` returns: row ``r = c * n_examples + i`` is example ``i`` under
-    trade-off ``c``; ``T`` is ``max_acquisitions``.
+    configuration ``c``; ``T`` is ``max_acquisitions``.
 
     Attributes
     ----------
@@ -306,6 +317,16 @@ def _softplus_inplace(z: np.ndarray) -> np.ndarray:
     return z
 
 
+def _neighbours(oracle: Oracle, distance: np.ndarray, root: bool) -> np.ndarray:
+    """The oracle rows standing for each state's ``p(x_u, y | x_o)`` (module docstring, step
+    1): shape (S, K); at the root (nothing observed) every oracle row."""
+    if root:
+        return np.broadcast_to(
+            np.arange(oracle.oracle_y.size), (distance.shape[0], oracle.oracle_y.size)
+        )
+    return nearest(distance, oracle.n_neighbors)
+
+
 def _evaluate(
     oracle: Oracle,
     step: int,
@@ -314,16 +335,13 @@ def _evaluate(
     distance: np.ndarray,
     root: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Expected losses of the states of one step (module docstring, steps 1-3 without the
-    prices): the loss of stopping (S,), of each candidate (S, R) and the neighbours (S, K)."""
+    """Expected losses of the states of one step under the logistic model (module docstring,
+    steps 1-3 without the prices): the loss of stopping (S,), of each candidate (S, R) and
+    the neighbours (S, K). ``score`` (S,) is each state's current score."""
     S = observed.shape[0]
-    n = oracle.oracle_y.size
     cand = oracle.candidates[step].astype(LOSS_DTYPE)  # (R, P)
     R = cand.shape[0]
-    if root:  # nothing observed: every oracle row
-        neighbours = np.broadcast_to(np.arange(n), (S, n))
-    else:
-        neighbours = nearest(distance, oracle.n_neighbors)
+    neighbours = _neighbours(oracle, distance, root)
     K = neighbours.shape[1]
     stop = np.empty(S)
     loss = np.empty((S, R))
@@ -341,6 +359,90 @@ def _evaluate(
         z += margin[:, :, None].astype(LOSS_DTYPE)
         loss[rows] = _softplus_inplace(z).mean(axis=1)
         stop[rows] = softplus(margin).mean(axis=1)
+    return stop, loss, neighbours
+
+
+def network_parts(oracle: Oracle) -> np.ndarray:
+    """The oracle rows' group contributions to the network's hidden pre-activations as
+    :func:`_evaluate_network` gathers them: row ``g * n + r`` group ``g`` of oracle row
+    ``r``, then a row of zeros (what an observed group adds); float32, shape (P n + 1, H)."""
+    contributions = oracle.oracle_contributions
+    H = contributions.shape[2]
+    parts = np.zeros((contributions.shape[1] * contributions.shape[0] + 1, H), LOSS_DTYPE)
+    parts[:-1] = contributions.transpose(1, 0, 2).reshape(-1, H)
+    return parts
+
+
+def _evaluate_network(
+    oracle: Oracle,
+    step: int,
+    observed: np.ndarray,
+    hidden: np.ndarray,
+    distance: np.ndarray,
+    root: bool,
+    parts: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_evaluate` under the network: ``hidden`` (S, H) is each state's hidden
+    pre-activations, ``parts`` (P * n + 1, H) each oracle row's contribution of each group
+    to them (row ``g * n + r``: group ``g`` of oracle row ``r``; the last row zeros), float32.
+
+    A candidate ``v`` of a state with hidden pre-activations ``h_o`` gives neighbour ``r``
+    the pre-activations ``h_o + sum_{g in v, g not observed} A_g(x_r)``: for a singleton a
+    sum of two vectors, for the random subsets one product of the subsets (Rs, P) with the
+    neighbours' unobserved parts (P, b K H); then the rectifier, the output layer and the
+    logistic loss of the neighbour's label. Candidate order as :func:`_evaluate`'s: the P
+    singletons (the first P candidates are the pool's singletons), then the random subsets.
+    A block of states gathers the groups some state of it has not observed (an observed
+    group gathers the zero row); a singleton every state of the block observed adds nothing
+    and scores the loss of stopping, as it does under the logistic model (so does every
+    candidate of a block that observed everything). The rectifier is taken as ``max(u,
+    -h_o) + h_o`` of the candidates' parts ``u``, and ``w . h_o`` added to the output: the
+    same values, one pass over the tensor fewer.
+    """
+    S = observed.shape[0]
+    P = oracle.size
+    n = oracle.oracle_y.size
+    clf = oracle.classifier
+    subsets = oracle.candidates[step][P:].astype(LOSS_DTYPE)  # (Rs, P)
+    Rs = subsets.shape[0]
+    H = parts.shape[1]
+    neighbours = _neighbours(oracle, distance, root)
+    K = neighbours.shape[1]
+    stop = np.empty(S)
+    loss = np.empty((S, P + Rs))
+    unobserved = ~observed.T  # (P, S)
+    current = clf.scores(hidden)  # (S,): the current prediction
+    output = clf.output_weight.astype(LOSS_DTYPE)
+    floor = -hidden.astype(LOSS_DTYPE)  # (S, H): max(u, -h_o) + h_o = max(u + h_o, 0)
+    offset = hidden.astype(LOSS_DTYPE) @ output + LOSS_DTYPE(clf.output_intercept)  # (S,)
+    block = max(1, _NETWORK_BLOCK_ELEMENTS // max(K * (P + Rs) * H, 1))
+    for start in range(0, S, block):  # blocks of states bound the memory, not a hot loop
+        rows = slice(start, min(start + block, S))
+        nb = neighbours[rows]
+        b = nb.shape[0]
+        sign = -oracle.oracle_y[nb]  # (b, K)
+        stop[rows] = softplus(sign * current[rows, None]).mean(axis=1)
+        # the groups some state of the block has not observed, each neighbour's part of them
+        keep = np.flatnonzero(unobserved[:, rows].any(axis=1))
+        Q = keep.size
+        loss[rows] = stop[rows, None]  # a candidate of nothing unobserved adds nothing
+        if not Q:
+            continue
+        index = np.where(unobserved[keep, rows, None], keep[:, None, None] * n + nb, P * n)
+        z = np.empty((Q + Rs, b, K, H), dtype=LOSS_DTYPE)
+        np.take(parts, index, axis=0, out=z[:Q])  # the singletons' parts u
+        if Rs:  # the random subsets' parts: sums of the singletons'
+            np.matmul(subsets[:, keep], z[:Q].reshape(Q, -1), out=z[Q:].reshape(Rs, -1))
+        flat = z.reshape(Q + Rs, -1)
+        bound = np.broadcast_to(floor[rows, None, :], (b, K, H)).reshape(1, -1)
+        np.maximum(flat, bound, out=flat)
+        margin = flat.reshape(-1, H) @ output  # (Q + Rs) b K
+        margin = margin.reshape(Q + Rs, b, K)
+        margin += offset[rows, None]
+        margin *= sign.astype(LOSS_DTYPE)
+        expected = _softplus_inplace(margin).mean(axis=2).T  # (b, Q + Rs)
+        loss[rows, keep] = expected[:, :Q]
+        loss[rows, P:] = expected[:, Q:]
     return stop, loss, neighbours
 
 
@@ -366,30 +468,34 @@ def rollout(
     alphas: np.ndarray,
     limits: np.ndarray | None = None,
     trace: list | None = None,
+    horizons: np.ndarray | None = None,
 ) -> Trajectories:
-    """Every example's acquisition under every trade-off ``alpha`` (the module docstring).
+    """Every example's acquisition under every configuration (the module docstring).
 
     Parameters
     ----------
     oracle : Oracle
     X : ndarray of shape (n_examples, n_features)
         The examples (validated, the fit's columns).
-    alphas : ndarray of shape (n_alphas,)
-        The trade-offs (>= 0) of the ACO objective.
-    limits : ndarray of shape (n_alphas,), optional
-        The largest budget each trade-off's trajectories will serve (default: all). A
+    alphas : ndarray of shape (n_configs,)
+        The trade-off (>= 0) of the ACO objective of each configuration.
+    limits : ndarray of shape (n_configs,), optional
+        The largest budget each configuration's trajectories will serve (default: all). A
         trajectory ends before an acquisition that would take it above its limit: no budget
-        it serves could use that acquisition or any later one, and the planning (horizon
-        ``oracle.horizon``) is not changed, so every prefix it serves is the same.
+        it serves could use that acquisition or any later one, and the planning (within the
+        configuration's horizon) is not changed, so every prefix it serves is the same.
     trace : list, optional
         If given, each step appends ``(neighbour_rows, state, example)``: the training rows
         of every state's neighbours (S, K), and the state and example of every active row
         (for tests).
+    horizons : ndarray of shape (n_configs,), optional
+        Each configuration's horizon: the most an example may pay, within which its
+        candidate subsets must fit (default: ``oracle.horizon`` for every configuration).
 
     Returns
     -------
     Trajectories
-        Rows ``c * n_examples + i``: example ``i`` under ``alphas[c]``.
+        Rows ``c * n_examples + i``: example ``i`` under configuration ``c``.
     """
     alphas = np.asarray(alphas, dtype=np.float64)
     m = X.shape[0]
@@ -399,41 +505,59 @@ def rollout(
     n_rows = alphas.size * m
     example = np.tile(np.arange(m), alphas.size)
     trade = np.repeat(np.arange(alphas.size), m)
-    alpha = alphas[trade]
     limit = np.full(alphas.size, np.inf) if limits is None else np.asarray(limits, np.float64)
+    if horizons is None:
+        horizon = np.full(alphas.size, oracle.horizon)
+    else:
+        horizon = np.asarray(horizons, dtype=np.float64)
+    classifier = oracle.classifier
+    network = isinstance(classifier, MaskedNetwork)
     group = np.full((n_rows, T), -1, dtype=np.intp)
     paid = np.full((n_rows, T), np.inf)
-    score_after = np.full((n_rows, T + 1), oracle.classifier.intercept)
+    score_after = np.full((n_rows, T + 1), classifier.intercept)
     if P == 0 or m == 0:
         return Trajectories(group, paid, score_after)
-    contributions = oracle.classifier.contributions(X)  # (m, P)
+    contributions = classifier.contributions(X)  # (m, P), the network's (m, P, H)
+    if network:
+        parts = network_parts(oracle)
     distances = _GroupDistances(oracle, X)
-    # the states: all rows start in the root (nothing observed)
+    # the states: all rows start in the root (nothing observed); a state's classifier state
+    # is its score (logistic) or its hidden pre-activations (network)
     active = np.arange(n_rows)
     state = np.zeros(n_rows, dtype=np.intp)
     observed = np.zeros((1, P), dtype=bool)
     touched = np.zeros((1, D), dtype=bool)
     spent = np.zeros(1)
-    score = np.full(1, oracle.classifier.intercept)
+    hidden = np.asarray(classifier.initial_state, dtype=np.float64)[None]
     distance = np.zeros((1, oracle.oracle_y.size))
     for step in range(T):
         if not active.size:
             break
-        stop_loss, loss, neighbours = _evaluate(oracle, step, observed, score, distance, step == 0)
+        if network:
+            stop_loss, loss, neighbours = _evaluate_network(
+                oracle, step, observed, hidden, distance, step == 0, parts
+            )
+        else:
+            stop_loss, loss, neighbours = _evaluate(
+                oracle, step, observed, hidden, distance, step == 0
+            )
         if trace is not None:
             trace.append((oracle.oracle_rows[neighbours], state.copy(), example[active].copy()))
         price, new = _candidate_prices(oracle, step, observed, touched)
-        valid = (new > 0) & (spent[:, None] + price <= oracle.horizon)
+        valid = new > 0
         if oracle.stopping == "improvement":  # only subsets that lower the expected loss
             valid &= loss < stop_loss[:, None]
-        loss_valid = np.where(valid, loss, np.inf)
-        # rows of one state and one alpha act alike: decide once per (alpha, state) pair
+        # rows of one state and one configuration act alike: decide once per pair
         n_states = observed.shape[0]
         pairs, first, pair_of_row = np.unique(
             trade[active] * n_states + state, return_index=True, return_inverse=True
         )
-        p_state, p_alpha = state[first], alpha[active[first]]
-        objective = loss_valid[p_state] + p_alpha[:, None] * price[p_state]
+        p_state, p_config = state[first], trade[active[first]]
+        p_alpha = alphas[p_config]
+        # the candidates that fit within the configuration's horizon
+        fits = spent[p_state, None] + price[p_state] <= horizon[p_config, None]
+        loss_valid = np.where(valid[p_state] & fits, loss[p_state], np.inf)
+        objective = loss_valid + p_alpha[:, None] * price[p_state]
         best = np.argmin(objective, axis=1)
         best_objective = objective[np.arange(pairs.size), best]
         if oracle.stopping == "improvement":
@@ -444,7 +568,7 @@ def rollout(
         member = oracle.candidates[step][best] & ~observed[p_state]
         single = np.where(member, loss[p_state, :P] + p_alpha[:, None] * price[p_state, :P], np.inf)
         chosen = np.argmin(single, axis=1)
-        go &= spent[p_state] + price[p_state, chosen] <= limit[trade[active[first]]]
+        go &= spent[p_state] + price[p_state, chosen] <= limit[p_config]
         moving = go[pair_of_row]
         active, state = active[moving], state[moving]
         chosen = chosen[pair_of_row[moving]]
@@ -462,18 +586,18 @@ def rollout(
         if D:
             d = oracle.discount_group[g]
             new_touched[np.flatnonzero(d >= 0), d[d >= 0]] = True
-        new_score = score[parent] + contributions[rep, g]
+        new_hidden = hidden[parent] + contributions[rep, g]
         new_distance = distance[parent]
         distances.add(new_distance, rep, g)
-        observed, touched, spent, score, distance = (
+        observed, touched, spent, hidden, distance = (
             new_observed,
             new_touched,
             new_spent,
-            new_score,
+            new_hidden,
             new_distance,
         )
         state = inverse
         group[active, step] = chosen
         paid[active, step] = spent[state]
-        score_after[active, step + 1 :] = score[state, None]
+        score_after[active, step + 1 :] = classifier.scores(hidden[state])[:, None]
     return Trajectories(group, paid, score_after)

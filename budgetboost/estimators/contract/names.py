@@ -23,6 +23,7 @@ ESTIMATORS: dict[str, str] = {
     "BudgetedSTreeD": "budgetboost.estimators.peers.streed_peer:BudgetedSTreeD",
     "BudgetPrune": "budgetboost.estimators.trees.budget_prune:BudgetPrune",
     "AACO": "budgetboost.estimators.acquisition.aaco:AACO",
+    "SelectThenTrain": "budgetboost.estimators.selection.select_then_train:SelectThenTrain",
 }
 
 

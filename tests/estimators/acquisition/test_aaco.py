@@ -9,6 +9,7 @@ classifier weights, oracle rows, candidate subsets).
 
 from __future__ import annotations
 
+import hashlib
 import math
 
 import numpy as np
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from budgetboost.estimators.acquisition.aaco import AACO
 from budgetboost.estimators.acquisition.masked_logistic import fit_masked_logistic
+from budgetboost.estimators.acquisition.masked_network import MaskedNetwork
 from budgetboost.estimators.acquisition.pool import select_pool
 from budgetboost.estimators.acquisition.rollout import (
     CAP,
@@ -39,12 +41,64 @@ def _softplus(z: float) -> float:
     return max(z, 0.0) + math.log1p(math.exp(-abs(z)))
 
 
-def reference_rollout(oracle, X, alphas):
-    """Every (alpha, example) trajectory, one at a time, from the definitions.
+def masked_scorer(oracle):
+    """The classifier's score of a masked input, from its definition, in plain Python.
 
-    Returns ``(groups, paid, scores, clear)``: per row the acquired pool positions, the
-    cumulative prices and the scores after each acquisition, and whether no decision of
-    the row was a near-tie (:data:`NEAR_TIE`).
+    Returns ``score(value_of, observed)``: ``observed`` the set of observed pool groups,
+    ``value_of(g, c)`` the value of column ``c`` (of group ``g``) where it is observed. The
+    logistic model sums ``b_g + sum_{j in g} w_j x_j`` over the observed groups; the network
+    builds its input (each column standardised and times its group's mask bit, then the
+    mask bits) and runs forward: the rectified hidden units, then the output layer, with
+    scikit-learn's fitted weights (``coefs_``, ``intercepts_``).
+    """
+    clf = oracle.classifier
+    P = oracle.size
+    read = [(int(c), int(g)) for c, g in zip(clf.columns, clf.column_group, strict=True)]
+    if isinstance(clf, MaskedNetwork):
+        first = [[float(v) for v in row] for row in clf.network.coefs_[0]]
+        hidden_bias = [float(v) for v in clf.network.intercepts_[0]]
+        second = [float(v) for v in clf.network.coefs_[1][:, 0]]
+        out_bias = float(clf.network.intercepts_[1][0])
+        mean = [float(v) for v in clf.mean]
+        scale = [float(v) for v in clf.scale]
+        cache: dict = {}
+
+        def forward(inputs):
+            if inputs not in cache:
+                total = out_bias
+                for u, b in enumerate(hidden_bias):
+                    h = b + sum(value * first[i][u] for i, value in enumerate(inputs) if value)
+                    total += second[u] * max(h, 0.0)
+                cache[inputs] = total
+            return cache[inputs]
+
+        def score(value_of, observed):
+            inputs = [
+                (value_of(g, c) - mean[j]) / scale[j] if g in observed else 0.0
+                for j, (c, g) in enumerate(read)
+            ]
+            return forward(tuple(inputs + [1.0 if g in observed else 0.0 for g in range(P)]))
+
+        return score
+    weight = [float(w) for w in clf.weight]
+
+    def score(value_of, observed):  # w_0 + sum over o of b_g + sum_{j in g} w_j x_j
+        total = float(clf.intercept)
+        for g in sorted(observed):
+            total += float(clf.bias[g])
+            total += sum(weight[j] * value_of(g, c) for j, (c, gg) in enumerate(read) if gg == g)
+        return total
+
+    return score
+
+
+def reference_rollout(oracle, X, alphas, horizons=None):
+    """Every (configuration, example) trajectory, one at a time, from the definitions.
+
+    A configuration is an ``alpha`` and a horizon (default: the oracle's). Returns
+    ``(groups, paid, scores, clear)``: per row the acquired pool positions, the cumulative
+    prices and the scores after each acquisition, and whether no decision of the row was a
+    near-tie (:data:`NEAR_TIE`).
     """
     P, n = oracle.size, oracle.oracle_y.size
     T = oracle.candidates.shape[0]
@@ -52,14 +106,9 @@ def reference_rollout(oracle, X, alphas):
     columns = {
         g: [int(c) for c in oracle.distance_columns[oracle.distance_group == g]] for g in range(P)
     }
-    clf = oracle.classifier
-
-    def contribution(value_of, g):  # a_g(x) = b_g + sum_{j in g} w_j x_j
-        total = float(clf.bias[g])
-        for c, gg, w in zip(clf.columns, clf.column_group, clf.weight, strict=True):
-            if gg == g:
-                total += float(w) * value_of(int(c))
-        return total
+    score_of = masked_scorer(oracle)
+    if horizons is None:
+        horizons = [oracle.horizon] * len(alphas)
 
     def price(groups, touched):  # marginal price of a set given the touched discount groups
         total, fresh = 0.0, set()
@@ -70,16 +119,12 @@ def reference_rollout(oracle, X, alphas):
                 fresh.add(d)
         return total + sum(float(oracle.shared[d]) for d in sorted(fresh))
 
-    oracle_a = [
-        [contribution(lambda c, r=r: float(oracle.oracle_X[r, position[c]]), g) for g in range(P)]
-        for r in range(n)
-    ]
     y = [float(v) for v in oracle.oracle_y]
     out_groups, out_paid, out_scores, clear = [], [], [], []
-    for alpha in alphas:
+    for alpha, horizon in zip(alphas, horizons, strict=True):
         for x in X:
             observed, touched, spent = [], set(), 0.0
-            score = float(clf.intercept)
+            score = score_of(lambda g, c, x=x: float(x[c]), set())
             groups, paid, scores, gap = [], [], [score], math.inf
             for step in range(T):
                 if observed:
@@ -98,11 +143,20 @@ def reference_rollout(oracle, X, alphas):
                 else:
                     nb = list(range(n))
 
-                def expected(extra, nb=nb, score=score):
-                    """Mean loss over the neighbours once ``extra`` is observed too."""
-                    return sum(
-                        _softplus(-y[r] * (score + sum(oracle_a[r][g] for g in extra))) for r in nb
-                    ) / len(nb)
+                def expected(extra, nb=nb, x=x, observed=observed):
+                    """Mean loss over the neighbours once ``extra`` is observed too: the
+                    example's values on what it observed, the neighbour's on ``extra``."""
+                    seen = set(observed) | set(extra)
+                    total = 0.0
+                    for r in nb:
+
+                        def value_of(group, column, r=r):
+                            if group in observed:
+                                return float(x[column])
+                            return float(oracle.oracle_X[r, position[column]])
+
+                        total += _softplus(-y[r] * score_of(value_of, seen))
+                    return total / len(nb)
 
                 stop = expected([])
                 seen = {}
@@ -111,7 +165,7 @@ def reference_rollout(oracle, X, alphas):
                     if not v or v in seen:
                         continue
                     cost = price(v, touched)
-                    if spent + cost > oracle.horizon:
+                    if spent + cost > horizon:
                         continue
                     loss = expected(v)
                     if oracle.stopping == "improvement" and not loss < stop:
@@ -134,7 +188,7 @@ def reference_rollout(oracle, X, alphas):
                 if int(oracle.discount_group[j]) >= 0:
                     touched.add(int(oracle.discount_group[j]))
                 observed.append(j)
-                score += contribution(lambda c, x=x: float(x[c]), j)
+                score = score_of(lambda g, c, x=x: float(x[c]), set(observed))
                 groups.append(j)
                 paid.append(spent)
                 scores.append(score)
@@ -164,10 +218,21 @@ def _mixed_problem(seed=0, n=70):
     return X, y, costs, groups, discount_groups, discount_costs
 
 
-@pytest.mark.parametrize("stopping", ["improvement", "aco"])
+@pytest.mark.parametrize(
+    "stopping,classifier,horizons",
+    [
+        ("improvement", "logistic", None),
+        ("aco", "logistic", None),
+        ("improvement", "network", None),
+        ("aco", "network", None),
+        ("improvement", "logistic", [0.3, 1.0]),
+        ("improvement", "network", [0.3, 0.6, 1.0]),
+    ],
+)
 @pytest.mark.parametrize("seed", [0, 1])
-def test_rollout_matches_the_loop_reference(seed, stopping):
-    """Same acquisitions, prices and scores as the reference, for every trade-off."""
+def test_rollout_matches_the_loop_reference(seed, stopping, classifier, horizons):
+    """Same acquisitions, prices and scores as the reference, for every configuration (each
+    trade-off under each horizon), with the logistic model or the network in the oracle."""
     X, y, costs, groups, dg, dc = _mixed_problem(seed)
     model = AACO(
         budget=2.5,
@@ -175,6 +240,9 @@ def test_rollout_matches_the_loop_reference(seed, stopping):
         n_subsets=6,
         max_acquisitions=5,
         stopping=stopping,
+        classifier=classifier,
+        hidden_units=4,
+        horizons=horizons,
         random_state=seed,
         feature_costs=costs,
         feature_groups=groups,
@@ -182,9 +250,11 @@ def test_rollout_matches_the_loop_reference(seed, stopping):
         discount_costs=dc,
     ).fit(X[:50], y[:50])
     oracle = model.refits_[next(iter(model.refits_))]
+    assert isinstance(oracle.classifier, MaskedNetwork) == (classifier == "network")
     test = X[50:]
-    trajectories = rollout(oracle, test, model.tradeoffs_)
-    groups_ref, paid_ref, scores_ref, clear = reference_rollout(oracle, test, model.tradeoffs_)
+    alphas, limits = model.tradeoffs_, model.horizons_
+    trajectories = rollout(oracle, test, alphas, horizons=limits)
+    groups_ref, paid_ref, scores_ref, clear = reference_rollout(oracle, test, alphas, limits)
     assert np.mean(clear) > 0.8
     compared = 0
     for row in np.flatnonzero(clear):
@@ -286,12 +356,18 @@ def _set_price(columns, costs, discount_groups, discount_costs):
     return total + sum(shared.values())
 
 
-def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget():
+#: The non-additive oracle with a chosen horizon, as the tests run it (few hidden units).
+NETWORK = {"classifier": "network", "hidden_units": 4, "horizons": [0.25, 0.5, 1.0]}
+
+
+@pytest.mark.parametrize("variant", [{}, NETWORK], ids=["logistic", "network"])
+def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget(variant):
     """Each example's prefix at each budget costs the price of its groups (shared parts once)
     and at most the budget; ``evaluate_at_budgets`` reports their mean and maximum."""
     X, y, costs, groups, dg, dc = _mixed_problem(2, n=160)
     budgets = np.array([0.0, 0.2, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0])
     model = AACO(
+        **variant,
         budget=3.0,
         random_state=4,
         feature_costs=costs,
@@ -308,7 +384,10 @@ def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget():
     config, _ = model.choice_.at(capped)
     first_column = {g: int(np.flatnonzero(groups == g)[0]) for g in np.unique(groups)}
     for b, budget in enumerate(capped):
-        trajectories = rollout(oracle, test, model.tradeoffs_[[config[b]]])
+        chosen = [config[b]]
+        trajectories = rollout(
+            oracle, test, model.tradeoffs_[chosen], horizons=model.horizons_[chosen]
+        )
         steps, _, paid = trajectories.at_budgets(np.array([budget]))
         expected = [
             _set_price([first_column[oracle.pool[g]] for g in row[:s]], costs, dg, dc)
@@ -320,13 +399,15 @@ def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget():
         assert report.rounds[b] == pytest.approx(steps.mean())
 
 
-def test_reproducible_under_the_same_random_state():
+@pytest.mark.parametrize("variant", [{}, NETWORK], ids=["logistic", "network"])
+def test_reproducible_under_the_same_random_state(variant):
     """Same inputs and seed: byte-identical outputs; the refit is what serves."""
     X, y, costs, groups, dg, dc = _mixed_problem(5, n=150)
     budgets = [0.3, 1.0, 2.0, 5.0]
     runs = []
     for _ in range(2):
-        model = AACO(budget=5.0, random_state=11, feature_costs=costs).fit(X[:100], y[:100])
+        model = AACO(**variant, budget=5.0, random_state=11, feature_costs=costs)
+        model.fit(X[:100], y[:100])
         report = model.evaluate_at_budgets(X[100:], y[100:], budgets)
         runs.append(
             b"".join(v.tobytes() for v in report.as_dict().values())
@@ -369,6 +450,21 @@ def test_validation_rows_never_find_themselves():
         ({"validation_fraction": 1.0}, "validation_fraction"),
         ({"validation_fraction": 0.0}, "validation_fraction"),
         ({"budget": -1.0}, "budget"),
+        ({"classifier": "tree"}, "classifier"),
+        ({"hidden_units": 0}, "hidden_units"),
+        ({"network_regularization": 0.0}, "network_regularization"),
+        ({"network_regularization": [1.0, -1.0]}, "network_regularization"),
+        (
+            {"classifier": "network", "alphas": 0.0, "validation_fraction": 0.0},
+            "validation_fraction",
+        ),
+        ({"horizons": 0.0}, "horizons"),
+        ({"horizons": [0.5, 1.5]}, "horizons"),
+        ({"horizons": []}, "horizons"),
+        (
+            {"alphas": 0.0, "horizons": [0.5, 1.0], "validation_fraction": 0.0},
+            "validation_fraction",
+        ),
         ({"nothing": 1}, "nothing"),
     ],
 )
@@ -396,14 +492,17 @@ def test_fixed_alpha_without_validation_fits_on_all_rows():
     budgets=st.lists(
         st.sampled_from([0.0, 0.05, 0.4, 1.0, 2.0, 6.0, np.inf]), min_size=1, max_size=5
     ),
+    variant=st.sampled_from([{}, NETWORK]),
 )
-def test_contract_holds_on_small_problems(problem, budget, budgets):
-    """On any small problem: finite scores, every example within every (capped) budget,
-    ``rounds`` equal to ``n_features``, and the same outputs from a second fit."""
+def test_contract_holds_on_small_problems(problem, budget, budgets, variant):
+    """On any small problem, with either oracle: finite scores, every example within every
+    (capped) budget, ``rounds`` equal to ``n_features``, and the same outputs from a second
+    fit."""
     X, y, costs, groups = problem
     reports = []
     for _ in range(2):
         model = AACO(
+            **variant,
             budget=budget,
             n_subsets=4,
             max_acquisitions=4,
@@ -513,3 +612,251 @@ def test_patterns_number_rows_as_unique_does():
         assert np.array_equal(code, inverse.reshape(-1))
     values = rng.integers(0, 3, size=(50, 4)).astype(float)  # not 0/1: np.unique itself
     assert np.array_equal(_patterns(values)[0], np.unique(values, axis=0))
+
+
+@pytest.mark.parametrize("block", [None, 1200], ids=["one-block", "blocks-of-few-states"])
+@pytest.mark.parametrize("root", [False, True])
+def test_network_scores_every_candidate_as_a_forward_pass_of_its_masked_input(
+    monkeypatch, block, root
+):
+    """Under the network, the expected loss of every candidate of every state is the mean
+    over its neighbours of the loss of the network run forward on the masked input (the
+    example's values on what it observed, the neighbour's on the candidate's new groups),
+    built and run in plain loops; a candidate of nothing new scores the loss of stopping.
+    Small blocks put states of different observed groups together and apart."""
+    from budgetboost.estimators.acquisition import rollout as engine
+
+    if block is not None:
+        monkeypatch.setattr(engine, "_NETWORK_BLOCK_ELEMENTS", block)
+    X, y, costs, groups, dg, dc = _mixed_problem(8, n=90)
+    model = AACO(
+        budget=3.0,
+        n_neighbors=5,
+        n_subsets=6,
+        max_acquisitions=4,
+        classifier="network",
+        hidden_units=5,
+        network_regularization=10.0,
+        alphas=0.0,
+        validation_fraction=0.0,
+        random_state=1,
+        feature_costs=costs,
+        feature_groups=groups,
+    ).fit(X[:60], y[:60])
+    oracle = model.refits_[0]
+    P, n = oracle.size, oracle.oracle_y.size
+    rng = np.random.default_rng(0)
+    S = 1 if root else 14
+    examples = X[60 : 60 + S]
+    observed = rng.random((S, P)) < 0.4
+    if root:  # nothing observed
+        observed[:] = False
+    else:
+        observed[:2] = observed[2]  # three states alike (a block may observe the same groups)
+        observed[3:5] = True  # two states that observed everything (one block, at times)
+        observed[5] = False
+    clf = oracle.classifier
+    hidden = clf.initial_state + np.einsum("spk,sp->sk", clf.contributions(examples), observed)
+    distance = rng.integers(0, 6, size=(S, n)).astype(float)
+    stop, loss, neighbours = engine._evaluate_network(
+        oracle, 1, observed, hidden, distance, root, engine.network_parts(oracle)
+    )
+    assert neighbours.shape == (S, n if root else oracle.n_neighbors)
+    score_of = masked_scorer(oracle)
+    position = {int(c): i for i, c in enumerate(oracle.distance_columns)}
+    y_oracle = [float(v) for v in oracle.oracle_y]
+    for s in range(S):
+        seen = {g for g in range(P) if observed[s, g]}
+        x = examples[s]
+
+        def expected(extra, seen=seen, x=x, s=s):
+            total = 0.0
+            for r in neighbours[s]:
+
+                def value_of(group, column, r=r):
+                    if group in seen:
+                        return float(x[column])
+                    return float(oracle.oracle_X[r, position[column]])
+
+                total += _softplus(-y_oracle[r] * score_of(value_of, seen | set(extra)))
+            return total / len(neighbours[s])
+
+        assert stop[s] == pytest.approx(expected(()), rel=0, abs=1e-12)
+        for r, cand in enumerate(oracle.candidates[1]):
+            new = [g for g in range(P) if cand[g] and g not in seen]
+            assert loss[s, r] == pytest.approx(expected(new), rel=0, abs=2e-5), (s, r)
+
+
+@pytest.mark.parametrize("classifier", ["logistic", "network"])
+def test_configuration_chosen_per_budget_as_a_brute_force(classifier):
+    """Every (alpha, horizon) rolled out alone on the validation rows gives the trajectories
+    of the joint rollout; at every budget the configuration of fewest validation errors
+    (ties: lower mean log loss, then the larger horizon and smaller alpha), counted from the
+    longest affordable prefixes in plain loops, is the one chosen; and a test budget is
+    served by the refit's trajectory of its configuration, cut at the budget."""
+    X, y, costs, groups, dg, dc = _mixed_problem(9, n=200)
+    alphas, fractions = [0.0, 0.3], [0.25, 0.5, 1.0]
+    model = AACO(
+        budget=3.0,
+        alphas=alphas,
+        horizons=fractions,
+        classifier=classifier,
+        hidden_units=4,
+        n_neighbors=7,
+        n_subsets=6,
+        max_acquisitions=5,
+        random_state=3,
+        feature_costs=costs,
+        feature_groups=groups,
+        discount_groups=dg,
+        discount_costs=dc,
+    ).fit(X[:150], y[:150])
+    configs = [(a, 3.0 * f) for f in sorted(fractions, reverse=True) for a in alphas]
+    assert list(zip(model.tradeoffs_, model.horizons_, strict=True)) == configs
+    oracle, rows = model.models_[0], model.validation_rows_
+    labels = np.where(y[:150][rows] > 0, 1.0, -1.0)
+    joint = rollout(oracle, X[rows], model.tradeoffs_, horizons=model.horizons_)
+    m = rows.size
+    alone = []
+    for c, (alpha, horizon) in enumerate(configs):
+        one = rollout(oracle, X[rows], [alpha], horizons=[horizon])
+        part = slice(c * m, (c + 1) * m)
+        assert np.array_equal(one.group, joint.group[part])
+        assert np.array_equal(one.paid, joint.paid[part])
+        assert np.array_equal(one.score, joint.score[part])
+        alone.append(one)
+    majority = 1.0 if model.majority_ > 0 else -1.0
+
+    def served(trajectory, row, budget):  # the longest prefix costing at most the budget
+        steps = 0
+        while steps < trajectory.paid.shape[1] and trajectory.paid[row, steps] <= budget:
+            steps += 1
+        return trajectory.score[row, steps] + majority * 1e-10, steps
+
+    budgets = model.validation_budgets_
+    chosen, _ = model.choice_.at(budgets)
+    for b, budget in enumerate(budgets):
+        ranking = []
+        for c, one in enumerate(alone):
+            wrong, loss = 0, 0.0
+            for i in range(m):
+                score, _ = served(one, i, budget)
+                wrong += (score > 0) != (labels[i] > 0)
+                loss += _softplus(-labels[i] * score)
+            ranking.append((wrong, loss / m, c))
+        assert chosen[b] == min(ranking)[2], budget
+    assert len(set(model.horizons_[chosen])) > 1  # the horizon is a choice here, not fixed
+    test = X[150:]
+    grid = np.array([0.3, 0.8, 1.5, 2.2, 3.0])
+    scores, costs_at = model._checked_scores_and_costs(test, grid)
+    refit = model.refits_[next(iter(model.refits_))]
+    config, _ = model.choice_.at(grid)
+    for b, budget in enumerate(grid):
+        alpha, horizon = configs[config[b]]
+        one = rollout(refit, test, [alpha], horizons=[horizon])
+        for i in range(test.shape[0]):
+            score, steps = served(one, i, budget)
+            assert scores[b, i] == score
+            assert (0.0 if steps == 0 else one.paid[i, steps - 1]) <= budget
+
+
+@pytest.mark.parametrize("variant", [{}, NETWORK], ids=["logistic", "network"])
+def test_no_example_reads_a_column_it_did_not_pay_for(variant):
+    """At each budget, every test example's score and cost stay the same, to the bit, when
+    every column of the groups it did not pay for changes its value."""
+    X, y, costs, groups, dg, dc = _mixed_problem(10, n=170)
+    model = AACO(
+        **variant,
+        budget=3.0,
+        random_state=5,
+        feature_costs=costs,
+        feature_groups=groups,
+        discount_groups=dg,
+        discount_costs=dc,
+    ).fit(X[:110], y[:110])
+    test = X[110:]
+    refit = model.refits_[next(iter(model.refits_))]
+    for budget in (0.4, 1.0, 2.0, 3.0):
+        scores, report = model._checked_scores_and_costs(test, np.array([budget]))
+        config, _ = model.choice_.at(np.array([budget]))
+        one = rollout(refit, test, model.tradeoffs_[config], horizons=model.horizons_[config])
+        steps, _, _ = one.at_budgets(np.array([budget]))
+        other = 1.0 - test  # every 0/1 value flipped, then the paid ones put back
+        for i in range(test.shape[0]):
+            paid_groups = refit.pool[one.group[i, : steps[0, i]]]
+            paid_columns = np.isin(groups, paid_groups)
+            other[i, paid_columns] = test[i, paid_columns]
+        assert np.mean(other != test) > (0.5 if budget < 1 else 0.1)  # not all were paid
+        again, report_again = model._checked_scores_and_costs(other, np.array([budget]))
+        assert again.tobytes() == scores.tobytes()
+        assert report_again.mean_example_cost.tobytes() == report.mean_example_cost.tobytes()
+
+
+def test_defaults_give_the_results_of_before_the_network_and_the_horizons():
+    """The default AACO (logistic oracle, the fitted budget as the only horizon) gives what
+    it gave before the network and the horizon grid were added: a digest of its errors,
+    costs, labels at every budget and chosen configurations on two small problems, recorded
+    with the commit before them (every decision there clear of near-ties, so the digest
+    does not depend on the machine's rounding); and the defaults spelled out give the same
+    bytes."""
+    budgets = [0.0, 0.3, 0.6, 1.0, 1.5, 2.0, 2.5, 3.0]
+    recorded = {
+        3: "745fe1db156d2ccb317170c050169ebd7efb98703b77982d43477d2e9149e2f1",
+        4: "8f57bb511ac82fa3325c990017e40ea4f9c759f02d24106cc5c738220e11cdef",
+    }
+    for seed, digest in recorded.items():
+        X, y, costs, groups, dg, dc = _mixed_problem(seed, n=130)
+        outputs = []
+        for spelled in ({}, {"classifier": "logistic", "horizons": 1.0, "hidden_units": 3}):
+            model = AACO(
+                **spelled,
+                budget=2.5,
+                n_neighbors=7,
+                n_subsets=6,
+                max_acquisitions=5,
+                random_state=seed,
+                feature_costs=costs,
+                feature_groups=groups,
+                discount_groups=dg,
+                discount_costs=dc,
+            ).fit(X[:90], y[:90])
+            report = model.evaluate_at_budgets(X[90:], y[90:], budgets)
+            labels = model.predict_at_budgets(X[90:], budgets)
+            h = hashlib.sha256()
+            for value in report.as_dict().values():
+                h.update(np.ascontiguousarray(value, dtype=np.float64).tobytes())
+            h.update(np.ascontiguousarray(labels, dtype=np.int64).tobytes())
+            h.update(np.ascontiguousarray(model.choice_.config, dtype=np.int64).tobytes())
+            scores, _ = model._checked_scores_and_costs(X[90:], np.asarray(budgets))
+            outputs.append(scores.tobytes())
+            assert h.hexdigest() == digest
+        assert outputs[0] == outputs[1]
+
+
+def _xor(seed: int, n: int = 300):
+    """The label is the exclusive or of columns 0 and 1 (price 1 each); four cheaper columns
+    are noise: neither informative column says anything alone."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 6)).astype(float)
+    return X, (X[:, 0] != X[:, 1]).astype(int), np.array([1.0, 1.0, 0.5, 0.5, 0.5, 0.5])
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_hand_checked_the_network_oracle_acquires_an_interaction(seed):
+    """On the exclusive or, a nongreedy oracle must value the pair of columns 0 and 1 above
+    each alone. With the network it does: at budget 4 every test example is classified
+    without error. The additive oracle cannot see the pair's value (nor classify from it):
+    its error stays near chance."""
+    X, y, costs = _xor(seed)
+    errors = {}
+    for classifier in ("logistic", "network"):
+        model = AACO(
+            budget=4.0,
+            classifier=classifier,
+            hidden_units=8,
+            random_state=seed,
+            feature_costs=costs,
+        ).fit(X[:200], y[:200])
+        errors[classifier] = model.evaluate_at_budgets(X[200:], y[200:], [4.0]).error[0]
+    assert errors["network"] == 0.0
+    assert errors["logistic"] > 0.3
