@@ -344,11 +344,12 @@ def _span(curves: Sequence[pd.DataFrame]) -> float:
 
 def _wrapped(lines: list[str], ax: Axes) -> list[str]:
     """``lines`` wrapped to the width of the panel's plotting area (about
-    :data:`TITLE_CHARS_PER_INCH` characters per inch of its column, less the y axis's
-    labels), so that a note under a panel of the rightmost column stays inside the figure."""
+    :data:`NOTE_CHARS_PER_INCH` characters per inch of its column, less the y axis's
+    labels), so that a note under a panel of the rightmost column stays inside the figure;
+    never inside a hyphenated word ("cost-sensitive")."""
     inches = ax.get_figure().get_figwidth() / max(ax.get_subplotspec().get_geometry()[1], 1)
-    width = max(24, int((inches - 0.8) * TITLE_CHARS_PER_INCH))
-    return [part for line in lines for part in textwrap.wrap(line, width)]
+    width = max(24, int((inches - 0.8) * NOTE_CHARS_PER_INCH))
+    return [part for line in lines for part in textwrap.wrap(line, width, break_on_hyphens=False)]
 
 
 def placeholder(ax: Axes, message: str) -> None:
@@ -464,6 +465,8 @@ def budget_curves(
 
 #: Characters of a figure title per inch of figure width (paper context, title size).
 TITLE_CHARS_PER_INCH = 8.5
+#: Characters of a note under a panel (its x label) per inch of the panel's width.
+NOTE_CHARS_PER_INCH = 10.0
 
 
 def title(fig: Figure, text: str, **kwargs) -> None:
