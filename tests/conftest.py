@@ -146,12 +146,26 @@ def clone_run(source: Path, dest: Path) -> Path:
     return dest
 
 
+def _declared(dist: str) -> list[str]:
+    """The requirements ``dist`` declares: budgetboost's from this tree's pyproject.toml (an
+    installed copy's metadata lags behind a dependency added here until it is reinstalled),
+    any other's from its installed metadata."""
+    if canonicalize_name(dist) == "budgetboost":
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10: the installed metadata
+            pass
+        else:
+            return tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    return metadata.requires(dist) or []
+
+
 def _requirements(dist: str) -> list[str]:
     """Names of the distributions ``dist`` needs at run time (no extras, markers evaluated)."""
     from packaging.requirements import Requirement
 
     names = []
-    for text in metadata.requires(dist) or []:
+    for text in _declared(dist):
         req = Requirement(text)
         if req.marker is None or req.marker.evaluate({"extra": ""}):
             names.append(req.name)

@@ -40,10 +40,12 @@ from budgetboost.figures.panels import (
     NCOLS,
     budget_curves,
     budget_panel,
+    coincide_handle,
     draw_curve,
     draw_reference,
     grid,
     legend,
+    legend_label,
     panel_pairs,
     placeholder,
     reference,
@@ -57,6 +59,7 @@ from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
 __all__ = [
     "cost_model_curves",
+    "cost_model_selection",
     "figure1",
     "figure1_panels",
     "figure2",
@@ -67,8 +70,13 @@ __all__ = [
     "figure_few_cheap",
     "figure_peers",
     "figure_trees",
+    "paper_only",
+    "paper_rows",
     "peer_curves",
+    "peer_selection",
+    "tree_panels",
     "variant_curves",
+    "variant_selection",
 ]
 
 #: How faint the baseline's curves are drawn behind another cost model's.
@@ -89,17 +97,26 @@ def figure1_panels(summary: pd.DataFrame, context: FigureContext) -> list[tuple[
     return [p for p in panel_pairs(summary, context) if p not in fig2]
 
 
+def tree_panels(summary: pd.DataFrame, context: FigureContext) -> list[tuple[str, str]]:
+    """(dataset, cost_model) panels of Figure 3: those with results of the tree family."""
+    names = context.catalogue.including(summary["algorithm"]).of_family("tree")
+    trees = summary[summary["algorithm"].isin(names) & (summary["nodes_mean"] > 0)]
+    return panel_pairs(trees, context, names)
+
+
 def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
     """Test error against number of nodes (log x) of the tree family, with AdaBoost's error.
 
     One panel per (dataset, cost_model) with tree results; trees evaluated at several budgets
-    give one point per budget at the mean node count. Without tree results the figure holds
-    one placeholder panel saying so.
+    give one point per budget at the mean node count. AdaBoost's error is a dotted line with
+    a diamond at the trees' fewest and most nodes, as in the paper's Figure 3; its legend
+    entry shows the diamond. Without tree results the figure holds one placeholder panel
+    saying so.
     """
     catalogue = context.catalogue.including(summary["algorithm"])
     names = catalogue.of_family("tree")
     trees = summary[summary["algorithm"].isin(names) & (summary["nodes_mean"] > 0)]
-    panels = panel_pairs(trees, context, names)
+    panels = tree_panels(summary, context)
     axes_style, context_style = paper_style()
     with axes_style, context_style:
         fig, axes = grid(len(panels))
@@ -114,14 +131,18 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
             ref = reference(summary, dataset, cost_model, catalogue)
             if ref is not None:
                 s = catalogue[ref["algorithm"]].style
-                draw_reference(ax, ref, catalogue)
+                draw_reference(ax, ref, catalogue, labelled=False)
+                # the diamonds carry the legend entry: a black diamond the legend did not
+                # explain was read as a result of its own
                 ax.plot(
                     [part["nodes_mean"].min(), part["nodes_mean"].max()],
                     [ref["error_mean"]] * 2,
-                    linestyle="none",
+                    linestyle=s.linestyle,
                     marker=s.marker,
                     color=s.colour,
+                    linewidth=1.2,
                     markersize=6,
+                    label=legend_label(catalogue, ref["algorithm"]),
                 )
             ax.set_xscale("log")
             # 1, 2, 5, 10, 20, ...: a decade alone left a panel one tick label
@@ -134,6 +155,18 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
         figure_title(fig, "Figure 3: budgeted decision trees against AdaBoost")
         legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
     return fig
+
+
+def paper_rows(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> pd.DataFrame:
+    """The summary rows of Figures 1 and 2: the paper's experiments, as published."""
+    summary = as_published(tables["summary"], context.catalogue)
+    return paper_experiments(summary, summary, context.catalogue)
+
+
+def paper_only(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> pd.DataFrame:
+    """The summary rows of the paper's experiments (:func:`paper_experiments`)."""
+    summary = tables["summary"]
+    return paper_experiments(summary, summary, context.catalogue)
 
 
 def as_published(summary: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
@@ -149,6 +182,7 @@ def as_published(summary: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
     title="1: uniform random costs",
     category="Reproduction",
     families=CURVE_FAMILIES,
+    content=lambda tables, context: bool(figure1_panels(paper_rows(tables, context), context)),
     caption="""
 Figure 1 of the paper: test error (y) against the feature budget B (x), one panel per dataset
 and cost model, one line per algorithm with 95 % confidence-interval error bars. The dotted
@@ -159,12 +193,13 @@ because its error is much higher.
 )
 def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 1: budget curves of every experiment without real costs."""
-    summary = as_published(tables["summary"], context.catalogue)
-    summary = paper_experiments(summary, summary, context.catalogue)
+    summary = paper_rows(tables, context)
     return budget_curves(
         summary,
         figure1_panels(summary, context),
-        "Figure 1: test error against budget (95 % CI; test-time sampling on the right axis)",
+        # non-breaking spaces: "95 %" and "CI" stay on one line
+        "Figure 1: test error against budget (95\u00a0%\u00a0CI; test-time sampling on the "
+        "right axis)",
         context,
     )
 
@@ -174,6 +209,7 @@ def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     title="2: real costs",
     category="Reproduction",
     families=CURVE_FAMILIES,
+    content=lambda tables, context: bool(figure2_panels(paper_rows(tables, context), context)),
     caption="""
 Figure 2 of the paper: the same curves as Figure 1 for real feature costs: heart with
 Turney's test costs (cost model ``turney``), the suite's other Turney datasets and, when the
@@ -183,8 +219,7 @@ results" panel means this run had none of these experiments.
 )
 def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """Figure 2: budget curves of the real-cost experiments."""
-    summary = as_published(tables["summary"], context.catalogue)
-    summary = paper_experiments(summary, summary, context.catalogue)
+    summary = paper_rows(tables, context)
     return budget_curves(
         summary,
         figure2_panels(summary, context),
@@ -199,11 +234,12 @@ def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     title="3: decision trees",
     category="Reproduction",
     families=("reference", "tree"),
+    content=lambda tables, context: bool(tree_panels(paper_only(tables, context), context)),
     caption="""
 Figure 3 of the paper: test error of budgeted decision trees (y) against the number of tree
-nodes (x, log scale), one point per budget; the diamonds on the dotted line mark the
-unbudgeted AdaBoost error for comparison. A single "no tree results" panel means no
-algorithm of the tree family was part of this run.
+nodes (x, log scale), one point per budget; the dotted line with a diamond at the trees'
+fewest and most nodes is the unbudgeted AdaBoost error, for comparison (as in the legend). A
+single "no tree results" panel means no algorithm of the tree family was part of this run.
 """,
 )
 def figure3(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
@@ -213,14 +249,24 @@ def figure3(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     )
 
 
-def peer_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
-    """Budget curves of the peers and the paper's boosters (see :func:`figure_peers`)."""
+def peer_selection(
+    summary: pd.DataFrame, context: FigureContext
+) -> tuple[pd.DataFrame, list[str], list[str], list[tuple[str, str]]]:
+    """What the peers' figure draws: its rows, the algorithms, the peers among them and the
+    panels (those where a peer ran)."""
     catalogue = context.catalogue.including(summary["algorithm"])
     peers = [a for a in catalogue.of_family("peer") if a in set(summary["algorithm"])]
     boosters = catalogue.peer_opponents()
     names = [n for n in boosters if n is not None] + peers
     chosen = summary[summary["algorithm"].isin(names)]
     panels = panel_pairs(chosen[chosen["algorithm"].isin(peers)], context, peers)
+    return chosen, names, peers, panels
+
+
+def peer_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
+    """Budget curves of the peers and the paper's boosters (see :func:`figure_peers`)."""
+    catalogue = context.catalogue.including(summary["algorithm"])
+    chosen, names, peers, panels = peer_selection(summary, context)
     title = "Beyond the paper: the paper's boosters against the library peers"
     note = trials_note(chosen, peers, catalogue)
     return budget_curves(
@@ -239,6 +285,7 @@ def peer_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
     title="Peers: LightGBM and CatBoost",
     category="Beyond the paper",
     families=("peer",),  # and the catalogue's peer opponents, as Figure 3 its reference
+    content=lambda tables, context: bool(peer_selection(paper_only(tables, context), context)[3]),
     caption="""
 The paper's boosters (AdaBoostBT, Greedy Eq. 1, Smoothed Eq. 2) against cost-aware gradient
 boosting in the libraries everyone uses: LightGBM's cost-efficient gradient boosting (CEGB)
@@ -258,9 +305,11 @@ def figure_peers(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> 
     return peer_curves(paper_experiments(summary, summary, context.catalogue), context)
 
 
-def variant_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
-    """Budget curves of every boosted-trees variant (``variant_of``) and its base algorithm
-    (the tuned variants are drawn against the peers)."""
+def variant_selection(
+    summary: pd.DataFrame, context: FigureContext
+) -> tuple[pd.DataFrame, list[str], list[str], list[tuple[str, str]]]:
+    """What the trees-against-stumps figure draws: its rows, the algorithms, the variants
+    among them and the panels (those where a variant ran)."""
     catalogue = context.catalogue.including(summary["algorithm"])
     present = set(summary["algorithm"])
     pairs = [(v, b) for v, b in catalogue.tree_variants() if v in present and b in present]
@@ -268,6 +317,14 @@ def variant_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
     names = catalogue.sort([n for pair in pairs for n in pair])
     chosen = summary[summary["algorithm"].isin(names)]
     panels = panel_pairs(chosen[chosen["algorithm"].isin(variants)], context, variants)
+    return chosen, names, variants, panels
+
+
+def variant_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
+    """Budget curves of every boosted-trees variant (``variant_of``) and its base algorithm
+    (the tuned variants are drawn against the peers)."""
+    catalogue = context.catalogue.including(summary["algorithm"])
+    chosen, names, variants, panels = variant_selection(summary, context)
     title = "Future work: boosting small trees against stumps, same criterion"
     note = trials_note(chosen, variants, catalogue)
     families = tuple({catalogue[n].family for n in names}) or ("boosted_trees",)
@@ -280,6 +337,18 @@ def variant_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
     )
 
 
+def cost_model_selection(
+    summary: pd.DataFrame, context: FigureContext, kind: str
+) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    """The rows and the panels of :func:`cost_model_curves` for the cost models of ``kind``
+    (not the baseline)."""
+    cost_models = tuple(c for c in context.of_kind(kind) if c != context.baseline)
+    chosen = summary[summary["cost_model"].isin(cost_models)]
+    names = context.algorithms(chosen["algorithm"])
+    chosen = chosen[chosen["algorithm"].isin(names)]
+    return chosen, panel_pairs(chosen, context, names)
+
+
 def cost_model_curves(
     summary: pd.DataFrame,
     context: FigureContext,
@@ -290,19 +359,16 @@ def cost_model_curves(
     (dataset, cost model), with the same algorithms under the context's ``baseline`` (U[0, 2])
     drawn faintly (dashed, unlabelled) for comparison; test-time sampling on a right-hand axis
     as in Figure 1 (without its baseline)."""
-    cost_models = tuple(c for c in context.of_kind(kind) if c != context.baseline)
     baseline = context.baseline
     catalogue = context.catalogue.including(summary["algorithm"])
     context = dataclasses.replace(context, catalogue=catalogue)
-    chosen = summary[summary["cost_model"].isin(cost_models)]
-    names = context.algorithms(chosen["algorithm"])
-    chosen = chosen[chosen["algorithm"].isin(names)]
-    panels = panel_pairs(chosen, context, names)
+    chosen, panels = cost_model_selection(summary, context, kind)
     axes_style, context_style = paper_style()
     with axes_style, context_style:
         fig, axes = grid(len(panels))
         if not panels:
             placeholder(axes[0], f"no results under a cost model of kind {kind!r}")
+        dashed = False
         for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
             base = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == baseline)]
             here = chosen.loc[
@@ -322,11 +388,12 @@ def cost_model_curves(
                     linewidth=1.0,
                     alpha=BASELINE_ALPHA,
                 )
-            budget_panel(ax, chosen, dataset, cost_model, context)
+            dashed |= bool(budget_panel(ax, chosen, dataset, cost_model, context))
         note = trials_note(chosen, catalogue.sort(chosen["algorithm"]), catalogue)
         note = f"; {note}" if note else ""
         figure_title(fig, f"{title}\n(faint dashed: the same algorithm under {baseline}{note})")
-        legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
+        extra = [coincide_handle()] if dashed else []
+        legend(fig, min(NCOLS, max(1, len(panels))), catalogue, extra)
     return fig
 
 
@@ -335,6 +402,9 @@ def cost_model_curves(
     title="Trees against stumps",
     category="Future work",
     families=("boosted_trees",),  # and each variant's base algorithm (variant_of)
+    content=lambda tables, context: bool(
+        variant_selection(paper_only(tables, context), context)[3]
+    ),
     caption="""
 The paper's first open question (Section 8): "boosting decision trees with the optimizations
 we suggest … would likely outperform stumps, especially because decision trees show highest
@@ -358,6 +428,9 @@ def figure_boosted_trees(tables: Mapping[str, pd.DataFrame], context: FigureCont
     title="Adversarial costs",
     category="Future work",
     families=("boosting", "boosted_trees", "sampling", "peer"),
+    content=lambda tables, context: bool(
+        cost_model_selection(tables["summary"], context, "correlated")[1]
+    ),
     caption="""
 The paper's second open question (Section 8): "an adversarial cost model where cost and
 feature performance are strongly positively correlated". Cost model ``adversarial``: each
@@ -382,6 +455,9 @@ def figure_adversarial(tables: Mapping[str, pd.DataFrame], context: FigureContex
     title="Few cheap features",
     category="Future work",
     families=("boosting", "boosted_trees", "sampling", "peer"),
+    content=lambda tables, context: bool(
+        cost_model_selection(tables["summary"], context, "few_cheap")[1]
+    ),
     caption="""
 The paper's third open question (Section 8): "improve optimization for cost distributions
 with few cheap features". Cost model ``few_cheap``: 10 % of the binarized features, chosen at

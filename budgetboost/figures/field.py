@@ -1,16 +1,24 @@
-"""The field's question in one figure: which approach leads at each budget, and by how much.
+"""The field's question: which approach leads at each budget, and by how much.
 
-Left, the mean rank of each method the field's question compares
-(:meth:`~budgetboost.pipeline.catalogue.Catalogue.field_contenders`) at every budget of the
-baseline cost model (U[0, 2], whose grid every dataset shares), ranked within each dataset by
-mean test error (1 = lowest; ties share their mean rank), over the datasets where every one of
-them ran. Right, the findings across datasets (``findings.parquet``, questions ``field`` and
-``peers``): each comparison's Hodges-Lehmann difference in test error with its 95 % interval,
-at small and at larger budgets, coloured by its outcome.
+:func:`field_curves` draws each method of the field's families (optimal trees, forest
+pruning, feature acquisition, select-then-train, and a user's method of family ``other``) as
+test error against budget on every dataset and cost model it ran, beside the methods the
+findings compare it with: the paper's Smoothed and Greedy, as published and tuned, the
+library peers and the field's other methods, where they ran.
+
+:func:`field` sums the question up across datasets. Left, the mean rank of each method the
+field's question compares (:meth:`~budgetboost.pipeline.catalogue.Catalogue.field_contenders`)
+at every budget of the baseline cost model (U[0, 2], whose grid every dataset shares), ranked
+within each dataset by mean test error (1 = lowest; ties share their mean rank), over the
+datasets where every one of them ran. Right, the findings across datasets
+(``findings.parquet``, questions ``field`` and ``peers``): each comparison's Hodges-Lehmann
+difference in test error with its 95 % interval, at small and at larger budgets, coloured by
+its outcome.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 import numpy as np
@@ -19,12 +27,19 @@ from matplotlib.figure import Figure
 
 from budgetboost.analysis.field import FIELD_QUESTIONS
 from budgetboost.analysis.vocabulary import ALL, BETTER, EQUIVALENT, FINDING_BANDS, WORSE
-from budgetboost.figures.panels import legend_label, placeholder
+from budgetboost.figures.panels import (
+    budget_curves,
+    grid_ticks,
+    legend_label,
+    panel_pairs,
+    placeholder,
+    subset,
+)
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
 from budgetboost.pipeline.catalogue import FIELD_FAMILIES, Catalogue
 
-__all__ = ["field", "mean_ranks"]
+__all__ = ["field", "field_curves", "field_selection", "mean_ranks"]
 
 #: Colours of the outcomes (x against y): x lower, x higher, equivalent, the rest.
 OUTCOME_COLOURS = {BETTER: "#029e73", WORSE: "#d55e00", EQUIVALENT: "#0173b2"}
@@ -127,6 +142,7 @@ def _draw_ranks(ax, ranks: pd.DataFrame, names: list[str], catalogue: Catalogue)
             label=legend_label(catalogue, name),
         )
     ax.invert_yaxis()
+    ax.set_xticks(grid_ticks(ranks["budget"]))
     ax.set_xlabel("budget (U[0, 2] costs)")
     ax.set_ylabel("mean rank across datasets (1 = lowest error)")
     ax.set_title(f"Mean rank at each budget ({int(ranks['datasets'].max())} datasets)")
@@ -151,3 +167,67 @@ def _draw_differences(ax, rows, labels, catalogue: Catalogue, band: str) -> None
     ax.set_yticks(range(len(labels)), labels)
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_xlabel("difference in test error, x − y")
+
+
+def _trials_range(trials: pd.Series) -> str:
+    """ "3 trials per dataset", or the range over methods and cost models ("2–3 trials per
+    dataset; summary.md gives each": one count per method made a title of five lines)."""
+    counts = sorted(set(trials))
+    if not counts:
+        return ""
+    if len(counts) == 1:
+        return f"{counts[0]} trials per dataset"
+    return f"{counts[0]}–{counts[-1]} trials per dataset; summary.md gives each"
+
+
+def field_selection(
+    summary: pd.DataFrame, context: FigureContext
+) -> tuple[pd.DataFrame, list[str], list[tuple[str, str]]]:
+    """What :func:`field_curves` draws: the rows of the field's contenders
+    (:meth:`~budgetboost.pipeline.catalogue.Catalogue.field_contenders`), their names, and
+    the (dataset, cost model) panels on which a method of :data:`FIELD_FAMILIES` ran."""
+    catalogue = context.catalogue.including(summary["algorithm"])
+    present = set(summary["algorithm"])
+    methods = [n for n in catalogue.of_family(*FIELD_FAMILIES) if n in present]
+    names = [n for n in catalogue.field_contenders() if n in present]
+    chosen = summary[summary["algorithm"].isin(names)]
+    panels = panel_pairs(chosen[chosen["algorithm"].isin(methods)], context, methods)
+    return chosen, names, panels
+
+
+@figure(
+    "field_curves",
+    title="the field's methods against budget",
+    category="The field",
+    families=("peer", *FIELD_FAMILIES),  # and the peers' opponents, as the field's figure
+    content=lambda tables, context: bool(field_selection(tables["summary"], context)[2]),
+    caption="""
+**Each method of the field against budget.** Test error (y) against the feature budget B (x),
+one panel per dataset and cost model on which a method of the field's question ran (optimal
+cost-sensitive trees, forest pruning, per-example feature acquisition, select-then-train, and
+a method of your own of family ``other``), with 95 % confidence intervals as error bars; beside it
+the methods the findings compare it with, where they ran on the same dataset and cost model:
+the paper's Smoothed and Greedy as published (tau = 1) and tuned on validation, the library
+peers (LightGBM CEGB, CatBoost penalties) and the field's other methods. The curves of a
+panel are set a few points apart so that their error bars stand side by side; a curve drawn
+dashed has the same mean errors as the curve under it, named under the panel. Paired
+comparisons: ``findings.parquet``, question ``field``.
+""",
+)
+def field_curves(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """Budget curves of the field's methods and their references (see the module
+    docstring), on every dataset and cost model a field method ran."""
+    summary = tables["summary"]
+    catalogue = context.catalogue.including(summary["algorithm"])
+    chosen, names, panels = field_selection(summary, context)
+    title = "The field's methods against budget, beside Smoothed, Greedy and the peers"
+    note = _trials_range(chosen["trials"])
+    families = tuple(dict.fromkeys(catalogue[n].family for n in names)) or FIELD_FAMILIES
+    families_named = ", ".join(FIELD_FAMILIES)
+    return budget_curves(
+        chosen,
+        panels,
+        f"{title}\n({note})" if note else title,
+        dataclasses.replace(context, catalogue=subset(catalogue, names), families=families),
+        empty_message=f"no results of the field's methods\n(families {families_named})",
+    )

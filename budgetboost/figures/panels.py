@@ -3,11 +3,23 @@
 A budget-curve figure is a grid of panels, one per (dataset, cost model), ordered as the
 registry lists the datasets (Table 1's order, :meth:`FigureContext.panel_order`); each panel
 draws test error against budget, one line per algorithm with its 95 % confidence interval as
-error bars, the unbudgeted AdaBoost reference as a horizontal line with its interval shaded,
-and test-time sampling on a right-hand axis (its error is on another scale). Labels, colours,
-markers and line styles come from the run's :class:`~budgetboost.pipeline.catalogue.Catalogue`;
-every figure has one legend listing each algorithm once. The figures themselves are
-:mod:`budgetboost.figures.curves`.
+a thin error bar at each budget, the unbudgeted AdaBoost reference as a horizontal line with
+its interval shaded, and test-time sampling on a right-hand axis (its error is on another
+scale). Labels, colours, markers and line styles come from the run's
+:class:`~budgetboost.pipeline.catalogue.Catalogue`; every figure has one legend listing each
+algorithm once. The figures themselves are :mod:`budgetboost.figures.curves`.
+
+Where many curves share a panel, three things keep each one readable:
+
+- the curves of a panel are *dodged*: each is drawn a few points to the side of the budget
+  it was measured at (its data stay the budgets), so their markers and error bars stand side
+  by side, as ``position_dodge`` does in ggplot2; with few trials the intervals are wide, and
+  as shaded bands they merged into one grey mass;
+- a curve whose mean errors are those of a curve drawn before it in the same panel (within
+  :data:`COINCIDE` of the panel's height, where their lines would cover each other) is drawn
+  dashed over it, so both colours show, and the panel's x label names the two ("dashed: X ≈
+  Y"); the legend shows every algorithm in its own line style;
+- the budget axis is ticked at budgets of the grid (:func:`grid_ticks`), never between them.
 """
 
 from __future__ import annotations
@@ -21,8 +33,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.transforms import offset_copy
 
-from budgetboost.figures.registry import FigureContext
+from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext
 from budgetboost.figures.style import paper_style
 from budgetboost.pipeline.catalogue import Catalogue
 
@@ -30,25 +44,50 @@ __all__ = [
     "CURVE_FAMILIES",
     "NCOLS",
     "budget_curves",
+    "balanced_wrap",
     "budget_panel",
+    "coincide_handle",
+    "coinciding",
+    "dodges",
     "draw_curve",
     "draw_reference",
     "grid",
+    "grid_ticks",
+    "grow_to_fit",
     "legend_label",
     "legend",
     "panel_pairs",
     "placeholder",
     "reference",
     "subset",
+    "taking_turns",
     "title",
     "trials_note",
 ]
 
-#: The ``gid`` of every curve :func:`draw_curve` draws (the interval around it is a band).
+#: The ``gid`` of every curve :func:`draw_curve` draws, and of its error bars.
 CURVE_GID = "budget-curve"
+INTERVAL_GID = "budget-interval"
+#: Curves whose mean errors differ by at most this fraction of the panel's height at every
+#: budget they share are drawn as coinciding (a 1.4 pt line on a panel about 180 pt high
+#: covers 0.8 % of it).
+COINCIDE = 0.01
+#: Dash length (points) of a curve drawn over one it coincides with.
+DASH = 4.0
+#: Horizontal distance (points) between the dodged curves of a panel, at most, and the share
+#: of the distance between two budgets that all of a panel's curves together may take.
+DODGE_POINTS, DODGE_SHARE = 3.0, 0.45
+#: Width of a panel's plotting area (points) assumed to size the dodge before layout.
+PANEL_POINTS = 250.0
+#: At most this many ticks on a budget axis.
+MAX_TICKS = 7
+#: Legend entry of a curve drawn dashed over another (only in figures that have one).
+COINCIDE_LABEL = "dashed: over a curve it would hide"
 #: Families drawn as budget curves (Figures 1 and 2).
 CURVE_FAMILIES = ("reference", "boosting", "sampling")
 NCOLS = 3
+#: Room (inches) around a title or a legend, beyond the height it takes.
+FIT_PAD = 0.12
 #: Legend text per inch of figure width (paper context, font scale 1.1), to size its columns.
 LEGEND_CHARS_PER_INCH = 9
 
@@ -76,7 +115,8 @@ def grid(n_panels: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure
     ncols = min(NCOLS, max(1, n_panels))
     nrows = max(1, math.ceil(n_panels / ncols))
     width = max(width * ncols, 7.0)
-    fig = Figure(figsize=(width, height * nrows + 0.9), layout="constrained")
+    # the title and the legend add their own height (grow_to_fit)
+    fig = Figure(figsize=(width, height * nrows), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).ravel())
     for ax in axes[max(1, n_panels) :]:
         fig.delaxes(ax)
@@ -97,7 +137,12 @@ def reference(
     return (same if not same.empty else ref.sort_values("cost_model")).iloc[0]
 
 
-def draw_reference(ax: Axes, ref: pd.Series | None, catalogue: Catalogue) -> None:
+def draw_reference(
+    ax: Axes, ref: pd.Series | None, catalogue: Catalogue, labelled: bool = True
+) -> None:
+    """The unbudgeted reference's error as a horizontal line, its 95 % interval shaded grey;
+    ``labelled=False`` leaves the line out of the legend (a figure that draws the reference's
+    legend entry itself)."""
     if ref is None:
         return
     s = catalogue[ref["algorithm"]].style
@@ -106,44 +151,133 @@ def draw_reference(ax: Axes, ref: pd.Series | None, catalogue: Catalogue) -> Non
         color=s.colour,
         linestyle=s.linestyle,
         linewidth=1.2,
-        label=legend_label(catalogue, ref["algorithm"]),
+        label=legend_label(catalogue, ref["algorithm"]) if labelled else "_reference",
     )
     if np.isfinite(ref["ci_half"]):
         ax.axhspan(ref["ci_low"], ref["ci_high"], color="0.6", alpha=0.18, linewidth=0)
 
 
 def draw_curve(
-    ax: Axes, curve: pd.DataFrame, algorithm: str, catalogue: Catalogue, x: str = "budget"
+    ax: Axes,
+    curve: pd.DataFrame,
+    algorithm: str,
+    catalogue: Catalogue,
+    x: str = "budget",
+    dodge: float = 0.0,
+    dashes: tuple[float, tuple[float, float]] | None = None,
 ) -> None:
-    """The mean test error at each budget, its 95 % interval a faint band clipped to [0, 1]
-    (error bars ran below 0 and hid the curves when a few trials made the intervals wide)."""
+    """The mean test error at each ``x``, its 95 % interval a thin error bar clipped to
+    [0, 1], the whole drawn ``dodge`` points to the right of its data (see the module
+    docstring); ``dashes`` (offset, (on, off)) draws the line dashed over a coinciding one.
+
+    The interval was a shaded band, and error bars before that: the bands of eight
+    algorithms over three trials merged into one grey mass, and unclipped error bars ran
+    below 0. The line's data are the true ``x`` and means (the dodge is a display offset).
+    """
     s = catalogue[algorithm].style
     curve = curve.sort_values(x)
     half = curve["ci_half"].fillna(0.0)
-    ax.fill_between(
-        curve[x],
-        (curve["error_mean"] - half).clip(lower=0.0),
-        (curve["error_mean"] + half).clip(upper=1.0),
-        color=s.colour,
-        alpha=0.12,
-        linewidth=0,
+    low = (curve["error_mean"] - half).clip(lower=0.0)
+    high = (curve["error_mean"] + half).clip(upper=1.0)
+    bars = ax.vlines(
+        curve[x], low, high, colors=s.colour, alpha=0.55, linewidth=1.0, gid=INTERVAL_GID
     )
-    ax.plot(
+    (line,) = ax.plot(
         curve[x],
         curve["error_mean"],
         color=s.colour,
         marker=s.marker,
-        linestyle=s.linestyle,
+        linestyle=s.linestyle if dashes is None else dashes,
         markersize=4,
         linewidth=1.4,
         label=legend_label(catalogue, algorithm),
         gid=CURVE_GID,
     )
+    if dodge:  # after the limits took the data: the offset moves the drawing only
+        shifted = offset_copy(ax.transData, fig=ax.get_figure(), x=dodge, units="points")
+        bars.set_transform(shifted)
+        line.set_transform(shifted)
+
+
+def dodges(n_curves: int, n_budgets: int) -> np.ndarray:
+    """Display offsets (points) of ``n_curves`` curves over a grid of ``n_budgets`` budgets,
+    centred on 0: :data:`DODGE_POINTS` apart, or closer so that together they take at most
+    :data:`DODGE_SHARE` of the distance between two budgets of a :data:`PANEL_POINTS` wide
+    panel."""
+    if n_curves < 2:
+        return np.zeros(n_curves)
+    step = PANEL_POINTS / max(n_budgets - 1, 1)
+    apart = min(DODGE_POINTS, DODGE_SHARE * step / (n_curves - 1))
+    return (np.arange(n_curves) - (n_curves - 1) / 2) * apart
+
+
+def coinciding(curves: Sequence[pd.DataFrame], tolerance: float) -> list[int | None]:
+    """For each curve (columns ``budget``, ``error_mean``), the index of the first earlier
+    curve it coincides with: the same budgets (two or more) and mean errors within
+    ``tolerance`` at each; ``None`` if there is none."""
+    keyed = [c.set_index("budget")["error_mean"] for c in curves]
+    found: list[int | None] = []
+    for i, mine in enumerate(keyed):
+        match = None
+        for j in range(i):
+            other = keyed[j]
+            if len(mine) >= 2 and mine.index.equals(other.index):
+                if float(np.max(np.abs(mine.to_numpy() - other.to_numpy()))) <= tolerance:
+                    match = j if found[j] is None else found[j]
+                    break
+        found.append(match)
+    return found
+
+
+def taking_turns(under: Sequence[int | None]) -> list[tuple[float, tuple[float, float]] | None]:
+    """Dash patterns of coinciding curves (``under``: :func:`coinciding`'s answer): a curve
+    drawn first is solid; the k - 1 curves drawn over it each show one dash of
+    :data:`DASH` points in turn, so that along the line all k colours alternate."""
+    groups: dict[int, list[int]] = {}
+    for i, first in enumerate(under):
+        if first is not None:
+            groups.setdefault(first, []).append(i)
+    patterns: list[tuple[float, tuple[float, float]] | None] = []
+    for i, first in enumerate(under):
+        if first is None:
+            patterns.append(None)
+            continue
+        size, turn = len(groups[first]) + 1, groups[first].index(i) + 1
+        offset = ((size - turn + 1) * DASH) % (size * DASH)
+        patterns.append((offset, (DASH, (size - 1) * DASH)))
+    return patterns
+
+
+def grid_ticks(values: Sequence[float], most: int = MAX_TICKS) -> np.ndarray:
+    """Tick positions on a budget grid: every budget if there are at most ``most``; else, on
+    an evenly spaced grid, the budgets that are multiples of the smallest multiple of its
+    step leaving at most ``most`` (2 to 30 by 2: 4, 8, ..., 28), otherwise every k-th
+    budget. Ticks at 3, 5, 7, 9 on a grid of even budgets pointed at budgets never run."""
+    grid = np.unique(np.asarray(values, dtype=float))
+    grid = grid[np.isfinite(grid)]
+    if grid.size <= most:
+        return grid
+    steps = np.diff(grid)
+    even = np.allclose(steps, steps[0])
+    for k in range(2, grid.size + 1):
+        if even:
+            spacing = k * steps[0]
+            ratio = grid / spacing
+            ticks = grid[np.isclose(ratio, np.round(ratio))]
+            if 2 <= ticks.size <= most:
+                return ticks
+        ticks = grid[::k]
+        if ticks.size <= most:
+            return ticks
+    return grid[[0, -1]]
 
 
 def budget_panel(
     ax: Axes, summary: pd.DataFrame, dataset: str, cost_model: str, context: FigureContext
-) -> None:
+) -> list[tuple[str, str]]:
+    """One panel: the curves of the context's algorithms on ``dataset`` under
+    ``cost_model`` (see the module docstring). Returns the pairs of labels (drawn dashed,
+    drawn under) of the curves that coincide, which the panel's x label names."""
     catalogue = context.catalogue
     part = summary[
         (summary["dataset"] == dataset)
@@ -151,58 +285,152 @@ def budget_panel(
         & np.isfinite(summary["budget"])
     ]
     ax.set_title(f"{dataset} · {cost_model}")
-    ax.set_xlabel("budget B")
     ax.set_ylabel("test error")
     if "reference" in context.families:
         draw_reference(ax, reference(summary, dataset, cost_model, catalogue), catalogue)
     algorithms = [
         a for a in context.algorithms(part["algorithm"]) if catalogue[a].family != "reference"
     ]
-    for algorithm in algorithms:
-        if not catalogue[algorithm].right_axis:
-            draw_curve(ax, part[part["algorithm"] == algorithm], algorithm, catalogue)
+    left = [a for a in algorithms if not catalogue[a].right_axis]
     secondary = [a for a in algorithms if catalogue[a].right_axis]
+    budgets = part["budget"].unique()
+    offsets = dict(zip(algorithms, dodges(len(algorithms), budgets.size), strict=True))
+    if offsets:  # room at both ends for the dodged markers
+        reach = max(abs(v) for v in offsets.values()) + 4.0
+        ax.set_xmargin(max(ax.get_xmargin(), reach / PANEL_POINTS))
+    curves = [part[part["algorithm"] == a].sort_values("budget") for a in left]
+    span = _span(curves)
+    under = coinciding(curves, COINCIDE * span) if span > 0 else [None] * len(curves)
+    pairs = []
+    for i, (algorithm, curve, dashes) in enumerate(
+        zip(left, curves, taking_turns(under), strict=True)
+    ):
+        if under[i] is not None:
+            pairs.append(
+                (legend_label(catalogue, algorithm), legend_label(catalogue, left[under[i]]))
+            )
+        draw_curve(ax, curve, algorithm, catalogue, dodge=offsets[algorithm], dashes=dashes)
     if secondary:
         right = ax.twinx()
         right.grid(False)
         for algorithm in secondary:
-            draw_curve(right, part[part["algorithm"] == algorithm], algorithm, catalogue)
+            draw_curve(
+                right,
+                part[part["algorithm"] == algorithm],
+                algorithm,
+                catalogue,
+                dodge=offsets[algorithm],
+            )
         colour = catalogue[secondary[0]].style.colour
         right.set_ylabel("test error (test-time sampling)", color=colour)
         right.tick_params(axis="y", colors=colour)
+    if budgets.size:
+        ax.set_xticks(grid_ticks(budgets))
+    note = [f"dashed: {dashed} ≈ {drawn}" for dashed, drawn in pairs]
+    ax.set_xlabel("\n".join(["budget B", *_wrapped(note, ax)]))
+    return pairs
+
+
+def _span(curves: Sequence[pd.DataFrame]) -> float:
+    """The height of the panel the curves' means and intervals take (their data range)."""
+    if not curves:
+        return 0.0
+    both = pd.concat(curves)
+    half = both["ci_half"].fillna(0.0)
+    low = (both["error_mean"] - half).clip(lower=0.0).min()
+    high = (both["error_mean"] + half).clip(upper=1.0).max()
+    return float(high - low) if np.isfinite(high - low) else 0.0
+
+
+def _wrapped(lines: list[str], ax: Axes) -> list[str]:
+    """``lines`` wrapped to the width of the panel's plotting area (about
+    :data:`NOTE_CHARS_PER_INCH` characters per inch of its column, less the y axis's
+    labels), so that a note under a panel of the rightmost column stays inside the figure;
+    never inside a hyphenated word ("cost-sensitive")."""
+    inches = ax.get_figure().get_figwidth() / max(ax.get_subplotspec().get_geometry()[1], 1)
+    width = max(24, int((inches - 0.8) * NOTE_CHARS_PER_INCH))
+    return [part for line in lines for part in textwrap.wrap(line, width, break_on_hyphens=False)]
 
 
 def placeholder(ax: Axes, message: str) -> None:
+    """An axes that says it has nothing to draw (marked :data:`PLACEHOLDER_GID`, which
+    :meth:`~budgetboost.figures.registry.FigureSpec.has_content` reads)."""
     ax.set_axis_off()
+    ax.set_gid(PLACEHOLDER_GID)
     ax.set_title("no results")
     ax.text(
         0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes, fontsize=12, wrap=True
     )
 
 
-def legend(fig: Figure, ncols: int, catalogue: Catalogue) -> None:
-    """One figure legend with each algorithm once, in catalogue order."""
+def legend(
+    fig: Figure,
+    ncols: int,
+    catalogue: Catalogue,
+    extra: Sequence[tuple[object, str]] = (),
+) -> None:
+    """One figure legend with each algorithm once, in catalogue order, then the ``extra``
+    ``(handle, label)`` entries; the figure grows by the legend's height (see
+    :func:`grow_to_fit`)."""
     by_label = {}
     for ax in fig.axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             by_label.setdefault(label, handle)
     if not by_label:
         return
+    for name in catalogue:  # a curve's own style, not the dashes it was drawn over another in
+        label = legend_label(catalogue, name)
+        if getattr(by_label.get(label), "get_gid", lambda: None)() == CURVE_GID:
+            s = catalogue[name].style
+            by_label[label] = Line2D(
+                [],
+                [],
+                color=s.colour,
+                marker=s.marker,
+                linestyle=s.linestyle,
+                markersize=4,
+                linewidth=1.4,
+            )
     order = [
         label for label in (legend_label(catalogue, a) for a in catalogue) if label in by_label
     ]
     order += [label for label in by_label if label not in order]
+    for handle, label in extra:
+        by_label.setdefault(label, handle)
+        order.append(label)
     # as many columns as fit the figure's width (about LEGEND_CHARS_PER_INCH characters per
     # inch, each entry its label plus the marker), so that long labels are never cut off
     widest = max(len(label) for label in order) + 6
     fitting = max(1, int(fig.get_figwidth() * LEGEND_CHARS_PER_INCH / widest))
-    fig.legend(
+    shown = fig.legend(
         [by_label[label] for label in order],
         order,
         loc="outside lower center",
         ncols=min(len(order), {1: 3, 2: 4}.get(ncols, 7), fitting),
         frameon=False,
     )
+    grow_to_fit(fig, shown)
+
+
+def coincide_handle() -> tuple[Line2D, str]:
+    """The legend entry of a curve drawn dashed over one with the same errors."""
+    handle = Line2D([], [], color="0.35", linestyle=(0, (DASH, DASH)), linewidth=1.4)
+    return handle, COINCIDE_LABEL
+
+
+def grow_to_fit(fig: Figure, artist) -> None:
+    """Make ``fig`` taller by the height ``artist`` (its title or legend) takes, measured
+    as it is rendered, so that the panels keep their height.
+
+    A panel grid left a fixed 0.9 inch for the title and the legend: the suite's 19
+    algorithms in a one-panel figure needed 14 legend rows, constrained layout squeezed the
+    panel to nothing ("axes sizes collapsed to zero") and the legend was drawn over it.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    height = artist.get_window_extent(canvas.get_renderer()).height / fig.dpi
+    fig.set_figheight(fig.get_figheight() + height + FIT_PAD)
 
 
 def budget_curves(
@@ -226,23 +454,42 @@ def budget_curves(
         fig, axes = grid(len(panels))
         if not panels:
             placeholder(axes[0], empty_message)
+        dashed = False
         for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
-            budget_panel(ax, summary, dataset, cost_model, context)
+            dashed |= bool(budget_panel(ax, summary, dataset, cost_model, context))
         title(fig, heading)
-        legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
+        extra = [coincide_handle()] if dashed else []
+        legend(fig, min(NCOLS, max(1, len(panels))), catalogue, extra)
     return fig
 
 
 #: Characters of a figure title per inch of figure width (paper context, title size).
 TITLE_CHARS_PER_INCH = 8.5
+#: Characters of a note under a panel (its x label) per inch of the panel's width.
+NOTE_CHARS_PER_INCH = 10.0
 
 
 def title(fig: Figure, text: str, **kwargs) -> None:
-    """``fig.suptitle(text)``, each line wrapped to the figure's width, so that no title runs
-    past the canvas (a one-panel figure is 7 inches wide)."""
+    """``fig.suptitle(text)``, each line wrapped to the figure's width into lines of even
+    length (a title one word too long for one line left that word alone on the next: Figure
+    1's "axis)"), so that no title runs past the canvas (a one-panel figure is 7 inches
+    wide); the figure grows by the title's height (:func:`grow_to_fit`)."""
     width = max(20, int(fig.get_figwidth() * TITLE_CHARS_PER_INCH))
-    lines = [textwrap.fill(line, width) for line in text.split("\n")]
-    fig.suptitle("\n".join(lines), **kwargs)
+    lines = [balanced_wrap(line, width) for line in text.split("\n")]
+    grow_to_fit(fig, fig.suptitle("\n".join(lines), **kwargs))
+
+
+def balanced_wrap(text: str, width: int) -> str:
+    """``text`` in as few lines as wrapping it at ``width`` characters gives, each line as
+    close to the same length as the words allow (the narrowest width keeping that count)."""
+    lines = textwrap.wrap(text, width)
+    if len(lines) <= 1:
+        return text
+    for narrower in range(math.ceil(len(text) / len(lines)), width):
+        even = textwrap.wrap(text, narrower)
+        if len(even) == len(lines):
+            return "\n".join(even)
+    return "\n".join(lines)
 
 
 def subset(catalogue: Catalogue, names: list[str]) -> Catalogue:

@@ -38,7 +38,7 @@ from matplotlib.transforms import offset_copy
 
 from budgetboost.analysis.bands import BAND_LABELS, BANDS
 from budgetboost.analysis.ranks import nemenyi_p
-from budgetboost.figures.registry import FigureContext, figure
+from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext, figure
 from budgetboost.pipeline.catalogue import FAMILIES, Catalogue
 
 __all__ = ["OUTCOME_COLOURS", "draw_cd_diagram", "figure_cd", "figure_outcomes"]
@@ -228,6 +228,7 @@ def figure_cd(
         fig = Figure(figsize=(width, 1.5))
         ax = fig.add_subplot()
         ax.set_axis_off()
+        ax.set_gid(PLACEHOLDER_GID)  # nothing to draw (FigureSpec.has_content)
         ax.text(
             0.5,
             0.5,
@@ -366,6 +367,7 @@ def figure_outcomes(
     if not bands or n_rows == 0 or n_cols == 0:
         ax = fig.add_subplot()
         ax.set_axis_off()
+        ax.set_gid(PLACEHOLDER_GID)  # nothing to draw (FigureSpec.has_content)
         ax.text(
             0.5,
             0.5,

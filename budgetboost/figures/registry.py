@@ -16,6 +16,11 @@ caption. ``tables`` names the results tables the function receives (``summary``,
 ``results/summary/{table}.parquet``); ``families`` says which algorithm families it draws
 (``budgetboost.pipeline.catalogue.FAMILIES``), so an algorithm added to the config appears in every
 figure of its family.
+
+Whether a figure has anything to draw for a run (Figure 2 without real costs does not) is
+:meth:`FigureSpec.has_content`: the entry's ``content`` function if it gives one (cheap: which
+panels it would draw), else the figure drawn and its axes read (a placeholder axes, which
+says "no results", is marked :data:`PLACEHOLDER_GID`).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from budgetboost.pipeline.catalogue import FAMILIES, Catalogue
@@ -34,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MODULES",
+    "PLACEHOLDER_GID",
     "TABLES",
     "FigureContext",
     "FigureSpec",
@@ -51,6 +57,8 @@ DEFAULT_MODULES = (
 )
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``.
 TABLES = ("summary", "comparisons", "budget_to_match", "findings", "ranks")
+#: The ``gid`` of an axes that only says its figure has nothing to draw.
+PLACEHOLDER_GID = "placeholder"
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,22 @@ class FigureSpec:
     families: tuple[str, ...]
     tables: tuple[str, ...]
     draw: Callable[[Mapping[str, pd.DataFrame], FigureContext], Figure]
+    content: Callable[[Mapping[str, pd.DataFrame], FigureContext], bool] | None = None
+
+    def has_content(self, tables: Mapping[str, pd.DataFrame], context: FigureContext) -> bool:
+        """Whether the figure draws anything from ``tables`` (the run's results tables, those
+        of :attr:`tables` at least) rather than only saying it has no results.
+
+        The entry's ``content`` function answers if it has one; otherwise the figure is drawn
+        and has content if one of its axes is not a placeholder (:data:`PLACEHOLDER_GID`).
+        A report lists only the figures that have content.
+        """
+        context = replace(context, families=self.families)
+        mine = {table: tables[table] for table in self.tables}
+        if self.content is not None:
+            return bool(self.content(mine, context))
+        fig = self.draw(mine, context)
+        return any(ax.get_gid() != PLACEHOLDER_GID for ax in fig.axes)
 
     @property
     def module(self) -> str:
@@ -138,8 +162,11 @@ def figure(
     category: str,
     families: Iterable[str],
     tables: Iterable[str] = ("summary",),
+    content: Callable[[Mapping[str, pd.DataFrame], FigureContext], bool] | None = None,
 ):
-    """Register the decorated function as figure ``name`` (see the module docstring)."""
+    """Register the decorated function as figure ``name`` (see the module docstring);
+    ``content(tables, context)`` says cheaply whether it has anything to draw (optional:
+    :meth:`FigureSpec.has_content`)."""
     families, tables = tuple(families), tuple(tables)
     unknown = [f for f in families if f not in FAMILIES] + [t for t in tables if t not in TABLES]
     if unknown:
@@ -167,6 +194,7 @@ def figure(
             families=families,
             tables=tables,
             draw=draw,
+            content=content,
         )
         return draw
 

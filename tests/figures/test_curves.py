@@ -9,6 +9,8 @@ import matplotlib.colors as mcolors
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from synthetic_results import synthetic_shards
 
 from budgetboost.figures import curves as plots
@@ -206,3 +208,173 @@ def test_the_open_questions_figures_draw_their_experiments_only():
     baseline = next(f for f in faint if mcolors.same_color(f.get_color(), greedy.get_color()))
     rise = np.asarray(greedy.get_ydata(), float) - np.asarray(baseline.get_ydata(), float)
     np.testing.assert_allclose(rise, 0.05, atol=0.02)
+
+
+# ------------------------------------------------------------- readability of the curves
+
+
+def _two_panels(budgets=(2, 4, 6, 8, 10)):
+    shards = synthetic_shards(datasets=("ecoli", "heart"), trials=3, budgets=budgets, extra=())
+    tables = results_tables(shards)
+    spec = figures.load()["figure1"]
+    return spec.draw({"summary": tables["summary"]}, make_context(CATALOGUE, spec.families))
+
+
+def test_grid_ticks_lie_on_the_budget_grid():
+    np.testing.assert_array_equal(curve_panels.grid_ticks([2, 4, 6, 8, 10]), [2, 4, 6, 8, 10])
+    np.testing.assert_array_equal(
+        curve_panels.grid_ticks(np.arange(2, 31, 2)), [4, 8, 12, 16, 20, 24, 28]
+    )
+    np.testing.assert_array_equal(
+        curve_panels.grid_ticks([50, 100, 150, 200, 250, 300]), [50, 100, 150, 200, 250, 300]
+    )
+    uneven = [1, 2, 3, 5, 8, 13, 21, 34, 55]
+    assert set(curve_panels.grid_ticks(uneven)) <= set(uneven)
+
+
+@given(
+    start=st.floats(0.0, 100.0),
+    step=st.floats(0.05, 50.0),
+    n=st.integers(1, 60),
+    jitter=st.booleans(),
+)
+def test_grid_ticks_are_budgets_of_the_grid_and_few(start, step, n, jitter):
+    grid = start + step * np.arange(n)
+    if jitter:  # an uneven grid
+        grid = grid + np.linspace(0, step / 3, n) ** 2
+    ticks = curve_panels.grid_ticks(grid)
+    assert set(ticks.tolist()) <= set(grid.tolist())
+    assert min(n, 2) <= ticks.size <= curve_panels.MAX_TICKS
+
+
+def test_the_budget_axis_is_ticked_at_budgets_of_the_grid():
+    """Ticks at 3, 5, 7, 9 on a grid of even budgets pointed at budgets never run."""
+    fig = _two_panels()
+    for ax in main_axes(fig):
+        np.testing.assert_array_equal(ax.get_xticks(), [2, 4, 6, 8, 10])
+
+
+def test_intervals_are_error_bars_set_side_by_side():
+    """With three trials the intervals are wide: as shaded bands, eight of them merged into
+    one grey mass. Now each is a thin error bar in its curve's colour, and the curves of a
+    panel are drawn a few points apart (their data stay the budgets), so no two markers or
+    bars of one budget are drawn on top of each other."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import LineCollection, PolyCollection
+
+    fig = _two_panels()
+    FigureCanvasAgg(fig).draw()
+    for ax in main_axes(fig):
+        assert not [c for c in ax.collections if isinstance(c, PolyCollection)]  # no bands
+        lines = [ln for ln in ax.get_lines() if ln.get_gid() == curve_panels.CURVE_GID]
+        bars = [c for c in ax.collections if c.get_gid() == curve_panels.INTERVAL_GID]
+        assert len(bars) == len(lines) == 4 and all(isinstance(b, LineCollection) for b in bars)
+        drawn_at = []
+        for line, bar in zip(lines, bars, strict=True):
+            np.testing.assert_array_equal(line.get_xdata(), [2, 4, 6, 8, 10])
+            xy = np.column_stack([line.get_xdata(), line.get_ydata()])
+            at = line.get_transform().transform(xy)[:, 0]
+            bar_at = [bar.get_transform().transform(seg)[0, 0] for seg in bar.get_segments()]
+            np.testing.assert_allclose(bar_at, at)  # each bar on its own curve's marker
+            drawn_at.append(at)
+        drawn_at = np.sort(np.array(drawn_at), axis=0)
+        assert np.diff(drawn_at, axis=0).min() >= 2.0  # pixels apart at every budget
+
+
+def _pixels_of(rgba: np.ndarray, colour: str, tolerance: float = 60.0) -> int:
+    target = np.array(mcolors.to_rgb(colour)) * 255
+    return int((np.linalg.norm(rgba[..., :3].astype(float) - target, axis=-1) < tolerance).sum())
+
+
+def test_a_curve_that_coincides_with_another_is_drawn_dashed_over_it():
+    """ecoli, boosted trees: Greedy with depth-2 trees had AdaBoostBT_Greedy's errors and hid
+    it. The later curve is now dashed over the earlier, both colours show along the line,
+    the panel's x label names the two and the legend says what dashed means, while the
+    legend keeps the curve's own (solid) line."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    shards = synthetic_shards(datasets=("ecoli",), trials=3, budgets=(2, 6, 10), extra=())
+    greedy = shards[shards["algorithm"] == "greedy"]
+    shards = pd.concat([shards, greedy.assign(algorithm="greedy_tree2")], ignore_index=True)
+    config = {name: {} for name in shards["algorithm"].unique()}
+    config["greedy_tree2"] = {
+        "label": "Greedy, trees",
+        "family": "boosted_trees",
+        "variant_of": "greedy",
+        "style": {"colour": "#cc00cc", "marker": "s"},
+    }
+    catalogue = Catalogue.from_config(config)
+    spec = figures.load()["boosted_trees"]
+    tables = results_tables(shards, catalogue)
+    fig = spec.draw({"summary": tables["summary"]}, make_context(catalogue, spec.families))
+    (ax,) = main_axes(fig)
+    drawn = curves(ax)
+    under, over = drawn[catalogue.label("greedy")].lines[0], drawn["Greedy, trees"].lines[0]
+    np.testing.assert_array_equal(under.get_ydata(), over.get_ydata())
+    assert under.get_linestyle() == "-" and over.get_linestyle() == "--"
+    assert "dashed: Greedy, trees ≈ AdaBoostBT_Greedy" in ax.get_xlabel().replace("\n", " ")
+    entries = dict(
+        zip(
+            [t.get_text() for t in fig.legends[0].get_texts()],
+            fig.legends[0].legend_handles,
+            strict=True,
+        )
+    )
+    assert curve_panels.COINCIDE_LABEL in entries
+    assert entries["Greedy, trees"].get_linestyle() == "-"
+    # both colours along the line between the first two budgets, as rendered
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    rgba = np.asarray(canvas.buffer_rgba())
+    xy = np.column_stack([over.get_xdata(), over.get_ydata()])
+    (x0, y0), (x1, y1) = over.get_transform().transform(xy)[:2]
+    middle = [(x0 + x1) / 2, (y0 + y1) / 2]
+    columns = slice(int(middle[0] - 0.3 * (x1 - x0)), int(middle[0] + 0.3 * (x1 - x0)))
+    rows = slice(int(rgba.shape[0] - middle[1] - 4), int(rgba.shape[0] - middle[1] + 5))
+    strip = rgba[rows, columns]
+    assert _pixels_of(strip, "#cc00cc") > 10
+    assert _pixels_of(strip, catalogue["greedy"].style.colour) > 10
+
+
+def test_a_long_title_wraps_into_lines_of_even_length():
+    """Figure 1's title wrapped leaving "axis)" alone on its second line."""
+    text = "Figure 1: test error against budget (95 % CI; test-time sampling on the right axis)"
+    lines = curve_panels.balanced_wrap(text, 78).split("\n")
+    assert len(lines) == 2 and abs(len(lines[0]) - len(lines[1])) <= 8, lines
+    assert curve_panels.balanced_wrap("short", 78) == "short"
+    fig = _two_panels()
+    lines = fig.get_suptitle().split("\n")
+    assert len(lines) == 2 and min(map(len, lines)) >= max(map(len, lines)) / 2, lines
+    assert "95\u00a0%\u00a0CI" in fig.get_suptitle()  # kept on one line
+
+
+def test_figure3_legend_explains_the_diamonds(summary):
+    """Figure 3 drew black diamonds its legend did not explain: the reference's entry now
+    shows the diamond on the dotted line."""
+    fig = plots.figure_trees(summary, TREES)
+    texts_ = [t.get_text() for t in fig.legends[0].get_texts()]
+    reference = dict(zip(texts_, fig.legends[0].legend_handles, strict=True))[label("adaboost")]
+    assert reference.get_marker() == "D" and reference.get_linestyle() == ":"
+
+
+def test_coinciding_curves_take_turns_along_the_line():
+    """Three curves on one line: the first solid, the two drawn over it each showing one
+    dash in turn, so that along the line each colour shows a third of the time (a loop over
+    positions, read as matplotlib reads a dash pattern: on while (position + offset) modulo
+    the period is below the dash)."""
+    under = [None, 0, None, 0, 2]
+    patterns = curve_panels.taking_turns(under)
+    assert patterns[0] is None and patterns[2] is None
+    dash = curve_panels.DASH
+
+    def on(pattern, position):
+        offset, (length, gap) = pattern
+        return (position + offset) % (length + gap) < length
+
+    positions = np.arange(0.0, 12 * dash, dash / 4) + dash / 8
+    for group in ([1, 3], [4]):
+        shown = np.array([[on(patterns[i], p) for p in positions] for i in group])
+        assert shown.sum(axis=0).max() == 1  # never two dashes over each other
+        first_shows = 1 - shown.sum(axis=0).mean()  # the solid curve in the gaps
+        shares = [*shown.mean(axis=1), first_shows]
+        np.testing.assert_allclose(shares, 1 / (len(group) + 1))

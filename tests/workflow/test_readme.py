@@ -3,7 +3,9 @@ dataset and a cost model, in a fresh copy of the repository (issue #36).
 
 Every fenced block the README marks ``<!-- readme-example: NAME -->`` is taken in order: a
 block named for a file is written to that file, a ``commands`` block is run line by line in
-bash. The test then finds the new method in the findings and in the field's figure."""
+bash. The test then finds the new method in the findings and, from the data of the figure its
+registered function draws from the run's tables, as a curve at every budget of each cost
+model it ran."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import subprocess
 import sys
 
 import matplotlib
+import numpy as np
 import pytest
 from conftest import REPO, copy_repo
 
@@ -61,21 +64,37 @@ def test_the_readme_example_runs_as_written(tmp_path):
     assert {"smoothed", "greedy"} <= set(mine["y"]), mine[["x", "y"]]
     assert set(mine["cost_model"]) >= {"uniform_0_2", "correlated_0_2"}
     assert (results / "report.html").stat().st_size > 0
-    assert (results / "figures" / "field.png").stat().st_size > 0
-    # the field's figure, drawn again from the run's tables: a curve of the new method
+    assert (results / "figures" / "field_curves.png").stat().st_size > 0
+    # the README says which figure draws the method at every budget
+    assert "`results/my/figures/field_curves.png` draws it" in (REPO / "README.md").read_text()
+    # that figure, drawn again by its registered function from the run's tables with the
+    # run's catalogue and cost models, as the plot rule draws it: the method's curve in a
+    # panel of each cost model it ran, at every budget, beside Smoothed and Greedy
+    import yaml
+
     from budgetboost.figures import registry
     from budgetboost.pipeline.catalogue import Catalogue
 
+    config = yaml.safe_load((repo / "my.yaml").read_text())
+    catalogue = Catalogue.from_config(config["algorithms"])
     summary = read_table(results / "summary" / "summary.parquet")
-    catalogue = Catalogue(
-        {
-            "greedy": {},
-            "smoothed": {},
-            "mine": {"label": "Cheapest stump", "family": "other"},
-        }
+    spec = registry.load()["field_curves"]
+    context = registry.FigureContext(
+        catalogue,
+        families=spec.families,
+        datasets=("mydata",),
+        cost_models={name: c["spec"]["model"] for name, c in config["cost_models"].items()},
+        baseline="uniform_0_2",
     )
-    spec = registry.load()["field"]
-    context = registry.FigureContext(catalogue, families=spec.families, baseline="uniform_0_2")
-    fig = spec.draw({"summary": summary, "findings": findings}, context)
-    labels = {line.get_label() for ax in fig.axes for line in ax.get_lines()}
-    assert "Cheapest stump" in labels
+    assert spec.has_content({"summary": summary}, context)
+    fig = spec.draw({"summary": summary}, context)
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.get_title()}
+    assert set(panels) == {"mydata · uniform_0_2", "mydata · correlated_0_2"}, set(panels)
+    for cost_model in ("uniform_0_2", "correlated_0_2"):
+        lines = {line.get_label(): line for line in panels[f"mydata · {cost_model}"].get_lines()}
+        assert {"Cheapest stump", "AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"} <= set(lines)
+        ran = summary[(summary["algorithm"] == "mine") & (summary["cost_model"] == cost_model)]
+        ran = ran.sort_values("budget")
+        assert len(ran) == 10  # budgets 2, 4, ..., 20
+        np.testing.assert_array_equal(lines["Cheapest stump"].get_xdata(), ran["budget"])
+        np.testing.assert_allclose(lines["Cheapest stump"].get_ydata(), ran["error_mean"])

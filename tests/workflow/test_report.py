@@ -88,9 +88,10 @@ def missing_images(html: str, repo: Path, images: list[str]) -> list[str]:
     return problems
 
 
-def chromium(html: Path, profile: Path, width: int, height: int, *flags: str) -> list[str]:
-    """The headless chromium command that opens ``html`` at ``width`` x ``height`` with
-    ``flags`` (what to write: a screenshot, the DOM), offline and with a fresh profile."""
+def chromium(html: Path | str, profile: Path, width: int, height: int, *flags: str) -> list[str]:
+    """The headless chromium command that opens ``html`` (a file, or a URL as a string) at
+    ``width`` x ``height`` with ``flags`` (what to write: a screenshot, the DOM), offline and
+    with a fresh profile."""
     return [
         str(CHROMIUM),
         "--headless",
@@ -104,7 +105,7 @@ def chromium(html: Path, profile: Path, width: int, height: int, *flags: str) ->
         "--virtual-time-budget=10000",
         f"--window-size={width},{height}",
         *flags,
-        html.resolve().as_uri(),
+        html if isinstance(html, str) else html.resolve().as_uri(),
     ]
 
 
@@ -273,6 +274,7 @@ def figure_report(attribute):
 
 def results_outputs():
     return ["results/summary/summary.md", "results/summary/claims.md",
+            "results/summary/summary.html", "results/summary/claims.html",
             "results/report/landing.rst",
             *expand("results/figures/{{f}}.{{ext}}", f=FIGURES, ext=["png", "pdf"])]
 
@@ -367,8 +369,11 @@ def test_report_embeds_every_figure_and_table(report_repo):
     html = (report_repo / results / "report.html").read_text(encoding="utf-8")
     assert missing_images(html, report_repo, figure_paths(report_repo)) == []
     entries = report_entries(html)
-    for table in (f"{results}/summary/summary.md", f"{results}/summary/claims.md"):
+    for page in ("summary", "claims"):  # as pages (a browser downloads Markdown)
+        table = f"{results}/summary/{page}.html"
+        assert entries[table]["mime_type"] == "text/html", entries[table]["mime_type"]
         assert embedded_bytes(entries[table]) == (report_repo / table).read_bytes()
+        assert f"{results}/summary/{page}.md" not in entries
     for path in figure_paths(report_repo):
         assert entries[path]["caption"].strip(), f"{path} has no caption"
         assert embedded_bytes(entries[path]).startswith(PNG_SIGNATURE)
@@ -457,6 +462,112 @@ def test_embedded_figures_display_in_chromium(report_repo, tmp_path):
         png = tmp_path / f"figure{i}.png"
         screenshot(page, png, tmp_path / "profile")
         assert not is_blank(png), f"{path}: blank when displayed from the report's data URI"
+
+
+#: Run in the report once it has rendered: what the report's own view manager does with each
+#: of the evidence pages (the code behind the eye button of a result), and the page's data URL.
+_EVIDENCE_PROBE = """<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const found = {};
+  for (const path of PATHS) {
+    if (!(path in results)) { found[path] = null; continue; }
+    let view = null;
+    const app = {setView: (v) => { view = v; }};
+    const button = new ButtonViewManager(app).handleSelectedResult(path);
+    if (button.props.onClick) button.props.onClick();
+    found[path] = {mime: getResultMimeType(path), view: view && view.content,
+                   src: view && view.contentPath, download: button.props.download || null};
+  }
+  const probe = document.createElement("pre");
+  probe.id = "budgetboost-probe";
+  probe.textContent = JSON.stringify(found);
+  document.body.appendChild(probe);
+}, 2000));
+</script>"""
+
+
+def report_views(html: Path, paths: list[str], profile: Path) -> dict:
+    """For each result of ``paths``, what the report opened in headless chromium does when
+    its button is pressed: ``view`` (``html``: shown in a frame of the report; ``None``: the
+    link only downloads the file, ``download`` naming it), ``mime`` and the frame's ``src``
+    (``None`` for a path the report does not hold)."""
+    probed = profile.parent / "views-report.html"
+    text = html.read_text(encoding="utf-8")
+    end = text.rindex("</body>")
+    script = _EVIDENCE_PROBE.replace("PATHS", json.dumps(paths))
+    probed.write_text(text[:end] + script + text[end:], encoding="utf-8")
+    proc = subprocess.run(
+        chromium(probed, profile, 1400, 900, "--dump-dom"),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    found = re.search(r'<pre id="budgetboost-probe">(.*?)</pre>', proc.stdout, re.S)
+    if proc.returncode != 0 or not found:
+        raise AssertionError(f"chromium failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    return json.loads(html_lib.unescape(found.group(1)))
+
+
+def page_text(url: str, profile: Path) -> str:
+    """The text a reader sees on the page at ``url`` in headless chromium (its DOM's text)."""
+    from html.parser import HTMLParser
+
+    cmd = chromium(url, profile, 1400, 900, "--dump-dom")
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    if proc.returncode != 0:
+        raise AssertionError(f"chromium failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+
+    class Text(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.parts, self.skip = [], 0
+
+        def handle_starttag(self, tag, attrs):
+            self.skip += tag in ("style", "script", "title")
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("style", "script", "title")
+
+        def handle_data(self, data):
+            if not self.skip:
+                self.parts.append(data)
+
+    parser = Text()
+    parser.feed(proc.stdout)
+    return " ".join("".join(parser.parts).split())  # as the DOM's text content reads
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
+def test_the_evidence_opens_as_a_readable_page_in_chromium(report_repo, tmp_path):
+    """The first page sends readers to claims.md (Tables), but its link was a
+    ``data:text/markdown`` URL that chromium downloads instead of showing (summary.md too).
+    The report holds them as HTML pages: its own code shows each in a frame, and the frame's
+    page reads, as text, every heading and table cell of the Markdown."""
+    from markdown_it import MarkdownIt
+
+    results = results_of(report_repo)
+    html = report_repo / results / "report.html"
+    paths = [f"{results}/summary/{page}.html" for page in ("claims", "summary")]
+    views = report_views(html, paths, tmp_path / "profile")
+    entries = report_entries(html.read_text(encoding="utf-8"))
+    for path in paths:
+        view = views[path]
+        assert view["mime"] == "text/html" and view["view"] == "html", (path, view)
+        assert view["download"] is None and view["src"] == entries[path]["data_uri"], path
+        shown = page_text(view["src"], tmp_path / "profile")
+        markdown = (report_repo / path).with_suffix(".md").read_text(encoding="utf-8")
+        tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+        expected = [t.content for t in tokens if t.type == "inline" and t.content.strip()]
+        assert expected, path
+        plain = [html_lib.unescape(_untagged(MarkdownIt().renderInline(t))) for t in expected]
+        missing = [text for text in plain if text not in shown]
+        assert missing == [], (path, missing[:5])
+
+
+def _untagged(rendered: str) -> str:
+    """The text of inline HTML (Markdown's emphasis and code spans rendered), tags dropped."""
+    return " ".join(re.sub(r"<[^>]+>", "", rendered).split())
 
 
 def _plug_ins(config: dict) -> None:
@@ -623,7 +734,7 @@ def test_a_report_shows_hostile_labels_as_text(tmp_path):
     assert not [tag for tag, _ in tags if tag in ("img", "iframe", "object", "embed")]
     assert not [attrs for _, attrs in tags if any(a.startswith("on") for a in attrs)]
     results = json.loads(blocks["results"].strip().removeprefix("var results = ").rstrip(";"))
-    assert f"{RESULTS}/summary/summary.md" in results  # the whole JSON, not cut by a label
+    assert f"{RESULTS}/summary/summary.html" in results  # the whole JSON, not cut by a label
     first_page = json.loads(
         blocks["workflow-desc"].strip().removeprefix("var workflow_desc = ").rstrip(";")
     )
@@ -641,6 +752,9 @@ def test_a_report_shows_hostile_labels_as_text(tmp_path):
         shown = MarkdownIt("commonmark").enable("table").render(text)
         assert "<script" not in shown and "<img" not in shown and "<a " not in shown
         assert HOSTILE["greedy"] in unescape(shown)
+        page = (repo / RESULTS / "summary" / name).with_suffix(".html").read_text("utf-8")
+        assert "<script" not in page and "<img" not in page and "<a " not in page, name
+        assert HOSTILE["greedy"] in unescape(page), name  # the report's page: as text
     if CHROMIUM.exists():
         proc = subprocess.run(
             [

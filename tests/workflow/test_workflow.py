@@ -46,7 +46,7 @@ from budgetboost.data import schema
 from budgetboost.data.io import read_metadata, read_table
 from budgetboost.pipeline import plan
 
-RESULTS_RULES = {"aggregate", "plot", "claims", "landing"}  # downstream of every shard
+RESULTS_RULES = {"aggregate", "plot", "claims", "evidence_page", "landing"}  # after every shard
 HAS_RESULTS = (REPO / "workflow" / "rules" / "results.smk").exists()
 
 

@@ -131,6 +131,8 @@ def results_outputs():
     return [
         R("summary/summary.md"),
         R("summary/claims.md"),
+        R("summary/summary.html"),
+        R("summary/claims.html"),
         R("report/landing.rst"),
         *expand(R("figures/{figure}.{ext}"), figure=FIGURES, ext=["png", "pdf"]),
     ]

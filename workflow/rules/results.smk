@@ -1,15 +1,20 @@
 # Results: aggregate every shard into summary tables, draw every registered figure (one job
-# each, budgetboost.figures.registry) and check the paper's claims. Statistics and verdicts
-# live in budgetboost.analysis, figures in budgetboost.figures, the text in budgetboost.report;
-# each rule declares the package code it runs as input, so editing one figure's code re-runs
-# only that figure. Algorithms' labels, families and styles come from the catalogue (a param).
-# Input and target functions are in common.smk.
+# each, budgetboost.figures.registry) and check the paper's claims; summary.md and claims.md
+# go into the report as HTML pages (budgetboost.report.pages: a browser downloads Markdown).
+# Statistics and verdicts live in budgetboost.analysis, figures in budgetboost.figures, the
+# text in budgetboost.report; each rule declares the package code it runs as input, so editing
+# one figure's code re-runs only that figure. Algorithms' labels, families and styles come
+# from the catalogue (a param). Input and target functions are in common.smk.
+
+
+from budgetboost.report import pages
 
 
 localrules:
     aggregate,
     plot,
     claims,
+    evidence_page,
     landing,
 
 
@@ -25,12 +30,7 @@ rule aggregate:
         budget_to_match=R("summary/budget_to_match.parquet"),
         findings=R("summary/findings.parquet"),
         ranks=R("summary/ranks.parquet"),
-        markdown=report(
-            R("summary/summary.md"),
-            caption="../report/summary.rst",
-            category="Tables",
-            labels={"table": "summary"},
-        ),
+        markdown=R("summary/summary.md"),
     log:
         L("results/aggregate.log"),
     conda:
@@ -83,12 +83,7 @@ rule claims:
     output:
         table=R("summary/claims.parquet"),
         evidence=R("summary/claims_evidence.parquet"),
-        markdown=report(
-            R("summary/claims.md"),
-            caption="../report/claims.rst",
-            category="Tables",
-            labels={"table": "claims"},
-        ),
+        markdown=R("summary/claims.md"),
     log:
         L("results/claims.log"),
     conda:
@@ -97,6 +92,30 @@ rule claims:
         catalogue=CATALOGUE.param(),
     script:
         "../scripts/claims.py"
+
+
+rule evidence_page:
+    input:
+        markdown=R("summary/{page}.md"),
+        code=code_files("budgetboost.report.pages"),
+    output:
+        report(
+            R("summary/{page}.html"),
+            caption="../report/evidence.rst",
+            category="Tables",
+            labels=lambda wildcards: {"table": wildcards.page},
+        ),
+    log:
+        L("results/evidence_page/{page}.log"),
+    wildcard_constraints:
+        page="summary|claims",
+    conda:
+        "../envs/budgetboost.yaml"
+    params:
+        title=lambda wildcards: f"{wildcards.page}.md",
+        caption=lambda wildcards: pages.CAPTIONS[wildcards.page],
+    script:
+        "../scripts/evidence_page.py"
 
 
 rule landing:
