@@ -20,7 +20,9 @@ ESTIMATORS = [
     BudgetPrune(n_estimators=3, random_state=0),
     AACO(random_state=0, n_subsets=4, max_acquisitions=3),
     SelectThenTrain(random_state=0, n_estimators=10, forward_tradeoffs=0.0, max_groups=4),
-    SelectThenTrain(model="linear", C=1.0, random_state=0, forward_tradeoffs=0.0, max_groups=4),
+    SelectThenTrain(
+        model="linear", C=1.0, random_state=0, forward_tradeoffs=0.0, max_groups=4, n_lambdas=10
+    ),
     AACO(
         random_state=0,
         n_subsets=4,

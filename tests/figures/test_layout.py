@@ -83,14 +83,21 @@ def outside(fig) -> list[str]:
     return found
 
 
+@pytest.fixture(scope="module")
+def suite_tables(suite_like):
+    """The results tables of the suite-like shards, aggregated once (the field's findings of
+    every pair of the suite's methods take most of a minute) and shared by every figure."""
+    catalogue = Catalogue.from_config(SUITE, tuned=["smoothed_tuned", "greedy_tuned"])
+    catalogue = catalogue.including(suite_like["algorithm"])
+    return results_tables(suite_like, catalogue), catalogue
+
+
 @pytest.mark.parametrize("name", list(figures.load()))
-def test_every_figure_keeps_its_text_inside_its_canvas(suite_like, name):
+def test_every_figure_keeps_its_text_inside_its_canvas(suite_tables, name):
     """... and constrained layout lays it out: the suite's 19 algorithms in a one-panel
     figure (adversarial costs, few cheap features) needed 14 legend rows in a fixed height,
     matplotlib warned "axes sizes collapsed to zero" and drew the legend over the panel."""
-    catalogue = Catalogue.from_config(SUITE, tuned=["smoothed_tuned", "greedy_tuned"])
-    catalogue = catalogue.including(suite_like["algorithm"])
-    tables = results_tables(suite_like, catalogue)
+    tables, catalogue = suite_tables
     spec = figures.load()[name]
     context = make_context(catalogue, spec.families)
     with warnings.catch_warnings(record=True) as caught:
