@@ -10,6 +10,7 @@ column per indicator, indicator descriptions in the metadata).
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -453,7 +454,12 @@ def label_copies(features: pd.DataFrame, y: np.ndarray) -> list[str]:
 
 
 def _missing_value_hint(entry: Mapping[str, object], value: object) -> str:
-    """How a registry entry declares ``value`` a missing value, should it be one."""
+    """How a registry entry declares ``value`` a missing value, should it be one (an infinite
+    number as the text a CSV holds, ``'inf'``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isinf(value):
+        value = "inf" if value > 0 else "-inf"
     if entry.get("format", "parquet") == "csv":
         declared = (entry.get("read_options") or {}).get("na_values", CSV_NA_VALUES)
         declared = [declared] if isinstance(declared, str) else list(declared)

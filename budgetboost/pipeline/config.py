@@ -363,6 +363,8 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
             "every budget: remove refit_per_budget)"
         )
     rounds_param = entry.get("rounds_from_registry")
+    given = {*params, rounds_param, *PIPELINE_PARAMS}
+    _check_required(name, entry, cls, given if entry.get("unbudgeted") else {*given, "budget"})
     if rounds_param and rounds_param not in accepted:
         raise ConfigError(
             f"{_where('algorithms', name, 'rounds_from_registry')}: "
@@ -415,6 +417,27 @@ def _check_shared_path(
                 f"more than the shared AdaBoost path's {shortest} "
                 "(adaboost_path.max_rounds)"
             )
+
+
+def _check_required(name: str, entry: Mapping[str, Any], cls: type, given: set[str]) -> None:
+    """Every constructor parameter without a default is given: by the entry's ``params``
+    or by the pipeline (a train job would fail constructing the estimator)."""
+    import inspect
+
+    required = [
+        parameter
+        for parameter, spec in inspect.signature(cls.__init__).parameters.items()
+        if parameter != "self"
+        and spec.default is inspect.Parameter.empty
+        and spec.kind not in (spec.VAR_POSITIONAL, spec.VAR_KEYWORD)
+        and parameter not in given
+    ]
+    if required:
+        raise ConfigError(
+            f"{_where('algorithms', name, 'params')}: {entry['estimator']} needs "
+            f"{', '.join(map(repr, required))} (a constructor parameter without a default): "
+            "give it here"
+        )
 
 
 def _constructor_params(cls: type) -> set[str]:

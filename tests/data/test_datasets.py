@@ -417,3 +417,20 @@ def test_exclude_naming_a_missing_column_stops_at_planning(tmp_path):
     with pytest.raises(DatasetError, match=r"exclude names columns \['ID'\] that are not in"):
         check_labels("toy", _entry(exclude=["ID"]), tmp_path)
     check_labels("toy", _entry(exclude=["id"]), tmp_path)
+
+
+def test_the_missing_value_hint_of_an_infinite_value_is_the_text_a_file_holds():
+    """Issue 51: the hint of an infinite value printed ``np.float64(inf)`` (numpy's repr)."""
+    from budgetboost.data.datasets import _missing_value_hint
+
+    for fmt, expected in [
+        (
+            "csv",
+            "If 'inf' marks a missing value, declare it in the dataset's registry entry: "
+            "read_options: {na_values: [",
+        ),
+        ("parquet", "If 'inf' marks a missing value, store it as a null in the source file"),
+    ]:
+        hint = _missing_value_hint({"format": fmt}, np.float64(np.inf))
+        assert hint.startswith(expected) and "np.float64" not in hint
+    assert "'-inf'" in _missing_value_hint({"format": "csv"}, np.float64(-np.inf))

@@ -45,6 +45,18 @@ SCHEMA_ERRORS = [
         lambda c: c.update(resources={"train": {"mem_mb": 0}}),
         "config resources.train.mem_mb: 0 is less than the minimum of 100",
     ),
+    # issue 51: YAML reads 2e0 as text; a dotted class path; both said in words
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step="2e0"),
+        "config cost_models.uniform_0_2.budgets.step: must be of type 'number'; got '2e0', "
+        "text, not a number (YAML read it as a string: write 2)",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(estimator="my_methods.CheapestStump"),
+        "config algorithms.greedy.estimator: must be BudgetedBoost, AdaBoostRS, BudgetedTree, "
+        "or a \"module:Class\" path; got 'my_methods.CheapestStump' (a colon between the "
+        "module and the class: 'my_methods:CheapestStump')",
+    ),
 ]
 
 
@@ -103,6 +115,16 @@ CHECK_ERRORS = [
         None,
     ),
     # cost-model specs
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high="2e0"),
+        "config cost_models.uniform_0_2.spec.high: must be a finite number >= 0; got '2e0', "
+        "text, not a number (YAML read it as a string: write 2)",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high="inf"),
+        "config cost_models.uniform_0_2.spec.high: must be a finite number >= 0; got 'inf', "
+        "text (YAML writes infinity .inf and not-a-number .nan)",
+    ),
     (
         lambda c: c["cost_models"]["uniform_0_2"].update(
             spec={"model": "few_cheap", "fraction": 2}
@@ -197,6 +219,23 @@ def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config,
         "config algorithms.greedy.estimator: sklearn.tree:DecisionTreeClassifier is not a "
         "budgetboost.BudgetedEstimator"
     )
+
+
+def test_a_required_constructor_parameter_stops_at_planning(test_config, registry):
+    """Issue 51: an estimator whose ``__init__`` needs an argument the config does not give
+    passed planning and failed every train job."""
+    needy = "fixtures.misbehaving_estimators:Needy"
+    config = validate_config(
+        edited(test_config, lambda c: c["algorithms"]["greedy"].update(estimator=needy, params={}))
+    )
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value) == (
+        f"config algorithms.greedy.params: {needy} needs 'depth' (a constructor parameter "
+        "without a default): give it here"
+    )
+    config["algorithms"]["greedy"]["params"] = {"depth": 2}
+    check_config(config, registry, REPO)
 
 
 @pytest.mark.parametrize(
