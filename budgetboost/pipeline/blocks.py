@@ -24,7 +24,7 @@ import pandas as pd
 from budgetboost.data.costs import make_costs
 from budgetboost.data.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.data.seeds import seed_from_key
-from budgetboost.data.splits import split_indices
+from budgetboost.data.splits import check_training_classes, split_indices
 from budgetboost.estimators.contract.base import BudgetEvaluation
 from budgetboost.estimators.contract.checks import ContractError, check_costs
 from budgetboost.estimators.contract.validation import check_budgets
@@ -116,6 +116,7 @@ def block_inputs(
         Repository root, for a ``real`` cost model's relative cost file.
     """
     n_rows = len(data.y)
+    check_training_classes(dataset, data.y, train_size, test_size, [int(t) for t in trials])
     splits = {int(t): split_indices(dataset, int(t), n_rows, train_size, test_size) for t in trials}
     table = make_costs(dataset, cost_model, cost_spec, data, splits, list(splits), root)
     return BlockInputs(

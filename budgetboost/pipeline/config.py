@@ -22,9 +22,10 @@ from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 from typing import Any
 
+from budgetboost.data.cost_kinds import check_attributes
 from budgetboost.data.cost_registry import MAX_COST
 from budgetboost.data.costs import SpecError, check_spec, kind_of
-from budgetboost.data.datasets import check_labels
+from budgetboost.data.datasets import check_labels, source_columns
 from budgetboost.data.io import CorruptTableError, read_arrow
 from budgetboost.data.jsonschema import validate_with_defaults
 from budgetboost.data.registry import DatasetError, load_registry, source_files
@@ -506,6 +507,16 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
         tests = kind.read_file(path)  # the values too (real: finite, >= 0)
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    entry = registry[dataset]
+    columns = source_columns(dataset, entry, root) if kind.name == "real" else None
+    if columns is not None:  # the tests against the attributes, once the source is there
+        label = str(entry["label"]["column"])
+        excluded = {str(c) for c in entry.get("exclude") or []} | {label}
+        attributes = [c for c in columns if c not in excluded]
+        try:
+            check_attributes(file, tests, columns, attributes, label, spec.get("prices") or {})
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc} (dataset {dataset!r})") from None
     prices = tests["cost"].dropna() if "cost" in getattr(tests, "columns", ()) else []
     scale = float(spec.get("scale", registry[dataset].get("cost_scale") or 1))
     if len(prices) and scale * float(prices.max()) > MAX_COST:

@@ -292,6 +292,56 @@ def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_pat
     )
 
 
+@pytest.mark.parametrize(
+    "edit, detail",
+    [
+        (
+            lambda rows: rows.remove("thal,102.90,B,1.00"),
+            "has no cost for attribute(s) ['thal'] (price them in the file, or under the "
+            "spec's `prices`: a price, or null: the test is not offered)",
+        ),
+        (
+            lambda rows: rows.append("thall,1.00,,1.00"),
+            "prices ['thall'], not columns of the dataset (its columns: ",
+        ),
+        (
+            lambda rows: rows.append("presence,1.00,,1.00"),
+            "prices the label column 'presence': no method reads the label (remove its row, or "
+            "is the registry's label column another one?)",
+        ),
+    ],
+)
+def test_a_cost_file_against_the_datasets_attributes_at_planning(
+    test_config, registry, tmp_path, edit, detail
+):
+    """Issue 51: a cost file missing an attribute failed every train job instead of planning;
+    a cost for an attribute that does not exist, or for the label, was silently ignored."""
+    rows = (REPO / "resources/heart_cleveland_turney_costs.csv").read_text().splitlines()
+    assert "thal,102.90,B,1.00" in rows
+    edit(rows)
+    (tmp_path / "costs.csv").write_text("\n".join(rows) + "\n")
+
+    def config_edit(c):
+        c["datasets"]["heart"]["cost_models"].append("turney")
+        c["cost_models"]["turney"]["spec"].update(file=str(tmp_path / "costs.csv"))
+
+    config = validate_config(edited(test_config, config_edit))
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value).startswith(
+        f"config cost_models.turney.spec.file: cost file {tmp_path / 'costs.csv'} {detail}"
+    )
+    assert str(err.value).endswith("(dataset 'heart')")
+
+
+def test_a_cost_file_header_may_have_spaces_around_its_names(tmp_path):
+    """Issue 51: a header ``feature , cost`` was not recognised as the cost table's."""
+    from budgetboost.data.cost_kinds import read_test_costs
+
+    (tmp_path / "c.csv").write_text("feature , cost\nage,1.5\nsex,2\n")
+    assert read_test_costs(tmp_path / "c.csv")["cost"].to_dict() == {"age": 1.5, "sex": 2.0}
+
+
 @pytest.fixture(scope="module")
 def heart_data(tmp_path_factory, registry) -> Path:
     """A repository root whose results/data holds heart's binarized table, as after a run."""
