@@ -27,7 +27,7 @@ from budgetboost.pipeline.plan import Plan
 try:
     _checked, REGISTRY = check_all(config, files=CONFIG_FILES)
 except ConfigError as exc:
-    raise WorkflowError(str(exc)) from None
+    raise WorkflowError(folders.run_elsewhere(str(exc), workflow.basedir)) from None
 config.update(_checked)
 PLAN = Plan(config, REGISTRY)
 #: where this config's outputs go (config key `results`, else a folder named for its config
@@ -56,7 +56,10 @@ if _settings is not None:
 # a run that writes records its config as the owner of its results folder: another config
 # planned into it stops (common.smk's check_all) instead of overwriting its outputs
 onstart:
-    folders.claim(RESULTS, folders.config_identity(CONFIG_FILES))
+    try:
+        folders.claim(RESULTS, folders.config_identity(CONFIG_FILES))
+    except folders.FolderError as _exc:
+        raise WorkflowError(str(_exc)) from None
 
 
 def R(path):
