@@ -54,6 +54,15 @@ PLANNING_ERRORS = [
         "config algorithms: algorithm 'greedy': variant_of goes round in a circle "
         "(greedy -> greedy_tree2 -> greedy)",
     ),
+    (  # issue 51: emoji and CJK drew empty boxes in every figure
+        lambda c: c["algorithms"]["greedy"].update(label="Greedy \N{ROCKET}"),
+        "config algorithms.greedy.label: 'Greedy \N{ROCKET}' holds '\N{ROCKET}' (U+1F680), "
+        "which matplotlib's fonts here cannot draw: figures would show an empty box",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(label="\u8d2a\u5fc3"),
+        "config algorithms.greedy.label: '\u8d2a\u5fc3' holds '\u8d2a' (U+8D2A), which",
+    ),
     (
         lambda c: c["algorithms"]["greedy"].update(label="$\\bogus$"),
         "config algorithms.greedy.label: matplotlib cannot draw '$\\\\bogus$' as math "
