@@ -481,6 +481,21 @@ def test_writing_an_algorithms_params_in_another_order_reruns_nothing(run_copy):
     assert planned_jobs(run_copy) == []
 
 
+@pytest.mark.slow
+def test_writing_a_cost_as_an_integer_reruns_nothing(run_copy):
+    """Issue 51: ``high: 2.0`` written ``high: 2`` (the same number) re-ran the cost tables
+    and every shard of the cost model."""
+
+    def integers(config):
+        for model in config["cost_models"].values():
+            for key, value in model["spec"].items():
+                if isinstance(value, float) and value.is_integer():
+                    model["spec"][key] = int(value)
+
+    assert edit_config(run_copy, integers)["cost_models"]["uniform_0_2"]["spec"]["high"] == 2
+    assert planned_jobs(run_copy) == []
+
+
 SHARED = ("adaboost", "adaboost_bt", "adaboost_rs", "adaboost_rs_ac")
 
 

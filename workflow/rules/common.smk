@@ -16,7 +16,7 @@ from budgetboost.figures import registry as figures
 from budgetboost.pipeline import folders, partitions
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
-from budgetboost.pipeline.specs import canonical
+from budgetboost.pipeline.specs import canonical, canonical_spec
 from budgetboost.pipeline.code import source_files as module_files
 from budgetboost.pipeline.code import untracked
 from budgetboost.pipeline.identity import job_identity
@@ -178,7 +178,7 @@ def split_params(wildcards):
 
 
 def cost_spec(wildcards):
-    return canonical(PLAN.cost_spec(wildcards.cost_model))
+    return canonical_spec(PLAN.cost_spec(wildcards.cost_model))
 
 
 def cost_file(wildcards):
