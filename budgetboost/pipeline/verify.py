@@ -15,19 +15,23 @@ answers depend on a row's position, as AdaBoostRS's random draws do, is asked ab
 same positions each time).
 
 - An estimator that says what it reads (``BudgetedEstimator.groups_read``: every estimator
-  of the package) has, in each budget's sample, every column outside each row's feature
-  groups replaced by another test row's value (a random derangement of the rows), and no
+  of the package but the library peers and SelectThenTrain's LightGBM) has, in each
+  budget's sample, every column outside each row's feature groups changed (a 0/1 column to
+  its other value, any other column to another test row's: :class:`_Sample`), and no
   prediction at that budget may change. The costs it reports must be the prices of those
   sets at the cost model's prices, discount groups included (:class:`TrialPrices`): the
   stored ``spent``, ``mean_example_cost`` and ``max_example_cost`` where every example
   reads the same set; else the sample's own ``mean_example_cost`` and ``max_example_cost``
   (its evaluation), whose ``error`` must be that of its predictions.
 - Of an estimator that does not say (a user's own) the job finds what each prediction
-  depends on: the columns priced above the stored ``max_example_cost`` are replaced at once
-  (no example can afford any), then each feature group's columns alone, at every budget; no
-  sampled row may depend on a set of groups priced above the stored ``max_example_cost``,
-  nor the sample's mean price exceed its ``mean_example_cost``. A dependency seen is a read
-  (nothing honest is refused); a read that changes no prediction is not seen, nor harmful.
+  depends on: at each budget the columns priced above the sample's ``max_example_cost``
+  are changed at once (no example checked could afford any); then, on :data:`PROBE_ROWS`
+  rows, each feature group's columns alone, at every budget: no row may depend on a set of
+  groups priced above the ``max_example_cost`` of those rows, nor their mean price exceed
+  their ``mean_example_cost``. A dependency seen is a read (nothing honest is refused); a
+  read that changes no prediction is not seen, nor harmful. (The sample's own evaluation,
+  not the stored one, bounds what it may read: a model drawing at random by a row's
+  position, as AdaBoostRS does, pays otherwise at other positions.)
 
 :func:`check_reproducible`: a second estimator of the same trial (same parameters, same
 ``random_state``) fitted on the same rows must give the same evaluation, field for field
@@ -55,12 +59,25 @@ from budgetboost.estimators.contract.validation import (
     check_feature_groups,
 )
 
-__all__ = ["CHECK_ROWS", "READ_CELLS", "TrialPrices", "check_reads", "check_reproducible"]
+__all__ = [
+    "CHECK_ROWS",
+    "PROBE_CELLS",
+    "PROBE_ROWS",
+    "READ_CELLS",
+    "TrialPrices",
+    "check_reads",
+    "check_reproducible",
+]
 
 #: Test rows checked at each budget, drawn afresh at each (every row when there are no more).
 CHECK_ROWS = 8
 #: Cells (budgets x rows x feature groups) of the groups read asked of an estimator at once.
 READ_CELLS = 1 << 24
+#: Test rows whose dependence on each feature group is probed, of an estimator that does not
+#: say what it reads (the first rows of the sample).
+PROBE_ROWS = 16
+#: Cells (rows x columns) of one question of the probe: the copies of many groups stacked.
+PROBE_CELLS = 1 << 22
 
 
 class TrialPrices(NamedTuple):
@@ -99,13 +116,16 @@ class TrialPrices(NamedTuple):
 
 
 class _Sample(NamedTuple):
-    """The test rows checked: each budget's rows, stacked (see the module docstring)."""
+    """The test rows checked: each budget's rows, stacked (see the module docstring), and
+    the values that replace theirs: the other value of a 0/1 column (every indicator of the
+    benchmark's data: a read column then always changes), another test row's (a random
+    derangement of the rows) of any other column."""
 
     rows: np.ndarray  # test row of each sampled row
     budget: np.ndarray  # the budget (grid position) each sampled row is checked at
     X: np.ndarray
     y: np.ndarray
-    other: np.ndarray  # another test row's values, for each sampled row
+    other: np.ndarray  # other values of each sampled row (:meth:`draw`)
 
     @classmethod
     def draw(
@@ -118,8 +138,11 @@ class _Sample(NamedTuple):
         ]
         rows = np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
         budget = np.repeat(np.arange(n_budgets), [part.size for part in parts])
-        other = _others(rng, n)[rows] if n > 1 else rows
-        return cls(rows, budget, X[rows], np.asarray(y)[rows], X[other])
+        mine = X[rows]
+        other = X[_others(rng, n)[rows] if n > 1 else rows]
+        binary = np.all((X == 0) | (X == 1), axis=0)  # the indicators: each value changed
+        other[:, binary] = 1 - mine[:, binary]
+        return cls(rows, budget, mine, np.asarray(y)[rows], other)
 
 
 def _tolerance(value: float) -> float:
@@ -177,7 +200,7 @@ def check_reads(
     sample = _Sample.draw(rng, X, y, grid.size)
     said = _said_reads(estimator, sample, grid, prices, where)
     if said is None:
-        _probe(estimator, sample, evaluation, grid, prices, where)
+        _probe(estimator, sample, grid, prices, where)
         return "probed"
     paid, shared, replaced = said
     before = estimator.predict_at_budgets(sample.X, grid)
@@ -278,21 +301,20 @@ def _check_error(labels: np.ndarray, y: np.ndarray, stored: float, budget: float
 def _probe(
     estimator: Any,
     sample: _Sample,
-    evaluation: Any,
     grid: np.ndarray,
     prices: TrialPrices,
     where: str,
 ) -> None:
     """What each sampled prediction depends on, of a model that does not say what it reads
     (the module docstring): at each budget the columns no example can afford, at once; then
-    each group alone, at every budget."""
+    each group alone, at every budget (:func:`_probe_groups`)."""
     own = estimator.evaluate_at_budgets(sample.X, sample.y, grid)
     before = estimator.predict_at_budgets(sample.X, grid)
     for b, budget in enumerate(grid):
         _check_error(before[b], sample.y, float(own.error[b]), budget, where)
     if sample.X.shape[0] < 2 or np.array_equal(sample.X, sample.other):
         return
-    worst = np.asarray(evaluation.max_example_cost, dtype=np.float64)
+    worst = np.asarray(own.max_example_cost, dtype=np.float64)  # at the sample's positions
     alone = prices.alone()
     unread = alone[None, :] > worst[sample.budget, None] + BUDGET_TOLERANCE * np.maximum(
         1.0, worst[sample.budget, None]
@@ -308,20 +330,51 @@ def _probe(
             b = int(np.flatnonzero(changed)[0])
             raise ContractError(
                 f"{where}, budget {grid[b]:g}: the model reads columns it does not pay for: "
-                f"every test example paid at most {worst[b]:g}, so none could read the "
+                f"every example checked paid at most {worst[b]:g}, so none could read the "
                 f"{int(unread[sample.budget == b][0].sum())} columns priced above it, yet "
                 f"replacing them by other examples' values changed {changed[b]} of the "
                 f"{int(np.sum(sample.budget == b))} predictions checked",
                 float(grid[b]),
             )
-    depends = np.zeros((grid.size, sample.rows.size, prices.n_groups), dtype=bool)
-    for g in range(prices.n_groups):
-        columns = np.flatnonzero(prices.group_of_column == g)
-        if np.array_equal(sample.X[:, columns], sample.other[:, columns]):
-            continue
-        replaced = sample.X.copy()
-        replaced[:, columns] = sample.other[:, columns]
-        depends[:, :, g] = estimator.predict_at_budgets(replaced, grid) != before
+    _probe_groups(estimator, sample, grid, prices, where)
+
+
+def _probe_groups(
+    estimator: Any,
+    sample: _Sample,
+    grid: np.ndarray,
+    prices: TrialPrices,
+    where: str,
+) -> None:
+    """Which feature groups each of :data:`PROBE_ROWS` sampled predictions depends on, at
+    every budget: each group's columns replaced alone. The copies of the rows for many groups
+    are stacked into one question of at most :data:`PROBE_CELLS` cells, where the model
+    answers a row the same wherever it stands (asked once: the unchanged rows stacked as
+    many times); one whose answers depend on a row's position (random draws may) is asked
+    group by group, the rows where they stand."""
+    rows = min(PROBE_ROWS, sample.rows.size)
+    X, other, y = sample.X[:rows], sample.other[:rows], sample.y[:rows]
+    own = estimator.evaluate_at_budgets(X, y, grid)
+    base = estimator.predict_at_budgets(X, grid)
+    order = np.argsort(prices.group_of_column, kind="stable")
+    starts = np.searchsorted(prices.group_of_column[order], np.arange(prices.n_groups + 1))
+    columns = [order[starts[g] : starts[g + 1]] for g in range(prices.n_groups)]
+    varied = [g for g in range(prices.n_groups) if np.any(X[:, columns[g]] != other[:, columns[g]])]
+    per_block = min(len(varied), max(1, PROBE_CELLS // max(1, rows * X.shape[1])))
+    stacked = per_block > 1 and np.array_equal(
+        estimator.predict_at_budgets(np.tile(X, (per_block, 1)), grid),
+        np.tile(base, (1, per_block)),
+    )
+    per_block = per_block if stacked else 1
+    depends = np.zeros((grid.size, rows, prices.n_groups), dtype=bool)
+    for start in range(0, len(varied), per_block):
+        block = varied[start : start + per_block]
+        replaced = np.tile(X, (len(block), 1))
+        for j, g in enumerate(block):
+            replaced[j * rows : (j + 1) * rows, columns[g]] = other[:, columns[g]]
+        after = estimator.predict_at_budgets(replaced, grid).reshape(grid.size, len(block), rows)
+        depends[:, :, block] = (after != base[:, None, :]).transpose(0, 2, 1)
+    worst = np.asarray(own.max_example_cost, dtype=np.float64)
     mean = np.asarray(own.mean_example_cost, dtype=np.float64)
     for b, budget in enumerate(grid):
         paid = prices.set_costs(depends[b])

@@ -316,7 +316,7 @@ def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, de
         (
             "Peeker",
             "algorithm 'odd', dataset 'toy', cost model 'c', trial 0, budget 0.25: the model "
-            "reads columns it does not pay for: every test example paid at most 0, so none "
+            "reads columns it does not pay for: every example checked paid at most 0, so none "
             "could read the 4 columns priced above it, yet replacing them by other examples' "
             "values changed",
         ),

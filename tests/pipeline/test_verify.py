@@ -61,7 +61,7 @@ def test_the_old_check_looked_at_three_budgets_of_six():
     ("name", "detail"),
     [
         # no groups_read: the columns priced above the reported cost are replaced
-        ("OneBudgetPeeker", "every test example paid at most 0, so none could read the 6"),
+        ("OneBudgetPeeker", "every example checked paid at most 0, so none could read the 6"),
         # groups_read says nothing is read at 1.0: every column is replaced there
         ("OneBudgetPeekerSays", "replacing the columns outside the feature groups each"),
     ],
