@@ -51,9 +51,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from budgetboost.estimators.contract.base import BudgetedEstimator
 from budgetboost.estimators.contract.checks import BUDGET_TOLERANCE, ContractError
 from budgetboost.estimators.contract.pricing import Pricing
 from budgetboost.estimators.contract.validation import (
+    check_budgets,
     check_discount_groups,
     check_feature_costs,
     check_feature_groups,
@@ -203,12 +205,12 @@ def check_reads(
         _probe(estimator, sample, grid, prices, where)
         return "probed"
     paid, shared, replaced = said
-    before = estimator.predict_at_budgets(sample.X, grid)
     if shared:  # every example reads the model's set: the stored costs are its price
+        before = estimator.predict_at_budgets(sample.X, grid)
         for b, budget in enumerate(grid):
             _check_prices(paid[b], evaluation, b, budget, where, spent=True)
     else:  # the sample's own evaluation: its costs are the prices of what it reads
-        own = estimator.evaluate_at_budgets(sample.X, sample.y, grid)
+        before, own = _evaluated(estimator, sample.X, sample.y, grid)
         for b, budget in enumerate(grid):
             _check_prices(paid[b], own, b, budget, where)
             _check_error(before[b], sample.y, float(own.error[b]), budget, where)
@@ -227,6 +229,22 @@ def check_reads(
             float(grid[b]),
         )
     return "reads"
+
+
+def _evaluated(estimator: Any, X: np.ndarray, y: np.ndarray, grid: np.ndarray) -> tuple:
+    """``(predict_at_budgets(X, grid), evaluate_at_budgets(X, y, grid))``, computed once
+    where the estimator keeps the base class's two methods (every estimator of the package:
+    both are read off one ``_scores_and_costs``, checked), else by its own two methods."""
+    cls = type(estimator)
+    if (
+        cls.predict_at_budgets is BudgetedEstimator.predict_at_budgets
+        and cls.evaluate_at_budgets is BudgetedEstimator.evaluate_at_budgets
+    ):
+        Xa = estimator._validated(X)
+        scores, costs = estimator._checked_scores_and_costs(Xa, check_budgets(grid))
+        labels = estimator._checked_y(y, Xa.shape[0])
+        return estimator._labels(scores), estimator._evaluation(scores, costs, labels)
+    return estimator.predict_at_budgets(X, grid), estimator.evaluate_at_budgets(X, y, grid)
 
 
 def _said_reads(
@@ -308,8 +326,7 @@ def _probe(
     """What each sampled prediction depends on, of a model that does not say what it reads
     (the module docstring): at each budget the columns no example can afford, at once; then
     each group alone, at every budget (:func:`_probe_groups`)."""
-    own = estimator.evaluate_at_budgets(sample.X, sample.y, grid)
-    before = estimator.predict_at_budgets(sample.X, grid)
+    before, own = _evaluated(estimator, sample.X, sample.y, grid)
     for b, budget in enumerate(grid):
         _check_error(before[b], sample.y, float(own.error[b]), budget, where)
     if sample.X.shape[0] < 2 or np.array_equal(sample.X, sample.other):
@@ -354,8 +371,7 @@ def _probe_groups(
     group by group, the rows where they stand."""
     rows = min(PROBE_ROWS, sample.rows.size)
     X, other, y = sample.X[:rows], sample.other[:rows], sample.y[:rows]
-    own = estimator.evaluate_at_budgets(X, y, grid)
-    base = estimator.predict_at_budgets(X, grid)
+    base, own = _evaluated(estimator, X, y, grid)
     order = np.argsort(prices.group_of_column, kind="stable")
     starts = np.searchsorted(prices.group_of_column[order], np.arange(prices.n_groups + 1))
     columns = [order[starts[g] : starts[g + 1]] for g in range(prices.n_groups)]
