@@ -48,8 +48,8 @@ SCHEMA_ERRORS = [
     # issue 51: YAML reads 2e0 as text; a dotted class path; both said in words
     (
         lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step="2e0"),
-        "config cost_models.uniform_0_2.budgets.step: must be of type 'number'; got '2e0', "
-        "text, not a number (YAML read it as a string: write 2)",
+        "config cost_models.uniform_0_2.budgets.step: must be of type 'number'; got '2e0' "
+        "(text, not a number: write 2)",
     ),
     (
         lambda c: c["algorithms"]["greedy"].update(estimator="my_methods.CheapestStump"),
@@ -117,13 +117,13 @@ CHECK_ERRORS = [
     # cost-model specs
     (
         lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high="2e0"),
-        "config cost_models.uniform_0_2.spec.high: must be a finite number >= 0; got '2e0', "
-        "text, not a number (YAML read it as a string: write 2)",
+        "config cost_models.uniform_0_2.spec.high: must be a finite number >= 0; got '2e0' "
+        "(text, not a number: write 2)",
     ),
     (
         lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high="inf"),
-        "config cost_models.uniform_0_2.spec.high: must be a finite number >= 0; got 'inf', "
-        "text (YAML writes infinity .inf and not-a-number .nan)",
+        "config cost_models.uniform_0_2.spec.high: must be a finite number >= 0; got 'inf' "
+        "(text, not a number: YAML writes infinity .inf, not-a-number .nan)",
     ),
     (
         lambda c: c["cost_models"]["uniform_0_2"].update(

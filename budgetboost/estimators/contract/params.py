@@ -220,8 +220,8 @@ def _short_repr(value: Any, limit: int = 60) -> str:
 def shown(value: Any, limit: int = 60) -> str:
     """A value as a message shows it: numpy's scalars as Python's (``inf``, not
     ``np.float64(inf)``), cut to ``limit`` characters, and text that reads as a number said
-    to be text (YAML reads ``2e0`` as a string: a number with an exponent needs a dot and a
-    signed exponent there, ``2.0e+0``)."""
+    to be text, with the number to write (a config's YAML reads ``2e0`` as text: a number
+    with an exponent needs a dot and a signed exponent there, ``2.0e+0``)."""
     if isinstance(value, np.generic):
         value = value.item()
     text = repr(value)
@@ -232,10 +232,10 @@ def shown(value: Any, limit: int = 60) -> str:
         except ValueError:
             return text
         if not math.isfinite(number):
-            return f"{text}, text (YAML writes infinity .inf and not-a-number .nan)"
+            return f"{text} (text, not a number: YAML writes infinity .inf, not-a-number .nan)"
         if number.is_integer() and abs(number) < 2**53:
             number = int(number)
-        return f"{text}, text, not a number (YAML read it as a string: write {number!r})"
+        return f"{text} (text, not a number: write {number!r})"
     return text
 
 
