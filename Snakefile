@@ -13,7 +13,7 @@ min_version("9.17")
 sys.path.insert(0, workflow.basedir)
 
 from budgetboost.checks import ConfigError, load_config_file
-from budgetboost.pipeline.folders import shown_path
+from budgetboost.pipeline.folders import run_elsewhere, shown_path
 from budgetboost.pipeline.scheduler import one_pending_reevaluation
 
 # Snakemake re-plans once a second per finished job as a run goes on (its job rate limiter's
@@ -29,7 +29,7 @@ try:
     for _file in CONFIG_FILES or ["config/config.yaml"]:
         load_config_file(_file)
 except ConfigError as exc:
-    raise WorkflowError(str(exc)) from None
+    raise WorkflowError(run_elsewhere(str(exc), workflow.basedir)) from None
 if not CONFIG_FILES:
 
     configfile: "config/config.yaml"

@@ -58,7 +58,7 @@ from __future__ import annotations
 import io
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +79,7 @@ from budgetboost.data.io import SmallFileError, read_small_text
 from budgetboost.estimators.contract.validation import SHARED_TOLERANCE  # the contract's, too
 
 __all__ = [
+    "check_attributes",
     "COST_FILE_COLUMNS",
     "MAX_COST_FILE_BYTES",
     "FEW_CHEAP_DEFAULTS",
@@ -211,6 +212,7 @@ def read_test_costs(path: str | os.PathLike) -> pd.DataFrame:
         raise ValueError(
             f"cost file {path}: not a CSV table of 'feature,cost' rows (nor one cost per line)"
         ) from None
+    frame.columns = [str(c).strip() for c in frame.columns]  # a header of `feature , cost`
     if not {"feature", "cost"} <= set(frame.columns):
         raise ValueError(
             f"cost file {path}: needs a header line with the columns 'feature' and 'cost' "
@@ -380,6 +382,9 @@ def real(trial: Trial, _: None) -> ColumnCosts:
     except (ValueError, FileNotFoundError) as err:
         raise type(err)(f"{where}: {err}") from err
     attributes = [str(a) for a in data.meta["attributes"]]
+    label = str((data.meta.get("label") or {}).get("column", ""))
+    if label in tests.index:
+        raise ValueError(f"{where}: cost file {path} {label_priced(label)}")
     prices = dict(spec.get("prices") or {})
     unknown = [a for a in prices if a not in attributes]
     if unknown:
@@ -408,6 +413,48 @@ def real(trial: Trial, _: None) -> ColumnCosts:
 
 
 # --------------------------------------------------------------------------- by the training rows
+def label_priced(label: str) -> str:
+    """What is wrong with a cost file that prices the label column."""
+    return (
+        f"prices the label column {label!r}: no method reads the label (remove its row, or "
+        "is the registry's label column another one?)"
+    )
+
+
+def check_attributes(
+    path: str | os.PathLike,
+    tests: pd.DataFrame,
+    columns: Sequence[str],
+    attributes: Sequence[str],
+    label: str,
+    prices: Mapping[str, object],
+) -> None:
+    """A cost file's tests against the dataset it prices (``columns``: its source's columns;
+    ``attributes``: those it binarizes): no price for the label or for a column the source
+    does not have (it would be ignored, and a typo would leave its attribute unpriced), and a
+    price, in the file or under the spec's ``prices``, for every attribute.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the first attribute(s) at fault.
+    """
+    if label in tests.index:
+        raise ValueError(f"cost file {path} {label_priced(label)}")
+    unknown = [t for t in tests.index if t not in set(columns)]
+    if unknown:
+        raise ValueError(
+            f"cost file {path} prices {unknown[:5]}, not columns of the dataset (its "
+            f"columns: {list(columns)[:8]}{', ...' if len(columns) > 8 else ''})"
+        )
+    missing = [a for a in attributes if a not in tests.index and a not in prices]
+    if missing:
+        raise ValueError(
+            f"cost file {path} has no cost for attribute(s) {missing[:5]} (price them in the "
+            "file, or under the spec's `prices`: a price, or null: the test is not offered)"
+        )
+
+
 def _edges(X: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Stand-alone edge ``|mean y (2x - 1)|`` of every column."""
     return np.abs((2.0 * (y @ X) - y.sum()) / len(y))

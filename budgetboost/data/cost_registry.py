@@ -41,6 +41,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from budgetboost.estimators.contract.params import shown
+
 if TYPE_CHECKING:  # no runtime import: the registry stays independent of the dataset readers
     from budgetboost.data.datasets import BinarizedData
 
@@ -105,7 +107,7 @@ def number(where: str, spec: Mapping[str, object], key: str, default: float | No
         or not math.isfinite(value)
         or value < 0
     ):
-        raise SpecError(where, key, f"must be a finite number >= 0; got {value!r}")
+        raise SpecError(where, key, f"must be a finite number >= 0; got {shown(value)}")
     if value > MAX_COST:
         raise SpecError(where, key, too_large(value))
     return float(value)
@@ -129,7 +131,7 @@ def pair(where: str, spec: Mapping[str, object], key: str, default: Any) -> tupl
     )
     if not ok:
         raise SpecError(
-            where, key, f"must be a list [low, high] of two finite numbers >= 0; got {value!r}"
+            where, key, f"must be a list [low, high] of two finite numbers >= 0; got {shown(value)}"
         )
     low, high = float(value[0]), float(value[1])
     if low > high:

@@ -10,9 +10,11 @@ column per indicator, indicator descriptions in the metadata).
 
 from __future__ import annotations
 
+import difflib
+import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -252,6 +254,31 @@ def _matches(values: pd.Series, wanted: list, what: str) -> np.ndarray:
     return values.astype(object).isin([str(v) for v in wanted]).to_numpy()
 
 
+#: Separators a CSV file read with the wrong one shows in its one-column header.
+_SEPARATORS = (";", "\t", "|")
+
+
+def _column_hint(column: str, columns: Iterable[object]) -> str:
+    """What a missing column's name suggests: the same name with spaces around it, a
+    header that is one column of another separator's fields, or a near match."""
+    names = [str(c) for c in columns]
+    padded = [n for n in names if n.strip() == str(column)]
+    if padded:
+        return (
+            f"; its column {padded[0]!r} has spaces around the name: read_options: "
+            "{skipinitialspace: true} in the dataset's registry entry (or name it exactly)"
+        )
+    if len(names) == 1:
+        for sep in _SEPARATORS:
+            if sep in names[0]:
+                return (
+                    f"; its header is one column, {names[0][:40]!r}: a file separated by "
+                    f"{sep!r}? read_options: {{sep: {sep!r}}} in the dataset's registry entry"
+                )
+    near = difflib.get_close_matches(str(column), names, n=1)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
 def label_vector(
     dataset: str, frame: pd.DataFrame, rule: Mapping[str, object], file: object = ""
 ) -> np.ndarray:
@@ -264,7 +291,7 @@ def label_vector(
     if column not in frame.columns:
         raise DatasetError(
             f"dataset {dataset!r}: label column {column!r} not in {file} "
-            f"(none of its {len(frame.columns)} columns)"
+            f"(none of its {len(frame.columns)} columns){_column_hint(column, frame.columns)}"
         )
     values = frame[column]
     where = f"dataset {dataset!r}, file {file}, label column {column!r}"
@@ -347,6 +374,34 @@ def check_labels(name: str, entry: Mapping[str, object], root: str | os.PathLike
     if frame.empty:
         raise DatasetError(f"dataset {name!r}: no rows in {where}")
     label_vector(name, frame, entry["label"], where)
+
+
+def source_columns(
+    name: str, entry: Mapping[str, object], root: str | os.PathLike = "."
+) -> list[str] | None:
+    """The columns of a dataset's source files where they are present, read from their
+    headers only: CSV (with the entry's ``read_options``) and Parquet sources; None for
+    the others (SVMlight, images) and while a file is missing."""
+    fmt, options = entry.get("format", "parquet"), dict(entry.get("read_options") or {})
+    files = source_files(name, entry, root)
+    if not files or not all(f.path.is_file() for f in files) or options.get("pixels"):
+        return None
+    columns: list[str] = []
+    for file in files:
+        try:
+            if fmt == "csv":
+                options.pop("na_values", None)
+                if "names" in options:
+                    options.setdefault("header", None)
+                found = pd.read_csv(file.path, nrows=0, **options).columns
+            elif fmt == "parquet":
+                found = pq.read_schema(file.path).names
+            else:
+                return None
+        except (ValueError, pa.ArrowException, OSError, pd.errors.ParserError):
+            return None  # named by the label check, or by binarize
+        columns += [str(c) for c in found if str(c) not in columns]
+    return columns
 
 
 def _check_excluded(
@@ -453,7 +508,12 @@ def label_copies(features: pd.DataFrame, y: np.ndarray) -> list[str]:
 
 
 def _missing_value_hint(entry: Mapping[str, object], value: object) -> str:
-    """How a registry entry declares ``value`` a missing value, should it be one."""
+    """How a registry entry declares ``value`` a missing value, should it be one (an infinite
+    number as the text a CSV holds, ``'inf'``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isinf(value):
+        value = "inf" if value > 0 else "-inf"
     if entry.get("format", "parquet") == "csv":
         declared = (entry.get("read_options") or {}).get("na_values", CSV_NA_VALUES)
         declared = [declared] if isinstance(declared, str) else list(declared)

@@ -6,6 +6,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from budgetboost.estimators.contract.params import shown
+
 __all__ = ["validate_with_defaults"]
 
 
@@ -46,7 +48,22 @@ def _describe(error: Any) -> tuple[list[str], str]:
             f"name {error.instance!r} does not match {pattern} (a letter, then "
             "letters, digits or _)"
         )
+    if error.validator == "type" and shown(error.instance) != repr(error.instance):
+        return path, f"must be of type {error.validator_value!r}; got {shown(error.instance)}"
+    if error.validator == "pattern" and error.schema.get("description"):
+        return path, _pattern_reason(error.instance, error.schema["description"])
     return path, error.message
+
+
+def _pattern_reason(value: Any, description: str) -> str:
+    """A value outside a documented pattern, said in the words of its description (the
+    regular expression means nothing to a reader); a dotted class path gets its colon."""
+    reason = f"must be {description}; got {value!r}"
+    if "module:Class" in description and isinstance(value, str) and ":" not in value:
+        module, _, name = value.rpartition(".")
+        if module:
+            reason += f" (a colon between the module and the class: {module + ':' + name!r})"
+    return reason
 
 
 def validate_with_defaults(

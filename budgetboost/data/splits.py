@@ -11,6 +11,7 @@ Indices are stored sorted.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -65,17 +66,18 @@ def split_indices(
 
 
 def check_training_classes(
-    dataset: str, y: np.ndarray, train_size: int, test_size: int, trials: int
+    dataset: str, y: np.ndarray, train_size: int, test_size: int, trials: int | Iterable[int]
 ) -> None:
     """Raise ``ValueError`` naming the first trial whose training part holds one class only.
 
     Splits are drawn without stratification (as the paper's), so a small ``train_size`` on a
     skewed dataset can leave a trial's training rows all of one class; no estimator can be
-    fitted on those, so the split job (and planning, where the data exists) says which trial
-    and what to change instead of a train job failing later.
+    fitted on those, so the split job (and planning, where the data exists, and each train
+    job, which may run before the split job) says which trial and what to change instead of
+    an estimator failing. ``trials``: how many (trials ``0 .. trials - 1``), or which.
     """
     y = np.asarray(y)
-    for trial in range(int(trials)):
+    for trial in range(int(trials)) if isinstance(trials, (int, np.integer)) else trials:
         train, _ = split_indices(dataset, trial, y.size, train_size, test_size)
         classes = np.unique(y[train])
         if classes.size < 2:

@@ -78,7 +78,8 @@ def check_labels(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
 
     A label with two unescaped ``$`` is mathtext to matplotlib (``Smoothed $\\tau=0.5$``
     draws a tau); one it cannot parse (``$\\bogus$``) would fail every plot job after the
-    training, so it stops when the workflow is planned.
+    training, so it stops when the workflow is planned; so does any other label with a
+    character the fonts cannot draw (an emoji, CJK: empty boxes in every figure).
     """
     from matplotlib import cbook
     from matplotlib.mathtext import MathTextParser
@@ -90,6 +91,13 @@ def check_labels(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
     for name in algorithms:
         label = catalogue.label(name)
         if not cbook.is_math_text(label):
+            if (missing := _missing_glyph(label)) is not None:
+                return (
+                    f"config algorithms.{name}.label: {label!r} holds {missing!r} (U+"
+                    f"{ord(missing):04X}), which matplotlib's fonts here cannot draw: figures "
+                    "would show an empty box (write the label in other characters, or install "
+                    "a font that has it and name it in matplotlib's rcParams)"
+                )
             continue
         try:
             parser.parse(label, dpi=72)
@@ -100,6 +108,22 @@ def check_labels(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
                 f"config algorithms.{name}.label: matplotlib cannot draw {label!r} as math "
                 f"(between two $: {reason}); write \\$ for a dollar sign drawn as it is"
             )
+    return None
+
+
+def _missing_glyph(text: str) -> str | None:
+    """The first character of ``text`` that no font of matplotlib's default family has (its
+    fallback chain included), else None: matplotlib draws it as an empty box (emoji, CJK
+    under the default DejaVu Sans)."""
+    from matplotlib import font_manager, ft2font
+
+    properties = font_manager.FontProperties()
+    find = getattr(font_manager.fontManager, "_find_fonts_by_props", None)  # matplotlib >= 3.6
+    paths = find(properties) if find is not None else [font_manager.findfont(properties)]
+    charmaps = [set(ft2font.FT2Font(str(path)).get_charmap()) for path in paths]
+    for char in text:
+        if not char.isspace() and not any(ord(char) in charmap for charmap in charmaps):
+            return char
     return None
 
 

@@ -24,13 +24,13 @@ import pandas as pd
 from budgetboost.data.costs import make_costs
 from budgetboost.data.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.data.seeds import seed_from_key
-from budgetboost.data.splits import split_indices
+from budgetboost.data.splits import check_training_classes, split_indices
 from budgetboost.estimators.contract.base import BudgetEvaluation
 from budgetboost.estimators.contract.checks import ContractError, check_costs
 from budgetboost.estimators.contract.validation import check_budgets
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_estimator
-from budgetboost.pipeline.verify import check_reproducible, check_unread_columns
+from budgetboost.pipeline.verify import TrialPrices, check_reads, check_reproducible
 
 __all__ = [
     "BlockInputs",
@@ -116,6 +116,7 @@ def block_inputs(
         Repository root, for a ``real`` cost model's relative cost file.
     """
     n_rows = len(data.y)
+    check_training_classes(dataset, data.y, train_size, test_size, [int(t) for t in trials])
     splits = {int(t): split_indices(dataset, int(t), n_rows, train_size, test_size) for t in trials}
     table = make_costs(dataset, cost_model, cost_spec, data, splits, list(splits), root)
     return BlockInputs(
@@ -419,8 +420,9 @@ def run_trial(
 ):
     """One trial of :func:`run_block` on its offered columns (:class:`Offered`): the
     estimator built as the job builds it, fitted, evaluated at ``grid`` on the test and
-    the training rows, and verified (:mod:`budgetboost.pipeline.verify`: the columns no
-    example paid for are not read; with ``twin``, a second fit gives the same results).
+    the training rows, and verified (:mod:`budgetboost.pipeline.verify`: at every budget,
+    each test example reads only the feature groups it pays for, at the prices reported;
+    with ``twin``, a second fit gives the same results).
 
     Returns ``(columns, fit_seconds, predict_seconds, estimator)``: the shard's columns of
     the trial, and the (last) fitted estimator, for benchmarks that read its choices.
@@ -436,6 +438,7 @@ def run_trial(
     fit_seconds = predict_seconds = 0.0
     test_parts, train_parts, tradeoff_parts = [], [], []
     shuffles = np.random.default_rng(seed_from_key("verify", dataset, cost_model, spec.name, trial))
+    prices = TrialPrices.of(feature_costs, feature_groups, discounts)
     for fit_budget, budgets in fits:
 
         def make(fit_budget=fit_budget):
@@ -463,7 +466,7 @@ def run_trial(
             train = estimator.evaluate_at_budgets(X_train, y_train, budgets)
             for result in (test, train):
                 _check_evaluation(result, budgets, spec.name)
-            check_unread_columns(estimator, X_test, feature_costs, test, budgets, shuffles, where)
+            check_reads(estimator, X_test, y_test, test, budgets, prices, shuffles, where)
             if twin and fit_budget == fits[0][0]:
                 check_reproducible(
                     make, estimator, test, X_train, y_train, X_test, y_test, budgets, where

@@ -22,9 +22,10 @@ from importlib.metadata import PackageNotFoundError
 from pathlib import Path
 from typing import Any
 
+from budgetboost.data.cost_kinds import check_attributes
 from budgetboost.data.cost_registry import MAX_COST
 from budgetboost.data.costs import SpecError, check_spec, kind_of
-from budgetboost.data.datasets import check_labels
+from budgetboost.data.datasets import check_labels, source_columns
 from budgetboost.data.io import CorruptTableError, read_arrow
 from budgetboost.data.jsonschema import validate_with_defaults
 from budgetboost.data.registry import DatasetError, load_registry, source_files
@@ -363,6 +364,8 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
             "every budget: remove refit_per_budget)"
         )
     rounds_param = entry.get("rounds_from_registry")
+    given = {*params, rounds_param, *PIPELINE_PARAMS}
+    _check_required(name, entry, cls, given if entry.get("unbudgeted") else {*given, "budget"})
     if rounds_param and rounds_param not in accepted:
         raise ConfigError(
             f"{_where('algorithms', name, 'rounds_from_registry')}: "
@@ -415,6 +418,27 @@ def _check_shared_path(
                 f"more than the shared AdaBoost path's {shortest} "
                 "(adaboost_path.max_rounds)"
             )
+
+
+def _check_required(name: str, entry: Mapping[str, Any], cls: type, given: set[str]) -> None:
+    """Every constructor parameter without a default is given: by the entry's ``params``
+    or by the pipeline (a train job would fail constructing the estimator)."""
+    import inspect
+
+    required = [
+        parameter
+        for parameter, spec in inspect.signature(cls.__init__).parameters.items()
+        if parameter != "self"
+        and spec.default is inspect.Parameter.empty
+        and spec.kind not in (spec.VAR_POSITIONAL, spec.VAR_KEYWORD)
+        and parameter not in given
+    ]
+    if required:
+        raise ConfigError(
+            f"{_where('algorithms', name, 'params')}: {entry['estimator']} needs "
+            f"{', '.join(map(repr, required))} (a constructor parameter without a default): "
+            "give it here"
+        )
 
 
 def _constructor_params(cls: type) -> set[str]:
@@ -483,6 +507,16 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
         tests = kind.read_file(path)  # the values too (real: finite, >= 0)
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    entry = registry[dataset]
+    columns = source_columns(dataset, entry, root) if kind.name == "real" else None
+    if columns is not None:  # the tests against the attributes, once the source is there
+        label = str(entry["label"]["column"])
+        excluded = {str(c) for c in entry.get("exclude") or []} | {label}
+        attributes = [c for c in columns if c not in excluded]
+        try:
+            check_attributes(file, tests, columns, attributes, label, spec.get("prices") or {})
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc} (dataset {dataset!r})") from None
     prices = tests["cost"].dropna() if "cost" in getattr(tests, "columns", ()) else []
     scale = float(spec.get("scale", registry[dataset].get("cost_scale") or 1))
     if len(prices) and scale * float(prices.max()) > MAX_COST:

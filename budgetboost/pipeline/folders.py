@@ -226,11 +226,33 @@ def check_report(
 
 
 def claim(results: str, identity: str, root: str | os.PathLike = ".") -> None:
-    """Record ``identity`` as the owner of ``results`` (at the start of a run that writes)."""
+    """Record ``identity`` as the owner of ``results`` (at the start of a run that writes);
+    a folder that cannot be written raises :class:`FolderError` in one line (it was a
+    traceback)."""
     check_owner(results, identity, root)
     if owner(results, root) is None:
-        write_text(
-            f"{identity}\n# the config whose outputs this folder holds (budgetboost.pipeline."
-            "folders): another config planned into it stops\n",
-            Path(root, results, OWNER_FILE),
-        )
+        try:
+            write_text(
+                f"{identity}\n# the config whose outputs this folder holds (budgetboost."
+                "pipeline.folders): another config planned into it stops\n",
+                Path(root, results, OWNER_FILE),
+            )
+        except OSError as exc:  # read-only, or a file where a folder should be
+            raise FolderError(
+                f"results folder {results} cannot be written ({exc.strerror or exc}): make it "
+                "writable, or have the config write elsewhere (its key `results`)"
+            ) from None
+
+
+def run_elsewhere(message: str, basedir: str | os.PathLike, cwd: str | os.PathLike = ".") -> str:
+    """``message`` about a file not found, with the likely cause where Snakemake runs in
+    another folder than the workflow's (``snakemake -s path/Snakefile``: relative paths of
+    a config are read from the working directory)."""
+    here, there = Path(os.path.abspath(cwd)), Path(os.path.abspath(basedir))
+    missing = "No such file" in message or "not found" in message
+    if not missing or here == there:
+        return message
+    return (
+        f"{message} (snakemake runs in {here}, the workflow lies in {there}: run it from "
+        f"there, or add -d {there})"
+    )

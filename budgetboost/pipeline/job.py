@@ -12,12 +12,19 @@ work to :func:`run_job`, which
   run) once it has run that many minutes, naming what it was doing (:meth:`Job.doing`:
   the algorithm, dataset, cost model and trial of a train job);
 - turns a failure into one line on the console, ``rule <rule> (<wildcards>): <error>
-  (traceback: <log>)``, the traceback going to the log; the job exits with status 1.
+  (traceback: <log>)``, the traceback going to the log; the job exits with status 1; a
+  crash of the interpreter itself (a segfault in a library) writes every thread's
+  traceback to the log (:mod:`faulthandler`), and a job that ignores its time limit is
+  ended :data:`HARD_STOP_SECONDS` later with the same one line;
+- says, on the console and in the log, when the job used more memory than its rule's
+  ``mem_mb`` (a local run does not enforce it; a cluster would have killed the job).
 
 :meth:`Job.isolated` runs code that is not the pipeline's own (an estimator's ``fit`` and
 ``predict``) in a scratch working directory, restored afterwards: what it writes to relative
 paths lands there, not among the results, and a ``chdir`` cannot move the job's outputs,
-which the job writes itself afterwards from memory.
+which the job writes itself afterwards from memory; an ``os._exit`` there (which would end
+the job with status 0 and no outputs: Snakemake blamed the file system's latency) raises
+:class:`EstimatorExit` instead.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -37,7 +45,7 @@ from budgetboost.data.io import job_log
 from budgetboost.estimators.contract.threads import limit_threads
 from budgetboost.pipeline.resources import DEFAULTS
 
-__all__ = ["PRINTED_BYTES", "Job", "JobTimeout", "one_line", "run_job"]
+__all__ = ["PRINTED_BYTES", "EstimatorExit", "Job", "JobTimeout", "one_line", "run_job"]
 
 #: The most bytes of what a job prints that its log keeps: the first and last halves of
 #: this, with the size of what is left out between them.
@@ -47,10 +55,17 @@ PRINTED_BYTES = 1 << 20
 HARD_STOP_SECONDS = 60
 #: The longest error line shown on the console (the log has all of it).
 LINE_CHARS = 1000
+#: The process's own exit, whatever :meth:`Job.isolated` puts in ``os._exit`` meanwhile.
+_EXIT = os._exit
 
 
 class JobTimeout(BaseException):
     """A job ran past its rule's ``runtime`` (a BaseException: an estimator's ``except
+    Exception`` does not swallow it)."""
+
+
+class EstimatorExit(BaseException):
+    """Code run by :meth:`Job.isolated` called ``os._exit`` (a BaseException: an ``except
     Exception`` does not swallow it)."""
 
 
@@ -67,6 +82,7 @@ class Job:
         self.log = log
         self.activity = ""
         self._hard_stop: Any = None  # the log, open for faulthandler while the job runs
+        self._watchdog: threading.Timer | None = None  # ends a job that ignores its alarm
 
     def doing(self, what: str) -> None:
         """Record what the job does now (logged; named if it runs past its time)."""
@@ -82,9 +98,11 @@ class Job:
             prefix="budgetboost-job-", ignore_cleanup_errors=True
         ) as scratch:
             os.chdir(scratch)
+            exit_now, os._exit = os._exit, _refused_exit
             try:
                 yield
             finally:
+                os._exit = exit_now
                 os.chdir(home)
                 if any(Path(scratch).iterdir()):
                     self.log.info(
@@ -92,6 +110,13 @@ class Job:
                         scratch,
                         ", ".join(sorted(p.name for p in Path(scratch).iterdir())[:10]),
                     )
+
+
+def _refused_exit(status: int = 0) -> None:
+    raise EstimatorExit(
+        f"os._exit({status!r}) was called inside the job (an estimator's fit, say) before it "
+        "wrote its outputs"
+    )
 
 
 def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
@@ -103,24 +128,29 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
     job = Job(log)
     console = (os.dup(1), os.dup(2))
     failure: BaseException | None = None
-    with tempfile.TemporaryFile() as printed:
+    with tempfile.TemporaryFile() as printed, open(snakemake.log[0], "a") as crashes:
+        faulthandler.enable(file=crashes)  # a segfault's tracebacks go to the log
         _redirect(printed.fileno())
         minutes = _runtime(snakemake)
         if minutes:
-            _arm(minutes, job, rule, snakemake.log[0])
+            _arm(minutes, job, snakemake, console[1])
         try:
             done = work(snakemake, job)
-        except (Exception, JobTimeout, SystemExit, KeyboardInterrupt) as exc:
+        except (Exception, JobTimeout, SystemExit, KeyboardInterrupt, EstimatorExit) as exc:
             failure = exc  # a sys.exit or an interrupt inside the work ends the job as a failure
         finally:
             _disarm(job)
             _restore(printed, console, log)
+            faulthandler.disable()
     if failure is not None:
         log.error("%s", one_line(failure), exc_info=failure)
         os.write(console[1], (_failure(snakemake, failure) + "\n").encode())
         raise SystemExit(1)
     if done:
         log.info("%s", done)
+    if warning := _memory_warning(snakemake):
+        log.warning("%s", warning)
+        os.write(console[1], (warning + "\n").encode())
 
 
 def one_line(exc: BaseException) -> str:
@@ -137,10 +167,31 @@ def one_line(exc: BaseException) -> str:
     return shown if len(shown) <= LINE_CHARS else shown[: LINE_CHARS - 1] + "…"
 
 
-def _failure(snakemake: Any, exc: BaseException) -> str:
+def _where(snakemake: Any) -> str:
     wildcards = ", ".join(f"{k}={v}" for k, v in dict(snakemake.wildcards).items())
-    where = f"rule {snakemake.rule}" + (f" ({wildcards})" if wildcards else "")
-    return f"{where}: {one_line(exc)} (traceback: {snakemake.log[0]})"
+    return f"rule {snakemake.rule}" + (f" ({wildcards})" if wildcards else "")
+
+
+def _failure(snakemake: Any, exc: BaseException) -> str:
+    return f"{_where(snakemake)}: {one_line(exc)} (traceback: {snakemake.log[0]})"
+
+
+def _memory_warning(snakemake: Any) -> str | None:
+    """One line when the job's peak memory passed its rule's ``mem_mb`` (else None)."""
+    import resource
+
+    limit = dict(snakemake.resources).get("mem_mb")
+    if not isinstance(limit, (int, float)) or limit <= 0:
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak_mb = peak / 2**20 if sys.platform == "darwin" else peak / 1024
+    if peak_mb <= limit:
+        return None
+    return (
+        f"{_where(snakemake)}: used {peak_mb:,.0f} MiB, above its mem_mb of {limit:,.0f} (a "
+        f"cluster would have ended it: raise resources: {{{snakemake.rule}: {{mem_mb: ...}}}} "
+        f"in the config, or --set-resources {snakemake.rule}:mem_mb=MB)"
+    )
 
 
 def _runtime(snakemake: Any) -> float | None:
@@ -151,27 +202,47 @@ def _runtime(snakemake: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and value > 0 else None
 
 
-def _arm(minutes: float, job: Job, rule: str, log_path: str) -> None:
-    def expire(signum, frame):
+def _arm(minutes: float, job: Job, snakemake: Any, console: int) -> None:
+    rule, log_path = snakemake.rule, snakemake.log[0]
+
+    def timeout() -> JobTimeout:
         doing = f" while running {job.activity}" if job.activity else ""
-        raise JobTimeout(
+        return JobTimeout(
             f"still running after its {minutes:g} min{doing}: the runtime of rule {rule} "
             f"(resources: {{{rule}: {{runtime: minutes}}}} in the config, or "
             f"--set-resources {rule}:runtime=MINUTES)"
         )
 
+    def expire(signum, frame):
+        raise timeout()
+
+    def hard_stop():  # the alarm was ignored (or swallowed): end the process, in one line
+        job._hard_stop.write(f"{one_line(timeout())}: ended {HARD_STOP_SECONDS} s later\n")
+        job._hard_stop.flush()
+        faulthandler.dump_traceback(file=job._hard_stop)
+        line = f"{_failure(snakemake, timeout())}; ended {HARD_STOP_SECONDS} s later"
+        os.write(console, (line + "\n").encode())
+        _EXIT(1)
+
     signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, minutes * 60)
-    # a compiled loop that never returns to Python cannot see the alarm: end the process
     job._hard_stop = open(log_path, "a")  # noqa: SIM115 (closed by _disarm)
+    job._watchdog = threading.Timer(minutes * 60 + HARD_STOP_SECONDS, hard_stop)
+    job._watchdog.daemon = True
+    job._watchdog.start()
+    # a compiled loop that holds the interpreter never lets the watchdog run: end the
+    # process from C, its tracebacks in the log
     faulthandler.dump_traceback_later(
-        minutes * 60 + HARD_STOP_SECONDS, exit=True, file=job._hard_stop
+        minutes * 60 + 2 * HARD_STOP_SECONDS, exit=True, file=job._hard_stop
     )
 
 
 def _disarm(job: Job) -> None:
     signal.setitimer(signal.ITIMER_REAL, 0)
     faulthandler.cancel_dump_traceback_later()
+    if job._watchdog is not None:
+        job._watchdog.cancel()
+        job._watchdog = None
     if job._hard_stop is not None:
         job._hard_stop.close()
         job._hard_stop = None

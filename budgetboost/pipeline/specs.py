@@ -51,6 +51,7 @@ from budgetboost.estimators.contract.names import estimator_class
 __all__ = [
     "AlgorithmSpec",
     "canonical",
+    "canonical_spec",
     "algorithm_spec",
     "check_algorithm",
     "constructor_params",
@@ -202,6 +203,22 @@ def canonical(value: Any) -> Any:
         return {str(k): canonical(value[k]) for k in sorted(value, key=str)}
     if isinstance(value, (list, tuple)):
         return [canonical(v) for v in value]
+    return value
+
+
+def canonical_spec(value: Any) -> Any:
+    """A cost model's spec in :func:`canonical` form with every number a float: its numbers
+    are prices, fractions and noise levels, read as floats by every kind
+    (:func:`budgetboost.data.cost_registry.number`), so ``high: 2`` and ``high: 2.0`` are one
+    spec and editing one into the other re-runs nothing (it re-ran the cost tables and every
+    shard)."""
+    value = canonical(value)
+    if isinstance(value, dict):
+        return {k: canonical_spec(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [canonical_spec(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
     return value
 
 

@@ -417,3 +417,51 @@ def test_exclude_naming_a_missing_column_stops_at_planning(tmp_path):
     with pytest.raises(DatasetError, match=r"exclude names columns \['ID'\] that are not in"):
         check_labels("toy", _entry(exclude=["ID"]), tmp_path)
     check_labels("toy", _entry(exclude=["id"]), tmp_path)
+
+
+def test_the_missing_value_hint_of_an_infinite_value_is_the_text_a_file_holds():
+    """Issue 51: the hint of an infinite value printed ``np.float64(inf)`` (numpy's repr)."""
+    from budgetboost.data.datasets import _missing_value_hint
+
+    for fmt, expected in [
+        (
+            "csv",
+            "If 'inf' marks a missing value, declare it in the dataset's registry entry: "
+            "read_options: {na_values: [",
+        ),
+        ("parquet", "If 'inf' marks a missing value, store it as a null in the source file"),
+    ]:
+        hint = _missing_value_hint({"format": fmt}, np.float64(np.inf))
+        assert hint.startswith(expected) and "np.float64" not in hint
+    assert "'-inf'" in _missing_value_hint({"format": "csv"}, np.float64(-np.inf))
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        (
+            "age; presence\n50;1\n60;-1\n",
+            "; its header is one column, 'age; presence': a file separated by ';'? "
+            "read_options: {sep: ';'} in the dataset's registry entry",
+        ),
+        (
+            "age, presence\n50,1\n60,-1\n",
+            "; its column ' presence' has spaces around the name: read_options: "
+            "{skipinitialspace: true} in the dataset's registry entry (or name it exactly)",
+        ),
+        ("age,presense\n50,1\n60,-1\n", "; did you mean 'presense'?"),
+        ("age,class\n50,1\n60,-1\n", " columns)"),
+    ],
+)
+def test_a_label_column_not_found_gets_the_hint_its_header_gives(tmp_path, text, hint):
+    """Issue 51: a ``;``-separated file, or a header `` presence``, said only that the label
+    column was not there."""
+    import io
+
+    from budgetboost.data.datasets import DatasetError, label_vector
+
+    frame = pd.read_csv(io.StringIO(text))
+    rule = {"column": "presence", "positive": [1], "negative": [-1]}
+    with pytest.raises(DatasetError) as err:
+        label_vector("mine", frame, rule, "mine.csv")
+    assert str(err.value).endswith(hint)

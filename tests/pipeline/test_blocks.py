@@ -316,8 +316,9 @@ def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, de
         (
             "Peeker",
             "algorithm 'odd', dataset 'toy', cost model 'c', trial 0, budget 0.25: the model "
-            "reads columns it does not pay for: every test example paid at most 0, so none "
-            "could read the 4 columns priced above it, yet shuffling them changed",
+            "reads columns it does not pay for: every example checked paid at most 0, so none "
+            "could read the 4 columns priced above it, yet replacing them by other examples' "
+            "values changed",
         ),
         (
             "Moody",
@@ -359,3 +360,23 @@ def test_honest_estimators_pass_the_verification(problem):
         {"estimator": "BudgetedTree", "params": {"cost_sensitive": True}},
     ):
         run(problem, spec("honest", **entry), twin=True)
+
+
+def test_a_training_part_of_one_class_is_named_by_the_train_job():
+    """Issue 51: ``train_size: 2`` failed the train job, which may run before the split job,
+    with the estimator's ``y must contain exactly two classes``, no trial named."""
+    from types import SimpleNamespace
+
+    data = SimpleNamespace(y=np.array([1] * 18 + [-1] * 2), X=np.zeros((20, 1)))
+    with pytest.raises(ValueError) as err:
+        blocks.block_inputs(
+            data,
+            dataset="toy",
+            cost_model="c",
+            cost_spec={"model": "constant"},
+            train_size=2,
+            test_size=5,
+            trials=[0, 1, 2],
+        )
+    assert str(err.value).startswith("dataset 'toy', trial 0: its 2 training rows all have label 1")
+    assert "raise train_size (datasets.toy.train_size in the config)" in str(err.value)

@@ -45,6 +45,18 @@ SCHEMA_ERRORS = [
         lambda c: c.update(resources={"train": {"mem_mb": 0}}),
         "config resources.train.mem_mb: 0 is less than the minimum of 100",
     ),
+    # issue 51: YAML reads 2e0 as text; a dotted class path; both said in words
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step="2e0"),
+        "config cost_models.uniform_0_2.budgets.step: must be of type 'number'; got '2e0' "
+        "(text, not a number: write 2)",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(estimator="my_methods.CheapestStump"),
+        "config algorithms.greedy.estimator: must be BudgetedBoost, AdaBoostRS, BudgetedTree, "
+        "or a \"module:Class\" path; got 'my_methods.CheapestStump' (a colon between the "
+        "module and the class: 'my_methods:CheapestStump')",
+    ),
 ]
 
 
@@ -103,6 +115,16 @@ CHECK_ERRORS = [
         None,
     ),
     # cost-model specs
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high="2e0"),
+        "config cost_models.uniform_0_2.spec.high: must be a finite number >= 0; got '2e0' "
+        "(text, not a number: write 2)",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"]["spec"].update(high="inf"),
+        "config cost_models.uniform_0_2.spec.high: must be a finite number >= 0; got 'inf' "
+        "(text, not a number: YAML writes infinity .inf, not-a-number .nan)",
+    ),
     (
         lambda c: c["cost_models"]["uniform_0_2"].update(
             spec={"model": "few_cheap", "fraction": 2}
@@ -199,6 +221,23 @@ def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config,
     )
 
 
+def test_a_required_constructor_parameter_stops_at_planning(test_config, registry):
+    """Issue 51: an estimator whose ``__init__`` needs an argument the config does not give
+    passed planning and failed every train job."""
+    needy = "fixtures.misbehaving_estimators:Needy"
+    config = validate_config(
+        edited(test_config, lambda c: c["algorithms"]["greedy"].update(estimator=needy, params={}))
+    )
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value) == (
+        f"config algorithms.greedy.params: {needy} needs 'depth' (a constructor parameter "
+        "without a default): give it here"
+    )
+    config["algorithms"]["greedy"]["params"] = {"depth": 2}
+    check_config(config, registry, REPO)
+
+
 @pytest.mark.parametrize(
     "source, detail",
     [
@@ -251,6 +290,56 @@ def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_pat
         f"config cost_models.turney.spec.file: cost file {tmp_path / 'costs.csv'}: cost of "
         f"'age' {reason}"
     )
+
+
+@pytest.mark.parametrize(
+    "edit, detail",
+    [
+        (
+            lambda rows: rows.remove("thal,102.90,B,1.00"),
+            "has no cost for attribute(s) ['thal'] (price them in the file, or under the "
+            "spec's `prices`: a price, or null: the test is not offered)",
+        ),
+        (
+            lambda rows: rows.append("thall,1.00,,1.00"),
+            "prices ['thall'], not columns of the dataset (its columns: ",
+        ),
+        (
+            lambda rows: rows.append("presence,1.00,,1.00"),
+            "prices the label column 'presence': no method reads the label (remove its row, or "
+            "is the registry's label column another one?)",
+        ),
+    ],
+)
+def test_a_cost_file_against_the_datasets_attributes_at_planning(
+    test_config, registry, tmp_path, edit, detail
+):
+    """Issue 51: a cost file missing an attribute failed every train job instead of planning;
+    a cost for an attribute that does not exist, or for the label, was silently ignored."""
+    rows = (REPO / "resources/heart_cleveland_turney_costs.csv").read_text().splitlines()
+    assert "thal,102.90,B,1.00" in rows
+    edit(rows)
+    (tmp_path / "costs.csv").write_text("\n".join(rows) + "\n")
+
+    def config_edit(c):
+        c["datasets"]["heart"]["cost_models"].append("turney")
+        c["cost_models"]["turney"]["spec"].update(file=str(tmp_path / "costs.csv"))
+
+    config = validate_config(edited(test_config, config_edit))
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value).startswith(
+        f"config cost_models.turney.spec.file: cost file {tmp_path / 'costs.csv'} {detail}"
+    )
+    assert str(err.value).endswith("(dataset 'heart')")
+
+
+def test_a_cost_file_header_may_have_spaces_around_its_names(tmp_path):
+    """Issue 51: a header ``feature , cost`` was not recognised as the cost table's."""
+    from budgetboost.data.cost_kinds import read_test_costs
+
+    (tmp_path / "c.csv").write_text("feature , cost\nage,1.5\nsex,2\n")
+    assert read_test_costs(tmp_path / "c.csv")["cost"].to_dict() == {"age": 1.5, "sex": 2.0}
 
 
 @pytest.fixture(scope="module")

@@ -119,3 +119,20 @@ def test_an_owner_record_that_is_no_text_file_or_a_results_file_is_named(tmp_pat
     (tmp_path / "results" / "c").write_text("a file where a folder belongs")
     with pytest.raises(folders.FolderError, match="results/c is a file, not a folder"):
         folders.check_owner("results/c", "config/c.yaml", tmp_path)
+
+
+def test_a_results_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
+    """Issue 51: a read-only results folder gave a traceback at the start of a run (the
+    owner file could not be written). Simulated: the tests may run as root, who may write
+    anywhere."""
+
+    def refuse(text, path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(folders, "write_text", refuse)
+    with pytest.raises(folders.FolderError) as err:
+        folders.claim("results/test", "config/test.yaml", tmp_path)
+    assert str(err.value) == (
+        "results folder results/test cannot be written (Permission denied): make it "
+        "writable, or have the config write elsewhere (its key `results`)"
+    )

@@ -67,3 +67,18 @@ def test_check_algorithm_catches_an_unknown_parameter_before_any_fit():
     specs.check_algorithm(spec())
     with pytest.raises(ValueError, match="'smoothed'.*max_round"):
         specs.check_algorithm(spec(params={"criterion": "smoothed", "max_round": 5}))
+
+
+def test_a_cost_spec_is_one_whatever_the_type_of_its_numbers():
+    """Issue 51: ``2.0`` and ``2`` in a cost spec are one price (every kind reads floats)."""
+    from budgetboost.pipeline.specs import canonical_spec
+
+    written = {"model": "discrete", "values": [1, 2.5], "high": 2, "prices": {"b": 1, "a": None}}
+    assert canonical_spec(written) == {
+        "high": 2.0,
+        "model": "discrete",
+        "prices": {"a": None, "b": 1.0},
+        "values": [1.0, 2.5],
+    }
+    assert [type(v) for v in canonical_spec(written)["values"]] == [float, float]
+    assert canonical_spec({"flag": True}) == {"flag": True}

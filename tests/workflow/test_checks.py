@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import BAD_CONFIGS, REPO, edited
+from conftest import BAD_CONFIGS, REPO, SNAKEMAKE, edited
 
 from budgetboost.checks import ConfigError, check_all, load_config_file, main
 
@@ -53,6 +53,15 @@ PLANNING_ERRORS = [
         lambda c: c["algorithms"]["greedy"].update(variant_of="greedy_tree2"),
         "config algorithms: algorithm 'greedy': variant_of goes round in a circle "
         "(greedy -> greedy_tree2 -> greedy)",
+    ),
+    (  # issue 51: emoji and CJK drew empty boxes in every figure
+        lambda c: c["algorithms"]["greedy"].update(label="Greedy \N{ROCKET}"),
+        "config algorithms.greedy.label: 'Greedy \N{ROCKET}' holds '\N{ROCKET}' (U+1F680), "
+        "which matplotlib's fonts here cannot draw: figures would show an empty box",
+    ),
+    (
+        lambda c: c["algorithms"]["greedy"].update(label="\u8d2a\u5fc3"),
+        "config algorithms.greedy.label: '\u8d2a\u5fc3' holds '\u8d2a' (U+8D2A), which",
     ),
     (
         lambda c: c["algorithms"]["greedy"].update(label="$\\bogus$"),
@@ -163,3 +172,34 @@ def test_the_command_line_checks_files(tmp_path, capsys, test_config):
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("config/test.yaml: ok")
     assert out[1].startswith("config cost_models.uniform_0_2.spec.hgh: unknown parameter")
+
+
+@pytest.mark.slow
+def test_a_device_given_as_configfile_is_snakemakes_to_refuse(capsys):
+    """Wrong case 4 of issue 51: ``--configfile /dev/zero`` grew to 4.9 GB in 15 s. Snakemake
+    reads every ``--configfile`` itself (``ConfigSettings``: ``json.load`` of the whole file)
+    before any code of this workflow runs, so only Snakemake can refuse it there: capped at
+    1 GiB here, it dies of a MemoryError in its own loader (when this test fails, Snakemake
+    checks the file itself: docs/running.md can say so). ``python -m budgetboost.checks``,
+    which docs/running.md gives for a config file of unknown origin, names it in one line."""
+    import resource
+    import subprocess
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    proc = subprocess.run(
+        [SNAKEMAKE, "-n", "--configfile", "/dev/zero"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=cap,
+    )
+    assert proc.returncode != 0
+    output = proc.stdout + proc.stderr
+    assert "snakemake/common/configfile.py" in output and "MemoryError" in output
+    assert main(["/dev/zero"]) == 1
+    assert capsys.readouterr().out == (
+        "config file /dev/zero: is not a regular file (a device, folder or pipe)\n"
+    )

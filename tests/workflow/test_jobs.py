@@ -128,15 +128,21 @@ def test_a_job_past_its_runtime_stops_naming_algorithm_dataset_and_trial(tmp_pat
     ("cls", "start"),
     [
         ("Quitter", "SystemExit: sys.exit(0) was called inside the job"),
+        ("Exiter", "EstimatorExit: os._exit(0) was called inside the job"),
         ("Interrupter", "KeyboardInterrupt: interrupted inside the job"),
         ("Peeker", "ContractError: algorithm 'odd', dataset 'heart', cost model 'uniform_0_2'"),
         ("Moody", "ContractError: algorithm 'odd', dataset 'heart', cost model 'uniform_0_2'"),
+        ("OneBudgetPeekerAt4", "ContractError: algorithm 'odd', dataset 'heart', cost model "),
+        ("ThreeColumnVote", "ContractError: algorithm 'odd', dataset 'heart', cost model "),
+        ("ThreeColumnVoteSaysAll", "ContractError: algorithm 'odd', dataset 'heart', cost "),
     ],
 )
 def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls, start):
     """Issue #37, cases 8 and 9: ``sys.exit(0)`` in ``fit`` gave a MissingOutputException
     and an empty log; a KeyboardInterrupt a 20-line traceback on the console. Case 2: a
-    model reading a column it reports not paying for, or not reproducible, was accepted."""
+    model reading a column it reports not paying for, or not reproducible, was accepted.
+    Issue 51: ``os._exit(0)`` was blamed on the file system's latency; a model cheating at
+    one budget only, or voting with three columns and reporting one, was accepted."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"odd": f"misbehaving_estimators:{cls}"})
     line = one_line_error(run(repo, shard("odd"), check=False), "rule train ")
@@ -260,3 +266,43 @@ def test_a_train_job_that_breaks_the_contract_fails_and_writes_no_shard(tmp_path
         )
         assert expected in output, output[-3000:]
         assert detail in output
+
+
+def test_a_shard_made_by_another_config_is_never_read(tmp_path):
+    """Wrong case 3 of issue 51: a shard copied from a run with ``max_rounds: 3`` over this
+    run's (``max_rounds: 10``) was summarised as it stood (Greedy 0.271 -> 0.318 at every
+    budget) and ``-n`` had nothing to do: it is newer than its inputs and Snakemake has no
+    params of its own for it. Its identity is not the plan's: the summary stops, naming the
+    file and the command that rebuilds it, which gives back this config's shard."""
+    runs = {}
+    for rounds in (10, 3):
+        repo = runs[rounds] = copy_repo(tmp_path / f"rounds-{rounds}")
+
+        def edit(config, rounds=rounds):
+            config["datasets"] = {"heart": {"cost_models": ["uniform_0_2"], "trials": 1}}
+            config["cost_models"] = {"uniform_0_2": config["cost_models"]["uniform_0_2"]}
+            config["algorithms"] = {
+                "greedy": {
+                    "estimator": "BudgetedBoost",
+                    "params": {"criterion": "greedy", "max_rounds": rounds},
+                }
+            }
+
+        edit_config(repo, edit)
+    summary = f"{RESULTS}/summary/summary.parquet"
+    ours, theirs = runs[10] / shard("greedy"), runs[3] / shard("greedy")
+    run(runs[10], summary)
+    run(runs[3], shard("greedy"))
+    honest = ours.read_bytes()
+    assert theirs.read_bytes() != honest
+    shutil.copy(theirs, ours)  # newer than every input of its job
+    assert summary in planned_outputs(runs[10], "aggregate", summary)
+    assert not planned_outputs(runs[10], "train", summary)  # Snakemake takes it as current
+    line = one_line_error(run(runs[10], summary, check=False), "rule aggregate: ")
+    assert line.startswith(
+        f"rule aggregate: IdentityError: {shard('greedy')}: not made by this config's plan "
+    )
+    assert f"Rebuild it: run the same snakemake command with --forcerun {shard('greedy')}" in line
+    run(runs[10], summary, "--forcerun", shard("greedy"))
+    assert ours.read_bytes() == honest
+    assert planned_jobs(runs[10], summary) == []

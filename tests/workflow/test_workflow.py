@@ -151,6 +151,27 @@ def _stops_at_planning(repo: Path, message: str, **kwargs) -> None:
     assert not (repo / "results").exists()
 
 
+def test_a_snakefile_run_from_another_folder_says_where_to_run_it(tmp_path):
+    """Issue 51: ``snakemake -s path/Snakefile`` from another folder said the config (or the
+    registry) cannot be read, with no word of ``-d``."""
+    repo = copy_repo(tmp_path / "repo")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = subprocess.run(
+        [SNAKEMAKE, "-n", "-s", str(repo / "Snakefile")],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=runtime_env(),
+    )
+    assert proc.returncode != 0
+    assert (
+        "config file config/config.yaml: cannot be read (No such file or directory) (snakemake "
+        f"runs in {elsewhere}, the workflow lies in {repo}: run it from there, or add -d {repo})"
+    ) in proc.stdout + proc.stderr
+
+
 def test_a_key_given_twice_in_the_configfile_stops_naming_both_lines(tmp_path):
     """Bad case 4: a second ``datasets:`` block replaced the first (ecoli gone, 54 jobs
     became 31) without a word."""
@@ -457,6 +478,21 @@ def test_writing_an_algorithms_params_in_another_order_reruns_nothing(run_copy):
         }
 
     edit_config(run_copy, reverse)
+    assert planned_jobs(run_copy) == []
+
+
+@pytest.mark.slow
+def test_writing_a_cost_as_an_integer_reruns_nothing(run_copy):
+    """Issue 51: ``high: 2.0`` written ``high: 2`` (the same number) re-ran the cost tables
+    and every shard of the cost model."""
+
+    def integers(config):
+        for model in config["cost_models"].values():
+            for key, value in model["spec"].items():
+                if isinstance(value, float) and value.is_integer():
+                    model["spec"][key] = int(value)
+
+    assert edit_config(run_copy, integers)["cost_models"]["uniform_0_2"]["spec"]["high"] == 2
     assert planned_jobs(run_copy) == []
 
 

@@ -16,9 +16,10 @@ from budgetboost.figures import registry as figures
 from budgetboost.pipeline import folders, partitions
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
-from budgetboost.pipeline.specs import canonical
+from budgetboost.pipeline.specs import canonical, canonical_spec
 from budgetboost.pipeline.code import source_files as module_files
 from budgetboost.pipeline.code import untracked
+from budgetboost.pipeline.identity import job_identity
 from budgetboost.pipeline.plan import Plan
 
 # the whole config is checked here, before any job is planned (budgetboost.checks): a bad
@@ -26,7 +27,7 @@ from budgetboost.pipeline.plan import Plan
 try:
     _checked, REGISTRY = check_all(config, files=CONFIG_FILES)
 except ConfigError as exc:
-    raise WorkflowError(str(exc)) from None
+    raise WorkflowError(folders.run_elsewhere(str(exc), workflow.basedir)) from None
 config.update(_checked)
 PLAN = Plan(config, REGISTRY)
 #: where this config's outputs go (config key `results`, else a folder named for its config
@@ -55,7 +56,10 @@ if _settings is not None:
 # a run that writes records its config as the owner of its results folder: another config
 # planned into it stops (common.smk's check_all) instead of overwriting its outputs
 onstart:
-    folders.claim(RESULTS, folders.config_identity(CONFIG_FILES))
+    try:
+        folders.claim(RESULTS, folders.config_identity(CONFIG_FILES))
+    except folders.FolderError as _exc:
+        raise WorkflowError(str(_exc)) from None
 
 
 def R(path):
@@ -138,10 +142,14 @@ def results_outputs():
     ]
 
 
+def claim_algorithms():
+    """The algorithms in the roles Greedy and SpeedBoost (claim 4b)."""
+    return {CATALOGUE.with_role("greedy"), CATALOGUE.with_role("speedboost")} - {None}
+
+
 def claim_stumps():
     """Stump choices of the algorithms in the roles Greedy and SpeedBoost (claim 4b)."""
-    roles = {CATALOGUE.with_role("greedy"), CATALOGUE.with_role("speedboost")} - {None}
-    return PLAN.shards("stumps", roles)
+    return PLAN.shards("stumps", claim_algorithms())
 
 
 def figure_inputs(wildcards):
@@ -172,7 +180,7 @@ def split_params(wildcards):
 
 
 def cost_spec(wildcards):
-    return canonical(PLAN.cost_spec(wildcards.cost_model))
+    return canonical_spec(PLAN.cost_spec(wildcards.cost_model))
 
 
 def cost_file(wildcards):
@@ -247,6 +255,51 @@ def twin_check(wildcards):
         (wildcards.cost_model, wildcards.algorithm)
     ]
     return wildcards.dataset == cheapest and int(wildcards.block) == 0
+
+
+def train_identity(wildcards):
+    """What makes a train job's outputs (budgetboost.pipeline.identity): its wildcards, its
+    other params and the contents of its code and cost file, recorded in its outputs and
+    checked by the jobs that read them."""
+    params = {
+        "algorithm": algorithm_params(wildcards),
+        "budgets": block_budgets(wildcards),
+        "trials": block_trials(wildcards),
+        "split": split_sizes(wildcards),
+        "cost_spec": cost_spec(wildcards),
+        "versions": PLAN.versions(wildcards.algorithm),
+        "twin": twin_check(wildcards),
+    }
+    files = [*train_code(wildcards), *cost_file(wildcards)]
+    return job_identity(dict(wildcards.items()), params, files)
+
+
+class _Wildcards(dict):
+    """The wildcards of a job not (yet) planned by Snakemake, as its input functions read
+    them."""
+
+    __getattr__ = dict.__getitem__
+
+
+def train_identities(folder, algorithms=None):
+    """``{path: identity}`` of the train jobs' outputs of ``folder`` (shards, stumps): what
+    the jobs reading them check (budgetboost.pipeline.identity.check_identities)."""
+    out = {}
+    for dataset, cost_model, algorithm in PLAN.experiments():
+        if algorithms is not None and algorithm not in algorithms:
+            continue
+        for block in range(PLAN.blocks(dataset, cost_model, algorithm)):
+            wildcards = _Wildcards(
+                dataset=dataset,
+                cost_model=cost_model,
+                algorithm=algorithm,
+                block=str(block),
+            )
+            path = R(
+                f"{folder}/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet"
+            )
+            out[path] = train_identity(wildcards)
+    return out
 
 
 def path_rounds(wildcards):

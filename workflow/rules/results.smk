@@ -38,6 +38,8 @@ rule aggregate:
     params:
         catalogue=CATALOGUE.param(),
         baseline=cost_model_roles()["baseline"],
+        # what made each shard, as the plan sees it: a shard made otherwise is not read
+        identities=lambda wildcards: train_identities("shards"),
     script:
         "../scripts/aggregate.py"
 
@@ -90,6 +92,8 @@ rule claims:
         "../envs/budgetboost.yaml"
     params:
         catalogue=CATALOGUE.param(),
+        # what made each stump table, as the plan sees it: one made otherwise is not read
+        identities=lambda wildcards: train_identities("stumps", claim_algorithms()),
     script:
         "../scripts/claims.py"
 

@@ -7,9 +7,11 @@
 # block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
 # cost-model spec, the algorithm, the block's trials and the versions of numpy and of the
-# libraries the estimator wraps (an upgrade re-runs its shards). Raising the trial count
-# changes the params of the last, partly filled block and adds new blocks; nothing else
-# re-runs.
+# libraries the estimator wraps (an upgrade re-runs its shards); param `identity`, a digest of
+# all that and of its code files, goes into its outputs, and the jobs reading them check it
+# (budgetboost.pipeline.identity: a shard copied from another run is never read). Raising the
+# trial count changes the params of the last, partly filled block and adds new blocks;
+# nothing else re-runs.
 # Algorithms with `adaboost_path: true` (plain AdaBoost: the reference, AdaBoostBT,
 # AdaBoostRS) read their trials' shared AdaBoost path, fitted once per (dataset, block) by
 # `adaboost_path` whatever the cost model, instead of boosting again.
@@ -70,5 +72,6 @@ rule train:
         cost_spec=cost_spec,
         versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
         twin=twin_check,
+        identity=train_identity,
     script:
         "../scripts/train.py"

@@ -14,11 +14,13 @@ from budgetboost.data.costs import varied_pairs
 from budgetboost.data.io import write_table, write_text
 from budgetboost.data.splits import read_sizes
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.identity import check_identities
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.summary import summary_markdown
 
 
 def aggregate_shards(sm, job):
+    check_identities(list(sm.input.shards), sm.params.identities)
     shards = read_shards(list(sm.input.shards))
     catalogue = Catalogue.from_param(sm.params.catalogue)
     sizes = read_sizes(list(sm.input.splits))

@@ -13,6 +13,7 @@ from budgetboost.analysis import claims
 from budgetboost.analysis.stump_agreement import stump_agreement
 from budgetboost.data.io import read_table, write_table, write_text
 from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.pipeline.identity import check_identities
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.claims import claims_markdown
 from budgetboost.report.findings import findings_sections
@@ -20,6 +21,7 @@ from budgetboost.report.findings import findings_sections
 
 def check_claims(sm, job):
     catalogue = Catalogue.from_param(sm.params.catalogue)  # who plays which of the paper's roles
+    check_identities(list(sm.input.stumps), sm.params.identities)
     # stump tables one (dataset, cost model) at a time: results/stumps/{d}/{c}/{a}/block-k
     pairs = defaultdict(list)
     for path in sm.input.stumps:

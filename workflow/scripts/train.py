@@ -15,6 +15,7 @@ from budgetboost.data.datasets import read_binarized
 from budgetboost.data.io import write_table
 from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.pipeline.blocks import block_inputs, run_block, shard_metadata
+from budgetboost.pipeline.identity import IDENTITY_KEY
 from budgetboost.pipeline.job import run_job
 from budgetboost.pipeline.specs import algorithm_spec
 
@@ -74,10 +75,17 @@ def train(sm, job):
             "split": dict(sm.params.split),
             "cost_spec": dict(sm.params.cost_spec),
             "versions": dict(sm.params.versions),
+            IDENTITY_KEY: sm.params.identity,
         },
     )
     write_table(shard, sm.output.shard, metadata)
-    about = {"dataset": dataset, "cost_model": cost_model, "algorithm": algorithm, "trials": trials}
+    about = {
+        "dataset": dataset,
+        "cost_model": cost_model,
+        "algorithm": algorithm,
+        "trials": trials,
+        IDENTITY_KEY: sm.params.identity,
+    }
     write_table(timings, sm.output.timings, about)
     write_table(stumps, sm.output.stumps, about)
     return f"wrote {len(shard)} rows; fit {timings['fit_seconds'].sum():.2f} s"

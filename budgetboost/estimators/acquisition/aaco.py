@@ -585,11 +585,13 @@ class AACO(TunedEstimator):
         return [oracle] * len(chosen)
 
     # ------------------------------------------------------------------ serving
-    def _scores_and_costs(
+    def _served(
         self, X: np.ndarray, budgets: np.ndarray
-    ) -> tuple[np.ndarray, BudgetCosts]:
-        """Each example's longest affordable prefix, under each budget's configuration
-        (``alpha``, horizon): one rollout for every configuration chosen at these budgets."""
+    ) -> tuple[Oracle, list[tuple[np.ndarray, Trajectories, np.ndarray]]]:
+        """Each example's rollout under each budget's configuration (``alpha``, horizon): one
+        rollout for every configuration chosen at these budgets. Returns the oracle and, per
+        configuration, the positions of its budgets, its trajectories and those budgets
+        (capped at ``budget``)."""
         capped = self._capped(budgets)
         config, _ = self.choice_.at(capped)
         used = np.unique(config)
@@ -599,15 +601,25 @@ class AACO(TunedEstimator):
             oracle, X, self.tradeoffs_[used], np.asarray(limits), horizons=self.horizons_[used]
         )
         m = X.shape[0]
-        scores = np.empty((budgets.size, m))
-        fields = {f: np.zeros(budgets.size) for f in BudgetCosts.__dataclass_fields__}
+        served = []
         for position, index in enumerate(used):  # the chosen configurations
             at = np.flatnonzero(config == index)
             rows = slice(position * m, (position + 1) * m)
             own = Trajectories(
                 trajectories.group[rows], trajectories.paid[rows], trajectories.score[rows]
             )
-            steps, score, cost = own.at_budgets(capped[at])
+            served.append((at, own, capped[at]))
+        return oracle, served
+
+    def _scores_and_costs(
+        self, X: np.ndarray, budgets: np.ndarray
+    ) -> tuple[np.ndarray, BudgetCosts]:
+        """Each example's longest affordable prefix, under each budget's configuration
+        (``alpha``, horizon): one rollout for every configuration chosen at these budgets."""
+        scores = np.empty((budgets.size, X.shape[0]))
+        fields = {f: np.zeros(budgets.size) for f in BudgetCosts.__dataclass_fields__}
+        for at, own, limits in self._served(X, budgets)[1]:
+            steps, score, cost = own.at_budgets(limits)
             scores[at] = score + self.majority_ * EMPTY_SCORE
             fields["rounds"][at] = steps.mean(axis=1)
             fields["n_features"][at] = steps.mean(axis=1)
@@ -615,3 +627,14 @@ class AACO(TunedEstimator):
             fields["max_example_cost"][at] = cost.max(axis=1, initial=0.0)
             fields["spent"][at] = cost.max(axis=1, initial=0.0)
         return scores, BudgetCosts(**fields)
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+        """The groups each example acquired in its longest affordable prefix at each budget
+        (the rollouts of :meth:`_scores_and_costs`)."""
+        oracle, served = self._served(X, budgets)
+        reads = np.zeros((budgets.size, X.shape[0], self._n_groups()), dtype=bool)
+        for at, own, limits in served:
+            steps, _, _ = own.at_budgets(limits)
+            budget, row, step = np.nonzero(np.arange(own.group.shape[1]) < steps[:, :, None])
+            reads[at[budget], row, oracle.pool[own.group[row, step]]] = True
+        return reads

@@ -568,6 +568,14 @@ class BudgetedBoost(BudgetedEstimator):
         """
         return self._at_rounds(X, self.rounds_at_budgets(budgets))
 
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+        """The groups of the prefix affordable at each budget (a tree's: each row's paths)."""
+        return self._reads_at_rounds(X, self.rounds_at_budgets(budgets))
+
+    def _reads_at_rounds(self, X: np.ndarray, n_rounds: np.ndarray) -> np.ndarray:
+        """The groups each row reads in the prefixes of ``n_rounds`` rounds."""
+        return self.weak_learner_.reads(self, X, n_rounds)
+
     def _at_rounds(self, X: np.ndarray, n_rounds: np.ndarray) -> tuple[np.ndarray, BudgetCosts]:
         """Votes and costs of the prefixes of ``n_rounds`` rounds (see ``_scores_and_costs``)."""
         last = n_rounds - 1

@@ -395,7 +395,12 @@ class AdaBoostRS(BudgetedEstimator):
         """
         return self._sample(self._validated(X), check_budgets(budgets))
 
-    def _sample(self, Xa: np.ndarray, budget_arr: np.ndarray) -> dict[str, np.ndarray]:
+    def _sample(
+        self, Xa: np.ndarray, budget_arr: np.ndarray, first_draw: np.ndarray | None = None
+    ) -> dict[str, np.ndarray]:
+        """:meth:`sample_at_budgets` of validated rows; ``first_draw`` (m, n_groups), if
+        given, receives the position in its example's sequence of each group's first draw
+        (left as it is for a group never drawn)."""
         m = Xa.shape[0]
         out = {
             key: np.zeros((budget_arr.size, m)) for key in ("vote", "cost", "draws", "n_features")
@@ -418,7 +423,14 @@ class AdaBoostRS(BudgetedEstimator):
             # other draws at the same budget when other budgets are asked with it
             for start, stream in zip(starts, rng.spawn(len(starts)), strict=True):
                 rows = slice(start, min(start + _ROW_BLOCK, m))
-                block = self._sample_rows(h[rows], column.ravel(), stream, table, budget_arr)
+                block = self._sample_rows(
+                    h[rows],
+                    column.ravel(),
+                    stream,
+                    table,
+                    budget_arr,
+                    None if first_draw is None else first_draw[rows],
+                )
                 for key, value in block.items():
                     out[key][:, rows] = value
         out["vote"] += self.majority_ * VOTE_TIE
@@ -435,8 +447,10 @@ class AdaBoostRS(BudgetedEstimator):
         rng: np.random.Generator,
         table: tuple[np.ndarray, np.ndarray],
         budgets: np.ndarray,
+        first_draw: np.ndarray | None = None,
     ) -> dict[str, np.ndarray]:
-        """The poster's loop for a block of examples, every budget at once.
+        """The poster's loop for a block of examples, every budget at once (``first_draw``:
+        see :meth:`_sample`).
 
         ``h[i, column[t]]`` is what a draw of hypothesis ``t`` adds to example ``i``'s vote:
         ``h_t(x_i)`` in {-1, +1}, times ``c(h_t)`` for AdaBoostRS_AC.
@@ -468,6 +482,9 @@ class AdaBoostRS(BudgetedEstimator):
                 draws = _alias_draws(rng, table, (m, width), active)
                 new = _mark_new(seen, active, self.group_[draws])
                 vote_of_draw = h.reshape(-1)[(active * n_columns)[:, None] + column[draws]]
+            if first_draw is not None:  # what each example reads: its groups' first draws
+                row, step = np.nonzero(new)
+                first_draw[active[row], self.group_[draws[row, step]]] = done + step
             paid_after = paid[active, None] + np.cumsum(prices.paid(draws, new, active), axis=1)
             # the chunk's votes and new groups, summed in draw order (added to the example's
             # totals where they are read)
@@ -525,6 +542,13 @@ class AdaBoostRS(BudgetedEstimator):
         out["cost"][at] = cost
         out["vote"][at] = vote
         out["n_features"][at] = n_features
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+        """The groups of the hypotheses each example drew within each budget (the draws do
+        not depend on ``X``: the same as :meth:`_scores_and_costs` makes)."""
+        first = np.full((X.shape[0], self._n_groups()), np.iinfo(np.intp).max)
+        drawn = self._sample(X, budgets, first)["draws"]
+        return first[None, :, :] < drawn[:, :, None]
 
     def _scores_and_costs(
         self, X: np.ndarray, budgets: np.ndarray

@@ -66,7 +66,7 @@ from .criteria import (
 from .stumps import StumpSpace
 from .weak_learners import Round, Step, WeakLearner
 
-__all__ = ["TreeLearner", "example_costs", "tree_leaves"]
+__all__ = ["TreeLearner", "example_costs", "first_reads", "tree_leaves"]
 
 
 def _best_split(
@@ -318,6 +318,22 @@ class TreeLearner(WeakLearner):
         pricing = getattr(model, "pricing_", None)
         return example_costs(leaves, model.tree_group_[first], model.group_cost_, n_rounds, pricing)
 
+    def reads(self, model, X: np.ndarray, n_rounds: np.ndarray) -> np.ndarray:
+        """The groups on each row's paths through each prefix: (len(n_rounds), m, n_groups)."""
+        n_groups = model._n_groups()
+        out = np.zeros((n_rounds.size, X.shape[0], n_groups), dtype=bool)
+        rounds = int(n_rounds.max()) if n_rounds.size else 0
+        if not X.shape[0] or not rounds:
+            return out
+        first = slice(rounds)
+        leaves = tree_leaves(X, model.tree_feature_[first], model.tree_threshold_[first])
+        step = max(1, FIRST_READ_CELLS // (n_groups + 1))
+        for start in range(0, X.shape[0], step):
+            rows = slice(start, start + step)
+            table = first_reads(leaves[rows], model.tree_group_[first], n_groups)[:, :n_groups]
+            out[:, rows] = table[None] < n_rounds[:, None, None]
+        return out
+
     def __repr__(self) -> str:
         return f"TreeLearner(max_depth={self.max_depth})"
 
@@ -391,19 +407,14 @@ def example_costs(
     return out
 
 
-def _first_read_costs(
-    leaves: np.ndarray, node_group: np.ndarray, group_cost: np.ndarray, pricing: Pricing | None
-) -> np.ndarray:
-    """What each row pays in each round, ``(m, n_trees + 1)`` (column ``t + 1``: tree
-    ``t``): the groups it reads for the first time there.
+def first_reads(leaves: np.ndarray, node_group: np.ndarray, n_groups: int) -> np.ndarray:
+    """The tree in which each row first reads each feature group: ``(m, n_groups + 1)``,
+    ``n_trees`` where it never does (the last column collects the slots without a test).
 
-    The round of each (row, group)'s first read is a dense table, written tree by tree from
-    the last tree to the first, so the first read's round is the one left; the reads are
-    then taken in (row, group) order, each cell's prices added in the same order whatever
-    the blocks.
+    The table is written tree by tree from the last tree to the first, so the first read's
+    tree is the one left. ``leaves`` are :func:`tree_leaves`' slots.
     """
     m, n_trees = leaves.shape
-    n_groups = group_cost.size
     n_inner = node_group.shape[1]
     depth = int(math.log2(n_inner + 1))
     # the path's nodes from the leaf slot up: level l's node is (slot + n_inner + 1) >> (d - l)
@@ -416,6 +427,22 @@ def _first_read_costs(
     row = np.broadcast_to(np.arange(m), (depth, m))
     for t in range(n_trees - 1, -1, -1):
         first[row, groups[t]] = t
+    return first
+
+
+def _first_read_costs(
+    leaves: np.ndarray, node_group: np.ndarray, group_cost: np.ndarray, pricing: Pricing | None
+) -> np.ndarray:
+    """What each row pays in each round, ``(m, n_trees + 1)`` (column ``t + 1``: tree
+    ``t``): the groups it reads for the first time there.
+
+    The round of each (row, group)'s first read is a dense table (:func:`first_reads`); the
+    reads are then taken in (row, group) order, each cell's prices added in the same order
+    whatever the blocks.
+    """
+    m, n_trees = leaves.shape
+    n_groups = group_cost.size
+    first = first_reads(leaves, node_group, n_groups)
     first_row, first_group = np.nonzero(first[:, :n_groups] < n_trees)
     first_round = first[first_row, first_group]
     paid = np.zeros((m, n_trees + 1))

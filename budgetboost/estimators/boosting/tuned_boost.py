@@ -175,3 +175,7 @@ feature_groups, discount_groups, discount_costs
     def _serve(self, index, model: BudgetedBoost, X, budgets, sizes):
         """The refitted path's first rounds (costs as ``BudgetedBoost``'s)."""
         return model._at_rounds(X, sizes)
+
+    def _serve_reads(self, index, model: BudgetedBoost, X, budgets, sizes):
+        """The groups of the refitted path's first rounds."""
+        return model._reads_at_rounds(X, sizes)

@@ -104,6 +104,11 @@ class WeakLearner:
         every row reads every hypothesis and pays the prefix's ``spent``."""
         return None
 
+    def reads(self, model: Any, X: np.ndarray, n_rounds: np.ndarray) -> np.ndarray | None:
+        """The feature groups each row reads at each prefix: (len(n_rounds), n_samples or 1,
+        n_groups) (``BudgetedEstimator._groups_read``); None: not said."""
+        return None
+
 
 class StumpLearner(WeakLearner):
     """Algorithm 1's weak learner: the stump the round's criterion chose."""
@@ -142,6 +147,13 @@ class StumpLearner(WeakLearner):
         return stump_outputs(
             X, model.feature_[first], model.threshold_[first], model.polarity_[first]
         )
+
+    def reads(self, model: Any, X: np.ndarray, n_rounds: np.ndarray) -> np.ndarray:
+        """Every row reads every stump of a prefix: its groups, (len(n_rounds), 1, n_groups)."""
+        first = np.full(model._n_groups(), np.iinfo(np.intp).max)
+        groups, at = np.unique(model.group_, return_index=True)  # each group's first round
+        first[groups] = at
+        return (first[None, :] < n_rounds[:, None])[:, None, :]
 
     def __repr__(self) -> str:
         return "StumpLearner()"

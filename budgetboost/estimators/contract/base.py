@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
-from .checks import check_costs, check_scores
+from .checks import check_costs, check_reads, check_scores
 from .params import (
     Boolean,
     InstanceOf,
@@ -255,6 +255,21 @@ class BudgetedEstimator:
       (:mod:`~budgetboost.estimators.contract.checks`): finite scores, finite costs >= 0, ``spent``
       and ``max_example_cost`` within the budget; a violation raises ``ContractError``.
 
+    A third hook says what the estimator reads, so that a train job checks it rather than
+    trusts the costs (``budgetboost.pipeline.verify``); every estimator of the package
+    implements it:
+
+    - ``_groups_read(self, X, budgets) -> ndarray or None``: for a validated ``X`` and an
+      array of budgets, a boolean array of shape (len(budgets), n_samples, n_groups), or
+      (len(budgets), 1, n_groups) where every example reads the same groups: true where
+      example ``i``'s prediction at budget ``b`` reads a column of feature group ``g`` (``g``
+      indexes ``data.group_cost``). The per-example costs are then the prices of these sets
+      (:meth:`Pricing.set_costs`), and ``spent`` too where every example reads the same set;
+      and replacing any column outside an example's set by another example's value does not
+      change its prediction. The default, None, says nothing: the job then probes which
+      feature groups each prediction depends on, one group at a time (slower, and it sees
+      only what changes a prediction).
+
     Override ``decision_function`` or ``predict`` only where they differ from that (as
     :class:`~budgetboost.AdaBoostRS` does: its ``predict`` samples at the fitted budget).
 
@@ -264,6 +279,9 @@ class BudgetedEstimator:
         The two class labels, sorted; ``classes_[1]`` is the +1 class.
     n_features_in_ : int
         Columns of the training ``X``.
+    group_of_column_ : ndarray of int, shape (n_features_in_,)
+        The feature group of each column (``TrainingData.group_of_column``): the groups
+        :meth:`groups_read` reports.
     feature_names_in_ : ndarray of str
         Column names, when ``X`` was a DataFrame with string column names.
     majority_ : float
@@ -462,6 +480,32 @@ class BudgetedEstimator:
         labels = self._checked_y(y, Xa.shape[0])
         return self._evaluation(*self._checked_scores_and_costs(Xa, check_budgets(budgets)), labels)
 
+    def groups_read(self, X: Any, budgets: Any) -> np.ndarray | None:
+        """The feature groups each example's prediction reads at each budget.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        budgets : float or array-like of float
+            As in :meth:`predict_at_budgets`.
+
+        Returns
+        -------
+        ndarray of bool, shape (len(budgets), n_samples or 1, n_groups), or None
+            ``[b, i, g]`` is true where example ``i``'s prediction at ``budgets[b]`` reads a
+            column of feature group ``g`` (``group_of_column_`` gives each column's group); a
+            middle axis of length 1 where every example reads the same groups. None when the
+            estimator does not say (it implements no ``_groups_read``).
+        """
+        Xa = self._validated(X)
+        grid = check_budgets(budgets)
+        reads = self._groups_read(Xa, grid)
+        if reads is None:
+            return None
+        owner = f"{type(self).__name__}._groups_read"
+        check_reads(owner, reads, grid, Xa.shape[0], self._n_groups())
+        return np.asarray(reads, dtype=bool)
+
     def score(self, X: Any, y: Any) -> float:
         """Mean accuracy of ``predict(X)`` against ``y`` (checked as in evaluation)."""
         predicted = self.predict(X)
@@ -477,6 +521,11 @@ class BudgetedEstimator:
     ) -> tuple[np.ndarray, BudgetCosts]:
         """Scores (len(budgets), n_samples) and costs at each budget (see the class docstring)."""
         raise NotImplementedError(f"{type(self).__name__} must implement _scores_and_costs")
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray | None:
+        """The feature groups each example reads at each budget (see the class docstring);
+        None: not said."""
+        return None
 
     # ------------------------------------------------------------------ helpers
     def _training_data(self, X: Any, y: Any) -> TrainingData:
@@ -498,6 +547,7 @@ class BudgetedEstimator:
         )
         self.classes_ = classes
         self.n_features_in_ = Xa.shape[1]
+        self.group_of_column_ = group_of_column
         names = feature_names(X)
         if names is not None:
             self.feature_names_in_ = names
@@ -520,6 +570,10 @@ class BudgetedEstimator:
                 f"This {type(self).__name__} instance is not fitted yet. "
                 "Call 'fit' with appropriate arguments before using this estimator."
             )
+
+    def _n_groups(self) -> int:
+        """The number of feature groups of the fit."""
+        return int(self.group_of_column_.max()) + 1 if self.group_of_column_.size else 0
 
     def _fitted_budget(self) -> float:
         """The ``budget`` parameter as a number: ``inf`` when it is None or the class has none."""

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = ["BUDGET_TOLERANCE", "ContractError", "check_costs", "check_scores"]
+__all__ = ["BUDGET_TOLERANCE", "ContractError", "check_costs", "check_reads", "check_scores"]
 
 #: Relative tolerance of "spent never exceeds the budget": ``spent <= B + 1e-9 * max(1, B)``.
 BUDGET_TOLERANCE = 1e-9
@@ -120,3 +120,25 @@ def check_costs(owner: str, costs: Mapping[str, np.ndarray], budgets: np.ndarray
                     f"{budget:g} (a model may never spend more than its budget)",
                     budget,
                 )
+
+
+def check_reads(
+    owner: str, reads: np.ndarray, budgets: np.ndarray, n_samples: int, n_groups: int
+) -> None:
+    """Raise :class:`ContractError` unless ``reads`` (what an estimator's ``_groups_read``
+    returned) is a boolean array of shape (n_budgets, n_samples or 1, n_groups)."""
+    reads = np.asarray(reads)
+    if reads.dtype != bool:
+        raise ContractError(
+            f"{owner}: the groups read must be a boolean array; got dtype {reads.dtype}"
+        )
+    if reads.ndim != 3 or reads.shape[0] != budgets.size or reads.shape[2] != n_groups:
+        raise ContractError(
+            f"{owner}: the groups read have shape {reads.shape}, expected (n_budgets, "
+            f"n_samples or 1, n_groups) = ({budgets.size}, {n_samples} or 1, {n_groups})"
+        )
+    if reads.shape[1] not in (1, n_samples):
+        raise ContractError(
+            f"{owner}: the groups read have {reads.shape[1]} rows for {n_samples} examples "
+            "(1: every example reads the same groups)"
+        )

@@ -214,8 +214,29 @@ def _describe(constraints: Sequence[Any]) -> str:
 
 
 def _short_repr(value: Any, limit: int = 60) -> str:
+    return shown(value, limit)
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A value as a message shows it: numpy's scalars as Python's (``inf``, not
+    ``np.float64(inf)``), cut to ``limit`` characters, and text that reads as a number said
+    to be text, with the number to write (a config's YAML reads ``2e0`` as text: a number
+    with an exponent needs a dot and a signed exponent there, ``2.0e+0``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
     text = repr(value)
-    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+    text = text if len(text) <= limit else f"{text[: limit - 3]}..."
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return text
+        if not math.isfinite(number):
+            return f"{text} (text, not a number: YAML writes infinity .inf, not-a-number .nan)"
+        if number.is_integer() and abs(number) < 2**53:
+            number = int(number)
+        return f"{text} (text, not a number: write {number!r})"
+    return text
 
 
 def validate_params(

@@ -268,6 +268,9 @@ class TunedEstimator(BudgetedEstimator):
       budget as a whole, e.g. a tree pruned to it);
     - ``_serve(index, model, X, budgets, sizes) -> (scores, BudgetCosts)``: a refitted
       model at each budget and size (sizes > 0).
+    - ``_serve_reads(index, model, X, budgets, sizes) -> ndarray or None``: the feature
+      groups each example reads when :meth:`_serve` serves it, (len(budgets), n_samples or 1,
+      n_groups) (``BudgetedEstimator._groups_read``; default None: not said).
 
     ``_choose(data, rows) -> Choice`` is :func:`choose` over every candidate; an estimator
     whose sizes the budget fixes overrides it (:func:`choose_by_budget`). With
@@ -317,6 +320,11 @@ class TunedEstimator(BudgetedEstimator):
         self, index: int, model: Any, X: np.ndarray, budgets: np.ndarray, sizes: np.ndarray
     ) -> tuple[np.ndarray, BudgetCosts]:
         raise NotImplementedError
+
+    def _serve_reads(
+        self, index: int, model: Any, X: np.ndarray, budgets: np.ndarray, sizes: np.ndarray
+    ) -> np.ndarray | None:
+        return None
 
     # ------------------------------------------------------------------ the protocol
     def _fit(self, data: TrainingData) -> None:
@@ -390,3 +398,25 @@ class TunedEstimator(BudgetedEstimator):
             for name, value in costs.as_dict().items():
                 fields[name][rows] = value
         return scores, BudgetCosts(**fields)
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray | None:
+        """What each example reads where :meth:`_scores_and_costs` serves it: nothing where
+        the empty model serves, else :meth:`_serve_reads` of the budget's model."""
+        capped = self._capped(budgets)
+        config, size = self.choice_.at(capped)
+        parts = []
+        for index, model in self.refits_.items():
+            rows = np.flatnonzero(config == index)
+            sizes = np.minimum(size[rows], self._affordable(index, model, capped[rows]))
+            rows, sizes = rows[sizes > 0], sizes[sizes > 0]
+            if not rows.size:
+                continue
+            part = self._serve_reads(index, model, X, capped[rows], sizes)
+            if part is None:
+                return None
+            parts.append((rows, part))
+        width = max((part.shape[1] for _, part in parts), default=1)
+        reads = np.zeros((budgets.size, width, self._n_groups()), dtype=bool)
+        for rows, part in parts:
+            reads[rows] = part
+        return reads

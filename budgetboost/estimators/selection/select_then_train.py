@@ -527,3 +527,16 @@ class SelectThenTrain(TunedEstimator):
             nodes=np.zeros(sizes.size),
         )
         return scores, costs
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray | None:
+        """The groups each example reads where :meth:`_scores_and_costs` serves it."""
+        return super()._groups_read(self._inputs(X), budgets)
+
+    def _serve_reads(self, index, model, X, budgets, sizes):
+        """The logistic regression reads every group of its set for every example; what a
+        LightGBM example reads is not said (the job probes it)."""
+        if self.model == "gbm":
+            return None
+        reads = np.zeros((sizes.size, 1, self.n_groups_), dtype=bool)
+        reads[:, :, self.sets_[self.configs_[index][0]]] = True
+        return reads

@@ -1204,6 +1204,27 @@ class BudgetPrune(TunedEstimator):
             nodes=np.full(budgets.size, float(model.n_nodes)),
         )
 
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray | None:
+        """The groups each example pays for on its walk through the forest served at each
+        budget (:func:`walk_rows`: a row reads only the groups it pays for)."""
+        self._serving_paths = {}
+        try:
+            return super()._groups_read(X, budgets)
+        finally:
+            del self._serving_paths
+
+    def _serve_reads(
+        self, index: int, model: PrunedForest, X: np.ndarray, budgets: np.ndarray, sizes
+    ) -> np.ndarray:
+        key = id(model.forest)
+        if key not in self._serving_paths:
+            self._serving_paths[key] = model.forest.paths(X)
+        walk = budgeted_walk(model, self._serving_paths[key], budgets, self.pricing_)
+        n = X.shape[0]
+        reads = np.zeros((budgets.size * n, self._n_groups()), dtype=bool)
+        reads[:, walk.groups] = walk.paid
+        return reads.reshape(budgets.size, n, -1)
+
 
 def _distinct_forests(models: Any) -> list[Forest]:
     """The forests of some pruned forests, each once, in order."""

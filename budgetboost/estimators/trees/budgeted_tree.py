@@ -386,3 +386,13 @@ class BudgetedTree(TunedEstimator, PrunedTree):
         if self.cost_sensitive:
             return TunedEstimator._scores_and_costs(self, X, budgets)
         return PrunedTree._scores_and_costs(self, X, budgets)
+
+    def _serve_reads(self, index, model: PrunedTree, X, budgets, sizes):
+        return model._reads_at_budgets(X, budgets, self.group_of_column_, self._n_groups())
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+        """The groups of the tests on each example's path through the tree served at each
+        budget (as :meth:`_scores_and_costs` serves it)."""
+        if self.cost_sensitive:
+            return TunedEstimator._groups_read(self, X, budgets)
+        return PrunedTree._groups_read(self, X, budgets)

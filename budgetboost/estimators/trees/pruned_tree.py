@@ -414,17 +414,24 @@ class PrunedTree(BudgetedEstimator):
         budget sequence keeps (both cut only the grown leaves at step 0), so the size
         sequence is read only when a size step is positive.
         """
+        rows = np.arange(paths.shape[0])
+        return paths[rows, self._leaf_depths(paths, budget_steps, size_steps)]
+
+    def _leaf_depths(
+        self, paths: np.ndarray, budget_steps: np.ndarray, size_steps: np.ndarray
+    ) -> np.ndarray:
+        """Depth of the leaf each example reaches in each pruned tree: (len(steps),
+        n_samples); the nodes of its path above that depth are the tests it reads."""
         first_b = np.minimum.accumulate(self.budget_path_.cut_step[paths], axis=1)
         by_size = bool(np.any(size_steps > 0))
         if by_size:
             first_n = np.minimum.accumulate(self.size_path_.cut_step[paths], axis=1)
-        rows = np.arange(paths.shape[0])
         out = np.empty((budget_steps.size, paths.shape[0]), dtype=np.intp)
         for i, (sb, sn) in enumerate(zip(budget_steps, size_steps, strict=True)):
             kept = first_b > sb
             if by_size:
                 kept &= first_n > sn
-            out[i] = paths[rows, kept.sum(axis=1)]
+            out[i] = kept.sum(axis=1)
         return out
 
     def _budget_steps(self, budgets) -> np.ndarray:
@@ -474,6 +481,25 @@ class PrunedTree(BudgetedEstimator):
         """
         steps = self._budget_steps(budgets)
         return self._at_steps(X, steps, np.full(steps.size, self.size_step_))
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+        """The groups of the tests on each example's path through the tree pruned to each
+        budget."""
+        return self._reads_at_budgets(X, budgets, self.group_of_column_, self._n_groups())
+
+    def _reads_at_budgets(
+        self, X: np.ndarray, budgets: np.ndarray, group_of_column: np.ndarray, n_groups: int
+    ) -> np.ndarray:
+        """:meth:`_groups_read` of this tree, its columns' groups given (a tree a tuned
+        estimator grew holds none of its own): (len(budgets), n_samples, n_groups)."""
+        steps = self._budget_steps(budgets)
+        paths = self._paths(X)
+        depths = self._leaf_depths(paths, steps, np.full(steps.size, self.size_step_))
+        budget, row, level = np.nonzero(np.arange(paths.shape[1]) < depths[:, :, None])
+        reads = np.zeros((budgets.size, X.shape[0], n_groups), dtype=bool)
+        column = self.feature_[paths[row, level]]  # an inner node's: >= 0
+        reads[budget, row, np.asarray(group_of_column)[column]] = True
+        return reads
 
     # ------------------------------------------------------------------ by node count
     def predict_at_nodes(self, X, node_counts) -> np.ndarray:

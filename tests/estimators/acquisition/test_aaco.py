@@ -363,7 +363,8 @@ NETWORK = {"classifier": "network", "hidden_units": 4, "horizons": [0.25, 0.5, 1
 @pytest.mark.parametrize("variant", [{}, NETWORK], ids=["logistic", "network"])
 def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget(variant):
     """Each example's prefix at each budget costs the price of its groups (shared parts once)
-    and at most the budget; ``evaluate_at_budgets`` reports their mean and maximum."""
+    and at most the budget; ``evaluate_at_budgets`` reports their mean and maximum, and
+    ``groups_read`` the groups."""
     X, y, costs, groups, dg, dc = _mixed_problem(2, n=160)
     budgets = np.array([0.0, 0.2, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0])
     model = AACO(
@@ -394,6 +395,13 @@ def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget(vari
             for row, s in zip(trajectories.group, steps[0], strict=True)
         ]
         assert np.allclose(paid[0], expected, rtol=0, atol=1e-12)
+        # what each example reads (the train job's check): the groups it acquired
+        reads = model.groups_read(test, [budgets[b]])[0]
+        acquired = [
+            sorted(oracle.pool[row[:s]].tolist())
+            for row, s in zip(trajectories.group, steps[0], strict=True)
+        ]
+        assert [np.flatnonzero(r).tolist() for r in reads] == acquired
         assert report.mean_example_cost[b] == pytest.approx(np.mean(expected))
         assert report.max_example_cost[b] == pytest.approx(np.max(expected))
         assert report.rounds[b] == pytest.approx(steps.mean())

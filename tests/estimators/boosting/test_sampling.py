@@ -131,6 +131,7 @@ def _reference_sample(model, X, budgets):
     starts = range(0, len(X), sampling._ROW_BLOCK)
     streams = np.random.default_rng(model.random_state).spawn(len(starts))
     out = {key: np.zeros((len(budgets), len(X))) for key in ("vote", "cost", "draws", "n_features")}
+    out["reads"] = np.zeros((len(budgets), len(X), model._n_groups()), dtype=bool)
     for start, rng in zip(starts, streams, strict=True):
         rows = range(start, min(start + sampling._ROW_BLOCK, len(X)))
         paid, vote, groups = [0.0] * len(rows), [0.0] * len(rows), [0] * len(rows)
@@ -158,6 +159,8 @@ def _reference_sample(model, X, budgets):
                             out["cost"][k, example] = paid[i] + step_paid
                             out["vote"][k, example] = vote[i] + step_vote_sum
                             out["n_features"][k, example] = groups[i] + step_groups
+                            out["reads"][k, example] = False  # the groups drawn so far
+                            out["reads"][k, example, list(seen[i])] = True
                 paid[i] += step_paid
                 vote[i] += step_vote_sum
                 groups[i] += step_groups
@@ -179,7 +182,8 @@ def _reference_sample(model, X, budgets):
 def test_sampling_is_the_reference_loop_on_the_same_stream(
     toy, seed, cost_weighted, budgets, max_draws, grouped
 ):
-    """Byte for byte: the vectorised sampler draws and sums exactly as the loop does."""
+    """Byte for byte: the vectorised sampler draws and sums exactly as the loop does, and
+    says each example reads the groups of its draws."""
     X, y, costs = toy
     groups = np.array([0, 0, 1, 2, 2, 3, 4, 4]) if grouped else None
     if grouped:
@@ -196,6 +200,7 @@ def test_sampling_is_the_reference_loop_on_the_same_stream(
     with pytest.MonkeyPatch.context() as patch:  # several blocks of examples
         patch.setattr(sampling, "_ROW_BLOCK", 16)
         sample = model.sample_at_budgets(X[150:190], budgets)
+        sample["reads"] = model.groups_read(X[150:190], budgets)  # what the job's check reads
         expected = _reference_sample(model, X[150:190], budgets)
     for key in expected:
         np.testing.assert_array_equal(sample[key], expected[key], err_msg=key)

@@ -152,7 +152,8 @@ def test_budgets_are_never_exceeded_and_prefixes_are_the_budgeted_fit(
 
 
 def test_lazy_example_costs_are_the_groups_on_each_path():
-    """Per-example cost, from plain loops: the groups on the example's paths, each once."""
+    """Per-example cost, from plain loops: the groups on the example's paths, each once (the
+    groups ``groups_read`` says each example reads)."""
     rng = np.random.default_rng(4)
     X = rng.integers(0, 5, size=(120, 8)).astype(float)
     y = np.where(X[:, 0] + X[:, 1] * (X[:, 2] > 2) + rng.normal(size=120) > 3, 1, -1)
@@ -162,9 +163,10 @@ def test_lazy_example_costs_are_the_groups_on_each_path():
     Xt = rng.integers(0, 5, size=(40, 8)).astype(float)
     budgets = [0.0, 0.6, *np.unique(model.spent_), np.inf]
     result = model.evaluate_at_budgets(Xt, np.where(Xt[:, 0] > 2, 1, -1), budgets)
+    said = model.groups_read(Xt, budgets)
     for b, n_rounds in enumerate(model.rounds_at_budgets(budgets)):
         per_example = []
-        for row in Xt:
+        for i, row in enumerate(Xt):
             read = set()
             for t in range(n_rounds):
                 n = 0
@@ -173,6 +175,7 @@ def test_lazy_example_costs_are_the_groups_on_each_path():
                     read.add(groups[j])
                     n = 2 * n + 2 if row[j] >= model.tree_threshold_[t, n] else 2 * n + 1
             per_example.append(sum(costs[list(groups).index(g)] for g in read))
+            assert set(np.flatnonzero(said[b, i]).tolist()) == read  # the job's check reads it
         assert result.mean_example_cost[b] == pytest.approx(np.mean(per_example), abs=1e-12)
         assert result.max_example_cost[b] == pytest.approx(np.max(per_example), abs=1e-12)
     assert np.any(result.mean_example_cost < result.spent - 1e-9)  # lazy reading pays less

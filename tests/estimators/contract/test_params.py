@@ -38,7 +38,12 @@ ESTIMATORS = [BudgetedBoost, AdaBoostRS, BudgetedTree]
         (BudgetedBoost, {"max_rounds": -1}, "max_rounds", "must be an integer >= 1; got -1"),
         (BudgetedBoost, {"max_rounds": 2.5}, "max_rounds", "must be an integer >= 1; got 2.5"),
         (BudgetedBoost, {"switch": float("inf")}, "switch", "must be a finite number > 0; got inf"),
-        (BudgetedBoost, {"budget": "10"}, "budget", "must be a number >= 0 or None; got '10'"),
+        (
+            BudgetedBoost,
+            {"budget": "10"},
+            "budget",
+            "must be a number >= 0 or None; got '10' (text, not a number: write 10)",
+        ),
         (AdaBoostRS, {"n_rounds": 0}, "n_rounds", "must be an integer >= 1; got 0"),
         (AdaBoostRS, {"cost_weighted": "yes"}, "cost_weighted", "must be True or False; got 'yes'"),
         (

@@ -330,6 +330,25 @@ def test_walk_matches_the_per_example_loop(problem, budgets):
             assert served.score[b, i] == pytest.approx(ref_score(forest, stops, model.majority_))
 
 
+@SETTINGS
+@given(problem=priced_problems(), budgets=st.lists(st.floats(0, 8), min_size=1, max_size=4))
+def test_the_groups_read_are_those_the_walk_paid_for(problem, budgets):
+    """``groups_read`` (what the train job checks) against the per-example walk: at each
+    budget, the groups the example paid for in the forest that serves the budget."""
+    X, y, params = problem
+    model = _fixed(X, y, params, 0.02, n_estimators=4, max_depth=3)
+    budgets = np.asarray(budgets + [np.inf])
+    reads = model.groups_read(X, budgets)
+    config, _ = model.choice_.at(model._capped(budgets))
+    for b, budget in enumerate(budgets):
+        for i in range(X.shape[0]):
+            paid = set()
+            if config[b] >= 0:
+                pruned = model.refits_[config[b]]
+                _, paid, _ = ref_walk(pruned.forest, pruned.split, X[i], budget, model.pricing_)
+            assert set(np.flatnonzero(reads[b, i]).tolist()) == paid
+
+
 # ------------------------------------------------------------------ the contract
 @SETTINGS
 @given(problem=priced_problems(rows=(12, 40), attributes=(2, 5)))

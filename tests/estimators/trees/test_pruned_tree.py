@@ -18,6 +18,7 @@ from tree_reference import (
     ref_predict,
     ref_pruning,
     reference_groups,
+    tree_children,
     tree_problems,
 )
 
@@ -55,6 +56,24 @@ def real_cost_problems(draw):
     return X, y, costs, groups, budgets
 
 
+def ref_reads(model, X, budget_leaf, groups):
+    """The feature groups (numbered as the labels sort) on each example's path down to its
+    leaf of the pruned tree: what it reads, one row of booleans per example."""
+    labels = np.arange(X.shape[1]) if groups is None else np.asarray(groups)
+    number = {label: i for i, label in enumerate(np.unique(labels).tolist())}
+    left, right = tree_children(model)
+    out = []
+    for row in X:
+        read, node = [False] * len(number), 0
+        while not budget_leaf[node]:
+            read[number[labels[model.feature_[node]].item()]] = True
+            node = (
+                right[node] if row[model.feature_[node]] >= model.threshold_[node] else left[node]
+            )
+        out.append(read)
+    return out
+
+
 @SETTINGS
 @given(problem=real_cost_problems(), tradeoff=TRADEOFFS)
 def test_every_path_within_budget_and_predictions_follow_pruned_tree(problem, tradeoff):
@@ -64,6 +83,7 @@ def test_every_path_within_budget_and_predictions_follow_pruned_tree(problem, tr
     path_cost = ref_path_costs(model, group, group_cost)
     labels = model.predict_at_budgets(X, budgets)
     report = model.evaluate_at_budgets(X, y, budgets)
+    reads = model.groups_read(X, budgets)
     for b, budget in enumerate(budgets):
         pruned = model.pruned_tree(budget=budget)
         leaves = np.flatnonzero(pruned["leaf"])
@@ -78,6 +98,7 @@ def test_every_path_within_budget_and_predictions_follow_pruned_tree(problem, tr
         assert report.nodes[b] == pruned["present"].sum()
         assert report.rounds[b] == pruned["present"].sum() - leaves.size
         assert report.error[b] == np.mean(labels[b] != y)
+        assert reads[b].tolist() == ref_reads(model, X, pruned["leaf"], groups)
 
 
 @SETTINGS

@@ -1,0 +1,104 @@
+"""The wrapper of every rule script (budgetboost.pipeline.job) in a process of its own, as a
+job runs it: an ``os._exit`` in an estimator, a segfault, an estimator that ignores its time
+limit, memory above ``mem_mb`` (issue 51's poor cases)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from conftest import REPO
+
+SCRIPT = """
+import ctypes, os, signal, sys, time, types
+from budgetboost.pipeline import job as wrapper
+wrapper.HARD_STOP_SECONDS = 1
+sm = types.SimpleNamespace(
+    rule="train",
+    log=[{log!r}],
+    wildcards={{"dataset": "heart", "block": "0"}},
+    resources={{"runtime": {runtime}, "mem_mb": {mem_mb}}},
+    threads=1,
+)
+
+def work(sm, job):
+    job.doing("trial 0")
+{body}
+    return "done"
+
+wrapper.run_job(sm, work)
+"""
+
+
+def run_job(tmp_path, body: str, runtime: float = 5, mem_mb: int = 100_000):
+    """The job's exit status, what it wrote on the console, and its log."""
+    log = tmp_path / "job.log"
+    script = SCRIPT.format(
+        log=str(log), runtime=runtime, mem_mb=mem_mb, body=textwrap.indent(body, "    ")
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    return proc.returncode, proc.stdout + proc.stderr, log.read_text()
+
+
+def test_an_os_exit_inside_the_job_is_its_failure_in_one_line(tmp_path):
+    """``os._exit(0)`` in ``fit`` ended the job with status 0 and no outputs, and Snakemake
+    blamed the file system's latency."""
+    status, console, log = run_job(tmp_path, "with job.isolated():\n    os._exit(0)")
+    assert status == 1
+    assert console.strip() == (
+        "rule train (dataset=heart, block=0): EstimatorExit: os._exit(0) was called inside "
+        f"the job (an estimator's fit, say) before it wrote its outputs (traceback: "
+        f"{tmp_path / 'job.log'})"
+    )
+    assert "Traceback" in log
+
+
+def test_a_segfault_leaves_its_traceback_in_the_log(tmp_path):
+    """A crash of the interpreter (a library's segfault) left nothing but Snakemake's error."""
+    status, _, log = run_job(tmp_path, "ctypes.string_at(0)")
+    assert status != 0
+    assert "Fatal Python error: Segmentation fault" in log
+    assert "in work" in log and "trial 0" in log
+
+
+def test_a_job_ignoring_its_alarm_is_ended_with_one_line(tmp_path):
+    """An estimator that ignores SIGALRM ran past its runtime, and its end showed only a
+    CalledProcessError."""
+    body = "signal.signal(signal.SIGALRM, signal.SIG_IGN)\ntime.sleep(60)"
+    status, console, log = run_job(tmp_path, body, runtime=0.01)
+    assert status == 1
+    assert console.strip() == (
+        "rule train (dataset=heart, block=0): JobTimeout: still running after its 0.01 min "
+        "while running trial 0: the runtime of rule train (resources: {train: {runtime: "
+        "minutes}} in the config, or --set-resources train:runtime=MINUTES) (traceback: "
+        f"{tmp_path / 'job.log'}); ended 1 s later"
+    )
+    assert "in work" in log  # where it was, from every thread's traceback
+
+
+@pytest.mark.parametrize(("mem_mb", "warned"), [(60, True), (100_000, False)])
+def test_memory_above_mem_mb_is_said(tmp_path, mem_mb, warned):
+    """A job using 3 GB under ``mem_mb: 1700`` passed without a word (a local run does not
+    enforce it)."""
+    body = "block = bytearray(300 * 2**20)\nblock[::4096] = b'x' * len(block[::4096])"
+    status, console, log = run_job(tmp_path, body, mem_mb=mem_mb)
+    assert status == 0
+    if warned:
+        line = console.strip()
+        assert line.startswith("rule train (dataset=heart, block=0): used ")
+        assert line.endswith(
+            " MiB, above its mem_mb of 60 (a cluster would have ended it: raise resources: "
+            "{train: {mem_mb: ...}} in the config, or --set-resources train:mem_mb=MB)"
+        )
+        assert "above its mem_mb of 60" in log
+    else:
+        assert console == "" and "mem_mb" not in log
