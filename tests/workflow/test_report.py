@@ -28,6 +28,7 @@ from budgetboost.data.costs import CostTable, write_costs
 from budgetboost.data.io import read_table, write_table
 from budgetboost.data.splits import write_splits
 from budgetboost.figures import registry as figures
+from budgetboost.pipeline.identity import IDENTITY_KEY
 from budgetboost.report.escape import rst_text
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -205,7 +206,7 @@ def test_helpers_detect_missing_and_altered_images(tmp_path):
 MINI_SNAKEFILE = """\
 # Minimal workflow: the results rules over synthetic shards. It defines what
 # workflow/rules/common.smk provides to them: all_shards(), split_tables(), cost_tables(),
-# local_datasets(),
+# local_datasets(), train_identities(),
 # dataset_order(), cost_model_roles(), code_files(), the catalogue, the figure registry and
 # results_outputs().
 from budgetboost.figures import registry as figures
@@ -258,6 +259,15 @@ def claim_stumps():
     return []
 
 
+def claim_algorithms():
+    return []
+
+
+def train_identities(folder, algorithms=None):
+    # the synthetic shards carry the identity "synthetic" (written so by the test)
+    return {{path: "synthetic" for path in all_shards()}} if folder == "shards" else {{}}
+
+
 def code_files(*modules):
     return []
 
@@ -301,7 +311,9 @@ def _mini_workflow(root: Path) -> Path:
     experiments = []
     for (d, c, a), part in shards.groupby(["dataset", "cost_model", "algorithm"]):
         write_table(
-            part.reset_index(drop=True), root / f"results/shards/{d}/{c}/{a}/block-0.parquet"
+            part.reset_index(drop=True),
+            root / f"results/shards/{d}/{c}/{a}/block-0.parquet",
+            metadata={IDENTITY_KEY: "synthetic"},
         )
         experiments.append((d, c, a))
     for d in {d for d, _, _ in experiments}:  # sizes as sizes_for's: trials share little
