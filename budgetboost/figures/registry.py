@@ -47,6 +47,7 @@ __all__ = [
     "figure",
     "load",
     "registry",
+    "with_content",
 ]
 
 #: Modules whose figures every run draws (the paper's figures first).
@@ -91,6 +92,24 @@ class FigureContext:
     datasets: tuple[str, ...] = ()
     cost_models: Mapping[str, str] = field(default_factory=dict)
     baseline: str | None = None
+
+    @classmethod
+    def of_run(
+        cls,
+        catalogue: Catalogue,
+        local_datasets: Iterable[str],
+        datasets: Iterable[str],
+        roles: Mapping[str, object],
+    ) -> FigureContext:
+        """The context of a run as its jobs' params give it: ``roles`` is the workflow's
+        ``cost_model_roles()`` (``baseline`` and each cost model's ``kinds``)."""
+        return cls(
+            catalogue=catalogue,
+            local_datasets=tuple(local_datasets),
+            datasets=tuple(datasets),
+            cost_models=dict(roles["kinds"]),
+            baseline=roles["baseline"],
+        )
 
     def algorithms(self, names: Iterable[str] | None = None) -> list[str]:
         """The catalogue's algorithms of the figure's families (among ``names`` if given)."""
@@ -233,6 +252,17 @@ def check_modules(modules: Iterable[str]) -> str | None:
                 "defines functions decorated with budgetboost.figures.registry.figure)"
             )
     return None
+
+
+def with_content(
+    specs: Mapping[str, FigureSpec],
+    tables: Mapping[str, pd.DataFrame],
+    context: FigureContext,
+) -> list[str]:
+    """The names of ``specs`` that draw something from the run's ``tables`` (every table of
+    :data:`TABLES`), in order: the figures a report's first page points to
+    (:meth:`FigureSpec.has_content`; an empty panel says "no results" and is not listed)."""
+    return [name for name, spec in specs.items() if spec.has_content(tables, context)]
 
 
 def registry() -> dict[str, FigureSpec]:

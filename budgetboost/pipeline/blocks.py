@@ -38,6 +38,7 @@ __all__ = [
     "block_inputs",
     "cost_rows",
     "discount_rows",
+    "fit_block",
     "run_block",
     "run_block_on",
     "run_trial",
@@ -159,6 +160,68 @@ def run_block_on(
     )
 
 
+def fit_block(
+    data_path: str | Path,
+    path_files: Sequence[str | Path],
+    *,
+    dataset: str,
+    cost_model: str,
+    spec: AlgorithmSpec,
+    cost_spec: Mapping[str, Any],
+    split: Mapping[str, Any],
+    budgets: Sequence[float],
+    trials: Sequence[int],
+    isolated: Callable[[], Any],
+    progress: Callable[[str], None] | None = None,
+    twin: bool = False,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """:func:`run_block` on a train job's inputs: the binarized dataset at ``data_path``,
+    the block's trials' splits and costs drawn from their stable seeds
+    (:func:`block_inputs`), and the shared AdaBoost paths in ``path_files`` (for a spec with
+    ``adaboost_path``). ``isolated()`` is the context the estimators run in
+    (:meth:`budgetboost.pipeline.job.Job.isolated`). The train job and the reproducibility
+    check (:func:`~budgetboost.pipeline.verify.check_same_rows`) both fit this way."""
+    from budgetboost.data.datasets import read_binarized
+    from budgetboost.estimators.contract.names import estimator_class
+
+    data = read_binarized(data_path)
+    inputs = block_inputs(
+        data,
+        dataset=dataset,
+        cost_model=cost_model,
+        cost_spec=dict(cost_spec),
+        train_size=split["train_size"],
+        test_size=split["test_size"],
+        trials=trials,
+    )
+    paths = None
+    if path_files:  # imported only here: other shards do not depend on the boosting code
+        from budgetboost.pipeline.shared_path import read_adaboost_paths
+
+        paths = {}
+        for path in path_files:  # the path's blocks that hold this block's trials
+            paths.update(read_adaboost_paths(path))
+    estimator_class(spec.estimator)  # imported here, before the working directory changes
+    with isolated():
+        return run_block(
+            X=data.X,
+            y=data.y,
+            groups=data.groups,
+            splits=inputs.splits,
+            costs=inputs.costs,
+            grouped=inputs.grouped,
+            dataset=dataset,
+            cost_model=cost_model,
+            spec=spec,
+            budgets=budgets,
+            trials=trials,
+            paths=paths,
+            discounts=inputs.discounts,
+            progress=progress,
+            twin=twin,
+        )
+
+
 def run_block(
     *,
     X: np.ndarray,
@@ -217,8 +280,9 @@ def run_block(
         job run past its time.
     twin : bool, default=False
         Also fit a twin of the first trial's estimator and check that it gives the same
-        results (:func:`~budgetboost.pipeline.verify.check_reproducible`): the pipeline
-        asks it of one block per (cost model, algorithm), its cheapest dataset's first.
+        scores and results (:func:`~budgetboost.pipeline.verify.check_reproducible`): the
+        pipeline's rule ``reproducible`` asks it once per (cost model, algorithm), of the
+        first trial of its cheapest dataset, fitted in a job of its own.
 
     Returns
     -------

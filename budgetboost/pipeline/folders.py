@@ -66,6 +66,8 @@ RESERVED = frozenset(
         "assign_costs",
         "adaboost_path",
         "train",
+        "checks",
+        "reproducible",
         "results",
     }
 )

@@ -36,9 +36,12 @@ same positions each time).
 :func:`check_reproducible`: a second estimator of the same trial (same parameters, same
 ``random_state``) fitted on the same rows must give the same evaluation, field for field
 (an estimator drawing from global random state gave 0.529 / 0.429 / 0.588 in three runs).
-Once per (cost model, algorithm) and code version, on the first trial of the dataset where
-its trials are cheapest (the train job of that block, param ``twin``): a method that is not
-reproducible fails the run.
+Once per (cost model, algorithm) and code version, rule ``reproducible`` fits the first
+trial of the dataset where its trials are cheapest twice more, in a job of its own: the two
+fits must score alike, and their shard rows equal the train job's, column for column
+(:func:`check_same_rows`: across processes); the findings wait for it, so a method that is
+not reproducible fails the run. (Adding a cheaper dataset moves the check: the check
+re-runs, never a shard.)
 
 A violation raises :class:`~budgetboost.estimators.contract.checks.ContractError`.
 """
@@ -69,6 +72,7 @@ __all__ = [
     "TrialPrices",
     "check_reads",
     "check_reproducible",
+    "check_same_rows",
 ]
 
 #: Test rows checked at each budget, drawn afresh at each (every row when there are no more).
@@ -450,3 +454,39 @@ def check_reproducible(
             f"first gave {first.flat[at]:g}; draw every random number from random_state, "
             "never from global state"
         )
+
+
+def check_same_rows(again: Any, stored: Any, where: str) -> int:
+    """The shard rows of a trial fitted again (``again``, a DataFrame) equal those the train
+    job stored (``stored``: the same trials' rows), column for column, value for value.
+
+    Returns the number of rows compared. Raises :class:`ContractError` naming the first
+    column and budget that differ (an estimator drawing from global random state, or from
+    anything else than its parameters and rows, differs between two processes).
+    """
+    if len(again) != len(stored) or list(again.columns) != list(stored.columns):
+        raise ContractError(
+            f"{where}: not reproducible: fitted again, the trial gave {len(again)} rows "
+            f"where its shard holds {len(stored)}"
+        )
+    again, stored = again.reset_index(drop=True), stored.reset_index(drop=True)
+    for column in again.columns:
+        first, second = stored[column].to_numpy(), again[column].to_numpy()
+        same = (first == second) | (_missing(first) & _missing(second))
+        if same.all():
+            continue
+        at = int(np.flatnonzero(~same)[0])
+        raise ContractError(
+            f"{where}: not reproducible: fitted again with the same parameters and "
+            f"random_state on the same rows, {column} at budget {stored['budget'].iat[at]:g} "
+            f"was {second[at]} where the train job's shard holds {first[at]}; draw every "
+            "random number from random_state, never from global state"
+        )
+    return len(again)
+
+
+def _missing(values: np.ndarray) -> np.ndarray:
+    """Missing values of a column of any dtype (NaN, None): equal to each other here."""
+    import pandas as pd
+
+    return np.asarray(pd.isna(values), dtype=bool)

@@ -196,6 +196,22 @@ def test_has_content_says_whether_the_figure_draws_more_than_a_placeholder(shard
     ), (case, empty)
 
 
+def test_with_content_lists_the_figures_that_draw_something_in_order(shards):
+    """The first page's "Where to look" (rule ``landing``): the registered figures whose
+    ``has_content`` is true for the run's tables, in the registry's order."""
+    tables, catalogue = _open_question_tables()
+    specs = figures.load()
+    context = make_context(catalogue, (), ["webscope"])
+    listed = figures.with_content(specs, tables, context)
+    assert listed == [
+        name
+        for name, spec in specs.items()
+        if spec.has_content(tables, make_context(catalogue, spec.families, ["webscope"]))
+    ]
+    assert "figure1" in listed and "figure2" not in listed
+    assert figures.with_content(specs, *_reference_only_tables()[:1], context) == []
+
+
 def test_has_content_without_a_content_function_draws_the_figure():
     @figures.figure(
         "test_always_empty", title="t", caption="c", category="Tests", families=("boosting",)

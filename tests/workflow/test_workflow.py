@@ -46,7 +46,8 @@ from budgetboost.data import schema
 from budgetboost.data.io import read_metadata, read_table
 from budgetboost.pipeline import plan
 
-RESULTS_RULES = {"aggregate", "plot", "claims", "evidence_page", "landing"}  # after every shard
+# after every shard (and the reproducibility checks, each after its own shard)
+RESULTS_RULES = {"aggregate", "plot", "claims", "evidence_page", "landing", "reproducible"}
 HAS_RESULTS = (REPO / "workflow" / "rules" / "results.smk").exists()
 
 
@@ -610,7 +611,8 @@ def test_adding_a_cost_model_runs_only_its_jobs(run_copy):
 def test_editing_plotting_code_reruns_only_the_plots(run_copy):
     plots = run_copy / "budgetboost" / "figures" / "panels.py"
     plots.write_text(plots.read_text() + "\n# an edit\n")
-    assert set(planned_rules(run_copy)) == {"plot"}
+    # and the first page, which lists the figures that draw something
+    assert set(planned_rules(run_copy)) == {"plot", "landing"}
 
 
 @pytest.mark.slow
@@ -636,13 +638,17 @@ def _fake_install(folder: Path, name: str, version: str) -> str:
 def test_a_library_upgrade_reruns_the_shards_of_its_users(run_copy, tmp_path, library):
     """#25, item 4: the train jobs' params hold numpy's version and those of the libraries
     their estimator wraps, and the shards record them: LightGBM's upgrade re-runs only the
-    LightGBM shards, numpy's every shard and the shared AdaBoost paths."""
+    shards of the estimators wrapping LightGBM, numpy's every shard and the shared AdaBoost
+    paths."""
     shard = read_metadata(shard_paths(run_copy, algorithm="lightgbm_stumps")[0])
     installed = {lib: importlib.metadata.version(lib) for lib in ("numpy", "lightgbm")}
     assert shard["versions"] == installed
     fake = _fake_install(tmp_path / "site", library, "999.0")
     rules = planned_rules(run_copy, pythonpath=(fake,))
-    lightgbm = shard_paths(run_copy, algorithm="lightgbm_stumps")
+    lightgbm = [  # the shards of every estimator wrapping LightGBM (SelectThenTrain's GBM too)
+        path for path in shard_paths(run_copy) if "lightgbm" in read_metadata(path)["versions"]
+    ]
+    assert len(lightgbm) > len(shard_paths(run_copy, algorithm="lightgbm_stumps"))
     if library == "lightgbm":
         assert rules["train"] == len(lightgbm) and "adaboost_path" not in rules
         assert planned_outputs(run_copy, "train", pythonpath=(fake,)) >= {

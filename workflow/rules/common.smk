@@ -161,6 +161,11 @@ def figure_inputs(wildcards):
     }
 
 
+def figure_modules():
+    """The modules of every registered figure (the first page asks each what it draws)."""
+    return sorted({spec.module for spec in FIGURES.values()})
+
+
 def figure_report(attribute):
     """A report() argument read from the figure's registry entry."""
     if attribute == "labels":
@@ -247,14 +252,37 @@ def train_priority(wildcards):
     )
 
 
-def twin_check(wildcards):
-    """Whether this train job checks its algorithm's reproducibility: the first block of
-    the dataset where the (cost model, algorithm)'s trials are cheapest, once per run.
-    """
-    cheapest = PLAN.reproducibility_checks()[
-        (wildcards.cost_model, wildcards.algorithm)
+class _Wildcards(dict):
+    """The wildcards of a job not (yet) planned by Snakemake, as its input functions read
+    them."""
+
+    __getattr__ = dict.__getitem__
+
+
+def checked_block(wildcards):
+    """The train job whose first trial rule ``reproducible`` fits again for a (cost model,
+    algorithm): the first block of the dataset where its trials are cheapest."""
+    return _Wildcards(
+        dataset=PLAN.reproducibility_checks()[
+            (wildcards.cost_model, wildcards.algorithm)
+        ],
+        cost_model=wildcards.cost_model,
+        algorithm=wildcards.algorithm,
+        block="0",
+    )
+
+
+def of_checked_block(function):
+    """An input or param function of the train job, asked of the checked block."""
+    return lambda wildcards: function(checked_block(wildcards))
+
+
+def reproducibility_checks():
+    """Every (cost model, algorithm)'s reproducibility check (rule reproducible)."""
+    return [
+        R(f"checks/{cost_model}/{algorithm}.json")
+        for cost_model, algorithm in PLAN.reproducibility_checks()
     ]
-    return wildcards.dataset == cheapest and int(wildcards.block) == 0
 
 
 def train_identity(wildcards):
@@ -268,17 +296,9 @@ def train_identity(wildcards):
         "split": split_sizes(wildcards),
         "cost_spec": cost_spec(wildcards),
         "versions": PLAN.versions(wildcards.algorithm),
-        "twin": twin_check(wildcards),
     }
     files = [*train_code(wildcards), *cost_file(wildcards)]
     return job_identity(dict(wildcards.items()), params, files)
-
-
-class _Wildcards(dict):
-    """The wildcards of a job not (yet) planned by Snakemake, as its input functions read
-    them."""
-
-    __getattr__ = dict.__getitem__
 
 
 def train_identities(folder, algorithms=None):

@@ -21,6 +21,7 @@ localrules:
 rule aggregate:
     input:
         shards=all_shards(),
+        checks=reproducibility_checks(),
         splits=split_tables(),
         costs=cost_tables(),
         code=code_files("budgetboost.analysis.results", "budgetboost.report.summary"),
@@ -124,10 +125,14 @@ rule evidence_page:
 
 rule landing:
     input:
+        # every results table (the first page lists the figures that draw something)
+        **{table: R(f"summary/{table}.parquet") for table in figures.TABLES},
         claims=R("summary/claims.parquet"),
-        summary=R("summary/summary.parquet"),
-        findings=R("summary/findings.parquet"),
-        code=code_files("budgetboost.report.landing", "budgetboost.report.findings"),
+        code=code_files(
+            "budgetboost.report.landing",
+            "budgetboost.report.findings",
+            *figure_modules(),
+        ),
     output:
         R("report/landing.rst"),
     log:
@@ -136,7 +141,10 @@ rule landing:
         "../envs/budgetboost.yaml"
     params:
         catalogue=CATALOGUE.param(),
-        figures=[(name, spec.title, spec.category) for name, spec in FIGURES.items()],
         version=PACKAGE_VERSION,
+        local_datasets=local_datasets(),
+        datasets=dataset_order(),
+        cost_models=cost_model_roles(),
+        modules=FIGURE_MODULES,
     script:
         "../scripts/landing.py"

@@ -1,8 +1,10 @@
 # Training: one job per block of trials of a (dataset, cost model, algorithm), blocks sized
 # by the trials' expected cost (budgetboost.pipeline.plan: no job expected past the config's
 # block_seconds; the longest ready jobs start first). Each (cost model, algorithm) is checked
-# for reproducibility once, in the first block of its cheapest dataset (param `twin`: its
-# first trial fitted twice; different results fail the job, hence the run). A job draws
+# for reproducibility once (rule `reproducible`: the first trial of its cheapest dataset
+# fitted again in a job of its own, its rows compared with the shard's; the findings wait
+# for it, so a difference fails the run; a dataset added may move it, re-running only the
+# check). A job draws
 # its own trials' splits and costs from their stable seeds (budgetboost.pipeline.blocks.
 # block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
@@ -71,7 +73,39 @@ rule train:
         split=split_sizes,
         cost_spec=cost_spec,
         versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
-        twin=twin_check,
         identity=train_identity,
     script:
         "../scripts/train.py"
+
+
+rule reproducible:
+    input:
+        shard=lambda wildcards: R(
+            "shards/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet".format(
+                **checked_block(wildcards)
+            )
+        ),
+        data=lambda wildcards: R(f"data/{checked_block(wildcards)['dataset']}.parquet"),
+        cost_file=of_checked_block(cost_file),
+        paths=of_checked_block(shared_path),
+        code=of_checked_block(train_code),
+    output:
+        R("checks/{cost_model}/{algorithm}.json"),
+    log:
+        L("reproducible/{cost_model}/{algorithm}.log"),
+    conda:
+        "../envs/budgetboost.yaml"
+    threads: 1
+    resources:
+        mem_mb=PLAN.resources("train")["mem_mb"],
+        runtime=PLAN.resources("train")["runtime"],
+    params:
+        dataset=lambda wildcards: checked_block(wildcards)["dataset"],
+        trial=lambda wildcards: block_trials(checked_block(wildcards))[0],
+        algorithm=of_checked_block(algorithm_params),
+        budgets=of_checked_block(block_budgets),
+        split=of_checked_block(split_sizes),
+        cost_spec=of_checked_block(cost_spec),
+        versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
+    script:
+        "../scripts/reproducible.py"

@@ -7,6 +7,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
 from budgetboost.data.io import read_table, write_text
+from budgetboost.figures import registry as figures
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.escape import for_rst
@@ -16,12 +17,18 @@ from budgetboost.report.landing import landing_page
 
 def landing(sm, job):
     catalogue = Catalogue.from_param(sm.params.catalogue)
-    findings = read_table(sm.input.findings)
+    tables = {table: read_table(sm.input[table]) for table in figures.TABLES}
+    findings = tables["findings"]
+    specs = figures.load(list(sm.params.modules))
+    context = figures.FigureContext.of_run(
+        catalogue, sm.params.local_datasets, sm.params.datasets, sm.params.cost_models
+    )
+    drawn = figures.with_content(specs, tables, context)
     page = landing_page(
         read_table(sm.input.claims),
         read_table(sm.input.summary),
         catalogue=catalogue,
-        figures=[tuple(f) for f in sm.params.figures],
+        figures=[(name, specs[name].title, specs[name].category) for name in drawn],
         version=sm.params.version,
         findings=landing_lines(findings, catalogue),
         field=family_sentences(findings, for_rst(catalogue)),

@@ -1,6 +1,7 @@
 """Rule ``plot``: one registered figure (PNG and PDF) from the results tables it reads."""
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 # run the workflow's own copy of the package (the code its rules declare as input)
@@ -16,14 +17,13 @@ from budgetboost.pipeline.job import run_job
 def plot(sm, job):
     spec = figures.load(list(sm.params.modules))[sm.wildcards.figure]
     tables = {table: read_table(sm.input[table]) for table in spec.tables}
-    context = figures.FigureContext(
-        catalogue=Catalogue.from_param(sm.params.catalogue),
-        local_datasets=tuple(sm.params.local_datasets),
-        families=spec.families,
-        datasets=tuple(sm.params.datasets),
-        cost_models=dict(sm.params.cost_models["kinds"]),
-        baseline=sm.params.cost_models["baseline"],
+    context = figures.FigureContext.of_run(
+        Catalogue.from_param(sm.params.catalogue),
+        sm.params.local_datasets,
+        sm.params.datasets,
+        sm.params.cost_models,
     )
+    context = replace(context, families=spec.families)
     save_figure(spec.draw(tables, context), sm.output.png, sm.output.pdf)
     return f"figure {sm.wildcards.figure} written: {', '.join(map(str, sm.output))}"
 

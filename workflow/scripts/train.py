@@ -11,10 +11,8 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.data.datasets import read_binarized
 from budgetboost.data.io import write_table
-from budgetboost.estimators.contract.names import estimator_class
-from budgetboost.pipeline.blocks import block_inputs, run_block, shard_metadata
+from budgetboost.pipeline.blocks import fit_block, shard_metadata
 from budgetboost.pipeline.identity import IDENTITY_KEY
 from budgetboost.pipeline.job import run_job
 from budgetboost.pipeline.specs import algorithm_spec
@@ -29,42 +27,19 @@ def train(sm, job):
     job.log.info(
         "%s/%s/%s trials %s, %d budgets", dataset, cost_model, algorithm, trials, len(budgets)
     )
-    data = read_binarized(sm.input.data)
-    inputs = block_inputs(
-        data,
+    shard, timings, stumps = fit_block(
+        sm.input.data,
+        list(sm.input.paths),
         dataset=dataset,
         cost_model=cost_model,
-        cost_spec=dict(sm.params.cost_spec),
-        train_size=sm.params.split["train_size"],
-        test_size=sm.params.split["test_size"],
+        spec=spec,
+        cost_spec=sm.params.cost_spec,
+        split=sm.params.split,
+        budgets=budgets,
         trials=trials,
+        isolated=job.isolated,
+        progress=job.doing,
     )
-    paths = None
-    if sm.input.paths:  # imported only here: other shards do not depend on the boosting code
-        from budgetboost.pipeline.shared_path import read_adaboost_paths
-
-        paths = {}
-        for path in sm.input.paths:  # the path's blocks that hold this block's trials
-            paths.update(read_adaboost_paths(path))
-    estimator_class(spec.estimator)  # imported here, before the working directory changes
-    with job.isolated():
-        shard, timings, stumps = run_block(
-            X=data.X,
-            y=data.y,
-            groups=data.groups,
-            splits=inputs.splits,
-            costs=inputs.costs,
-            grouped=inputs.grouped,
-            dataset=dataset,
-            cost_model=cost_model,
-            spec=spec,
-            budgets=budgets,
-            trials=trials,
-            paths=paths,
-            discounts=inputs.discounts,
-            progress=job.doing,
-            twin=bool(sm.params.twin),
-        )
     metadata = shard_metadata(
         dataset=dataset,
         cost_model=cost_model,
