@@ -114,6 +114,19 @@ class PeerModel:
         example reads every split."""
         return None
 
+    def example_reads(
+        self, X: np.ndarray, n_trees: np.ndarray, column_group: np.ndarray, n_groups: int
+    ) -> np.ndarray:
+        """The groups each example reads through each prefix, (len(n_trees), n_samples or 1,
+        n_groups): here every split of the prefix's trees, the same for every example (the
+        reads of :meth:`example_costs` ``None``; ``BudgetedEstimator._groups_read``)."""
+        columns = self.tree_columns()
+        reads = np.zeros((n_trees.size, 1, n_groups), dtype=bool)
+        for b, k in enumerate(n_trees.tolist()):
+            split = [column_group[c] for c in columns[:k]]
+            reads[b, 0, np.concatenate(split or [np.empty(0, np.intp)]).astype(np.intp)] = True
+        return reads
+
 
 def _log_loss(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Mean logistic loss ``log(1 + exp(-y s))`` along the last axis (``y`` in -1/+1)."""
@@ -388,6 +401,14 @@ class PeerBooster(TunedEstimator):
         costs are those of the groups on each example's paths (``PeerModel.example_costs``).
         """
         return super()._scores_and_costs(self.encoding_.transform(X), budgets)
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray | None:
+        """What each example reads at each budget (``PeerModel.example_reads`` of the
+        refit served there), on the library's columns of ``X``."""
+        return super()._groups_read(self.encoding_.transform(X), budgets)
+
+    def _serve_reads(self, index, model: PeerModel, X, budgets, sizes) -> np.ndarray:
+        return model.example_reads(X, sizes, self.encoding_.group, self._n_groups())
 
     def _serve(self, index, model: PeerModel, X, budgets, sizes):
         n = X.shape[0]

@@ -43,6 +43,7 @@ __all__ = [
     "prefix_group_counts",
     "prefixes",
     "serve",
+    "serve_reads",
     "validation_choice",
     "walk_charges",
 ]
@@ -296,9 +297,24 @@ def walk_charges(
     new : ndarray of int, shape (n_walks,)
         The groups the walk paid for (first reads).
     """
+    total, read = _walk(path_groups, first, used, example, trees, budget, paid, pricing)
+    return total, read.sum(axis=1)
+
+
+def _walk(
+    path_groups: np.ndarray,
+    first: np.ndarray,
+    used: np.ndarray,
+    example: np.ndarray,
+    trees: np.ndarray,
+    budget: np.ndarray,
+    paid: np.ndarray,
+    pricing: Pricing,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`walk_charges`, with which nodes of each path the walk paid for (the first read
+    of their group): ``(paid, read)``, ``read`` of the shape of ``path_groups``."""
     n_walks, depth = path_groups.shape
     total = np.asarray(paid, dtype=np.float64).copy()
-    new = np.zeros(n_walks, dtype=np.intp)
     stopped = np.zeros(n_walks, dtype=bool)
     label = pricing.discount_group
     touched_at = None
@@ -330,9 +346,8 @@ def walk_charges(
         fits = live & (total + price <= budget)
         total = np.where(fits, total + price, total)
         read[:, step] = fits & ~paid_before
-        new += read[:, step]
         stopped |= live & ~fits
-    return total, new
+    return total, read
 
 
 # ---------------------------------------------------------------------------- a model's prefixes
@@ -418,6 +433,59 @@ def validation_choice(
     return choice, budgets, best / max(n, 1)
 
 
+class _Served(NamedTuple):
+    """A model served per example at some budgets (``n_budgets`` x ``n`` examples)."""
+
+    part: Prefixes  # every prefix on the examples
+    used_trees: np.ndarray  # (n_budgets, n): the trees each example uses
+    paid: np.ndarray  # (n_budgets, n): what it pays, prefix and walk
+    groups: np.ndarray  # (n_budgets, n): how many groups it pays for
+    walk_b: np.ndarray  # the budget of each walk (an example stopped by the budget)
+    walk_i: np.ndarray  # the example of each walk
+    walk_groups: np.ndarray  # (n_walks, depth): the groups on each walk's path
+    walk_read: np.ndarray  # (n_walks, depth): the nodes whose group the walk paid for
+
+
+def _served(
+    model: TreeModel,
+    X: np.ndarray,
+    budgets: np.ndarray,
+    caps: np.ndarray,
+    column_group: np.ndarray,
+    pricing: Pricing,
+    majority: float,
+) -> _Served:
+    """Each example's prefix at each budget, what it pays, and the walks that stopped it."""
+    n = X.shape[0]
+    part = prefixes(model, X, column_group, pricing, majority)
+    n_trees = int(model.n_trees)
+    caps = np.minimum(np.asarray(caps, dtype=np.intp), n_trees)
+    reach = count_at_most(part.costs[:, 1:], budgets).T  # (n_budgets, n)
+    used_trees = np.minimum(reach, caps[:, None])
+    examples = np.arange(n)[None, :]
+    paid = part.costs[examples, used_trees]
+    groups = prefix_group_counts(part.first, n_trees)[examples, used_trees]
+    walk_b, walk_i = np.nonzero(used_trees < caps[:, None])  # stopped by the budget
+    walk_groups = np.zeros((0, 0), dtype=np.intp)
+    walk_read = np.zeros((0, 0), dtype=bool)
+    if walk_b.size:
+        trees = used_trees[walk_b, walk_i]
+        walk_groups = model.path_groups(trees, part.leaves[walk_i, trees], column_group)
+        total, walk_read = _walk(
+            walk_groups,
+            part.first,
+            part.used,
+            walk_i,
+            trees,
+            budgets[walk_b],
+            paid[walk_b, walk_i],
+            pricing,
+        )
+        paid[walk_b, walk_i] = total
+        groups[walk_b, walk_i] += walk_read.sum(axis=1)
+    return _Served(part, used_trees, paid, groups, walk_b, walk_i, walk_groups, walk_read)
+
+
 def serve(
     model: TreeModel,
     X: np.ndarray,
@@ -442,34 +510,13 @@ def serve(
         of groups paid for, ``nodes`` 0.
     """
     n = X.shape[0]
-    part = prefixes(model, X, column_group, pricing, majority)
-    n_trees = int(model.n_trees)
-    caps = np.minimum(np.asarray(caps, dtype=np.intp), n_trees)
-    reach = count_at_most(part.costs[:, 1:], budgets).T  # (n_budgets, n)
-    used_trees = np.minimum(reach, caps[:, None])
-    examples = np.arange(n)[None, :]
-    scores = part.scores[used_trees, examples]
-    paid = part.costs[examples, used_trees]
-    groups = prefix_group_counts(part.first, n_trees)[examples, used_trees]
-    walk_b, walk_i = np.nonzero(used_trees < caps[:, None])  # stopped by the budget
-    if walk_b.size:
-        trees = used_trees[walk_b, walk_i]
-        total, new = walk_charges(
-            model.path_groups(trees, part.leaves[walk_i, trees], column_group),
-            part.first,
-            part.used,
-            walk_i,
-            trees,
-            budgets[walk_b],
-            paid[walk_b, walk_i],
-            pricing,
-        )
-        paid[walk_b, walk_i] = total
-        groups[walk_b, walk_i] += new
+    served = _served(model, X, budgets, caps, column_group, pricing, majority)
+    scores = served.part.scores[served.used_trees, np.arange(n)[None, :]]
+    paid, groups = served.paid, served.groups
     empty = np.zeros(budgets.size)
     most = paid.max(axis=1) if n else empty
     costs = BudgetCosts(
-        rounds=used_trees.mean(axis=1) if n else empty,
+        rounds=served.used_trees.mean(axis=1) if n else empty,
         spent=most,
         n_features=groups.mean(axis=1) if n else empty,
         mean_example_cost=paid.mean(axis=1) if n else empty,
@@ -477,3 +524,28 @@ def serve(
         nodes=empty,
     )
     return scores, costs
+
+
+def serve_reads(
+    model: TreeModel,
+    X: np.ndarray,
+    budgets: np.ndarray,
+    caps: np.ndarray,
+    column_group: np.ndarray,
+    pricing: Pricing,
+    n_groups: int,
+) -> np.ndarray:
+    """The feature groups each example reads where :func:`serve` serves it:
+    (n_budgets, n, n_groups), the groups on its paths through its prefix and those its walk
+    paid for (``BudgetedEstimator._groups_read``). Their price is what :func:`serve` says
+    the example paid."""
+    served = _served(model, X, budgets, caps, column_group, pricing, 0.0)
+    part = served.part
+    reads = np.zeros((budgets.size, X.shape[0], n_groups), dtype=bool)
+    # the prefix: each group read in a tree before the example's last
+    b, i, g = np.nonzero(part.first[None, :, :] < served.used_trees[:, :, None])
+    reads[b, i, part.used[g]] = True
+    # the walk: the nodes whose group it paid for
+    walk, node = np.nonzero(served.walk_read)
+    reads[served.walk_b[walk], served.walk_i[walk], served.walk_groups[walk, node]] = True
+    return reads

@@ -266,6 +266,14 @@ class _Model(PeerModel):
         used, first = self.first_reads(self.leaves(X, int(n_trees.max())), column_group)
         return np.stack([pricing.set_costs(first < k, used) for k in n_trees.tolist()])
 
+    def example_reads(self, X, n_trees, column_group, n_groups):
+        """Per example, the groups on its paths through each prefix (those
+        :meth:`example_costs` prices): (len(n_trees), n, n_groups)."""
+        used, first = self.first_reads(self.leaves(X, int(n_trees.max())), column_group)
+        reads = np.zeros((n_trees.size, X.shape[0], n_groups), dtype=bool)
+        reads[:, :, used] = first[None, :, :] < n_trees[:, None, None]
+        return reads
+
     def path_groups(
         self, trees: np.ndarray, leaves: np.ndarray, column_group: np.ndarray
     ) -> np.ndarray:
@@ -609,4 +617,11 @@ class BudgetedLightGBM(PeerBooster):
             return super()._serve(index, model, X, budgets, sizes)
         return _per_example.serve(
             model, X, budgets, sizes, self.encoding_.group, self.pricing_, self.majority_
+        )
+
+    def _serve_reads(self, index, model, X, budgets, sizes) -> np.ndarray:
+        if self.charging == "model":
+            return super()._serve_reads(index, model, X, budgets, sizes)
+        return _per_example.serve_reads(
+            model, X, budgets, sizes, self.encoding_.group, self.pricing_, self._n_groups()
         )

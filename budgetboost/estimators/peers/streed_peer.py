@@ -821,6 +821,23 @@ class BudgetedSTreeD(TunedEstimator):
         leaves = model.leaves(model.paths(X), budgets)
         return model.scores(leaves, self.majority_), model.costs(leaves, budgets)
 
+    def _serve_reads(
+        self,
+        index: int,
+        model: StreedTree,
+        X: np.ndarray,
+        budgets: np.ndarray,
+        sizes: np.ndarray,
+    ) -> np.ndarray:
+        """The groups split on above each example's leaf of the tree pruned to each budget
+        (those whose price is its cost, ``reach_cost``): (n_budgets, n, n_groups)."""
+        paths = model.paths(X)
+        kept = (model.feature[paths] >= 0) & (model.split_cost[paths] <= budgets[:, None, None])
+        b, i, step = np.nonzero(kept)
+        reads = np.zeros((budgets.size, X.shape[0], self._n_groups()), dtype=bool)
+        reads[b, i, self.group_of_column_[model.feature[paths[i, step]]]] = True
+        return reads
+
 
 class _Leaf:
     """A pystreed-like leaf: the tree of rows that no test splits."""

@@ -249,6 +249,25 @@ def test_a_prediction_reads_no_group_the_example_did_not_pay_for(kind):
     assert changed  # the perturbation touched something
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_groups_read_are_the_loop_references(kind):
+    """``groups_read`` (what a train job's check asks) is, example by example, the set the
+    loop reference reads: its prefix's paths and the walk that stopped it; its price is
+    what the example is charged."""
+    est, Xt = fitted(kind)
+    total = est.pricing_.set_cost(np.arange(est.pricing_.cost.size))
+    budgets = np.round(np.linspace(0.0, total, 17) + 0.0137, 4)
+    expected, read = reference(est, Xt, budgets)
+    reads = est.groups_read(Xt, budgets)
+    assert reads.shape == (budgets.size, Xt.shape[0], est.pricing_.cost.size)
+    for b in range(budgets.size):
+        for i, paid in enumerate(read[b]):
+            assert set(np.flatnonzero(reads[b, i]).tolist()) == paid, (budgets[b], i)
+    prices = np.array([[est.pricing_.set_cost(np.flatnonzero(r)) for r in rows] for rows in reads])
+    np.testing.assert_allclose(prices, expected[2], atol=1e-9)
+    assert np.any(reads != reads[:, :1])  # examples read different groups
+
+
 # ---------------------------------------------------------------------- the choice
 def test_the_choice_is_the_best_candidate_served_as_test_examples_are():
     """At budgets of the choice's grid, the (configuration, cap) chosen makes the fewest
