@@ -15,7 +15,7 @@ answers depend on a row's position, as AdaBoostRS's random draws do, is asked ab
 same positions each time).
 
 - An estimator that says what it reads (``BudgetedEstimator.groups_read``: every estimator
-  of the package but the library peers and SelectThenTrain's LightGBM) has, in each
+  of the package but SelectThenTrain's LightGBM) has, in each
   budget's sample, every column outside each row's feature groups changed (a 0/1 column to
   its other value, any other column to another test row's: :class:`_Sample`), and no
   prediction at that budget may change. The costs it reports must be the prices of those

@@ -168,7 +168,7 @@ def test_every_budget_is_checked_on_its_own_sample(data, monkeypatch):
 
 
 # ------------------------------------------------------------------ the package's estimators
-#: Every estimator of the package but the library peers, small.
+#: Every estimator of the package, small.
 BUILT_IN = {
     "greedy": ("BudgetedBoost", {"criterion": "greedy", "max_rounds": 25}),
     "smoothed_trees": (
@@ -183,6 +183,14 @@ BUILT_IN = {
     "prune": ("BudgetPrune", {"n_estimators": 4, "max_depth": 3}),
     "aaco": ("AACO", {"n_subsets": 4}),
     "select_linear": ("SelectThenTrain", {"model": "linear"}),
+    "lightgbm": ("BudgetedLightGBM", {"n_estimators": 20, "max_depth": 1}),
+    "lightgbm_depth": ("BudgetedLightGBM", {"n_estimators": 20, "max_depth": [1, 3]}),
+    "lightgbm_example": (
+        "BudgetedLightGBM",
+        {"n_estimators": 20, "max_depth": [1, 3], "charging": "example"},
+    ),
+    "catboost": ("BudgetedCatBoost", {"iterations": 15, "depth": [1, 2]}),
+    "streed": ("BudgetedSTreeD", {"max_depth": [1, 2, 3], "min_leaf_node_size": 5}),
 }
 #: The budgets of these tests: from nothing to everything.
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 3.5, 6.0, 12.0]
@@ -229,8 +237,10 @@ def _fit(priced, name, pricing):
     X, y, prices = priced
     cls_name, params = BUILT_IN[name]
     cls = estimator_class(cls_name)
-    seeded = {"random_state": 3} if "random_state" in cls._get_param_names() else {}
-    model = cls(**params, **seeded, **prices[pricing], budget=max(BUDGETS[:-1]))
+    names = cls._get_param_names()
+    seeded = {"random_state": 3} if "random_state" in names else {}
+    capped = {"budget": max(BUDGETS[:-1])} if "budget" in names else {}
+    model = cls(**params, **seeded, **prices[pricing], **capped)
     return model.fit(X[:180], y[:180])
 
 

@@ -37,13 +37,14 @@ from typing import Any
 import numpy as np
 
 from .base import BudgetCosts, BudgetedEstimator, TrainingData
-from .params import Interval, InvalidParameterError, NonNegativeVector
+from .params import Constraint, Interval, InvalidParameterError, NonNegativeVector
 from .validation import check_budgets
 
 __all__ = [
     "EMPTY_SCORE",
     "GRID",
     "LARGEST",
+    "IntegerGrid",
     "TRADEOFF",
     "Choice",
     "PositiveGrid",
@@ -98,6 +99,60 @@ class PositiveGrid(TradeoffGrid):
         if array is not None and array.size and np.any(array <= 0):
             return f"got a value <= 0: {float(array[array <= 0][0])!r}"
         return super().explain(value)
+
+
+class IntegerGrid(Constraint):
+    """An integer in ``[low, high]``, or a non-empty 1-d array-like of them.
+
+    Parameters
+    ----------
+    low : int
+    high : int or None
+        None: unbounded.
+    what : str
+        What an array-like is, for the message (``"the depths to choose from"``).
+    distinct : bool, default=False
+        Whether the values of an array-like must differ.
+    """
+
+    def __init__(self, low: int, high: int | None, what: str, *, distinct: bool = False):
+        self.low, self.high, self.what, self.distinct = low, high, what, distinct
+
+    def _integers(self, value: Any) -> np.ndarray | None:
+        if isinstance(value, bool | np.bool_ | str | bytes | Mapping):
+            return None
+        try:
+            array = np.atleast_1d(np.asarray(value))
+        except (TypeError, ValueError):
+            return None
+        if array.ndim != 1 or array.size == 0 or array.dtype.kind not in "iu":
+            return None
+        return array
+
+    def _outside(self, array: np.ndarray) -> np.ndarray:
+        high = np.inf if self.high is None else self.high
+        return array[(array < self.low) | (array > high)]
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        array = self._integers(value)
+        return (
+            array is not None
+            and not self._outside(array).size
+            and (not self.distinct or np.unique(array).size == array.size)
+        )
+
+    def explain(self, value: Any) -> str | None:
+        array = self._integers(value)
+        if array is None:
+            return None
+        if self._outside(array).size:
+            return f"got {int(self._outside(array)[0])}"
+        return f"got a repeated value in {array.tolist()}"
+
+    def __str__(self) -> str:
+        bounds = f">= {self.low}" if self.high is None else f"in [{self.low}, {self.high}]"
+        ones = "distinct ones" if self.distinct else "them"
+        return f"an integer {bounds} or a non-empty 1-d array-like of {ones} ({self.what})"
 
 
 #: Constraints of a parameter of positive values that may be a grid (e.g. a learning rate).

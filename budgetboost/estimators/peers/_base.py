@@ -17,6 +17,13 @@ follows the protocol of every tuned estimator (:mod:`budgetboost.estimators.cont
 3. Budget ``B`` is served by that refitted model's first ``k`` trees, or by fewer where the
    refitted trees reach ``B`` sooner: no budget is ever exceeded.
 
+A configuration may also fix the trees' depth and regularisation, where the user gives
+several values of them (``_structure_names``): they are chosen per budget like the rest.
+LightGBM's peer can instead charge *per example* (``charging="example"``): each example its
+own prefix, the longest its paths afford, the candidates (a configuration and a cap on its
+trees) compared at a grid of budgets with each validation example served that way
+(:mod:`~budgetboost.estimators.peers._per_example`).
+
 Under a grouped cost model the library is given one ordinal column per attribute of
 threshold indicators, not the indicators (:class:`~._columns.ColumnEncoding`): the same
 splits, one penalty per feature group (heart with Turney's costs: 371 columns become 13).
@@ -45,6 +52,7 @@ from ..contract.base import BudgetCosts, TrainingData
 from ..contract.params import Constraint
 from ..contract.pricing import Pricing
 from ..contract.tuning import EMPTY_SCORE, TunedEstimator, check_validation_part
+from ..contract.validation import check_budgets
 from ._columns import ColumnEncoding
 
 __all__ = ["LibraryParams", "PeerBooster", "PeerModel"]
@@ -106,6 +114,19 @@ class PeerModel:
         example reads every split."""
         return None
 
+    def example_reads(
+        self, X: np.ndarray, n_trees: np.ndarray, column_group: np.ndarray, n_groups: int
+    ) -> np.ndarray:
+        """The groups each example reads through each prefix, (len(n_trees), n_samples or 1,
+        n_groups): here every split of the prefix's trees, the same for every example (the
+        reads of :meth:`example_costs` ``None``; ``BudgetedEstimator._groups_read``)."""
+        columns = self.tree_columns()
+        reads = np.zeros((n_trees.size, 1, n_groups), dtype=bool)
+        for b, k in enumerate(n_trees.tolist()):
+            split = [column_group[c] for c in columns[:k]]
+            reads[b, 0, np.concatenate(split or [np.empty(0, np.intp)]).astype(np.intp)] = True
+        return reads
+
 
 def _log_loss(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Mean logistic loss ``log(1 + exp(-y s))`` along the last axis (``y`` in -1/+1)."""
@@ -150,9 +171,12 @@ class PeerBooster(TunedEstimator):
     """Base of the library peers: a grid of configurations, prefixes, a choice per budget.
 
     A configuration is one value of each *grid parameter*: the library's cost trade-off
-    (``_tradeoff_name``, if the library has one: a cost-blind peer sets it to ``None``) and
-    the parameters of ``_grid_names`` (the learning rate), each of which the user may give as
-    one value or several. Subclasses store those parameters, ``validation_fraction``,
+    (``_tradeoff_name``, if the library has one: a cost-blind peer sets it to ``None``), the
+    parameters of ``_grid_names`` (the learning rate), each of which the user may give as
+    one value or several, and each parameter of ``_structure_names`` (the trees' depth and
+    regularisation) that the user gives as several values (an array-like: one number keeps
+    it out of the configurations, as before such grids existed). Subclasses store those
+    parameters, ``validation_fraction``,
     ``random_state``, ``feature_costs``, ``feature_groups`` and the number of trees
     (``_n_trees_name``), and implement two hooks:
 
@@ -160,7 +184,8 @@ class PeerBooster(TunedEstimator):
       ``_relative_grid`` (only with a trade-off);
     - ``_fit_models(X, y01, penalty, configs, seed, n_trees) -> list of PeerModel``: one
       trained model per configuration (a dict: the trade-off under ``"tradeoff"``, if any,
-      and each parameter of ``_grid_names`` under its name) of ``n_trees[i]`` trees, on the
+      and each grid parameter under its name; :meth:`_value` reads a parameter of the trees
+      from it or, when it is not a grid, from the estimator) of ``n_trees[i]`` trees, on the
       rows given (``y01`` 0/1, ``penalty`` one cost per column), the library's data built
       once for all of them with :attr:`n_bins_` bins per column at least.
 
@@ -172,7 +197,8 @@ class PeerBooster(TunedEstimator):
     Attributes
     ----------
     configs_ : list of dict
-        The configurations fitted: every trade-off with every value of each grid parameter.
+        The configurations fitted: every trade-off with every value of each grid parameter
+        (the depth's, where it is a grid: :meth:`chosen_depths`).
     tradeoffs_ : ndarray of shape (n_configs,)
         The trade-off of each configuration (the library's units; NaN without a trade-off).
     models_ : list of PeerModel
@@ -201,6 +227,10 @@ class PeerBooster(TunedEstimator):
 
     _tradeoff_name: ClassVar[str | None]
     _grid_names: ClassVar[tuple[str, ...]] = ("learning_rate",)
+    #: Parameters of the trees that join the configurations when given as several values.
+    _structure_names: ClassVar[tuple[str, ...]] = ()
+    #: The parameter holding the trees' depth (:meth:`chosen_depths`).
+    _depth_name: ClassVar[str]
     _n_trees_name: ClassVar[str]
     _relative_grid: ClassVar[tuple[float, ...]] = ()
 
@@ -222,7 +252,26 @@ class PeerBooster(TunedEstimator):
     # ------------------------------------------------------------------ fit
     def _grid(self, name: str) -> list:
         value = getattr(self, name)
-        return [None] if value is None else np.atleast_1d(np.asarray(value, dtype=float)).tolist()
+        if value is None:
+            return [None]
+        if name in self._structure_names:  # integers stay integers (a depth)
+            return np.atleast_1d(np.asarray(value)).tolist()
+        return np.atleast_1d(np.asarray(value, dtype=float)).tolist()
+
+    def _grid_parameters(self) -> tuple[str, ...]:
+        """The parameters that vary over the configurations (besides the trade-off): those
+        of ``_grid_names``, and each of ``_structure_names`` given as an array-like."""
+        several = (name for name in self._structure_names if np.ndim(getattr(self, name)) > 0)
+        return (*self._grid_names, *several)
+
+    def _value(self, config: Mapping[str, Any] | None, name: str) -> Any:
+        """A parameter of one configuration: its value in ``config`` where it is a grid
+        parameter, else the estimator's (the first of a grid when no configuration is given:
+        the library's data, built once for every configuration, do not depend on it)."""
+        if config is not None and name in config:
+            return config[name]
+        value = getattr(self, name)
+        return np.atleast_1d(np.asarray(value)).tolist()[0] if np.ndim(value) > 0 else value
 
     def _tradeoff_grid(self, n_fit: int, penalty: np.ndarray) -> list[float | None]:
         """The trade-offs to fit: the parameter, or the default grid scaled; ``[None]``
@@ -237,13 +286,15 @@ class PeerBooster(TunedEstimator):
         return np.atleast_1d(np.asarray(tradeoffs, dtype=np.float64)).tolist()
 
     def _configs(self, n_fit: int, penalty: np.ndarray) -> list[dict]:
-        """Every trade-off (if any) with every value of each grid parameter."""
-        grids = [self._grid(name) for name in self._grid_names]
+        """Every trade-off (if any) with every value of each grid parameter: the trade-off
+        varying slowest, then the learning rate, the depth and the regularisation."""
+        names = self._grid_parameters()
+        grids = [self._grid(name) for name in names]
         configs = []
         for tradeoff in self._tradeoff_grid(n_fit, penalty):
             for values in itertools.product(*grids):
                 config = {} if tradeoff is None else {"tradeoff": float(tradeoff)}
-                configs.append({**config, **dict(zip(self._grid_names, values, strict=True))})
+                configs.append({**config, **dict(zip(names, values, strict=True))})
         return configs
 
     def _check_choices(self) -> None:
@@ -254,7 +305,7 @@ class PeerBooster(TunedEstimator):
             counts[self._tradeoff_name] = (
                 default if tradeoffs is None else len(self._grid(self._tradeoff_name))
             )
-        counts.update({name: len(self._grid(name)) for name in self._grid_names})
+        counts.update({name: len(self._grid(name)) for name in self._grid_parameters()})
         check_validation_part(self.get_params(), counts)
 
     def _fit(self, data: TrainingData) -> None:
@@ -310,6 +361,33 @@ class PeerBooster(TunedEstimator):
         library = self._library
         return self._fit_models(library.X, library.y01, library.penalty, picked, self.seed_, sizes)
 
+    # ------------------------------------------------------------------ the choice
+    def chosen_values(self, name: str, budgets: Any) -> np.ndarray:
+        """The value of one parameter of the trees in the model used at each budget (NaN
+        where the empty model is), e.g. ``"learning_rate"`` or the depth's parameter.
+
+        Parameters
+        ----------
+        name : str
+            A grid parameter, or any numeric parameter the trees are trained with (its one
+            value then, wherever a model serves).
+        budgets : float or array-like of float
+            As in :meth:`chosen_tradeoffs`.
+
+        Returns
+        -------
+        ndarray of shape (len(budgets),), float64
+        """
+        self._check_fitted()
+        config, _ = self.choice_.at(self._capped(check_budgets(budgets)))
+        values = np.array([float(self._value(c, name)) for c in self.configs_])
+        return np.where(config >= 0, values[np.maximum(config, 0)], np.nan)
+
+    def chosen_depths(self, budgets: Any) -> np.ndarray:
+        """The depth of the trees used at each budget (NaN where the empty model is): the
+        depth chosen on the validation part where the depth is a grid."""
+        return self.chosen_values(self._depth_name, budgets)
+
     # ------------------------------------------------------------------ serving
     def _affordable(self, index: int, model: PeerModel, budgets: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.refit_prefix_cost_[index], budgets, side="right") - 1
@@ -323,6 +401,14 @@ class PeerBooster(TunedEstimator):
         costs are those of the groups on each example's paths (``PeerModel.example_costs``).
         """
         return super()._scores_and_costs(self.encoding_.transform(X), budgets)
+
+    def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray | None:
+        """What each example reads at each budget (``PeerModel.example_reads`` of the
+        refit served there), on the library's columns of ``X``."""
+        return super()._groups_read(self.encoding_.transform(X), budgets)
+
+    def _serve_reads(self, index, model: PeerModel, X, budgets, sizes) -> np.ndarray:
+        return model.example_reads(X, sizes, self.encoding_.group, self._n_groups())
 
     def _serve(self, index, model: PeerModel, X, budgets, sizes):
         n = X.shape[0]

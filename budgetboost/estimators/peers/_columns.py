@@ -18,6 +18,13 @@ split on them). Every other column (a one-hot category, a non-binary or constant
 column of a group that is not nested) is given as it is, so ungrouped data reach the library
 unchanged. Each library column keeps the feature group it came from, so the project's cost
 accounting is unchanged.
+
+:func:`distinct_columns` goes one step further where a peer asks for it
+(``merge_identical_columns``): of the library columns equal on the rows a model is trained
+on, the model is given one, the cheapest. On sonar's 75 fit rows the 11,196 threshold
+columns take 4,164 distinct values (ionosphere: 8,114 and 4,670), and both libraries spend
+their time per column (LightGBM builds a histogram of each and sets up each column's
+state for every model; CatBoost scores each).
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ColumnEncoding"]
+__all__ = ["ColumnEncoding", "distinct_columns"]
 
 
 @dataclass(frozen=True)
@@ -101,3 +108,19 @@ class ColumnEncoding:
         if self.identity:
             return X
         return np.add.reduceat(X[:, self.order].astype(np.float64), self.starts, axis=1)
+
+
+def distinct_columns(X: np.ndarray, penalty: np.ndarray) -> np.ndarray:
+    """One column of each set of columns equal on the rows of ``X`` (sorted): the cheapest
+    by ``penalty``, then the first.
+
+    A tree cannot tell such columns apart on these rows: any split on one splits the rows as
+    a split on another does, so a library given only the representative finds the same
+    splits, each on the cheapest column that makes it (a cost-aware library prefers that one
+    anyway; a cost-blind one, where the trade-off is 0, would take the first of equal gains).
+    """
+    data = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
+    keys = data.view(np.dtype((np.void, data.shape[1] * data.itemsize))).ravel()
+    order = np.lexsort((np.arange(keys.size), np.asarray(penalty)))
+    _, first = np.unique(keys[order], return_index=True)
+    return np.sort(order[first]).astype(np.intp)

@@ -48,12 +48,13 @@ from ..contract.base import (
     BudgetCosts,
     TrainingData,
 )
-from ..contract.params import Constraint, Interval, InvalidParameterError
+from ..contract.params import Interval, InvalidParameterError
 from ..contract.pricing import Pricing
 from ..contract.tuning import (
     EMPTY_SCORE,
     TRADEOFF,
     Choice,
+    IntegerGrid,
     TunedEstimator,
     check_validation_part,
     choose_by_budget,
@@ -92,60 +93,6 @@ _ERRORS = [[0.0, 1.0], [1.0, 0.0]]
 class TimeLimitError(RuntimeError):
     """A STreeD solve stopped at its ``time_limit``: its tree is not proven optimal and
     would depend on the machine's speed, so it is refused."""
-
-
-class IntegerGrid(Constraint):
-    """An integer in ``[low, high]``, or a non-empty 1-d array-like of them.
-
-    Parameters
-    ----------
-    low : int
-    high : int or None
-        None: unbounded.
-    what : str
-        What an array-like is, for the message (``"the depths to choose from"``).
-    distinct : bool, default=False
-        Whether the values of an array-like must differ.
-    """
-
-    def __init__(self, low: int, high: int | None, what: str, *, distinct: bool = False):
-        self.low, self.high, self.what, self.distinct = low, high, what, distinct
-
-    def _integers(self, value: Any) -> np.ndarray | None:
-        if isinstance(value, bool | np.bool_ | str | bytes | Mapping):
-            return None
-        try:
-            array = np.atleast_1d(np.asarray(value))
-        except (TypeError, ValueError):
-            return None
-        if array.ndim != 1 or array.size == 0 or array.dtype.kind not in "iu":
-            return None
-        return array
-
-    def _outside(self, array: np.ndarray) -> np.ndarray:
-        high = np.inf if self.high is None else self.high
-        return array[(array < self.low) | (array > high)]
-
-    def is_satisfied_by(self, value: Any) -> bool:
-        array = self._integers(value)
-        return (
-            array is not None
-            and not self._outside(array).size
-            and (not self.distinct or np.unique(array).size == array.size)
-        )
-
-    def explain(self, value: Any) -> str | None:
-        array = self._integers(value)
-        if array is None:
-            return None
-        if self._outside(array).size:
-            return f"got {int(self._outside(array)[0])}"
-        return f"got a repeated value in {array.tolist()}"
-
-    def __str__(self) -> str:
-        bounds = f">= {self.low}" if self.high is None else f"in [{self.low}, {self.high}]"
-        ones = "distinct ones" if self.distinct else "them"
-        return f"an integer {bounds} or a non-empty 1-d array-like of {ones} ({self.what})"
 
 
 # ---------------------------------------------------------------------------- the tests
@@ -574,7 +521,8 @@ def _depth(parent: np.ndarray) -> int:
 class BudgetedSTreeD(TunedEstimator):
     """Optimal cost-sensitive decision trees (STreeD) pruned to the budget.
 
-    For each configuration ``(lambda, max_depth)`` of the grid, STreeD finds on the fit part
+    For each configuration ``(lambda, max_depth)`` of the grid (and minimum leaf size, where
+    ``min_leaf_node_size`` is a grid), STreeD finds on the fit part
     of the training rows the tree of depth at most ``max_depth`` that minimises, summed over
     the rows, ``error + lambda * price(path) / c``: the row's misclassification (0 or 1) and
     what it pays for the feature groups on its root-to-leaf path (with Turney's discount
@@ -589,8 +537,9 @@ class BudgetedSTreeD(TunedEstimator):
     cost more than ``B``, that node predicting its training rows' majority), so no example
     pays more than ``B``. At each budget the configuration whose fit-part tree, pruned to the
     budget, makes the fewest errors on the validation part is chosen (ties: the smaller
-    depth, then the smaller ``lambda``), and refitted on all training rows (the protocol of
-    every tuned estimator, :mod:`budgetboost.estimators.contract.tuning`).
+    depth, then the smaller minimum leaf size, then the smaller ``lambda``), and refitted
+    on all training rows (the protocol of every tuned estimator,
+    :mod:`budgetboost.estimators.contract.tuning`).
 
     **Departure from STreeD: fewer tests.** STreeD takes every binary test it is given, and
     its search grows with their number to the power of the depth (on 750 rows of the
@@ -628,15 +577,20 @@ class BudgetedSTreeD(TunedEstimator):
         The most tests of one feature group (thresholds of one raw attribute when groups are
         given) among them, so that the tests spread over the attributes (on the five datasets
         with Turney's costs, 4 erred no more than 8, 16 or 32, at a fraction of the time).
-    min_leaf_node_size : int, default=1
-        pystreed's: the fewest training rows in a leaf.
+    min_leaf_node_size : int >= 1 or array-like of them, default=1
+        pystreed's: the fewest training rows in a leaf (of the rows a tree is solved on: the
+        fit part, then all training rows for the refit; a tree pruned to a budget only
+        merges leaves). Several distinct values (e.g. ``[1, 5, 10]``) are a grid: each joins
+        the configurations and is chosen per budget on the validation part with ``lambda``
+        and the depth. A larger leaf keeps an optimal tree from fitting a few rows' noise.
     time_limit : float, default=60.0
         pystreed's, in seconds (wall clock) per solve. A solve that reaches it raises
         :class:`TimeLimitError` rather than return a tree that depends on the machine's
         speed; the defaults solve in well under a second.
     validation_fraction : float in [0, 1), default=0.25
         Share of each class of the training rows held out to choose the configuration per
-        budget. 0 needs a single configuration (one ``lambda``, one ``max_depth``).
+        budget. 0 needs a single configuration (one ``lambda``, one ``max_depth``, one
+        ``min_leaf_node_size``).
     random_state : int, numpy Generator (or BitGenerator, SeedSequence) or None, default=None
         Seed of the validation split and of pystreed's ``random_seed`` (drawn from it).
     feature_costs, feature_groups, discount_groups, discount_costs : array-like, default=None
@@ -645,9 +599,10 @@ class BudgetedSTreeD(TunedEstimator):
 
     Attributes
     ----------
-    tradeoffs_, depths_, columns_ : ndarray of shape (n_configs,)
-        The ``lambda``, ``max_depth`` and ``max_columns`` of each configuration, depth-major
-        (all ``lambda`` of the smallest depth first).
+    tradeoffs_, depths_, columns_, min_leaf_sizes_ : ndarray of shape (n_configs,)
+        The ``lambda``, ``max_depth``, ``max_columns`` and ``min_leaf_node_size`` of each
+        configuration, depth-major, then by leaf size (all ``lambda`` of the smallest depth
+        and leaf size first).
     unit_ : float
         ``c``: the mean positive price of a feature group (1 when none is positive).
     seed_ : int
@@ -683,7 +638,7 @@ class BudgetedSTreeD(TunedEstimator):
         "max_depth": [IntegerGrid(1, MAX_DEPTH, "the depths to choose from", distinct=True)],
         "max_columns": [IntegerGrid(1, None, "one per value of max_depth"), None],
         "max_thresholds": [Interval(Integral, 1, None, closed="left")],
-        "min_leaf_node_size": [Interval(Integral, 1, None, closed="left")],
+        "min_leaf_node_size": [IntegerGrid(1, None, "the sizes to choose from", distinct=True)],
         "time_limit": [Interval(Real, 0, np.inf, closed="neither")],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "random_state": RANDOM_STATE,
@@ -729,8 +684,8 @@ class BudgetedSTreeD(TunedEstimator):
 
         Besides each parameter's own constraints: ``max_columns`` gives one number, or one
         per value of ``max_depth``; ``validation_fraction=0`` needs a single configuration
-        (one ``tradeoffs`` value and one ``max_depth``): there is nothing to choose among
-        otherwise.
+        (one ``tradeoffs`` value, one ``max_depth`` and one ``min_leaf_node_size``): there
+        is nothing to choose among otherwise.
 
         Raises
         ------
@@ -741,14 +696,22 @@ class BudgetedSTreeD(TunedEstimator):
         depths, _ = _depth_grid(params.get("max_depth", DEFAULT_DEPTHS), params.get("max_columns"))
         grid = params.get("tradeoffs")
         n_tradeoffs = len(DEFAULT_TRADEOFFS) if grid is None else np.unique(grid).size
-        check_validation_part(params, {"tradeoffs": n_tradeoffs, "max_depth": depths.size})
+        leaf_sizes = np.atleast_1d(np.asarray(params.get("min_leaf_node_size", 1))).size
+        counts = {"tradeoffs": n_tradeoffs, "max_depth": depths.size}
+        check_validation_part(params, {**counts, "min_leaf_node_size": leaf_sizes})
 
     # ------------------------------------------------------------------ one tree
     def _tree(
-        self, data: TrainingData, rows: np.ndarray, tradeoff: float, depth: int, columns: int
+        self,
+        data: TrainingData,
+        rows: np.ndarray,
+        tradeoff: float,
+        depth: int,
+        columns: int,
+        min_leaf: int,
     ) -> StreedTree:
-        """STreeD's tree of one configuration (``columns`` tests at most) on ``rows`` of the
-        training data."""
+        """STreeD's tree of one configuration (``columns`` tests at most, ``min_leaf`` rows
+        in a leaf at least) on ``rows`` of the training data."""
         X, y1 = data.X[rows], (data.y[rows] > 0).astype(np.int64)
         key = rows.tobytes()
         if key not in self._tests_cache:  # the fit part's or all rows' tests, for the grid
@@ -775,7 +738,7 @@ class BudgetedSTreeD(TunedEstimator):
             y1,
             costs,
             depth,
-            self.min_leaf_node_size,
+            min_leaf,
             self.time_limit,
             self.seed_,
         )
@@ -796,21 +759,25 @@ class BudgetedSTreeD(TunedEstimator):
     def _fit_grid(
         self, data: TrainingData, fit_rows: np.ndarray, rng: np.random.Generator
     ) -> tuple[np.ndarray, list[StreedTree]]:
-        """One tree per configuration on the fit part, depth-major."""
+        """One tree per configuration on the fit part: depth-major, then the minimum leaf
+        size, then ``lambda``."""
         self.seed_ = int(rng.integers(np.iinfo(np.int32).max))
         tradeoffs = np.unique(
             np.asarray(DEFAULT_TRADEOFFS if self.tradeoffs is None else self.tradeoffs, float)
         )
         depths, columns = _depth_grid(self.max_depth, self.max_columns)
+        leaf_sizes = np.unique(np.atleast_1d(np.asarray(self.min_leaf_node_size)))
         grid = [
-            (t, d, c)
+            (t, d, c, m)
             for d, c in zip(depths.tolist(), columns.tolist(), strict=True)
+            for m in leaf_sizes.tolist()
             for t in tradeoffs.tolist()
         ]
-        self.depths_ = np.array([d for _, d, _ in grid], dtype=np.intp)
-        self.columns_ = np.array([c for _, _, c in grid], dtype=np.intp)
-        models = [self._tree(data, fit_rows, t, d, c) for t, d, c in grid]
-        return np.array([t for t, _, _ in grid], dtype=np.float64), models
+        self.depths_ = np.array([d for _, d, _, _ in grid], dtype=np.intp)
+        self.columns_ = np.array([c for _, _, c, _ in grid], dtype=np.intp)
+        self.min_leaf_sizes_ = np.array([m for *_, m in grid], dtype=np.intp)
+        models = [self._tree(data, fit_rows, *config) for config in grid]
+        return np.array([t for t, *_ in grid], dtype=np.float64), models
 
     def _choose(self, data: TrainingData, rows: np.ndarray) -> Choice:
         """The configuration whose tree, pruned to the budget, errs least on ``rows``, at
@@ -829,7 +796,14 @@ class BudgetedSTreeD(TunedEstimator):
         """The chosen configurations' trees on all training rows."""
         rows = np.arange(data.y.size)
         return [
-            self._tree(data, rows, self.tradeoffs_[i], self.depths_[i], self.columns_[i])
+            self._tree(
+                data,
+                rows,
+                self.tradeoffs_[i],
+                self.depths_[i],
+                self.columns_[i],
+                self.min_leaf_sizes_[i],
+            )
             for i in chosen
         ]
 
@@ -846,6 +820,23 @@ class BudgetedSTreeD(TunedEstimator):
         the per-example costs what each example's path cost, ``nodes`` its nodes."""
         leaves = model.leaves(model.paths(X), budgets)
         return model.scores(leaves, self.majority_), model.costs(leaves, budgets)
+
+    def _serve_reads(
+        self,
+        index: int,
+        model: StreedTree,
+        X: np.ndarray,
+        budgets: np.ndarray,
+        sizes: np.ndarray,
+    ) -> np.ndarray:
+        """The groups split on above each example's leaf of the tree pruned to each budget
+        (those whose price is its cost, ``reach_cost``): (n_budgets, n, n_groups)."""
+        paths = model.paths(X)
+        kept = (model.feature[paths] >= 0) & (model.split_cost[paths] <= budgets[:, None, None])
+        b, i, step = np.nonzero(kept)
+        reads = np.zeros((budgets.size, X.shape[0], self._n_groups()), dtype=bool)
+        reads[b, i, self.group_of_column_[model.feature[paths[i, step]]]] = True
+        return reads
 
 
 class _Leaf:

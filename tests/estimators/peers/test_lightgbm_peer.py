@@ -228,10 +228,14 @@ def test_a_group_is_paid_once_and_its_columns_carry_its_cost(monkeypatch):
     group_cost = np.array([1.2, 0.3, 0.7, 0.0, 1.9, 0.4, 0.8, 1.1])
     costs = group_cost[groups]
     seen = []
-    train = lightgbm.train
-    monkeypatch.setattr(
-        lightgbm, "train", lambda params, *a, **k: seen.append(params) or train(params, *a, **k)
-    )
+
+    class Booster(lightgbm.Booster):  # the parameters of every booster trained
+        def __init__(self, params=None, train_set=None, **kwargs):
+            if train_set is not None:
+                seen.append(params)
+            super().__init__(params, train_set, **kwargs)
+
+    monkeypatch.setattr(lightgbm, "Booster", Booster)
     est = BudgetedLightGBM(
         n_estimators=30,
         max_depth=2,
@@ -406,3 +410,77 @@ def test_reserved_library_parameters_say_who_sets_them():
     ):
         BudgetedLightGBM.check_params({"params": {"feature_pre_filter": True}})
     BudgetedLightGBM.check_params({"params": {"feature_fraction": 0.8, "force_col_wise": True}})
+
+
+def test_merged_models_are_the_library_models_on_the_representative_columns():
+    """With ``merge_identical_columns``, each model is LightGBM trained on one column of each
+    set equal on its rows, the cheapest: the same predictions, its splits mapped back."""
+    X, y, costs = problem()
+    X = np.column_stack([X, X[:, :3]])  # three copies, the middle one cheaper
+    costs = np.concatenate([costs, costs[:3] * np.array([2.0, 0.5, 1.0])])
+    est = BudgetedLightGBM(
+        n_estimators=30,
+        max_depth=2,
+        learning_rate=0.3,
+        cegb_tradeoff=0.0,
+        validation_fraction=0.0,
+        merge_identical_columns=True,
+        feature_costs=costs,
+        random_state=0,
+    ).fit(X, y)
+    # copies of columns 0 and 2 are as dear or dearer (the first kept); column 1's is cheaper
+    keep = np.array([0, 2, *range(3, 12), 13])
+    np.testing.assert_array_equal(est.models_[0].columns, keep)
+    params = reference_params(est, 0.0, costs[keep], 0.3)
+    params["max_bin"] = 255
+    booster = lightgbm.train(
+        params, lightgbm.Dataset(X[:, keep], label=(y > 0).astype(int), params=params), 30
+    )
+    np.testing.assert_array_equal(
+        est.models_[0].raw_scores(X, 30), booster.predict(X[:, keep], raw_score=True)
+    )
+    columns = split_columns(booster)
+    assert [set(keep[sorted(c)].tolist()) for c in columns] == [
+        set(c.tolist()) for c in est.models_[0].tree_columns()
+    ]
+
+
+def test_charging_is_per_model_or_per_example():
+    with pytest.raises(InvalidParameterError, match="^charging: "):
+        BudgetedLightGBM.check_params({"charging": "lazy"})
+    with pytest.raises(InvalidParameterError, match="^merge_identical_columns: "):
+        BudgetedLightGBM.check_params({"merge_identical_columns": 1})
+    BudgetedLightGBM.check_params({"charging": "example", "max_depth": [1, 2, 3]})
+    assert BudgetedLightGBM().charging == "model"
+
+
+def test_regularisation_grids_join_the_configurations_and_reach_lightgbm():
+    """``min_child_samples`` and ``reg_lambda`` given as several values are chosen like the
+    depth: every combination is a configuration, trained with its own values (the Dataset,
+    built once, does not depend on them)."""
+    X, y, costs = problem(n=300)
+    est = BudgetedLightGBM(
+        n_estimators=10,
+        max_depth=2,
+        learning_rate=0.3,
+        cegb_tradeoff=[0.0, 1.0],
+        min_child_samples=[2, 10],
+        reg_lambda=[0.0, 1.0],
+        feature_costs=costs,
+        random_state=0,
+    ).fit(X, y)
+    assert len(est.configs_) == 8
+    for config, model in zip(est.configs_, est.models_, strict=True):
+        params = model.booster.params
+        assert params["min_data_in_leaf"] == config["min_child_samples"]
+        assert params["lambda_l2"] == config["reg_lambda"]
+        assert params["max_depth"] == 2 and "max_depth" not in config
+        leaves = model.booster.trees_to_dataframe()
+        counts = leaves.loc[leaves["split_feature"].isna(), "count"]
+        assert counts.min() >= config["min_child_samples"] or config["min_child_samples"] == 2
+    budgets = np.asarray(BUDGETS)
+    config, _ = est.choice_.at(budgets)
+    np.testing.assert_array_equal(
+        est.chosen_values("reg_lambda", budgets),
+        [est.configs_[c]["reg_lambda"] if c >= 0 else np.nan for c in config],
+    )

@@ -277,3 +277,121 @@ def test_threads_are_the_jobs(peer, monkeypatch):
     assert est._library_params(0)[key] == 1
     monkeypatch.setenv(THREADS_VARIABLE, "2")
     assert est._library_params(0)[key] == 2
+
+
+# ---------------------------------------------------------------------- the trees' depth
+DEPTH = {"lightgbm": "max_depth", "catboost": "depth"}
+
+
+def tree_depths(peer, model) -> int:
+    """The deepest tree of a trained library model, read from the library itself."""
+    if peer.library == "lightgbm":
+        frame = model.booster.trees_to_dataframe()
+        return int(frame["node_depth"].max()) - 1
+    return int(model.model.get_all_params()["depth"])
+
+
+def test_a_depth_grid_joins_the_configurations(peer):
+    """Several depths are a grid parameter: every trade-off, learning rate and depth is a
+    configuration, trained at its depth; one depth keeps the configurations as before."""
+    X, y, costs = problem(n=300)
+    name = DEPTH[peer.library]
+    est = peer.make(15, feature_costs=costs, random_state=0, learning_rate=[0.3, 1.0])
+    est.set_params(**{peer.tradeoff: [0.0, 2.0], name: [1, 3]}).fit(X, y)
+    assert [(c["tradeoff"], c["learning_rate"], c[name]) for c in est.configs_] == [
+        (t, r, d) for t in (0.0, 2.0) for r in (0.3, 1.0) for d in (1, 3)
+    ]
+    for config, model in zip(est.configs_, est.models_, strict=True):
+        assert tree_depths(peer, model) <= config[name]
+    assert max(tree_depths(peer, m) for m in est.models_) == 3
+    budgets = np.asarray(BUDGETS)
+    depth = est.chosen_depths(budgets)
+    config, _ = est.choice_.at(budgets)
+    expected = [est.configs_[c][name] if c >= 0 else np.nan for c in config]
+    np.testing.assert_array_equal(depth, expected)
+    rate = [est.configs_[c]["learning_rate"] if c >= 0 else np.nan for c in config]
+    np.testing.assert_array_equal(est.chosen_values("learning_rate", budgets), rate)
+    one = peer.make(5, feature_costs=costs, random_state=0, **{name: 2}).fit(X, y)
+    assert all(name not in c for c in one.configs_)
+    np.testing.assert_array_equal(
+        np.unique(one.chosen_depths(budgets)[~np.isnan(one.chosen_depths(budgets))]), [2]
+    )
+
+
+def test_a_depth_grid_needs_a_validation_part_and_distinct_integers(peer):
+    X, y, costs = problem(n=60)
+    name = DEPTH[peer.library]
+    one = {peer.tradeoff: 1.0, "learning_rate": 0.3}
+    with pytest.raises(InvalidParameterError, match=f"^validation_fraction: .*{name}"):
+        peer.make(validation_fraction=0.0, feature_costs=costs, **one, **{name: [1, 2]}).fit(X, y)
+    for bad in ([1, 1], [1.5, 2], []):
+        with pytest.raises(InvalidParameterError, match=f"^{name}: "):
+            type(peer.make()).check_params({name: bad})
+
+
+def xor_problem(n: int = 800, seed: int = 0):
+    """A label that is the XOR of two columns (5 % noise) and a cheap column that agrees with
+    it 80 % of the time, plus four noise columns. Stumps can only use the cheap column (no
+    sum of single-column votes is an XOR); trees of depth 2 learn the XOR, but each of their
+    paths reads both costly columns."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, 2, (2, n))
+    y = np.where(rng.random(n) < 0.05, 1 - (a ^ b), a ^ b)
+    cheap = np.where(rng.random(n) < 0.8, y, 1 - y)
+    X = np.column_stack([cheap, a, b, rng.integers(0, 2, (4, n)).T]).astype(np.float64)
+    costs = np.array([0.1, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    return X, np.where(y > 0, 1, -1), costs
+
+
+@pytest.mark.parametrize("charging", ["model", "example"])
+def test_the_depth_chosen_differs_between_a_small_and_a_large_budget(peer, charging):
+    """At a budget that affords only the cheap column, stumps on it (20 % error) beat any
+    tree that needs the XOR's columns; at a budget that affords those, depth-2 trees learn
+    the XOR (5 % noise) that no stumps can: the depth chosen on validation is 1, then 2."""
+    if charging == "example" and peer.library != "lightgbm":
+        pytest.skip(
+            "CatBoost's symmetric trees are charged per model: every example reads every split"
+        )
+    X, y, costs = xor_problem()
+    extra = {"charging": charging} if charging == "example" else {}
+    est = peer.make(
+        40,
+        feature_costs=costs,
+        random_state=1,
+        learning_rate=1.0,
+        **{peer.tradeoff: 0.0, DEPTH[peer.library]: [1, 2]},
+        **extra,
+    ).fit(X[:600], y[:600])
+    np.testing.assert_array_equal(est.chosen_depths([0.5, 10.0]), [1, 2])
+    ev = est.evaluate_at_budgets(X[600:], y[600:], [0.5, 10.0])
+    assert ev.error[0] > 0.1 and ev.error[1] < 0.1
+
+
+def test_merged_columns_change_nothing_where_no_two_columns_are_equal(peer):
+    X, y, costs = problem(n=300)
+    runs = [
+        peer.make(
+            20, feature_costs=costs, random_state=3, merge_identical_columns=merge, **peer.small
+        )
+        .fit(X[:200], y[:200])
+        .evaluate_at_budgets(X[200:], y[200:], BUDGETS)
+        for merge in (False, True)
+    ]
+    for name, value in runs[0].as_dict().items():
+        np.testing.assert_array_equal(value, getattr(runs[1], name))
+
+
+def test_of_equal_columns_the_library_is_given_the_cheapest(peer):
+    """Column 0's copy at column 12 is cheaper: merged, no model splits on column 0 (the
+    dearer copy), and the budgets hold."""
+    X, y, costs = problem(n=300)
+    X = np.column_stack([X, X[:, 0]])
+    costs = np.append(costs, costs[0] / 2)
+    est = peer.make(
+        20, feature_costs=costs, random_state=3, merge_identical_columns=True, **peer.small
+    ).fit(X[:200], y[:200])
+    used = set().union(*(set(c.tolist()) for m in est.models_ for c in m.tree_columns()))
+    assert 12 in used and 0 not in used
+    ev = est.evaluate_at_budgets(X[200:], y[200:], BUDGETS)
+    assert np.all(ev.spent <= np.asarray(BUDGETS))
+    assert np.all(ev.max_example_cost <= np.asarray(BUDGETS))

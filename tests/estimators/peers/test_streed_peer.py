@@ -471,3 +471,47 @@ def test_check_estimator():
         check_estimator(
             BudgetedSTreeD(tradeoffs=[0.0, 0.1], max_depth=[1, 2], max_columns=8, random_state=0)
         )
+
+
+# ------------------------------------------------------------------ the smallest leaf
+def leaf_rows(tree: StreedTree) -> np.ndarray:
+    """The training rows at each leaf of a grown tree."""
+    return tree.value[tree.feature < 0].sum(axis=1)
+
+
+@pytest.mark.parametrize("sizes", [7, [1, 7]])
+def test_every_leaf_holds_the_minimum_leaf_size_of_its_configuration(sizes):
+    """A minimum leaf size (one, or a grid chosen per budget with the depth and ``lambda``)
+    is honoured by every tree, on the fit part and refitted: no leaf has fewer rows (and a
+    tree pruned to a budget only merges leaves). Without it, the same problem has leaves
+    below it."""
+    X, y, costs = problem(n=80)  # 60 fit rows: depth-3 trees isolate a few rows
+    est = BudgetedSTreeD(
+        max_depth=(2, 3), min_leaf_node_size=sizes, feature_costs=costs, random_state=0
+    ).fit(X, y)
+    grid = np.atleast_1d(sizes)
+    assert sorted(set(est.min_leaf_sizes_.tolist())) == sorted(grid.tolist())
+    assert est.min_leaf_sizes_.size == grid.size * 2 * 5  # depths x sizes x default lambdas
+    for index, tree in [*enumerate(est.models_), *est.refits_.items()]:
+        assert leaf_rows(tree).min() >= est.min_leaf_sizes_[index]
+    plain = BudgetedSTreeD(max_depth=(2, 3), feature_costs=costs, random_state=0).fit(X, y)
+    assert min(leaf_rows(tree).min() for tree in plain.models_) < 7
+    ev = est.evaluate_at_budgets(X, y, BUDGETS)
+    assert np.all(ev.max_example_cost <= np.asarray(BUDGETS))
+
+
+def test_a_leaf_size_grid_is_chosen_per_budget_on_validation():
+    X, y, costs = problem(n=300)
+    est = BudgetedSTreeD(
+        max_depth=3, min_leaf_node_size=[1, 20], feature_costs=costs, random_state=0
+    ).fit(X, y)
+    chosen = np.argmin(est.validation_error_, axis=0)
+    config, _ = est.choice_.at(est.choice_budgets_)
+    np.testing.assert_array_equal(config, chosen)
+    with pytest.raises(InvalidParameterError, match="^validation_fraction: .*min_leaf_node_size"):
+        BudgetedSTreeD(
+            max_depth=2, tradeoffs=0.0, min_leaf_node_size=[1, 5], validation_fraction=0.0
+        ).fit(X, y)
+    for bad in ([5, 5], [0, 3], 2.5):
+        with pytest.raises(InvalidParameterError, match="^min_leaf_node_size: "):
+            BudgetedSTreeD.check_params({"min_leaf_node_size": bad})
