@@ -161,5 +161,11 @@ def tally(rows: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFram
 
 
 def protocol(catalogue: Catalogue, name: str) -> str:
-    """How ``name`` chose what it used: ``tuned`` or ``as published``."""
-    return "tuned" if catalogue.including([name])[name].tuned else "as published"
+    """How ``name`` chose what it used: ``tuned`` (on a validation part of its training
+    rows), ``as published`` (one of the paper's algorithms, by its role, with the paper's
+    settings: tau = 1 for its boosters) or ``fixed settings`` (any other algorithm that
+    chooses nothing, e.g. a user's method or the depth-2 trees of the paper's future work)."""
+    algorithm = catalogue.including([name])[name]
+    if algorithm.tuned:
+        return "tuned"
+    return "as published" if algorithm.role is not None else "fixed settings"

@@ -433,6 +433,28 @@ def grow_to_fit(fig: Figure, artist) -> None:
     fig.set_figheight(fig.get_figheight() + height + FIT_PAD)
 
 
+def grow_for_notes(fig: Figure, axes: Sequence[Axes]) -> None:
+    """Make ``fig`` taller by the notes under its panels (x labels of more than one line:
+    which dashed curve lies over which), the tallest of each row of panels, so that the
+    panels keep their height: many coinciding curves under one panel pushed the bottom row
+    off the canvas."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    renderer = canvas.get_renderer()
+    rows: dict[int, float] = {}
+    for ax in axes:
+        label = ax.xaxis.label
+        lines = label.get_text().count("\n")
+        if not lines:
+            continue
+        height = label.get_window_extent(renderer).height / fig.dpi
+        row = ax.get_subplotspec().rowspan.start
+        rows[row] = max(rows.get(row, 0.0), height * lines / (lines + 1))
+    if rows:
+        fig.set_figheight(fig.get_figheight() + sum(rows.values()))
+
+
 def budget_curves(
     summary: pd.DataFrame,
     panels: Sequence[tuple[str, str]],
@@ -457,6 +479,7 @@ def budget_curves(
         dashed = False
         for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
             dashed |= bool(budget_panel(ax, summary, dataset, cost_model, context))
+        grow_for_notes(fig, axes)
         title(fig, heading)
         extra = [coincide_handle()] if dashed else []
         legend(fig, min(NCOLS, max(1, len(panels))), catalogue, extra)

@@ -31,6 +31,23 @@ def test_the_questions_come_from_the_catalogue():
     assert findings.protocol(PEER_CATALOGUE, PEER) == "tuned"
 
 
+def test_as_published_names_the_papers_algorithms_only():
+    """A user's method that chooses nothing was labelled "(as published)", which means the
+    paper's settings (tau = 1 for its boosters): it reads "fixed settings"."""
+    from budgetboost.pipeline.catalogue import Catalogue
+
+    catalogue = Catalogue.from_config(
+        {
+            "greedy": {},
+            "mine": {"estimator": "mymodule:Mine", "label": "Cheapest stump"},
+            "greedy_tree2": {"family": "boosted_trees", "variant_of": "greedy"},
+        }
+    )
+    assert findings.protocol(catalogue, "greedy") == "as published"
+    assert findings.protocol(catalogue, "mine") == "fixed settings"
+    assert findings.protocol(catalogue, "greedy_tree2") == "fixed settings"
+
+
 def test_better_equivalent_worse_and_inconclusive_per_dataset_and_band():
     # Smoothed clearly better at small budgets (2-4), clearly worse at larger ones (10-12);
     # Greedy equal to the peer up to noise everywhere
