@@ -1,10 +1,16 @@
 """budgetboost: feature-efficient (test-time budgeted) boosting.
 
-Estimators with a scikit-learn-style API (:mod:`budgetboost.estimators`):
+Estimators with a scikit-learn-style API (:mod:`budgetboost.estimators`), every one of
+:data:`budgetboost.estimators.contract.names.ESTIMATORS` importable from here:
 
-- :class:`BudgetedBoost`: AdaBoostBT and its criteria (Huang, Powers & Reyzin 2015);
+- :class:`BudgetedBoost`: AdaBoostBT and its criteria (Huang, Powers & Reyzin 2015), and
+  :class:`TunedBoost`, the same tuned on a validation part;
 - :class:`AdaBoostRS`: AdaBoost with test-time sampling (Reyzin 2011);
-- :class:`BudgetedTree`: CART pruned to a per-example budget (Section 7's baseline).
+- :class:`BudgetedTree`: CART pruned to a per-example budget (Section 7's baseline);
+- the field's methods: :class:`BudgetedSTreeD`, :class:`BudgetPrune`, :class:`AACO`,
+  :class:`SelectThenTrain`; the library peers :class:`BudgetedLightGBM` and
+  :class:`BudgetedCatBoost`. These are imported when first asked for (``from budgetboost
+  import AACO``), so ``import budgetboost`` does not load LightGBM, CatBoost or pystreed.
 
 Each is a :class:`BudgetedEstimator`, whose docstring is the contract every estimator of the
 benchmark follows; ``evaluate_at_budgets`` returns a :class:`BudgetEvaluation`, and
@@ -21,6 +27,7 @@ from importlib.metadata import PackageNotFoundError, version
 from .estimators.boosting.booster import BudgetedBoost
 from .estimators.boosting.sampling import AdaBoostRS
 from .estimators.contract.base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
+from .estimators.contract.names import ESTIMATORS, estimator_class
 from .estimators.contract.params import InvalidParameterError
 from .estimators.trees.budgeted_tree import BudgetedTree
 
@@ -38,4 +45,12 @@ __all__ = [
     "BudgetedTree",
     "InvalidParameterError",
     "__version__",
+    *sorted(set(ESTIMATORS) - {"AdaBoostRS", "BudgetedBoost", "BudgetedTree"}),
 ]
+
+
+def __getattr__(name: str) -> type:
+    """The built-in estimators not imported above, imported when first asked for."""
+    if name in ESTIMATORS:
+        return estimator_class(name)
+    raise AttributeError(f"module 'budgetboost' has no attribute {name!r}")

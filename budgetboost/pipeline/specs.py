@@ -53,7 +53,6 @@ __all__ = [
     "canonical",
     "canonical_spec",
     "algorithm_spec",
-    "check_algorithm",
     "constructor_params",
     "make_estimator",
 ]
@@ -117,21 +116,6 @@ def algorithm_spec(
         refit_per_budget=bool(entry.get("refit_per_budget", False)),
         adaboost_path=bool(entry.get("adaboost_path", False)),
     )
-
-
-def check_algorithm(spec: AlgorithmSpec) -> None:
-    """Fail early (when the workflow is planned) on an unknown estimator or parameter.
-
-    Constructing an estimator only stores its parameters, so this is cheap; their values
-    are checked by ``fit``.
-    """
-    cls = estimator_class(spec.estimator)
-    try:
-        cls(**spec.params)
-    except TypeError as exc:
-        raise ValueError(
-            f"algorithm {spec.name!r}: bad params for {spec.estimator!r}: {exc}"
-        ) from None
 
 
 def make_estimator(

@@ -63,12 +63,6 @@ def test_make_estimator_rejects_a_parameter_the_class_lacks(problem):
         )
 
 
-def test_check_algorithm_catches_an_unknown_parameter_before_any_fit():
-    specs.check_algorithm(spec())
-    with pytest.raises(ValueError, match="'smoothed'.*max_round"):
-        specs.check_algorithm(spec(params={"criterion": "smoothed", "max_round": 5}))
-
-
 def test_a_cost_spec_is_one_whatever_the_type_of_its_numbers():
     """Issue 51: ``2.0`` and ``2`` in a cost spec are one price (every kind reads floats)."""
     from budgetboost.pipeline.specs import canonical_spec

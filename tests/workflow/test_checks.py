@@ -142,25 +142,6 @@ def test_a_key_given_twice_in_a_config_file_stops_naming_both_lines(tmp_path):
     )
 
 
-def test_the_old_name_of_the_checks_module_says_where_they_went():
-    import subprocess
-    import sys
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "budgetboost.config", "config/test.yaml"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 1
-    assert proc.stderr.strip() == (
-        "budgetboost.config is now budgetboost.checks: run `python -m budgetboost.checks "
-        "FILE...`, import check_all and load_config_file from budgetboost.checks"
-    )
-    with pytest.raises(ImportError, match="budgetboost.checks"):
-        import budgetboost.config  # noqa: F401
-
-
 def test_the_command_line_checks_files(tmp_path, capsys, test_config):
     bad = tmp_path / "bad.yaml"
     bad.write_text(

@@ -1,9 +1,10 @@
 """The estimator contract: :class:`BudgetedEstimator` and its record :class:`BudgetEvaluation`.
 
-scikit-learn is a test dependency only. The base gives ``get_params`` / ``set_params`` (so
-``sklearn.base.clone`` works), a ``repr``, ``score`` and the ``__sklearn_tags__`` hook that
-``sklearn.utils.estimator_checks.check_estimator`` reads; the hook imports scikit-learn lazily,
-and is only ever called by scikit-learn itself.
+The contract itself needs no scikit-learn (a runtime dependency of some estimators:
+BudgetPrune's forest, AACO's network, SelectThenTrain's folds). The base gives
+``get_params`` / ``set_params`` (so ``sklearn.base.clone`` works), a ``repr``, ``score`` and
+the ``__sklearn_tags__`` hook that ``sklearn.utils.estimator_checks.check_estimator`` reads;
+the hook imports scikit-learn lazily, and is only ever called by scikit-learn itself.
 """
 
 from __future__ import annotations
