@@ -1,6 +1,6 @@
 # The budgetboost benchmark: download -> binarize -> splits and costs -> training shards ->
 # aggregate -> figures and claims. Configuration: config/config.yaml (full scale) or
-# `--configfile config/test.yaml` (tiny); documented in workflow/schemas/config.schema.yaml.
+# `--configfile config/test.yaml` (tiny); documented in budgetboost/schemas/config.schema.yaml.
 import re
 import sys
 

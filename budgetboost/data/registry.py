@@ -1,6 +1,6 @@
 """The dataset registry (``config/datasets.yaml``): entries checked, their raw files found.
 
-A dataset is one entry of the registry (schema: ``workflow/schemas/datasets.schema.yaml``):
+A dataset is one entry of the registry (schema: ``budgetboost/schemas/datasets.schema.yaml``):
 where its raw table comes from (a ``vendored`` file under ``resources/``, a ``url`` downloaded
 beforehand by :func:`budgetboost.data.download.fetch`, or a user's ``local`` file), how to read
 it, its label rule, its binarization, and Table 1's sizes, trials and AdaBoost rounds (for a
@@ -41,7 +41,7 @@ __all__ = [
     "verify_sha256",
 ]
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "datasets.schema.yaml"
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "datasets.schema.yaml"
 DOWNLOADS = Path("resources") / "downloads"
 
 
@@ -90,7 +90,7 @@ def load_registry(
     path : path-like
         The registry YAML (one entry per dataset).
     schema : path-like, optional
-        JSON Schema (YAML); default ``workflow/schemas/datasets.schema.yaml`` of this
+        JSON Schema (YAML); default ``budgetboost/schemas/datasets.schema.yaml`` of this
         repository.
     """
     registry = load_yaml(path, "dataset registry")

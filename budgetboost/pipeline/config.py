@@ -49,8 +49,8 @@ __all__ = [
     "validate_config",
 ]
 
-#: The config's JSON Schema (its documentation, key by key).
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow/schemas/config.schema.yaml"
+#: The config's JSON Schema (its documentation, key by key), shipped inside the package: planning works from a wheel.
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
 
 #: Estimator parameters the pipeline sets per trial; a config entry may not set them.
 PIPELINE_PARAMS = ("feature_costs", "feature_groups", "random_state", "adaboost_path")

@@ -156,7 +156,7 @@ def test_the_config_schema_allows_exactly_the_catalogues_families_and_roles():
     that drifts (a family added in one place only would pass the schema and fail later)."""
     import yaml
 
-    schema = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+    schema = yaml.safe_load((REPO / "budgetboost/schemas/config.schema.yaml").read_text())
     algorithm = schema["$defs"]["algorithm"]["properties"]
     assert tuple(algorithm["family"]["enum"]) == FAMILIES
     assert tuple(algorithm["role"]["enum"]) == ROLES
