@@ -49,7 +49,8 @@ __all__ = [
     "validate_config",
 ]
 
-#: The config's JSON Schema (its documentation, key by key), shipped inside the package: planning works from a wheel.
+#: The config's JSON Schema (its documentation, key by key), shipped inside the package:
+#: planning works from a wheel.
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
 
 #: Estimator parameters the pipeline sets per trial; a config entry may not set them.
