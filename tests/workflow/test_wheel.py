@@ -4,6 +4,7 @@ schemas, which ship inside the package (they were read from ``workflow/schemas``
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -15,10 +16,17 @@ from conftest import REPO
 
 @pytest.mark.slow
 def test_planning_checks_run_from_an_installed_wheel(tmp_path):
+    source = tmp_path / "source"  # pip builds in the source folder: a copy, not the checkout
+    shutil.copytree(
+        REPO / "budgetboost", source / "budgetboost", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (REPO / name).exists():
+            shutil.copy(REPO / name, source / name)
     wheels = tmp_path / "wheels"  # built as pip install builds it (setuptools from PyPI)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-         "-w", str(wheels), str(REPO)],
+         "-w", str(wheels), str(source)],
         check=True, capture_output=True, timeout=600,
     )  # fmt: skip
     (wheel,) = wheels.glob("budgetboost-*.whl")
