@@ -52,20 +52,6 @@ __all__ = [
     "paper_experiments",
 ]
 
-#: Families in display order: tables, legends and pairs list them in this order.
-FAMILIES = (
-    "reference",
-    "boosting",
-    "boosted_trees",
-    "sampling",
-    "tree",
-    "optimal_tree",
-    "forest",
-    "peer",
-    "acquisition",
-    "selection",
-    "other",
-)
 #: The field's other approaches to a test-time budget, each compared with the paper's boosters,
 #: the library peers and one another (the findings' ``field`` question): optimal
 #: cost-sensitive trees (STreeD), forests pruned to the budget (BudgetPrune), per-example
@@ -73,7 +59,8 @@ FAMILIES = (
 #: affords and then trains a model on them, and any method of a user's without a family of
 #: the paper's.
 FIELD_FAMILIES = ("optimal_tree", "forest", "acquisition", "selection", "other")
-#: What each family is, in words (the verdict of which family wins names them so).
+#: Every family, in words (the verdict of which family wins names them so), in display order:
+#: tables, legends and pairs list them in this order. A family is one entry here.
 FAMILY_NAMES = {
     "reference": "the unbudgeted reference",
     "boosting": "budgeted boosting (the paper's)",
@@ -87,6 +74,8 @@ FAMILY_NAMES = {
     "selection": "select-then-train (the attributes a budget affords, then a model)",
     "other": "other methods",
 }
+#: The families, in display order.
+FAMILIES = tuple(FAMILY_NAMES)
 #: Families whose error is on another scale: drawn on a right-hand axis of budget curves.
 RIGHT_AXIS_FAMILIES = ("sampling",)
 #: The paper's boosters that face the library peers (roles), in the order they are reported.

@@ -99,13 +99,25 @@ def validate_config(
         ``config <path>: <reason>`` for the first error in document order (one line, not
         jsonschema's dump of the schema).
     """
-    schema_doc = load_yaml(schema, "schema")
+    schema_doc = with_vocabularies(load_yaml(schema, "schema"))
     filled, error = validate_with_defaults(config, schema_doc)
     if error:
         path, reason = error
         where = _where(*path) if path else "config (top level)"
         raise ConfigError(f"{where}: {reason}")
     return filled
+
+
+def with_vocabularies(schema: dict[str, Any]) -> dict[str, Any]:
+    """The config schema with the values an algorithm's ``family`` and ``role`` may take,
+    from their one definition (:data:`~budgetboost.pipeline.catalogue.FAMILIES`,
+    :data:`~budgetboost.pipeline.catalogue.ROLES`): a family added there is accepted here."""
+    from budgetboost.pipeline.catalogue import FAMILIES, ROLES
+
+    properties = schema["$defs"]["algorithm"]["properties"]
+    properties["family"] = {**properties["family"], "enum": list(FAMILIES)}
+    properties["role"] = {**properties["role"], "enum": list(ROLES)}
+    return schema
 
 
 #: The longest suffix a name gets in a file name (``results/data/{dataset}.parquet``).
