@@ -37,6 +37,7 @@ from budgetboost.estimators.contract.params import InvalidParameterError
 from budgetboost.pipeline import folders
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.plan import budget_grid
+from budgetboost.pipeline.specs import PER_TRIAL_PARAMS
 
 __all__ = [
     "name_problem",
@@ -54,7 +55,7 @@ __all__ = [
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
 
 #: Estimator parameters the pipeline sets per trial; a config entry may not set them.
-PIPELINE_PARAMS = ("feature_costs", "feature_groups", "random_state", "adaboost_path")
+PIPELINE_PARAMS = PER_TRIAL_PARAMS
 #: Parameters that set how many plain AdaBoost rounds an estimator boosts.
 ROUNDS_PARAMS = ("max_rounds", "n_rounds")
 

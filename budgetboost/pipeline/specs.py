@@ -55,7 +55,19 @@ __all__ = [
     "algorithm_spec",
     "constructor_params",
     "make_estimator",
+    "PER_TRIAL_PARAMS",
 ]
+
+#: The estimator parameters :func:`make_estimator` sets for each trial (a config entry may not
+#: set them; ``budget`` it sets only where the entry does not): the one list of them.
+PER_TRIAL_PARAMS = (
+    "feature_costs",
+    "feature_groups",
+    "discount_groups",
+    "discount_costs",
+    "random_state",
+    "adaboost_path",
+)
 
 
 @dataclass(frozen=True)
