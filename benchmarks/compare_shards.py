@@ -20,7 +20,7 @@ against the ensemble's total weight (a vote that is an exact tie flips on a last
 change of the weights).
 
 It is the check of a change to the engine that may move the last bits of an edge (another
-summation order: docs/design.md, "Speed changes"), against a run of the code before it. Run
+summation order: docs/performance.md, "Speed changes"), against a run of the code before it. Run
 from the repository root: ``python benchmarks/compare_shards.py --results DIR [--config
 config/config.yaml] [--datasets a,b] [--algorithms x,y] [--kernel sparse]`` (any algorithms
 of the config, e.g. to check a change elsewhere: ``tree,tree_cs,lightgbm_stumps``); ``DIR``
