@@ -10,8 +10,8 @@ from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
 from budgetboost import AdaBoostRS, BudgetedBoost  # noqa: E402
 from budgetboost.estimators.acquisition.aaco import AACO  # noqa: E402
+from budgetboost.estimators.pruning import BudgetPrune  # noqa: E402
 from budgetboost.estimators.selection.select_then_train import SelectThenTrain  # noqa: E402
-from budgetboost.estimators.trees.budget_prune import BudgetPrune  # noqa: E402
 
 ESTIMATORS = [
     BudgetedBoost(max_rounds=50),

@@ -20,8 +20,8 @@ ESTIMATORS: dict[str, str] = {
     "BudgetedTree": "budgetboost.estimators.trees.budgeted_tree:BudgetedTree",
     "BudgetedLightGBM": "budgetboost.estimators.peers.lightgbm_peer:BudgetedLightGBM",
     "BudgetedCatBoost": "budgetboost.estimators.peers.catboost_peer:BudgetedCatBoost",
-    "BudgetedSTreeD": "budgetboost.estimators.peers.streed_peer:BudgetedSTreeD",
-    "BudgetPrune": "budgetboost.estimators.trees.budget_prune:BudgetPrune",
+    "BudgetedSTreeD": "budgetboost.estimators.optimal_trees.streed:BudgetedSTreeD",
+    "BudgetPrune": "budgetboost.estimators.pruning.budget_prune:BudgetPrune",
     "AACO": "budgetboost.estimators.acquisition.aaco:AACO",
     "SelectThenTrain": "budgetboost.estimators.selection.select_then_train:SelectThenTrain",
 }

@@ -63,9 +63,10 @@ def test_todays_parameters_give_todays_bytes(name):
         if version(library) != expected:
             pytest.skip(f"digests recorded under {library} {expected}, not {version(library)}")
     cls_name, params, kind, digest = CASES[name]
-    peers = pytest.importorskip("budgetboost.estimators.peers")
+    import budgetboost
+
     X, y, _ = problem(n=400)
-    est = getattr(peers, cls_name)(random_state=5, **params, **priced(kind))
+    est = getattr(budgetboost, cls_name)(random_state=5, **params, **priced(kind))
     est.fit(X[:300], y[:300])
     h = hashlib.sha256()
     ev = est.evaluate_at_budgets(X[300:], y[300:], BUDGETS)

@@ -13,7 +13,7 @@ import pytest
 pystreed = pytest.importorskip("pystreed")
 
 from budgetboost import InvalidParameterError  # noqa: E402
-from budgetboost.estimators.peers.streed_peer import (  # noqa: E402
+from budgetboost.estimators.optimal_trees import (  # noqa: E402
     BudgetedSTreeD,
     CandidateTests,
     StreedTree,
@@ -24,7 +24,7 @@ from budgetboost.estimators.peers.streed_peer import (  # noqa: E402
     solve,
 )
 
-from .conftest import BUDGETS, problem  # noqa: E402
+from ..peers.conftest import BUDGETS, problem  # noqa: E402
 
 
 # ------------------------------------------------------------------ problems

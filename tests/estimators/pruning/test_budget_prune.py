@@ -1,4 +1,4 @@
-"""BudgetPrune (budgetboost.estimators.trees.budget_prune): the pruning LP against an
+"""BudgetPrune (budgetboost.estimators.pruning): the pruning LP against an
 enumeration of every pruning, its integral optimum, the budgeted walk against a per-example
 loop, the contract (budgets, prices with discount groups, reproducibility) and the choice.
 
@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
+from budgetboost.estimators import pruning as budget_prune
 from budgetboost.estimators.contract.params import InvalidParameterError
 from budgetboost.estimators.contract.tuning import EMPTY_SCORE
-from budgetboost.estimators.trees import budget_prune
-from budgetboost.estimators.trees.budget_prune import BudgetPrune
+from budgetboost.estimators.pruning import BudgetPrune
 
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -297,7 +297,9 @@ def test_lp_refuses_a_fractional_solution(monkeypatch):
         def __init__(self, n):
             self.x = np.full(n, 0.5)
 
-    monkeypatch.setattr(budget_prune, "linprog", lambda c, **_: Half(c.size))
+    from budgetboost.estimators.pruning import program
+
+    monkeypatch.setattr(program, "linprog", lambda c, **_: Half(c.size))
     with pytest.raises(RuntimeError, match="integral"):
         budget_prune.solve_pruning(problem, 0.1)
 

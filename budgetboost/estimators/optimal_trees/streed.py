@@ -30,13 +30,10 @@ example, which the tree pruned to the budget meets (:class:`StreedTree`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-from pystreed import STreeDCostSensitiveClassifier
-from pystreed.data import CostSpecifier, FeatureCostSpecifier
 
 from ..contract.base import (
     BUDGET,
@@ -49,9 +46,7 @@ from ..contract.base import (
     TrainingData,
 )
 from ..contract.params import Interval, InvalidParameterError
-from ..contract.pricing import Pricing
 from ..contract.tuning import (
-    EMPTY_SCORE,
     TRADEOFF,
     Choice,
     IntegerGrid,
@@ -59,22 +54,16 @@ from ..contract.tuning import (
     check_validation_part,
     choose_by_budget,
 )
+from .solver import (
+    CandidateTests,
+    candidate_tests,
+    cost_specifier,
+    select_tests,
+    solve,
+)
+from .tree import StreedTree
 
-__all__ = [
-    "DEFAULT_COLUMNS",
-    "DEFAULT_DEPTHS",
-    "DEFAULT_TRADEOFFS",
-    "MAX_DEPTH",
-    "BudgetedSTreeD",
-    "CandidateTests",
-    "IntegerGrid",
-    "StreedTree",
-    "TimeLimitError",
-    "candidate_tests",
-    "cost_specifier",
-    "select_tests",
-    "solve",
-]
+__all__ = ["BudgetedSTreeD", "DEFAULT_COLUMNS", "DEFAULT_DEPTHS", "DEFAULT_TRADEOFFS", "MAX_DEPTH"]
 
 #: Default trade-off grid ``lambda``: what a feature group of mean price costs, in errors.
 DEFAULT_TRADEOFFS = (0.0, 1 / 64, 1 / 16, 1 / 4, 1.0)
@@ -86,401 +75,6 @@ DEFAULT_DEPTHS = (1, 2, 3, 4)
 DEFAULT_COLUMNS = (128, 128, 128, 40, 20)
 #: The deepest tree pystreed accepts.
 MAX_DEPTH = 20
-#: The misclassification costs ``[true][predicted]``: one error costs 1.
-_ERRORS = [[0.0, 1.0], [1.0, 0.0]]
-
-
-class TimeLimitError(RuntimeError):
-    """A STreeD solve stopped at its ``time_limit``: its tree is not proven optimal and
-    would depend on the machine's speed, so it is refused."""
-
-
-# ---------------------------------------------------------------------------- the tests
-@dataclass(frozen=True, eq=False)
-class CandidateTests:
-    """The binary tests ``x[column] >= threshold`` STreeD may choose from, with their gains.
-
-    Attributes
-    ----------
-    column : ndarray of int, shape (n_tests,)
-        The column of ``X`` tested.
-    threshold : ndarray of shape (n_tests,)
-        Midway between two consecutive values of the column on the rows.
-    group : ndarray of int, shape (n_tests,)
-        The feature group of the column.
-    gain : ndarray of shape (n_tests,)
-        The Gini gain of the test as a split of the rows (``2 p (1 - p)`` impurity).
-    """
-
-    column: np.ndarray
-    threshold: np.ndarray
-    group: np.ndarray
-    gain: np.ndarray
-
-    def take(self, index: np.ndarray) -> CandidateTests:
-        """The tests at ``index``, in that order."""
-        return CandidateTests(
-            self.column[index], self.threshold[index], self.group[index], self.gain[index]
-        )
-
-    def values(self, X: np.ndarray) -> np.ndarray:
-        """The tests' 0/1 outcomes on ``X``: (n_samples, n_tests), ``np.intc`` for pystreed."""
-        return (X[:, self.column] >= self.threshold).astype(np.intc)
-
-
-def _gini_gains(n_right: np.ndarray, pos_right: np.ndarray, n: int, pos: int) -> np.ndarray:
-    """Gini gain of splits that send ``n_right`` rows, ``pos_right`` of them positive, to the
-    right, out of ``n`` rows, ``pos`` positive."""
-
-    def impurity(k: np.ndarray, m: np.ndarray) -> np.ndarray:
-        p = k / np.maximum(m, 1)
-        return 2.0 * p * (1.0 - p)
-
-    n_left, pos_left = n - n_right, pos - pos_right
-    parent = impurity(np.float64(pos), np.float64(n))
-    children = n_right * impurity(pos_right, n_right) + n_left * impurity(pos_left, n_left)
-    return parent - children / n
-
-
-def candidate_tests(X: np.ndarray, y1: np.ndarray, data: TrainingData) -> CandidateTests:
-    """Every test that splits ``(X, y1)``, each partition of the rows offered once.
-
-    A 0/1 column gives one test (``x >= 0.5``); any other column one test between each two
-    consecutive distinct values. Tests that split the rows identically (or into the same two
-    parts, swapped) are one: the first of them by price alone, then column, is kept (the
-    same split at the lowest price; only 0/1 columns are compared, as the benchmark's data
-    are).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        The rows the tree is fitted on.
-    y1 : ndarray of int, shape (n_samples,)
-        1 for ``classes_[1]``, else 0.
-    data : TrainingData
-        The columns' feature groups and the prices (``data.pricing``).
-
-    Returns
-    -------
-    CandidateTests
-        In column order, then threshold.
-    """
-    n = X.shape[0]
-    pos = int(y1.sum())
-    varying = X.max(axis=0) > X.min(axis=0)
-    binary = varying & np.all((X == 0) | (X == 1), axis=0)
-    # 0/1 columns: one test each, one per partition of the rows (cheapest, then first)
-    columns = np.flatnonzero(binary)
-    ones = X[:, columns] > 0.5
-    flipped = ones ^ ones[:1]  # a part and its complement are one partition
-    packed = np.ascontiguousarray(np.packbits(flipped, axis=0).T)
-    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
-    price = data.pricing.prices()[data.group_of_column[columns]]
-    first = np.lexsort((columns, price))
-    _, unique = np.unique(keys[first], return_index=True)
-    keep = np.sort(first[unique])
-    columns, ones = columns[keep], ones[:, keep]
-    n_right = ones.sum(axis=0)
-    pos_right = y1 @ ones
-    column_parts, threshold_parts = [columns], [np.full(columns.size, 0.5)]
-    n_parts, pos_parts = [n_right], [pos_right]
-    # any other varying column: a test between each two consecutive distinct values
-    other = np.flatnonzero(varying & ~binary)
-    if other.size:
-        order = np.argsort(X[:, other], axis=0, kind="stable")
-        values = np.take_along_axis(X[:, other], order, axis=0)
-        below = np.cumsum(y1[order], axis=0)  # positives among the k + 1 smallest
-        k, j = np.nonzero(values[1:] > values[:-1])  # a cut after the k + 1 smallest
-        column_parts.append(other[j])
-        threshold_parts.append((values[k, j] + values[k + 1, j]) / 2)
-        n_parts.append(n - (k + 1))
-        pos_parts.append(pos - below[k, j])
-    column = np.concatenate(column_parts).astype(np.intp)
-    threshold = np.concatenate(threshold_parts)
-    order = np.lexsort((threshold, column))
-    column, threshold = column[order], threshold[order]
-    gain = _gini_gains(
-        np.concatenate(n_parts)[order].astype(np.float64),
-        np.concatenate(pos_parts)[order].astype(np.float64),
-        n,
-        pos,
-    )
-    return CandidateTests(column, threshold, data.group_of_column[column], gain)
-
-
-def select_tests(
-    tests: CandidateTests,
-    price: np.ndarray,
-    scale: float,
-    max_columns: int,
-    max_thresholds: int,
-) -> CandidateTests:
-    """The ``max_columns`` best tests by Greedy Miser's score ``gain - scale * price``, at most
-    ``max_thresholds`` of each feature group (a departure from STreeD, which takes every
-    test: see :class:`BudgetedSTreeD`).
-
-    Parameters
-    ----------
-    tests : CandidateTests
-    price : ndarray of shape (n_groups,)
-        Each feature group's price alone.
-    scale : float
-        The price of one unit of cost, in errors (the trade-off's scale; 0: cost-blind).
-    max_columns, max_thresholds : int
-
-    Returns
-    -------
-    CandidateTests
-        Ordered by feature group, then column and threshold, so that each group's tests are
-        contiguous (what pystreed's cost specifiers need). Ties of the score go to the
-        lower price, then the lower column and threshold.
-    """
-    cost = price[tests.group]
-    score = tests.gain - scale * cost
-    order = np.lexsort((tests.threshold, tests.column, cost, -score))
-    group = tests.group[order]
-    by_group = np.argsort(group, kind="stable")  # score order within each group
-    starts = np.searchsorted(group[by_group], group[by_group], side="left")
-    rank = np.empty(order.size, dtype=np.intp)
-    rank[by_group] = np.arange(order.size) - starts
-    chosen = tests.take(order[rank < max_thresholds][:max_columns])
-    return chosen.take(np.lexsort((chosen.threshold, chosen.column, chosen.group)))
-
-
-def cost_specifier(group: np.ndarray, pricing: Pricing, scale: float) -> CostSpecifier:
-    """pystreed's costs of tests whose feature groups are ``group`` (each group's tests
-    contiguous): one error costs 1, a group of price ``p`` costs ``scale * p`` (the module
-    docstring says how the discount groups map).
-
-    Parameters
-    ----------
-    group : ndarray of int, shape (n_tests,)
-        The feature group of each test given to STreeD, in the order given.
-    pricing : Pricing
-    scale : float
-    """
-    starts = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
-    ends = np.append(starts[1:], group.size) - 1
-    if np.unique(group[starts]).size != starts.size:
-        raise ValueError("the tests of each feature group must be contiguous")
-    alone, base = pricing.prices(), pricing.base
-    specifiers = []
-    for begin, end in zip(starts.tolist(), ends.tolist(), strict=True):  # one per group
-        g = int(group[begin])
-        d = int(pricing.discount_group[g])
-        name = f"discount-{d}" if d >= 0 else f"group-{g}"
-        discount = base[g] if d >= 0 else alone[g]
-        specifiers.append(
-            FeatureCostSpecifier(float(scale * alone[g]), float(scale * discount), name, begin, end)
-        )
-    return CostSpecifier(_ERRORS, specifiers)
-
-
-def solve(
-    Z: np.ndarray,
-    y1: np.ndarray,
-    costs: CostSpecifier,
-    max_depth: int,
-    min_leaf_node_size: int,
-    time_limit: float,
-    seed: int,
-) -> Any:
-    """STreeD's optimal tree on the 0/1 tests ``Z`` (the pystreed tree's root).
-
-    Raises
-    ------
-    TimeLimitError
-        When the solve stops at ``time_limit`` (its tree is not proven optimal).
-    RuntimeError
-        When pystreed finds no tree (it always should: a leaf is feasible).
-    """
-    solver = STreeDCostSensitiveClassifier(
-        max_depth=int(max_depth),
-        min_leaf_node_size=int(min_leaf_node_size),
-        time_limit=float(time_limit),
-        random_seed=int(seed),
-    )
-    solver.fit(Z, y1.astype(np.intc), costs)
-    if not solver.is_fitted():
-        raise RuntimeError("pystreed found no feasible tree")
-    if not solver.fit_result.is_optimal():
-        raise TimeLimitError(
-            f"a STreeD solve (max_depth={max_depth}, {Z.shape[0]} rows x {Z.shape[1]} tests) "
-            f"stopped at time_limit={time_limit} s: its tree would depend on the machine's "
-            "speed. Lower max_depth or max_columns, or raise time_limit"
-        )
-    return solver.tree_
-
-
-# ---------------------------------------------------------------------------- the tree
-@dataclass(frozen=True, eq=False)
-class StreedTree:
-    """A fitted tree as arrays over its nodes (preorder), and what it is pruned to a budget.
-
-    At budget ``B`` an example descends its path until it reaches a leaf or a node whose
-    split would raise what it pays above ``B`` (``split_cost > B``); that node is its leaf
-    and predicts the majority of the training rows that reach it. Prices only grow down a
-    path, so this is the grown tree with every subtree of ``split_cost > B`` cut: the largest
-    pruning of the tree within the budget, which changes only at the ``split_cost`` values.
-
-    Attributes
-    ----------
-    feature, threshold : ndarray of shape (n_nodes,)
-        Split ``x[feature] >= threshold`` (right child) of each internal node; ``-1`` and
-        ``nan`` at leaves.
-    left, right, parent : ndarray of int, shape (n_nodes,)
-        ``-1`` where there is none.
-    value : ndarray of int, shape (n_nodes, 2)
-        Training rows of each class reaching each node.
-    reach_cost : ndarray of shape (n_nodes,)
-        What an example pays to reach the node: the price of the feature groups split on
-        above it.
-    split_cost : ndarray of shape (n_nodes,)
-        What an example pays to reach the node's children (``inf`` at leaves).
-    n_groups : ndarray of int, shape (n_nodes,)
-        Feature groups split on above the node.
-    depth : int
-        Depth of the tree (0: a leaf).
-    """
-
-    feature: np.ndarray
-    threshold: np.ndarray
-    left: np.ndarray
-    right: np.ndarray
-    parent: np.ndarray
-    value: np.ndarray
-    reach_cost: np.ndarray
-    split_cost: np.ndarray
-    n_groups: np.ndarray
-    depth: int
-
-    @classmethod
-    def build(
-        cls,
-        root: Any,
-        tests: CandidateTests,
-        X: np.ndarray,
-        y1: np.ndarray,
-        data: TrainingData,
-    ) -> StreedTree:
-        """The tree of pystreed's ``root`` over ``tests``, its node counts on ``(X, y1)``.
-
-        pystreed sends an example whose test is 0 to ``left_child``, 1 to ``right_child``.
-        """
-        feature, threshold, left, right, parent, groups = [], [], [], [], [], []
-        stack = [(root, -1, False, ())]  # (node, parent, is right child, groups above)
-        while stack:  # preorder over the nodes
-            node, up, is_right, above = stack.pop()
-            index = len(feature)
-            if up >= 0:
-                (right if is_right else left)[up] = index
-            parent.append(up)
-            groups.append(above)
-            left.append(-1)
-            right.append(-1)
-            if node.is_leaf_node():
-                feature.append(-1)
-                threshold.append(np.nan)
-                continue
-            t = int(node.feature)
-            feature.append(int(tests.column[t]))
-            threshold.append(float(tests.threshold[t]))
-            below = tuple(sorted({*above, int(tests.group[t])}))
-            stack.append((node.right_child, index, True, below))
-            stack.append((node.left_child, index, False, below))
-        pricing = data.pricing
-        internal = np.asarray(feature) >= 0
-        split_groups = [
-            sorted({*g, int(data.group_of_column[f])}) if f >= 0 else []
-            for g, f in zip(groups, feature, strict=True)
-        ]
-        tree = cls(
-            feature=np.asarray(feature, dtype=np.intp),
-            threshold=np.asarray(threshold, dtype=np.float64),
-            left=np.asarray(left, dtype=np.intp),
-            right=np.asarray(right, dtype=np.intp),
-            parent=np.asarray(parent, dtype=np.intp),
-            value=np.zeros((len(feature), 2), dtype=np.int64),
-            reach_cost=np.array([pricing.set_cost(np.asarray(g, dtype=np.intp)) for g in groups]),
-            split_cost=np.where(
-                internal,
-                [pricing.set_cost(np.asarray(g, dtype=np.intp)) for g in split_groups],
-                np.inf,
-            ),
-            n_groups=np.array([len(g) for g in groups], dtype=np.int64),
-            depth=_depth(np.asarray(parent, dtype=np.intp)),
-        )
-        paths = tree.paths(X)
-        new = np.ones(paths.shape, dtype=bool)
-        new[:, 1:] = paths[:, 1:] != paths[:, :-1]  # each node of a path once
-        labels = np.broadcast_to(y1[:, None], paths.shape)
-        counts = np.bincount(2 * paths[new] + labels[new], minlength=2 * tree.feature.size)
-        tree.value[:] = counts.reshape(-1, 2)
-        return tree
-
-    @property
-    def n_nodes(self) -> int:
-        return int(self.feature.size)
-
-    def paths(self, X: np.ndarray) -> np.ndarray:
-        """Node ids on each example's path: (n_samples, depth + 1), padded with its leaf."""
-        rows = np.arange(X.shape[0])
-        node = np.zeros(X.shape[0], dtype=np.intp)
-        columns = [node]
-        for _ in range(self.depth):  # one vectorised step per level
-            f = self.feature[node]
-            inner = f >= 0
-            go_right = X[rows, np.where(inner, f, 0)] >= self.threshold[node]
-            node = np.where(inner, np.where(go_right, self.right[node], self.left[node]), node)
-            columns.append(node)
-        return np.stack(columns, axis=1)
-
-    def leaves(self, paths: np.ndarray, budgets: np.ndarray) -> np.ndarray:
-        """Each example's leaf in the tree pruned to each budget: (n_budgets, n_samples).
-
-        The leaf is the node after the path's internal nodes of ``split_cost <= B`` (a
-        prefix of the path: ``split_cost`` grows down it; at ``B = inf``, the grown leaf).
-        """
-        internal = self.feature[paths] >= 0
-        affordable = internal & (self.split_cost[paths] <= budgets[:, None, None])
-        return np.take_along_axis(paths[None, :, :], affordable.sum(axis=2)[..., None], axis=2)[
-            ..., 0
-        ]
-
-    def change_points(self) -> np.ndarray:
-        """The budgets at which the pruned tree changes: its internal nodes' ``split_cost``."""
-        return np.unique(self.split_cost[np.isfinite(self.split_cost)])
-
-    def scores(self, leaves: np.ndarray, majority: float) -> np.ndarray:
-        """``(n_1 - n_0) / n`` of the training rows at each leaf; an exact tie (or a node no
-        row reaches) predicts ``majority`` by less than any vote."""
-        n0, n1 = self.value[leaves, 0], self.value[leaves, 1]
-        vote = (n1 - n0) / np.maximum(n0 + n1, 1)
-        return np.where(n1 == n0, majority * EMPTY_SCORE, vote)
-
-    def errors(
-        self, X: np.ndarray, y: np.ndarray, budgets: np.ndarray, majority: float
-    ) -> np.ndarray:
-        """Error of the tree pruned to each budget on ``(X, y)`` (``y`` -1/+1)."""
-        scores = self.scores(self.leaves(self.paths(X), budgets), majority)
-        return ((scores > 0) != (y > 0)[None, :]).mean(axis=1)
-
-    def costs(self, leaves: np.ndarray, budgets: np.ndarray) -> BudgetCosts:
-        """What examples reaching ``leaves`` (n_budgets, n_samples) paid, and the size and
-        most expensive path of the tree pruned to each budget."""
-        kept = (self.feature >= 0) & (self.split_cost <= budgets[:, None])  # internal, kept
-        up = np.maximum(self.parent, 0)
-        present = (self.parent < 0)[None, :] | kept[:, up]
-        internal = present & kept
-        example_cost = self.reach_cost[leaves]
-        return BudgetCosts(
-            rounds=internal.sum(axis=1),
-            spent=np.where(internal, self.split_cost[None, :], 0.0).max(axis=1),
-            n_features=self.n_groups[leaves].mean(axis=1),
-            mean_example_cost=example_cost.mean(axis=1),
-            max_example_cost=example_cost.max(axis=1),
-            nodes=present.sum(axis=1),
-        )
 
 
 def _depth_grid(max_depth: Any, max_columns: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -509,15 +103,6 @@ def _depth_grid(max_depth: Any, max_columns: Any) -> tuple[np.ndarray, np.ndarra
     return depths[order], columns[order]
 
 
-def _depth(parent: np.ndarray) -> int:
-    """Depth of a tree given each node's parent (preorder: parents first)."""
-    level = np.zeros(parent.size, dtype=np.intp)
-    for node in range(1, parent.size):  # over tree nodes
-        level[node] = level[parent[node]] + 1
-    return int(level.max())
-
-
-# ---------------------------------------------------------------------------- the estimator
 class BudgetedSTreeD(TunedEstimator):
     """Optimal cost-sensitive decision trees (STreeD) pruned to the budget.
 
