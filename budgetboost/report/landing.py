@@ -7,12 +7,44 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from budgetboost.analysis.findings import pool
 from budgetboost.analysis.verdicts import NOT_REPRODUCED, REPRODUCED, UNDECIDED
+from budgetboost.analysis.vocabulary import ALL, TOO_FEW_DATASETS, TOO_FEW_TRIALS
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.escape import for_rst, rst_text
 from budgetboost.report.tables import rst_table
 
-__all__ = ["landing_page"]
+__all__ = ["decided_findings", "landing_page"]
+
+#: Outcomes that decide nothing: the run has too few datasets or trials for one.
+UNDECIDABLE = (TOO_FEW_DATASETS, TOO_FEW_TRIALS)
+
+
+def decided_findings(findings: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The findings the first page prints (each comparison and band whose row, across
+    datasets or on its one dataset, reached an outcome) and one sentence for the rest: the
+    tiny run's first page was about 6,000 px of rows that all read "too few datasets". Every
+    row stays in ``claims.md`` and ``findings.parquet``."""
+    if findings.empty:
+        return findings, ""
+    rows = findings.assign(pool=pool(findings))
+    key = ["question", "x", "y", "pool", "band"]
+    across = rows["dataset"] == ALL
+    pooled = pd.MultiIndex.from_frame(rows.loc[across, key])
+    shown = across | ~pd.MultiIndex.from_frame(rows[key]).isin(pooled)  # as findings_table
+    undecidable = shown & rows["outcome"].isin(UNDECIDABLE)
+    if not undecidable.any():
+        return findings, ""
+    counts = rows.loc[undecidable, "outcome"].value_counts()
+    parts = [f"{int(counts[o])} {o}" for o in UNDECIDABLE if o in counts]
+    dropped = pd.MultiIndex.from_frame(rows.loc[undecidable, key])
+    keep = ~pd.MultiIndex.from_frame(rows[key]).isin(dropped)
+    sentence = (
+        f"Of the {int(shown.sum())} comparisons beyond the paper (each in a budget band), "
+        f"{int(undecidable.sum())} cannot be decided on this run ({', '.join(parts)} for an "
+        "outcome); their rows are in ``claims.md``."
+    )
+    return findings[keep].reset_index(drop=True), sentence
 
 
 def landing_page(
@@ -24,13 +56,15 @@ def landing_page(
     version: str,
     findings: Sequence[str] = (),
     field: Sequence[str] = (),
+    undecided: str = "",
 ) -> str:
     """The report's first page (reStructuredText): what ran, the verdicts, the findings
     beyond the paper, where to look.
 
     ``figures`` is ``(name, title, category)`` per registered figure; ``claims_table`` is
     :func:`claims_table`'s output, ``summary`` :func:`budgetboost.analysis.summary.summarize`'s;
-    ``findings`` the lines of :func:`budgetboost.report.findings.landing_lines`; ``field``
+    ``findings`` the lines of :func:`budgetboost.report.findings.landing_lines` (of the
+    rows :func:`decided_findings` keeps; ``undecided`` its sentence for the rest); ``field``
     the sentences of :func:`budgetboost.report.findings.family_sentences` (which family of
     methods wins at small and at larger budgets), right under the verdicts.
 
@@ -87,12 +121,20 @@ def landing_page(
                 "Beyond the paper and its open questions",
                 "---------------------------------------",
                 "",
-                "Findings (``claims.md``, sections *Beyond the paper* and *Future work*; every "
-                "row: ``findings.parquet``), each comparison across datasets per budget band:",
-                "",
-                *findings,
+                *([undecided, ""] if undecided else []),
+                *(
+                    [
+                        "Findings (``claims.md``, sections *Beyond the paper* and *Future "
+                        "work*; every row: ``findings.parquet``), each comparison across "
+                        "datasets per budget band:",
+                        "",
+                        *findings,
+                    ]
+                    if findings
+                    else []
+                ),
             ]
-            if findings
+            if findings or undecided
             else []
         ),
         "What ran",

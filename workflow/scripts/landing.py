@@ -12,7 +12,7 @@ from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.escape import for_rst
 from budgetboost.report.findings import family_sentences, landing_lines
-from budgetboost.report.landing import landing_page
+from budgetboost.report.landing import decided_findings, landing_page
 
 
 def landing(sm, job):
@@ -24,13 +24,15 @@ def landing(sm, job):
         catalogue, sm.params.local_datasets, sm.params.datasets, sm.params.cost_models
     )
     drawn = figures.with_content(specs, tables, context)
+    decided, undecided = decided_findings(findings)
     page = landing_page(
         read_table(sm.input.claims),
         read_table(sm.input.summary),
         catalogue=catalogue,
         figures=[(name, specs[name].title, specs[name].category) for name in drawn],
         version=sm.params.version,
-        findings=landing_lines(findings, catalogue),
+        findings=landing_lines(decided, catalogue) if not decided.empty else [],
+        undecided=undecided,
         field=family_sentences(findings, for_rst(catalogue)),
     )
     write_text(page, sm.output[0])
