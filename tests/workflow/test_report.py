@@ -132,9 +132,10 @@ window.addEventListener("load", () => setTimeout(() => {
     (h) => h.textContent.trim() === "Verdicts");
   const section = verdicts && verdicts.closest("section, div.section");
   const table = section && section.querySelector("table");
+  const page = title && (title.closest("div.document, article, main") || title.parentElement);
   const probe = document.createElement("pre");
   probe.id = "budgetboost-probe";
-  probe.textContent = JSON.stringify({title: box(title), table: box(table),
+  probe.textContent = JSON.stringify({title: box(title), table: box(table), page: box(page),
     width: window.innerWidth, height: window.innerHeight});
   document.body.appendChild(probe);
 }, 2000));
@@ -487,6 +488,11 @@ def test_the_first_page_opens_on_its_title_and_verdicts(report_repo, tmp_path, s
         assert box is not None, f"no {name} on the first page: {where}"
         assert 0 <= box["top"] and box["bottom"] <= where["height"], (name, where)
         assert 0 <= box["left"] and box["right"] <= where["width"], (name, where)
+    # the tiny run's first page was 9,194 px long at 1400x900: at most about three screens
+    page = where["page"]
+    screens = (page["bottom"] - page["top"]) / where["height"]
+    print(f"first page at {size}: {page['bottom'] - page['top']:.0f} px, {screens:.2f} screens")
+    assert screens <= 3.3, where
 
 
 @pytest.mark.slow
