@@ -29,7 +29,7 @@ import pandas as pd
 from budgetboost.analysis.across_datasets import min_detectable as across_min_detectable
 from budgetboost.analysis.bands import BANDS
 from budgetboost.analysis.paired import band_means
-from budgetboost.analysis.per_dataset import detectable_in_se
+from budgetboost.analysis.per_dataset import correlation, detectable_in_se
 from budgetboost.analysis.summary import read_shards
 from budgetboost.analysis.vocabulary import ALL, ALPHA, FINDING_BANDS
 from budgetboost.checks import ConfigError, check_all, load_config_file
@@ -62,7 +62,8 @@ def ratios(results: Path, counts: list[int]) -> pd.DataFrame:
         y = means.loc[(*key, row.y)].set_index("trial")["error"]
         d = (x - y).dropna().to_numpy()
         size = sizes[row.dataset]
-        shared = size.n_test / (size.n_pool - size.n_test)
+        rho = correlation(*size)  # as the rows take it, training rows counted
+        shared = rho / (1 - rho)
         spread = float(np.std(d, ddof=1)) if d.size > 1 else math.nan
         level = ALPHA / families[row.question]
         own = detectable_in_se(d.size - 1, level) * spread * math.sqrt(1 / d.size + shared)

@@ -6,11 +6,17 @@ cost models enters once, with the mean of its experiments' differences). Two tes
 values, side by side:
 
 * **the Wilcoxon signed-rank test** (Demšar 2006, Section 3.1.3): the exact permutation test
-  of the signed ranks (zero differences dropped, ties given their mean rank), computed by
-  the exact sign-flip test of :mod:`budgetboost.analysis.significance` on the signed ranks.
-  Without ties it is :func:`scipy.stats.wilcoxon`'s exact test; with ties scipy's "exact"
-  method uses the null distribution of untied ranks, which is not the permutation
-  distribution of the tied statistic (it differed on 232 of 300 simulated tie-heavy samples).
+  of the signed ranks (ties given their mean rank), computed by the exact sign-flip test of
+  :mod:`budgetboost.analysis.significance` on the signed ranks. Without ties it is
+  :func:`scipy.stats.wilcoxon`'s exact test; with ties scipy's "exact" method uses the null
+  distribution of untied ranks, which is not the permutation distribution of the tied
+  statistic (it differed on 232 of 300 simulated tie-heavy samples). **One test of every
+  shift** (:func:`shift_p_values`) gives the test of a zero centre, the Hodges-Lehmann
+  interval (the shifts it does not reject) and the interval's tests against the margin, so
+  they cannot disagree. A difference equal to the shift tested (a zero, for the test at 0)
+  has no sign: it takes the one least favourable to rejecting, with the smallest rank, as the
+  interval's inversion does (Wilcoxon's dropping of zeros did not: the interval could clear 0
+  while the test did not reject).
 * **the Bayesian signed-rank test** (Benavoli et al. 2017) with a region of practical
   equivalence of ``+-EQUIVALENCE_MARGIN``: ``prob_better`` (x's error lower by more than the
   margin), ``prob_equivalent``, ``prob_worse``. The posterior is a Dirichlet process with a
@@ -20,13 +26,14 @@ values, side by side:
   mass. This is ``baycomp.SignedRankTest`` (the test compares the two), written as two
   matrix products over all draws at once: baycomp loops over the draws in Python, 1.5 s per
   row of 10 datasets at its 50,000 draws (a run has hundreds of rows), this 0.02 s. The draws
-  come from a ``numpy.random.Generator`` seeded from the comparison's key.
+  come from a ``numpy.random.Generator`` seeded from the comparison's key. It describes the
+  row beside its outcome; it does not decide it.
 
 The outcome of a row across datasets (:func:`dataset_outcome`): ``too few datasets`` below
 :data:`~budgetboost.analysis.vocabulary.MIN_DATASETS` (the exact test cannot reach the
-level); ``equivalent`` when the posterior probability of practical equivalence is at least
-:data:`~budgetboost.analysis.vocabulary.PROBABILITY`; else ``better`` / ``worse`` when the
-Wilcoxon test (Holm over the comparison's bands) rejects; else ``inconclusive``.
+level); otherwise the rule of :data:`~budgetboost.analysis.vocabulary.RULE`, read off the
+signed-rank interval (Holm over the comparison's rows): ``better`` / ``worse`` when it lies
+wholly beyond the margin, ``equivalent`` when wholly inside it, else ``inconclusive``.
 
 References
 ----------
@@ -50,7 +57,6 @@ from budgetboost.analysis.vocabulary import (
     CONFIDENCE,
     EQUIVALENCE_MARGIN,
     MIN_DATASETS,
-    PROBABILITY,
     TOO_FEW_DATASETS,
     decide,
 )
@@ -63,7 +69,9 @@ __all__ = [
     "WILCOXON_EFFICIENCY",
     "compare_datasets",
     "dataset_outcome",
+    "margin_p_values",
     "min_detectable",
+    "shift_p_values",
     "signed_rank_interval",
     "signed_rank_p",
 ]
@@ -90,33 +98,16 @@ def _signed_ranks(d: np.ndarray) -> np.ndarray:
     return np.sign(nonzero) * sps.rankdata(np.abs(nonzero))
 
 
-def signed_rank_p(values: Sequence[float] | np.ndarray) -> float:
-    """Exact two-sided p-value of the Wilcoxon signed-rank test (zeros dropped, mean ranks
-    for ties): the permutation distribution of the signed ranks (module docstring)."""
-    ranks = _signed_ranks(_clean(values))
-    return sign_flip_p(ranks) if ranks.size else 1.0
+def _walsh(d: np.ndarray) -> np.ndarray:
+    """The Walsh averages ``(d_i + d_j) / 2``, ``i <= j``, sorted."""
+    i, j = np.triu_indices(d.size)
+    return np.sort((d[i] + d[j]) / 2)
 
 
-def signed_rank_interval(
-    values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
-) -> tuple[float, float, float]:
-    """``(estimate, low, high)``: the Hodges-Lehmann estimate (the median of the Walsh
-    averages ``(d_i + d_j) / 2``, ``i <= j``) and the interval of the shifts ``delta`` that
-    the exact signed-rank test of ``values - delta`` does not reject at ``1 - confidence``.
-
-    The interval inverts the very test of :func:`signed_rank_p`, so it excludes 0 when (and,
-    but for ties at 0, only when) that test rejects. Between two consecutive Walsh averages
-    the shifted values have no zero and no tie, and the signed-rank statistic is the number
-    of Walsh averages above ``delta``, whose null distribution is that of untied ranks
-    ``1 .. n``; a bound the test cannot reach with ``n`` values (n <= 5 at 95 %) is NaN.
-    """
-    d = _clean(values)
-    n = d.size
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    i, j = np.triu_indices(n)
-    walsh = np.sort((d[i] + d[j]) / 2)
-    estimate = float(np.median(walsh))
+def _untied_gap_p(walsh: np.ndarray, n: int, gaps: np.ndarray) -> np.ndarray:
+    """Exact two-sided p of the signed-rank test of ``d - delta`` at each ``delta`` of
+    ``gaps`` (no Walsh average equal to any), for values without ties: the statistic ``T+`` is
+    the number of Walsh averages above ``delta``, its null that of untied ranks ``1 .. n``."""
     total = walsh.size
     null = subset_sums(np.arange(1, n + 1))  # P(T+ = t): the sum of the positive ranks
     t = np.arange(total + 1)
@@ -127,15 +118,123 @@ def signed_rank_interval(
     last = np.searchsorted(-distance, -distance, side="right") - 1  # ties of |2t - total|
     p_of = np.empty(total + 1)
     p_of[order] = tail[last]
+    return p_of[total - np.searchsorted(walsh, gaps, side="right")]
+
+
+def _tied_p(shifted: np.ndarray) -> float:
+    """Exact two-sided p of the signed-rank test of values with no zero (mean ranks for
+    ties): the sign-flip distribution of the doubled ranks, integers."""
+    ranks = np.rint(2 * sps.rankdata(np.abs(shifted))).astype(np.int64)
+    return sign_flip_p(np.sign(shifted) * ranks)
+
+
+def shift_p_values(values: Sequence[float] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The exact signed-rank test of every shift: ``(points, p)``.
+
+    ``points`` are the distinct Walsh averages of ``values`` (sorted); ``p[i]`` is the exact
+    two-sided p-value of the signed-rank test of ``values - delta`` for every ``delta`` in the
+    open gap between ``points[i - 1]`` and ``points[i]`` (``p[0]``: below the first,
+    ``p[-1]``: above the last). Inside a gap the shifted values have no zero and keep their
+    order of magnitudes (both change only at a Walsh average), so one p holds for the whole
+    gap. At a point itself a shifted value is 0 (or two are equal and of opposite signs): it
+    gets the larger p of its two gaps, as though each such value took the sign least
+    favourable to rejecting. This one function is the test (:func:`signed_rank_p` at 0),
+    the interval (:func:`signed_rank_interval`) and the tests of the interval against the
+    margin (:func:`margin_p_values`), so they cannot disagree, zeros included.
+    """
+    d = _clean(values)
+    if d.size == 0:
+        return np.empty(0), np.ones(1)
+    walsh = _walsh(d)
     points = np.unique(walsh)
     gaps = np.concatenate([[points[0] - 1.0], (points[:-1] + points[1:]) / 2, [points[-1] + 1.0]])
-    k = total - np.searchsorted(walsh, gaps, side="right")  # Walsh averages above each gap
-    kept = np.flatnonzero(p_of[k] >= 1 - confidence)
+    if np.unique(d).size == d.size:  # no ties: one null distribution for every gap
+        return points, _untied_gap_p(walsh, d.size, gaps)
+    return points, np.array([_tied_p(d - g) for g in gaps.tolist()])
+
+
+def signed_rank_p(values: Sequence[float] | np.ndarray) -> float:
+    """Exact two-sided p-value of the Wilcoxon signed-rank test of a zero centre: the
+    permutation distribution of the signed ranks (mean ranks for ties; module docstring).
+
+    A zero difference takes the sign least favourable to rejecting, with the smallest rank
+    (:func:`shift_p_values`), so the test at 0 is the very test the interval inverts: the
+    interval excludes 0 exactly when this rejects. Without zeros (nor two values of equal
+    size and opposite signs) it is the signed-rank test with no value left out.
+    """
+    d = _clean(values)
+    if d.size == 0 or not np.any(d != 0):
+        return 1.0
+    walsh = _walsh(d)
+    if not np.any(walsh == 0):
+        return sign_flip_p(_signed_ranks(d))
+    below, above = walsh[walsh < 0], walsh[walsh > 0]
+    left = below[-1] / 2 if below.size else -1.0
+    right = above[0] / 2 if above.size else 1.0
+    return float(max(_tied_p(d - left), _tied_p(d - right)))
+
+
+def signed_rank_interval(
+    values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> tuple[float, float, float]:
+    """``(estimate, low, high)``: the Hodges-Lehmann estimate (the median of the Walsh
+    averages ``(d_i + d_j) / 2``, ``i <= j``) and the interval of the shifts ``delta`` that
+    the exact signed-rank test of ``values - delta`` does not reject at ``1 - confidence``
+    (:func:`shift_p_values`).
+
+    The interval inverts the very test of :func:`signed_rank_p`, so it excludes 0 exactly
+    when that test rejects; a bound the test cannot reach with ``n`` values (n <= 5 at 95 %)
+    is NaN.
+    """
+    d = _clean(values)
+    if d.size == 0:
+        return math.nan, math.nan, math.nan
+    estimate = float(np.median(_walsh(d)))
+    return (estimate, *_interval(*shift_p_values(d), confidence, estimate))
+
+
+def _interval(
+    points: np.ndarray, p: np.ndarray, confidence: float, estimate: float
+) -> tuple[float, float]:
+    """The bounds of the shifts :func:`shift_p_values` does not reject at ``1 -
+    confidence`` (NaN: a bound the test cannot reach; ``estimate`` twice if it rejects
+    every shift)."""
+    kept = np.flatnonzero(p >= 1 - confidence)
     if kept.size == 0:
-        return estimate, estimate, estimate
+        return estimate, estimate
     low = points[kept[0] - 1] if kept[0] > 0 else math.nan
     high = points[kept[-1]] if kept[-1] < points.size else math.nan
-    return estimate, float(low), float(high)
+    return float(low), float(high)
+
+
+def margin_p_values(
+    values: Sequence[float] | np.ndarray, margin: float = EQUIVALENCE_MARGIN
+) -> tuple[float, float]:
+    """``(p_beyond, p_equivalence)``: the interval of :func:`signed_rank_interval` against
+    the margin, as tests (the outcome rule of :mod:`budgetboost.analysis.vocabulary`).
+
+    ``p_beyond`` is the largest p-value (:func:`shift_p_values`) of any shift not beyond the
+    margin on the estimate's side: of every ``delta >= -margin`` when the estimate lies below
+    ``-margin`` (every ``delta <= +margin`` when above it; inside the margin, the largest p
+    of all, that of the estimate's own gap): it is below ``1 - CONFIDENCE`` exactly when the
+    interval lies wholly beyond the margin. ``p_equivalence`` is the largest p-value of the
+    shifts outside the margin (``|delta| >= margin``): below ``1 - CONFIDENCE`` exactly when
+    the interval lies wholly inside it.
+    """
+    d = _clean(values)
+    if d.size == 0:
+        return 1.0, 1.0
+    return _margin(*shift_p_values(d), margin)
+
+
+def _margin(points: np.ndarray, p: np.ndarray, margin: float) -> tuple[float, float]:
+    """:func:`margin_p_values` from :func:`shift_p_values`'s ``points`` and ``p``."""
+    high = np.concatenate([points, [math.inf]])  # each gap's upper end
+    low = np.concatenate([[-math.inf], points])  # and lower end
+    at_least = float(p[high >= -margin].max())  # every delta >= -margin
+    at_most = float(p[low <= margin].max())  # every delta <= +margin
+    outside = max(float(p[low <= -margin].max()), float(p[high >= margin].max()))
+    return min(at_least, at_most), outside
 
 
 def min_detectable(values: Sequence[float] | np.ndarray, level: float) -> float:
@@ -182,19 +281,23 @@ def _bayes(d: np.ndarray, margin: float, key: tuple) -> tuple[float, float, floa
 
 
 def dataset_outcome(
-    statistic: float,
-    p_wilcoxon: float,
-    prob_equivalent: float,
+    estimate: float,
+    p_beyond: float,
+    p_equivalence: float,
     datasets: int,
     alpha: float = ALPHA,
 ) -> str:
-    """The outcome of a row across datasets (module docstring); ``statistic`` is the sum of
-    the signed ranks (negative: x's errors lower)."""
+    """The outcome of a row across datasets (:data:`~budgetboost.analysis.vocabulary.RULE`):
+    ``too few datasets`` below ``MIN_DATASETS``, else read off the signed-rank interval
+    through ``p_beyond`` and ``p_equivalence`` (:func:`margin_p_values`, Holm-adjusted over
+    the comparison's rows); ``estimate`` is the Hodges-Lehmann estimate (negative: x's errors
+    lower)."""
     return decide(
         short=TOO_FEW_DATASETS if datasets < MIN_DATASETS else None,
-        equivalent=prob_equivalent >= PROBABILITY,
-        significant=p_wilcoxon < alpha,
-        lower=statistic < 0,
+        p_beyond=p_beyond,
+        p_equivalence=p_equivalence,
+        lower=estimate < 0,
+        alpha=alpha,
     )
 
 
@@ -215,7 +318,8 @@ def compare_datasets(
     key : tuple
         What is compared (question, x, y, band, pool): seeds the Bayesian test's draws.
     alpha, margin : float
-        Level of the Wilcoxon test; region of practical equivalence.
+        Level of the outcome's tests; the margin of practical equivalence (of the outcome
+        and of the Bayesian test).
     level : float, optional
         Level of ``min_detectable`` (default ``alpha``).
 
@@ -225,17 +329,25 @@ def compare_datasets(
         ``datasets``, ``mean_difference`` (over the datasets), ``hodges_lehmann`` (the
         median of the Walsh averages) with the ``CONFIDENCE`` interval of the signed-rank
         test (``ci_low``, ``ci_high``: :func:`signed_rank_interval`, so that it agrees with
-        the test), ``statistic`` (sum of signed ranks),
-        ``p_wilcoxon``, ``prob_better``, ``prob_equivalent``, ``prob_worse``,
-        ``min_detectable`` (the smallest mean difference the signed-rank test detects with
-        80 % power at ``level``: the t-test's over ``sqrt(3 / pi)``; ``inf`` when the exact
-        test cannot reach ``level`` with these non-zero values) and ``outcome``
-        (:func:`dataset_outcome` at ``alpha``).
+        the test), ``statistic`` (sum of signed ranks, zeros left out), ``p_wilcoxon`` (the
+        test of a zero centre, :func:`signed_rank_p`), ``p_beyond`` and ``p_equivalence``
+        (the interval against ``margin``, :func:`margin_p_values`), ``prob_better``,
+        ``prob_equivalent``, ``prob_worse`` (the Bayesian signed-rank test, described beside
+        the outcome, not deciding it), ``min_detectable`` (the smallest true difference that
+        reads ``better`` or ``worse`` with 80 % power at ``level``: ``margin`` plus what the
+        signed-rank test resolves, :func:`min_detectable`; ``inf`` when the exact test cannot
+        reach ``level`` with these non-zero values) and ``outcome`` (:func:`dataset_outcome`
+        at ``alpha``).
     """
     d = _clean(values)
     n = int(d.size)
     ranks = _signed_ranks(d)
-    estimate, low, high = signed_rank_interval(d)
+    estimate, low, high, p_beyond, p_equivalence = (math.nan,) * 3 + (1.0, 1.0)
+    if n:
+        shifts = shift_p_values(d)  # once: the interval and its tests read the same
+        estimate = float(np.median(_walsh(d)))
+        low, high = _interval(*shifts, CONFIDENCE, estimate)
+        p_beyond, p_equivalence = _margin(*shifts, margin)
     out = {
         "datasets": n,
         "mean_difference": float(d.mean()) if n else math.nan,
@@ -243,7 +355,9 @@ def compare_datasets(
         "ci_low": low,
         "ci_high": high,
         "statistic": float(ranks.sum()),
-        "p_wilcoxon": sign_flip_p(ranks) if ranks.size else 1.0,
+        "p_wilcoxon": signed_rank_p(d),
+        "p_beyond": p_beyond,
+        "p_equivalence": p_equivalence,
         "prob_better": math.nan,
         "prob_equivalent": math.nan,
         "prob_worse": math.nan,
@@ -252,8 +366,6 @@ def compare_datasets(
     if n >= 2:
         better, equivalent, worse = _bayes(d, margin, key)
         out.update(prob_better=better, prob_equivalent=equivalent, prob_worse=worse)
-        out["min_detectable"] = min_detectable(d, alpha if level is None else level)
-    out["outcome"] = dataset_outcome(
-        out["statistic"], out["p_wilcoxon"], out["prob_equivalent"], n, alpha
-    )
+        out["min_detectable"] = margin + min_detectable(d, alpha if level is None else level)
+    out["outcome"] = dataset_outcome(estimate, p_beyond, p_equivalence, n, alpha)
     return out

@@ -24,6 +24,7 @@ import pandas as pd
 
 from budgetboost.analysis.bands import BAND_SHARE, budget_band
 from budgetboost.analysis.paired import Comparison
+from budgetboost.analysis.per_dataset import TRAINING_SHARE
 from budgetboost.analysis.roles import by_role
 from budgetboost.analysis.stump_agreement import identical_stump_share
 from budgetboost.analysis.verdicts import (
@@ -42,7 +43,7 @@ from budgetboost.analysis.vocabulary import (
     MIN_DATASETS,
     MIN_TRIALS,
     OUTCOMES,
-    PROBABILITY,
+    RULE,
 )
 from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
@@ -411,16 +412,18 @@ def thresholds_table() -> pd.DataFrame:
         (
             "EQUIVALENCE_MARGIN",
             EQUIVALENCE_MARGIN,
-            "per dataset: the margin of the two one-sided tests; across datasets: the region "
-            "of practical equivalence of the Bayesian signed-rank test",
-        ),
-        (
-            "PROBABILITY",
-            PROBABILITY,
-            "across datasets: the posterior probability of practical equivalence that reads "
-            "equivalent",
+            "the margin of practical equivalence: every outcome is read off the row's 95 % "
+            "interval against it (" + RULE + "); across datasets also the region of practical "
+            "equivalence of the Bayesian signed-rank test, which describes a row",
         ),
         ("MIN_TRIALS", MIN_TRIALS, "per dataset: the fewest trials a row needs for an outcome"),
+        (
+            "TRAINING_SHARE",
+            TRAINING_SHARE,
+            "per dataset: the largest share of a trial's variance the corrected resampled "
+            "t-test lets its training rows hold; two trials correlate by rho = (n_test + "
+            "TRAINING_SHARE max(0, n_train - n_test)) / n_pool",
+        ),
         (
             "MIN_DATASETS",
             MIN_DATASETS,

@@ -11,13 +11,17 @@ band's budgets (:func:`band_means`), and the trials both ran give the paired dif
 :func:`budgetboost.analysis.per_dataset.compare_paired` (the corrected resampled t-test: the
 trials split one finite sample of the dataset's rows):
 
-- ``mean_difference`` with its 95 % interval (``ci_low``, ``ci_high``), ``p_value`` and
-  ``p_equivalence`` (two one-sided tests within the margin), all from one variance;
-  ``p_holm`` and the equivalence's likewise Holm-adjusted over the rows of the comparison;
-- ``min_detectable``: the smallest difference the test detects with 80 % power at the
-  comparison's strictest Holm level (``alpha`` over its rows);
-- ``correlation``: how much two trials of the dataset share (``n_test / n_pool``);
-- ``outcome``: ``better``, ``worse``, ``equivalent``, ``inconclusive`` or ``too few trials``.
+- ``mean_difference`` with its 95 % interval (``ci_low``, ``ci_high``) and ``p_value`` (no
+  difference), all from one variance; ``p_beyond`` and ``p_equivalence``: the interval
+  against the margin as tests (:func:`~budgetboost.analysis.per_dataset.margin_p_values`);
+  ``p_holm`` (of ``p_value``), ``p_beyond`` and ``p_equivalence`` are Holm-adjusted over the
+  rows of the comparison, each test apart;
+- ``min_detectable``: the smallest true difference that reads ``better`` or ``worse`` with
+  80 % power at the comparison's strictest Holm level (``alpha`` over its rows);
+- ``correlation``: how much two trials of the dataset share, as the correction takes it
+  (:func:`~budgetboost.analysis.per_dataset.correlation`);
+- ``outcome``: ``better``, ``worse``, ``equivalent``, ``inconclusive`` or ``too few trials``,
+  read off the interval (:data:`~budgetboost.analysis.vocabulary.RULE`).
 
 **Across datasets**, each comparison and band has one more row (``dataset`` ``all``) when at
 least two datasets ran it: the datasets are the unit (:mod:`budgetboost.analysis.
@@ -25,7 +29,8 @@ across_datasets`), each with one value, its mean difference (a dataset under sev
 models: the mean over them, so it counts once); the Wilcoxon signed-rank test (``p_value``
 and ``p_wilcoxon``, Holm over the comparison's bands in ``p_holm``) with the Hodges-Lehmann
 estimate (``hodges_lehmann``) and the interval that inverts the same test (``ci_low``,
-``ci_high``; ``mean_difference`` is the mean over the datasets), the Bayesian
+``ci_high``; ``mean_difference`` is the mean over the datasets), that interval against the
+margin (``p_beyond``, ``p_equivalence``, Holm over the comparison's bands), the Bayesian
 signed-rank test's ``prob_better``, ``prob_equivalent``, ``prob_worse``, and ``datasets``.
 A comparison with the baseline cost model is pooled per cost model.
 """
@@ -47,7 +52,7 @@ from budgetboost.analysis.bands import in_budget_band
 from budgetboost.analysis.per_dataset import compare_paired, detectable_in_se, outcome
 from budgetboost.analysis.significance import holm
 from budgetboost.analysis.summary import validate_shards
-from budgetboost.analysis.vocabulary import ALL, ALPHA, TOO_FEW_TRIALS
+from budgetboost.analysis.vocabulary import ALL, ALPHA, EQUIVALENCE_MARGIN, TOO_FEW_TRIALS
 from budgetboost.data.splits import SplitSizes
 
 __all__ = [
@@ -76,6 +81,7 @@ COMPARISON_COLUMNS = [
     "p_value",
     "p_holm",
     "p_equivalence",
+    "p_beyond",
     "min_detectable",
     "correlation",
     "p_wilcoxon",
@@ -192,6 +198,7 @@ def _dataset_rows(in_band: pd.DataFrame, band: str, sizes: Mapping[str, SplitSiz
                 "error_y": float(part["error_y"].mean()),
                 **{k: tested[k] for k in ("mean_difference", "ci_low", "ci_high", "p_value")},
                 "p_equivalence": tested["p_equivalence"],
+                "p_beyond": tested["p_beyond"],
                 "correlation": tested["correlation"],
                 "_se": tested["se"],
                 "_df": tested["df"],
@@ -234,13 +241,13 @@ def _across_rows(family: list[dict], comparison: Comparison, band: str, alpha: f
                 "ci_low": tested["ci_low"],
                 "ci_high": tested["ci_high"],
                 "p_value": tested["p_wilcoxon"],
-                "p_equivalence": np.nan,
+                "p_equivalence": tested["p_equivalence"],
+                "p_beyond": tested["p_beyond"],
                 "correlation": np.nan,
                 "p_wilcoxon": tested["p_wilcoxon"],
                 "prob_better": tested["prob_better"],
                 "prob_equivalent": tested["prob_equivalent"],
                 "prob_worse": tested["prob_worse"],
-                "_statistic": tested["statistic"],
                 "_values": per_dataset["mean_difference"].to_numpy(),
             }
         )
@@ -248,31 +255,37 @@ def _across_rows(family: list[dict], comparison: Comparison, band: str, alpha: f
 
 
 def _finish_datasets(family: list[dict], alpha: float) -> None:
-    """Holm over a comparison's per-dataset rows that support an outcome; outcomes and
-    ``min_detectable`` at the strictest Holm level."""
+    """Holm over a comparison's per-dataset rows that support an outcome (each test apart:
+    no difference, beyond the margin, inside it); outcomes and ``min_detectable`` at the
+    strictest Holm level."""
     enough = np.array([r["_enough"] for r in family], dtype=bool)
-    p = np.array([r["p_value"] for r in family], dtype=float)
-    pe = np.array([r["p_equivalence"] for r in family], dtype=float)
-    p_holm, pe_holm = holm(np.where(enough, p, np.nan)), holm(np.where(enough, pe, np.nan))
+
+    def adjusted(column: str) -> np.ndarray:
+        return holm(np.where(enough, [r[column] for r in family], np.nan))
+
+    p_holm, pb_holm, pe_holm = adjusted("p_value"), adjusted("p_beyond"), adjusted("p_equivalence")
     level = alpha / max(1, int(enough.sum()))
-    for row, ph, peh in zip(family, p_holm, pe_holm, strict=True):
-        row["p_holm"], row["p_equivalence"] = float(ph), float(peh)
+    for row, ph, pbh, peh in zip(family, p_holm, pb_holm, pe_holm, strict=True):
+        row["p_holm"], row["p_beyond"], row["p_equivalence"] = float(ph), float(pbh), float(peh)
         row["min_detectable"] = (
-            detectable_in_se(row["_df"], level) * row["_se"] if row["_df"] >= 1 else np.inf
+            EQUIVALENCE_MARGIN + detectable_in_se(row["_df"], level) * row["_se"]
+            if row["_df"] >= 1
+            else np.inf
         )
-        row["outcome"] = outcome(row["mean_difference"], ph, peh, alpha, row["_enough"])
+        row["outcome"] = outcome(row["mean_difference"], pbh, peh, alpha, row["_enough"])
 
 
 def _finish_across(across: list[dict], alpha: float) -> None:
-    """Holm over a comparison's rows across datasets; outcomes and ``min_detectable``."""
+    """Holm over a comparison's rows across datasets (each test apart); outcomes and
+    ``min_detectable``."""
     p_holm = holm([r["p_wilcoxon"] for r in across])
+    pb_holm = holm([r["p_beyond"] for r in across])
+    pe_holm = holm([r["p_equivalence"] for r in across])
     level = alpha / max(1, len(across))
-    for row, ph in zip(across, p_holm, strict=True):
-        row["p_holm"] = float(ph)
-        row["min_detectable"] = min_detectable(row["_values"], level)
-        row["outcome"] = dataset_outcome(
-            row["_statistic"], ph, row["prob_equivalent"], row["datasets"], alpha
-        )
+    for row, ph, pbh, peh in zip(across, p_holm, pb_holm, pe_holm, strict=True):
+        row["p_holm"], row["p_beyond"], row["p_equivalence"] = float(ph), float(pbh), float(peh)
+        row["min_detectable"] = EQUIVALENCE_MARGIN + min_detectable(row["_values"], level)
+        row["outcome"] = dataset_outcome(row["hodges_lehmann"], pbh, peh, row["datasets"], alpha)
 
 
 def compare(

@@ -16,18 +16,48 @@ test error minus y's), as the pipeline would:
 
 Both use the Bayes threshold of a Gaussian feature shifted by ``shift`` between the classes,
 fixed in advance, so the population errors are exact (``Phi(-shift / 2)``); the training
-rows enter through the switch only. Every draw comes from the ``numpy.random.Generator`` the
-caller passes (``tests/analysis/test_known_truth.py``, ``benchmarks/inference.py``).
+rows enter through the switch only.
+
+* :func:`learner_differences`: real learners whose error depends on their training rows, two
+  copies of one learner each on its own one of two exchangeable blocks of attributes, so
+  their population errors are equal by construction: AdaBoost on stumps or on depth-4 trees
+  (the pipeline's :class:`~budgetboost.BudgetedBoost`, reading binarized attributes as the
+  pipeline's datasets are), or one nearest neighbour (scikit-learn's, on the attributes
+  themselves: every prediction is a training row, the most a learner's error can depend on
+  them). A known ``difference`` is added exactly: on the rows an irrelevant uniform marks
+  (a share ``difference`` of the population), x is right and y wrong, so the true mean
+  difference x - y is ``-difference``.
+
+* :func:`field_band_means`: a field of methods on many datasets, each method's true error
+  known, as the band means the pipeline's comparisons read
+  (:func:`budgetboost.analysis.paired.band_means`): for the field's verdict and sentences
+  (``benchmarks/headlines.py``).
+
+Every draw comes from the ``numpy.random.Generator`` the caller passes
+(``tests/analysis/test_known_truth.py``, ``benchmarks/inference.py``).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 from scipy import stats as sps
+from sklearn.neighbors import KNeighborsClassifier
 
-__all__ = ["population_error", "switching_differences", "symmetric_differences"]
+from budgetboost.estimators.boosting.booster import BudgetedBoost
+
+__all__ = [
+    "BLOCK_ATTRIBUTES",
+    "LEARNERS",
+    "field_band_means",
+    "learner_differences",
+    "population_error",
+    "switching_differences",
+    "symmetric_differences",
+]
 
 
 def population_error(shift: float) -> float:
@@ -115,3 +145,114 @@ def switching_differences(
     strong = _errors(y, x[0], shift, test)
     weaker = _errors(y, x[1], weak, test)
     return np.where(switched, strong - weaker, 0.0)
+
+
+#: Attributes in each learner's block (:func:`learner_differences`).
+BLOCK_ATTRIBUTES = 4
+#: Where each attribute is cut into 0/1 indicators ``z >= cut`` for the boosters (the
+#: pipeline binarizes numeric attributes so).
+_CUTS = np.array([-0.8, 0.0, 0.8])
+#: The learners of :func:`learner_differences`: ``stumps`` (AdaBoost, 100 rounds), ``trees``
+#: (AdaBoost on depth-4 trees, 30 rounds), ``nearest`` (one nearest neighbour).
+LEARNERS = ("stumps", "trees", "nearest")
+
+
+def _fit_predict(
+    learner: str, X: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray
+) -> np.ndarray:
+    """Predictions on ``test`` of ``learner`` fitted on ``train`` (rows of ``X``)."""
+    if learner == "nearest":
+        model = KNeighborsClassifier(n_neighbors=1).fit(X[train], y[train])
+        return model.predict(X[test])
+    kind = {"stumps": {}, "trees": {"weak_learner": "tree", "max_depth": 4}}[learner]
+    rounds = 100 if learner == "stumps" else 30
+    model = BudgetedBoost(criterion="adaboost", max_rounds=rounds, **kind)
+    return model.fit(X[train], y[train]).predict(X[test])
+
+
+def learner_differences(
+    rng: np.random.Generator,
+    n_train: int,
+    n_test: int,
+    n_pool: int,
+    trials: int,
+    *,
+    learner: str = "stumps",
+    difference: float = 0.0,
+    shift: float = 1.0,
+) -> np.ndarray:
+    """One dataset's per-trial differences x - y of two copies of ``learner`` (module
+    docstring), true mean ``-difference``.
+
+    The population: balanced labels; :data:`BLOCK_ATTRIBUTES` unit Gaussian attributes per
+    learner, each ``shift`` higher in the positive class (x reads the first block, y the
+    second: exchangeable, so equal population errors); an independent uniform per row marks
+    the rows (a share ``difference``) where x is right and y wrong whatever they predict.
+    ``n_pool`` rows are drawn from it, and each of ``trials`` splits draws ``n_train`` and
+    ``n_test`` of them.
+    """
+    if learner not in LEARNERS:
+        raise ValueError(f"learner must be one of {LEARNERS}; got {learner!r}")
+    labels = rng.random(n_pool) < 0.5
+    z = rng.standard_normal((n_pool, 2 * BLOCK_ATTRIBUTES)) + shift * labels[:, None]
+    marked = rng.random(n_pool) < difference
+    y = np.where(labels, 1, -1).astype(np.int8)
+    if learner == "nearest":
+        blocks = np.split(z, 2, axis=1)
+    else:
+        indicators = (z[:, :, None] >= _CUTS).astype(np.uint8)
+        blocks = [b.reshape(n_pool, -1) for b in np.split(indicators, 2, axis=1)]
+    train, test = _splits(rng, n_pool, n_train, n_test, trials)
+    out = np.empty(trials)
+    for j in range(trials):
+        wrong_x, wrong_y = (
+            _fit_predict(learner, b, y, train[j], test[j]) != y[test[j]] for b in blocks
+        )
+        hit = marked[test[j]]
+        out[j] = np.mean(wrong_x & ~hit) - np.mean(wrong_y | hit)
+    return out
+
+
+def field_band_means(
+    rng: np.random.Generator,
+    leads: Mapping[str, float],
+    datasets: Sequence[str],
+    *,
+    spread: float = 0.02,
+    noise: float = 0.03,
+    trials: int = 10,
+    bands: Sequence[str] = ("small", "large"),
+    cost_model: str = "uniform_0_2",
+) -> pd.DataFrame:
+    """Trial errors of a field of methods whose true differences are known, in the form of
+    :func:`budgetboost.analysis.paired.band_means` (``dataset``, ``cost_model``, ``band``,
+    ``algorithm``, ``trial``, ``error``).
+
+    Each band draws anew: a dataset's base error (uniform in [0.08, 0.35]); each method's
+    own effect on each dataset (Gaussian, sd ``spread``, median 0: methods differ from
+    dataset to dataset around their lead); and per trial a noise shared by the methods (the
+    trial's split) and one of each method's own, each of sd ``noise / sqrt(2)``. A method's
+    error is the sum of these and its lead (``leads``, default 0), so across datasets the
+    centre of two methods' differences is the difference of their leads.
+    """
+    methods = list(leads)
+    lead = np.array([leads[m] for m in methods], dtype=np.float64)
+    k, n = len(methods), len(datasets)
+    index = pd.MultiIndex.from_product(
+        [methods, list(datasets), range(trials)], names=["algorithm", "dataset", "trial"]
+    )
+    parts = []
+    for band in bands:
+        base = rng.uniform(0.08, 0.35, n)
+        own = rng.normal(0.0, spread, (k, n))
+        shared = rng.normal(0.0, noise, (n, trials))
+        error = (
+            base[None, :, None]
+            + lead[:, None, None]
+            + own[:, :, None]
+            + (shared[None] + rng.normal(0.0, noise, (k, n, trials))) / math.sqrt(2)
+        )
+        part = pd.DataFrame({"error": error.ravel()}, index=index).reset_index()
+        parts.append(part.assign(band=band, cost_model=cost_model))
+    table = pd.concat(parts, ignore_index=True)
+    return table[["dataset", "cost_model", "band", "algorithm", "trial", "error"]]

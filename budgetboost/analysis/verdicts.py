@@ -2,19 +2,19 @@
 
 A claim about the paper's algorithms is a claim about datasets in general, so its verdict
 reads the rows *across datasets* of its comparisons (:mod:`budgetboost.analysis.
-across_datasets`: the Wilcoxon signed-rank test and the Bayesian signed-rank test, one value
-per dataset); the rows per dataset are the detail under it.
+across_datasets`: one value per dataset, the outcome read off the interval of the Wilcoxon
+signed-rank test against the margin, :data:`~budgetboost.analysis.vocabulary.RULE`); the
+rows per dataset are the detail under it.
 
 * **"X beats Y"** (claims 1, 2, 3a, 5; :func:`directional_verdict`): reproduced when every
-  one of its rows across datasets reads ``better`` (X's error significantly lower, Wilcoxon,
-  Holm over the comparison's bands); not reproduced when any reads ``worse`` or
-  ``equivalent`` (practically the same, posterior probability of at least
-  :data:`~budgetboost.analysis.vocabulary.PROBABILITY`); inconclusive otherwise, and when
-  the evidence is (``inconclusive`` or ``too few datasets`` rows, or none).
+  one of its rows across datasets reads ``better`` (X's error lower by more than the
+  margin, Holm over the comparison's bands); not reproduced when any reads ``worse`` or
+  ``equivalent`` (practically the same: the interval inside the margin); inconclusive
+  otherwise, and when the evidence is (``inconclusive`` or ``too few datasets`` rows, or
+  none).
 * **"X performs almost identically to Y"** (claim 4a; :func:`equivalence_verdict`):
   reproduced when every row reads ``equivalent``; not reproduced when any reads ``better``
-  or ``worse`` (a significant difference that is not practically equivalent); inconclusive
-  otherwise.
+  or ``worse`` (a difference beyond the margin); inconclusive otherwise.
 
 Claims 3b, 4b and 6 rest on other evidence (spent budget, stump choices, budgets to match);
 their rules are in :mod:`budgetboost.analysis.claims`, their thresholds in

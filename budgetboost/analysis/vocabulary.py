@@ -22,7 +22,7 @@ __all__ = [
     "MIN_TRIALS",
     "OUTCOMES",
     "POWER",
-    "PROBABILITY",
+    "RULE",
     "TOO_FEW_DATASETS",
     "TOO_FEW_TRIALS",
     "WORSE",
@@ -34,13 +34,11 @@ ALPHA = 0.05
 CONFIDENCE = 0.95
 #: Power at which ``min_detectable`` states the smallest difference a test detects.
 POWER = 0.8
-#: Two mean test errors within this (an absolute error rate) are practically the same: the
-#: margin of the equivalence tests per dataset and the region of practical equivalence of the
-#: Bayesian test across datasets (the paper's "almost identically", claim 4a).
+#: Two mean test errors within this (an absolute error rate) are practically the same (the
+#: paper's "almost identically", claim 4a): the margin every outcome is read against
+#: (:data:`RULE`), and the region of practical equivalence of the Bayesian test across
+#: datasets, which describes a row.
 EQUIVALENCE_MARGIN = 0.01
-#: Posterior probability the Bayesian signed-rank test needs to call two algorithms
-#: practically equivalent across datasets (Benavoli et al. 2017 decide at 0.95).
-PROBABILITY = 0.95
 
 BETTER, WORSE, EQUIVALENT, INCONCLUSIVE = "better", "worse", "equivalent", "inconclusive"
 #: A row whose trials cannot support any outcome (fewer than :data:`MIN_TRIALS`, or a test
@@ -53,18 +51,39 @@ OUTCOMES = (BETTER, EQUIVALENT, INCONCLUSIVE, WORSE, TOO_FEW_TRIALS)
 #: The outcomes of an across-dataset row.
 DATASET_OUTCOMES = (BETTER, EQUIVALENT, INCONCLUSIVE, WORSE, TOO_FEW_DATASETS)
 
+#: The decision rule of every comparison row, per dataset and across datasets, in words
+#: (``claims.md`` and the report print it). Each is read off the row's 95 % interval of the
+#: difference x - y, the interval the tables print, at the level left after Holm.
+RULE = (
+    f"*better* / *worse*: the interval lies wholly below −{EQUIVALENCE_MARGIN:g} / above "
+    f"+{EQUIVALENCE_MARGIN:g} (x's error lower / higher by more than the margin: practically "
+    f"significant); *equivalent*: it lies wholly inside ±{EQUIVALENCE_MARGIN:g}; "
+    "*inconclusive*: it reaches across a bound of the margin"
+)
 
-def decide(*, short: str | None, equivalent: bool, significant: bool, lower: bool) -> str:
-    """The outcome rule shared by the rows per dataset and across datasets: ``short`` (the
-    outcome saying the evidence cannot support any, or None when it can) first, then
-    ``equivalent``, then ``better`` / ``worse`` when the difference is significant (``lower``:
-    x's errors lower), else ``inconclusive``. Equivalence goes first, whether or not the
-    difference is also significant (the tables show both)."""
+
+def decide(
+    *, short: str | None, p_beyond: float, p_equivalence: float, lower: bool, alpha: float = ALPHA
+) -> str:
+    """The outcome rule shared by the rows per dataset and across datasets (:data:`RULE`).
+
+    ``short`` is the outcome saying the evidence cannot support any (None when it can). Each
+    other outcome is a statement about the row's interval, tested as one. ``p_beyond`` is the
+    largest p-value of any shift not beyond the margin on the estimate's side (every
+    ``delta >= -margin`` when the estimate lies below ``-margin``, every ``delta <= +margin``
+    when above it; 1 inside the margin): it falls below ``alpha`` exactly when the ``1 -
+    alpha`` interval lies wholly beyond that bound. ``p_equivalence`` is the largest p-value
+    of the shifts outside the margin: below ``alpha`` exactly when the interval lies wholly
+    inside it. Both are Holm-adjusted over the rows of a comparison before they reach here,
+    so a row never reads ``better``, ``worse`` or ``equivalent`` unless the interval the
+    table prints says so too; ``lower`` (the estimate below 0) gives the direction. The two
+    cannot both hold (an interval inside the margin does not lie beyond it).
+    """
     if short is not None:
         return short
-    if equivalent:
+    if p_equivalence < alpha:
         return EQUIVALENT
-    if significant:
+    if p_beyond < alpha:
         return BETTER if lower else WORSE
     return INCONCLUSIVE
 

@@ -91,8 +91,10 @@ acquisition) at every budget under U[0, 2] costs, ranked within each dataset by 
 error (1 = lowest), over the datasets where all of them ran (their number in the title).
 Right: each comparison of a field method across datasets (x − y in test error: the
 Hodges–Lehmann estimate with the 95 % interval of the Wilcoxon signed-rank test) at small
-and at larger budgets; green: x better, orange: x worse, blue: equivalent (within ±0.01),
-grey: inconclusive or too few datasets. Every row: ``findings.parquet``.
+and at larger budgets; green: x better (the interval wholly below −0.01: lower by more than
+the margin), orange: x worse (wholly above +0.01), blue: equivalent (wholly inside ±0.01),
+grey: inconclusive (reaching across a bound of the margin) or too few datasets. Every row:
+``findings.parquet``.
 """,
 )
 def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:

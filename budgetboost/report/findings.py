@@ -15,13 +15,16 @@ from budgetboost.analysis.findings import QUESTIONS, pool, protocol, tally
 from budgetboost.analysis.vocabulary import (
     ALL,
     ALPHA,
+    BETTER,
     EQUIVALENCE_MARGIN,
     EQUIVALENT,
+    INCONCLUSIVE,
     MIN_DATASETS,
     MIN_TRIALS,
     OUTCOMES,
-    PROBABILITY,
+    RULE,
     TOO_FEW_DATASETS,
+    WORSE,
 )
 from budgetboost.pipeline.catalogue import FAMILY_NAMES, Catalogue
 from budgetboost.report.escape import for_markdown, for_rst
@@ -53,28 +56,28 @@ def how_findings_read() -> str:
         "Each comparison is decided across datasets, the datasets being the unit: one value "
         "per dataset, its mean paired difference x − y in the budget band (small: the lowest "
         "third of the grid, medium: the middle, larger: the highest; a dataset under several "
-        "cost models counts "
-        "once, with their mean); the difference across datasets is their Hodges–Lehmann "
-        "median with the 95 % interval of the Wilcoxon signed-rank test (exact, Holm over the "
-        f"comparison's bands at {ALPHA}: an interval clear of 0 beside a Holm p above {ALPHA} "
-        "is significant alone, not after Holm), beside the Bayesian signed-rank test with a "
-        "region of "
-        f"practical equivalence of ±{EQUIVALENCE_MARGIN}: P(x better / equivalent / y "
-        "better). Outcomes, x against y: *better* / *worse* (Wilcoxon significant, x's error "
-        f"lower / higher), *equivalent* (P(equivalent) ≥ {PROBABILITY}; a significant "
-        "difference inside the margin is shown beside it), *inconclusive* (neither: the "
-        f"tests could not tell), *too few datasets* (fewer than {MIN_DATASETS}). Under it, "
-        "one row per dataset and cost model: the trials of a dataset split one finite sample, "
-        "so each row is tested about the dataset's population with the corrected resampled "
-        "t-test (Nadeau & Bengio 2003; its interval, test and two one-sided tests of "
-        f"equivalence within ±{EQUIVALENCE_MARGIN} share one variance; Holm over the rows), "
+        "cost models counts once, with their mean); the difference across datasets is their "
+        "Hodges–Lehmann median with the 95 % interval of the exact Wilcoxon signed-rank test "
+        "(a zero difference takes the sign least favourable to rejecting, in the test as in "
+        "the interval). Outcomes, x against y, are read off that interval with the margin of "
+        f"practical equivalence ±{EQUIVALENCE_MARGIN} (Holm over the comparison's bands at "
+        f"{ALPHA}): {RULE}; *too few datasets*: fewer than {MIN_DATASETS}. Beside it: the "
+        "Wilcoxon p of no difference (Holm; an interval clear of 0 beside a Holm p above "
+        f"{ALPHA} is significant alone, not after Holm; a significant difference whose outcome "
+        "is not *better* or *worse* is shown beside the outcome, x lower or higher), and the "
+        "Bayesian signed-rank test's P(x better / equivalent / y better) with the same margin "
+        "(it describes the row; it does not decide it). Under it, one row per dataset and "
+        "cost model: the trials of a dataset split one finite sample, so each row is tested "
+        "about the dataset's population with the corrected resampled t-test (Nadeau & Bengio "
+        "2003), whose variance counts the rows two trials share, test rows and training rows "
+        "(its interval and every test share it; Holm over the rows), read by the same rule; "
         f"*too few trials* with fewer than {MIN_TRIALS} trials or when the test could not "
         "detect even the largest possible difference (equal differences alone never make "
-        "*equivalent*). "
-        "`min detectable`: the smallest difference the test detects with 80 % power (∞: "
-        "it cannot reach the level). *Tuned*: chose its trade-off and the size of its model on "
-        "a validation part of the training rows, then refit on all of them; *as published*: "
-        "the paper's rule (tau = 1, the longest affordable prefix)."
+        "*equivalent*). `min detectable`: the smallest true difference that reads *better* or "
+        "*worse* with 80 % power, the margin plus what the test resolves (∞: it cannot reach "
+        "the level). *Tuned*: chose its trade-off and the size of its model on a validation "
+        "part of the training rows, then refit on all of them; *as published*: the paper's "
+        "rule (tau = 1, the longest affordable prefix)."
     )
 
 
@@ -98,10 +101,12 @@ def _detectable(value: float) -> str:
 
 
 def _outcome(row: pd.Series) -> str:
-    """The outcome, with the significance of a difference inside the margin beside it."""
-    if row["outcome"] == EQUIVALENT and row["p_holm"] < ALPHA:
-        side = "x lower" if row["mean_difference"] < 0 else "x higher"
-        return f"{EQUIVALENT} ({side}, p {row['p_holm']:.2g})"
+    """The outcome, with a significant difference beside an outcome that does not say it
+    (*equivalent*: inside the margin; *inconclusive*: reaching across a bound of it)."""
+    if row["outcome"] in (EQUIVALENT, INCONCLUSIVE) and row["p_holm"] < ALPHA:
+        centre = row["hodges_lehmann"] if row["dataset"] == ALL else row["mean_difference"]
+        side = "x lower" if centre < 0 else "x higher"
+        return f"{row['outcome']} ({side}, p {row['p_holm']:.2g})"
     return str(row["outcome"])
 
 
@@ -170,12 +175,34 @@ def _against(row: pd.Series, catalogue: Catalogue) -> str:
     return f"{_interval(row)} against {catalogue.label(row['y'])}"
 
 
+def _named(rows: pd.DataFrame, catalogue: Catalogue) -> str:
+    """Each row's other method with its difference and interval, in the rows' order."""
+    return ", ".join(f"{catalogue.label(r['y'])} ({_interval(r)})" for _, r in rows.iterrows())
+
+
+#: How the field's sentences name each outcome of the named method's rows, in their order.
+_SAID = (
+    (BETTER, "lower than"),
+    (EQUIVALENT, "equivalent to"),
+    (WORSE, "higher than"),
+    (INCONCLUSIVE, "undecided against"),
+    (TOO_FEW_DATASETS, "too few datasets against"),
+)
+
+
 def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
     """Which family of methods wins at small and at larger budgets, a sentence each
-    (:func:`budgetboost.analysis.field.family_verdicts`), with the differences across
-    datasets (x's error minus the other's: Hodges-Lehmann with its 95 % interval); none when
-    no family faced another."""
+    (:func:`budgetboost.analysis.field.family_verdicts`); none when no family faced another.
+
+    A sentence says only what the rows across datasets it rests on say, each by name with
+    its difference (x's error minus the other's: Hodges-Lehmann with its 95 % interval): a
+    family wins when one of its methods is lower than every method of the other families
+    by more than the margin; otherwise the method closest to winning is named with the
+    methods it is lower than, equivalent to, higher than and undecided against (the outcome
+    rule: :data:`~budgetboost.analysis.vocabulary.RULE`).
+    """
     sentences = []
+    margin = f"±{EQUIVALENCE_MARGIN:g}"
     for verdict in family_verdicts(findings, catalogue):
         rows = verdict.rows
         if verdict.method is None or rows.empty:
@@ -190,8 +217,9 @@ def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
                 by += f" to {_against(most, catalogue)}"
             sentences.append(
                 f"{budgets}, {FAMILY_NAMES.get(verdict.family, verdict.family)} wins: {name} "
-                f"has a lower error than every method of the other families across "
-                f"{datasets} datasets, by {by} (its error minus theirs, with 95 % intervals)."
+                f"has a lower error than every method of the other families by more than the "
+                f"margin ({margin}) across {datasets} datasets, by {by} (its error minus "
+                "theirs, with 95 % intervals)."
             )
             continue
         if (rows["outcome"] == TOO_FEW_DATASETS).all():
@@ -200,17 +228,17 @@ def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
                 "to tell which family wins."
             )
             continue
-        beaten = rows[rows["outcome"] == "better"]
-        rest = rows[rows["outcome"] != "better"]
-        undecided = "; ".join(
-            f"{row['outcome']} against {catalogue.label(row['y'])}, {_interval(row)}"
-            for _, row in rest.iterrows()
-        )
         family = FAMILY_NAMES.get(catalogue.including([verdict.method])[verdict.method].family)
+        said = "; ".join(
+            f"{words} {_named(rows[rows['outcome'] == outcome], catalogue)}"
+            for outcome, words in _SAID
+            if (rows["outcome"] == outcome).any()
+        )
         sentences.append(
-            f"{budgets}, no family wins: the closest, {name} ({family}), has a lower error "
-            f"than {len(beaten)} of the {len(rows)} methods of other families across "
-            f"{datasets} datasets, but not than the rest ({undecided})."
+            f"{budgets}, no family wins: no method has a lower error than every method of the "
+            f"other families by more than the margin ({margin}) across {datasets} datasets. "
+            f"The closest, {name} ({family}), is {said} (its error minus theirs, with 95 % "
+            "intervals)."
         )
     return sentences
 

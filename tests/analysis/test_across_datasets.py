@@ -16,7 +16,10 @@ from scipy import stats as sps
 from budgetboost.analysis.across_datasets import (
     bayesian_signed_rank,
     compare_datasets,
+    margin_p_values,
     min_detectable,
+    shift_p_values,
+    signed_rank_interval,
     signed_rank_p,
 )
 from budgetboost.analysis.vocabulary import (
@@ -38,22 +41,70 @@ def test_without_ties_it_is_scipys_exact_wilcoxon(values):
     assert signed_rank_p(d) == pytest.approx(sps.wilcoxon(d, method="exact").pvalue, abs=1e-12)
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(-4, 4), min_size=1, max_size=12))
-def test_with_ties_and_zeros_it_is_the_permutation_test_of_the_signed_ranks(counts):
-    """Zeros dropped, mean ranks for ties, every sign vector enumerated."""
-    d = np.asarray(counts, dtype=float) / 100
-    nonzero = d[d != 0]
-    if nonzero.size == 0:
-        assert signed_rank_p(d) == 1.0
-        return
-    ranks = sps.rankdata(np.abs(nonzero))
-    observed = abs(np.sum(np.sign(nonzero) * ranks))
+def _enumerated_p(values: np.ndarray) -> float:
+    """The signed-rank test of values with no zero, every sign vector enumerated (mean
+    ranks for ties): a loop reference."""
+    ranks = sps.rankdata(np.abs(values))
+    observed = abs(np.sum(np.sign(values) * ranks))
     flips = [
         abs(np.dot(signs, ranks)) >= observed - 1e-9
         for signs in itertools.product((-1, 1), repeat=ranks.size)
     ]
-    assert signed_rank_p(d) == pytest.approx(np.mean(flips), abs=1e-12)
+    return float(np.mean(flips))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-4, 4), min_size=1, max_size=12))
+def test_with_ties_and_zeros_it_is_the_permutation_test_of_the_signed_ranks(counts):
+    """Mean ranks for ties, every sign vector enumerated; a zero takes the smallest rank and
+    the sign least favourable to rejecting (the larger p of the two), as the interval's
+    inversion treats it."""
+    d = np.asarray(counts, dtype=float) / 100
+    if not np.any(d != 0):
+        assert signed_rank_p(d) == 1.0
+        return
+    if not np.any(d == 0) and not np.any(np.isin(d, -d[d != 0])):
+        assert signed_rank_p(d) == pytest.approx(_enumerated_p(d), abs=1e-12)
+        return
+    # the shifts just beside 0: zeros and opposite pairs split toward either side
+    walsh = np.add.outer(d, d)[np.triu_indices(d.size)] / 2
+    below, above = walsh[walsh < 0], walsh[walsh > 0]
+    left = below.max() / 2 if below.size else -1.0
+    right = above.min() / 2 if above.size else 1.0
+    expected = max(_enumerated_p(d - left), _enumerated_p(d - right))
+    assert signed_rank_p(d) == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-40, 40), min_size=2, max_size=30),
+    st.integers(0, 6),
+)
+def test_the_test_the_interval_and_the_margin_tests_agree_zeros_included(counts, zeros):
+    """One test of every shift: the interval excludes 0 exactly when the test rejects (zeros
+    and ties included, where Wilcoxon's dropping of zeros did not); ``p_beyond`` rejects
+    exactly when the interval lies wholly beyond the margin, ``p_equivalence`` exactly when
+    it lies wholly inside."""
+    d = np.r_[np.asarray(counts, dtype=float) / 1000, np.zeros(zeros)]
+    _, low, high = signed_rank_interval(d)
+    p = signed_rank_p(d)
+    low_, high_ = (-np.inf if np.isnan(low) else low), (np.inf if np.isnan(high) else high)
+    assert (p < 0.05) == (low_ > 0 or high_ < 0)
+    beyond, equivalence = margin_p_values(d, 0.01)
+    assert (beyond < 0.05) == (high_ < -0.01 or low_ > 0.01)
+    assert (equivalence < 0.05) == (-0.01 < low_ and high_ < 0.01)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_shift_is_tested_as_the_loop_reference_tests_it(seed):
+    """The p of each gap between Walsh averages against the plain enumeration of the signed
+    ranks of the shifted values (small samples, with ties)."""
+    rng = np.random.default_rng(seed)
+    d = rng.integers(-5, 6, size=9).astype(float) / 100
+    points, p = shift_p_values(d)
+    gaps = np.r_[points[0] - 1, (points[:-1] + points[1:]) / 2, points[-1] + 1]
+    for gap, ours in zip(gaps, p, strict=True):
+        assert ours == pytest.approx(_enumerated_p(d - gap), abs=1e-12)
 
 
 def test_outcomes_across_datasets():

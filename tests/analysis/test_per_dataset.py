@@ -12,13 +12,20 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from budgetboost.analysis import compare_paired
-from budgetboost.analysis.per_dataset import correlation, detectable_in_se, outcome
+from budgetboost.analysis.per_dataset import (
+    TRAINING_SHARE,
+    correlation,
+    detectable_in_se,
+    margin_p_values,
+    outcome,
+)
 from budgetboost.analysis.vocabulary import (
     BETTER,
     EQUIVALENCE_MARGIN,
     EQUIVALENT,
     MIN_TRIALS,
     TOO_FEW_TRIALS,
+    WORSE,
 )
 
 sizes = st.tuples(st.integers(4, 2000), st.integers(4, 6000), st.integers(0, 50_000))
@@ -40,13 +47,33 @@ def test_a_clear_difference_reads_better():
 def test_the_variance_is_nadeau_and_bengios_with_the_pool():
     d = np.array([0.01, -0.02, 0.03, 0.0, 0.015, -0.005])
     row = compare_paired(d, 100, 170)
-    # the splits use every row: rho / (1 - rho) = n_test / n_train
+    # the splits use every row: rho / (1 - rho) = n_test / n_train (more test rows than
+    # training rows: the test rows' share bounds the correlation)
     assert row["se"] == pytest.approx(d.std(ddof=1) * math.sqrt(1 / 6 + 170 / 100))
     assert row["correlation"] == pytest.approx(170 / 270) == correlation(100, 170)
     big = compare_paired(d, 1000, 5000, 48_842)  # census: 6,000 of 48,842 rows
     assert big["se"] == pytest.approx(d.std(ddof=1) * math.sqrt(1 / 6 + 5000 / 43_842))
     t = row["mean_difference"] / row["se"]
     assert row["p_value"] == pytest.approx(2 * sps.t.sf(abs(t), 5))
+
+
+def test_the_training_rows_share_of_the_correlation_counts_too():
+    """750 training and 250 test rows of 1,000 (the suite's most common size): the trials
+    share training rows as well as test rows, and the correlation taken lies between the
+    test rows' share (0.25) and the training rows' (0.75), at the training share allowed."""
+    assert correlation(750, 250, 1000, training_share=0.0) == pytest.approx(0.25)
+    assert correlation(750, 250, 1000, training_share=1.0) == pytest.approx(0.75)
+    rho = correlation(750, 250)
+    assert rho == pytest.approx(0.25 + TRAINING_SHARE * 0.5)
+    d = np.array([0.01, -0.02, 0.03, 0.0, 0.015, -0.005])
+    row = compare_paired(d, 750, 250)
+    assert row["correlation"] == pytest.approx(rho)
+    assert row["se"] == pytest.approx(d.std(ddof=1) * math.sqrt(1 / 6 + rho / (1 - rho)))
+    before = compare_paired(d, 750, 250, training_share=0.0)
+    assert before["se"] == pytest.approx(d.std(ddof=1) * math.sqrt(1 / 6 + 250 / 750))
+    assert correlation(1000, 1000, 5000) == pytest.approx(0.2)  # equal parts: either share
+    with pytest.raises(ValueError, match="training_share"):
+        correlation(750, 250, training_share=1.5)
 
 
 @pytest.mark.parametrize(
@@ -63,10 +90,11 @@ def test_bad_sizes_are_named(args, match):
     counts=st.lists(st.integers(-30, 30), min_size=2, max_size=40),
     shape=sizes,
 )
-def test_interval_test_and_equivalence_come_from_one_variance(counts, shape):
-    """The interval excludes 0 exactly when the test rejects at 5 %; equivalence holds only
-    when the 90 % interval lies inside the margin; equal differences alone never make
-    ``equivalent``; fewer than MIN_TRIALS trials support no outcome."""
+def test_interval_test_and_outcomes_come_from_one_variance(counts, shape):
+    """The interval excludes 0 exactly when the test rejects at 5 %; ``equivalent`` only when
+    the 95 % interval the table prints lies inside the margin, ``better`` / ``worse`` only
+    when it lies wholly beyond it; equal differences alone never make ``equivalent``; fewer
+    than MIN_TRIALS trials support no outcome."""
     n_train, n_test, extra = shape
     d = np.asarray(counts, dtype=float) / n_test
     row = compare_paired(d, n_train, n_test, n_train + n_test + extra)
@@ -80,10 +108,13 @@ def test_interval_test_and_equivalence_come_from_one_variance(counts, shape):
         return
     excludes = row["ci_low"] > 0 or row["ci_high"] < 0
     assert excludes == (row["p_value"] < 0.05) or abs(row["p_value"] - 0.05) < 1e-9
-    if row["outcome"] == EQUIVALENT:
-        half = sps.t.ppf(0.95, row["df"]) * row["se"]
-        assert -EQUIVALENCE_MARGIN <= row["mean_difference"] - half
-        assert row["mean_difference"] + half <= EQUIVALENCE_MARGIN
+    inside = -EQUIVALENCE_MARGIN < row["ci_low"] and row["ci_high"] < EQUIVALENCE_MARGIN
+    below, above = row["ci_high"] < -EQUIVALENCE_MARGIN, row["ci_low"] > EQUIVALENCE_MARGIN
+    for p, holds in ((row["p_equivalence"], inside), (row["p_beyond"], below or above)):
+        assert (p < 0.05) == holds or abs(p - 0.05) < 1e-9
+    assert row["outcome"] != EQUIVALENT or inside
+    assert row["outcome"] != BETTER or below
+    assert row["outcome"] != WORSE or above
 
 
 def test_min_detectable_has_the_power_it_states():
@@ -108,8 +139,40 @@ def test_min_detectable_counts_the_shared_rows():
 
 
 def test_outcomes_say_what_they_mean():
-    assert outcome(-0.05, 0.001, 0.9) == "better"
-    assert outcome(0.05, 0.001, 0.9) == "worse"
-    assert outcome(0.002, 0.001, 0.01) == "equivalent"  # significant but within the margin
-    assert outcome(-0.03, 0.2, 0.4) == "inconclusive"
-    assert outcome(-0.03, 0.001, 0.001, enough=False) == "too few trials"
+    """``outcome(mean, p_beyond, p_equivalence)``."""
+    assert outcome(-0.05, 0.001, 1.0) == "better"
+    assert outcome(0.05, 0.001, 1.0) == "worse"
+    assert outcome(0.002, 1.0, 0.01) == "equivalent"
+    assert outcome(-0.03, 0.2, 1.0) == "inconclusive"
+    assert outcome(-0.03, 0.001, 1.0, enough=False) == "too few trials"
+
+
+def test_a_significant_difference_inside_the_margin_is_not_better():
+    """0.006 lower on every trial, tightly: significant, but the interval lies inside the
+    margin, so equivalent, never better (a lead the report calls practically the same)."""
+    d = np.random.default_rng(4).normal(-0.006, 0.001, 30)
+    row = compare_paired(d, 1000, 1000, 100_000)
+    assert row["p_value"] < 1e-6 and row["outcome"] == EQUIVALENT
+    crossing = compare_paired(d - 0.004, 1000, 1000, 100_000)  # -0.01, on the margin
+    assert crossing["ci_low"] < -EQUIVALENCE_MARGIN < crossing["ci_high"]
+    assert crossing["outcome"] == "inconclusive"
+
+
+@pytest.mark.parametrize("mean", [-0.05, -0.012, -0.003, 0.0, 0.004, 0.011, 0.08])
+def test_margin_p_values_are_the_largest_p_of_the_shifts_they_test(mean):
+    """A grid of shifts, each tested on its own (plain loop): p_beyond is the largest p of
+    the shifts on the far side of the margin's bound nearest the mean, p_equivalence that
+    of the shifts outside the margin."""
+    se, df, margin = 0.004, 9, EQUIVALENCE_MARGIN
+    shifts = np.linspace(-0.3, 0.3, 60_001)
+    p = [min(1.0, 2 * sps.t.sf(abs(mean - s) / se, df)) for s in shifts]
+    p = np.array(p)
+    if mean < -margin:
+        beyond = p[shifts >= -margin].max()
+    elif mean > margin:
+        beyond = p[shifts <= margin].max()
+    else:
+        beyond = 1.0
+    outside = p[np.abs(shifts) >= margin].max()
+    got = margin_p_values(mean, se, df, margin)
+    assert got == pytest.approx((beyond, outside), abs=2e-3)

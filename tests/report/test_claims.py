@@ -20,9 +20,9 @@ def test_outputs_state_thresholds_and_every_claim():
     for name in (
         "ALPHA",
         "EQUIVALENCE_MARGIN",
-        "PROBABILITY",
         "MIN_DATASETS",
         "MIN_TRIALS",
+        "TRAINING_SHARE",
         "MATCH_RATIO",
         "UNSPENT_FRACTION",
         "directional claims",
@@ -63,6 +63,7 @@ def test_claims_md_shows_the_deciding_rows_per_dataset_and_counts_the_rest():
             "ci_low": -0.2,
             "ci_high": 0.0,
             "p_holm": p_holm,
+            "p_beyond": 0.5,
             "p_equivalence": 0.5,
             "min_detectable": 0.01,
             "outcome": ["better"] * 25 + ["better", "inconclusive", "worse", "worse", "equivalent"],

@@ -199,3 +199,39 @@ def test_makespan_replays_a_finished_run(base_run):
     for _cores, makespan, ideal, ratio, longest in rows:
         makespan, ideal, longest = (float(v.replace(",", "")) for v in (makespan, ideal, longest))
         assert makespan >= ideal - 1 and makespan >= longest - 1 and float(ratio) >= 0.99
+
+
+def _printed(script: str, *args: str) -> str:
+    """What ``python benchmarks/SCRIPT ARGS`` prints, run in this process."""
+    import contextlib
+    import io
+
+    out, argv = io.StringIO(), sys.argv
+    sys.argv = [str(REPO / "benchmarks" / script), *args]
+    try:
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit) as exc:
+            runpy.run_path(sys.argv[0], run_name="__main__")
+    finally:
+        sys.argv = argv
+    assert exc.value.code == 0
+    return out.getvalue()
+
+
+def test_the_headlines_simulation_prints_each_sentences_share():
+    """``benchmarks/headlines.py --quick``: one replicate of the suite's field, a lead of 0.03
+    beyond the margin: the acquisition family wins both bands, rightly."""
+    text = _printed("headlines.py", "--quick", "--scenarios", "leader by 0.03", "--sentences", "1")
+    assert text.startswith("leader by 0.03 (2 bands, ")
+    assert "sentence: wins 100.0% [15.8%, 100.0%] (falsely  0.0% [0.0%, 84.2%])" in text
+    assert "e.g. At small budgets, per-example feature acquisition wins: AACO" in text
+
+
+def test_the_learners_check_prints_both_corrections():
+    """``benchmarks/inference.py --learners --quick``: each learner at the suite's most common
+    size, under the test rows' share alone and with the training rows' counted."""
+    lines = _printed("inference.py", "--learners", "--quick").splitlines()
+    assert lines[0].split()[:3] == ["learner", "shape", "rows"]
+    rules = [line.split()[7] for line in lines[1:]]
+    assert rules == ["today", "now"] * 3
+    assert [line.split()[0] for line in lines[1::2]] == ["stumps", "trees", "nearest"]
+    assert all(line.split()[8] == "0.500" for line in lines[2::2])  # 0.25 + 0.5 x 0.5

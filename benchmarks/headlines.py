@@ -1,0 +1,207 @@
+"""The field's headline against known truths: which family wins a band, and what its sentence says.
+
+Simulates the suite's field (its nine methods in five families: the paper's four boosters, the
+two library peers, STreeD, BudgetPrune, AACO) on its 38 datasets with 10 trials each, every
+method's true error known, and runs the pipeline's own functions on the trials' errors:
+:func:`budgetboost.analysis.paired.compare` on the field's and the peers' comparisons
+(:func:`budgetboost.analysis.findings.questions`), then
+:func:`budgetboost.analysis.field.family_verdicts` and
+:func:`budgetboost.report.findings.family_sentences`. Each replicate draws two bands.
+
+A trial's error on a dataset is the dataset's base error, plus the method's true lead (the
+scenario), plus the method's own effect on that dataset (Gaussian, sd ``--spread``, median 0:
+methods differ from dataset to dataset around their lead), plus a shared and an own noise per
+trial (sd ``--noise``). Across datasets the true difference of two methods (the centre of
+their per-dataset differences) is the difference of their leads. The scenarios:
+
+- ``all equal``: every lead 0;
+- ``leader by 0.004`` / ``0.006`` / ``0.01`` / ``0.03``: AACO's error lower than every other
+  method's by that much (0.01: on the margin of practical equivalence);
+- ``ahead of some``: AACO and both library peers lower by 0.03 than the rest.
+
+Printed per scenario, over its bands: how often the sentence says a family wins (rightly: the
+winner's method is ahead of every other family's by more than the margin) or that none
+does; how often it says the method it names is lower than a method it is not lower than by
+more than the margin (``false lower``), and equivalent to a method whose true difference
+is at least the margin (``false equiv.``); each outcome's share of the named method's rows;
+each with its 95 % Clopper-Pearson interval.
+
+Run from the repository root: ``python benchmarks/headlines.py [--replicates 100]
+[--spread 0.02] [--noise 0.03] [--quick]``. Seeded: the same arguments print the same numbers;
+the lines it prints come from the package on the path, so the same command on another
+checkout prints that checkout's headlines (before and after a change of the rules).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import yaml
+from scipy import stats as sps
+
+from budgetboost.analysis.field import family_verdicts
+from budgetboost.analysis.findings import questions
+from budgetboost.analysis.paired import compare
+from budgetboost.analysis.simulation import field_band_means
+from budgetboost.data.registry import load_registry
+from budgetboost.data.seeds import rng_from_key
+from budgetboost.data.splits import SplitSizes
+from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.report.findings import family_sentences
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The field of the suite: name, family, tuned variant of.
+METHODS = {
+    "smoothed": {},
+    "greedy": {},
+    "smoothed_tuned": {
+        "family": "boosting",
+        "variant_of": "smoothed",
+        "tuned": True,
+        "label": "Smoothed, tuned",
+    },
+    "greedy_tuned": {
+        "family": "boosting",
+        "variant_of": "greedy",
+        "tuned": True,
+        "label": "Greedy, tuned",
+    },
+    "lightgbm_stumps": {"family": "peer", "label": "LightGBM", "tuned": True},
+    "catboost_stumps": {"family": "peer", "label": "CatBoost", "tuned": True},
+    "streed": {"family": "optimal_tree", "label": "STreeD"},
+    "budget_prune": {"family": "forest", "label": "BudgetPrune"},
+    "aaco": {"family": "acquisition", "label": "AACO"},
+}
+#: Each scenario's true leads (x's error minus the rest's: negative is lower).
+SCENARIOS = {
+    "all equal": {},
+    "leader by 0.004": {"aaco": -0.004},
+    "leader by 0.006": {"aaco": -0.006},
+    "leader by 0.01": {"aaco": -0.01},
+    "leader by 0.03": {"aaco": -0.03},
+    "ahead of some": {"aaco": -0.03, "lightgbm_stumps": -0.03, "catboost_stumps": -0.03},
+}
+MARGIN = 0.01
+COST_MODEL = "uniform_0_2"
+
+
+def field_sizes() -> dict[str, SplitSizes]:
+    """The suite's datasets with their training and test rows (the pool taken as both)."""
+    suite = yaml.safe_load((ROOT / "config/suite.yaml").read_text())
+    registry = load_registry(ROOT / "config/datasets.yaml")
+    return {
+        name: SplitSizes(
+            int(registry[name]["train_size"]),
+            int(registry[name]["test_size"]),
+            int(registry[name]["train_size"]) + int(registry[name]["test_size"]),
+        )
+        for name in suite["datasets"]
+    }
+
+
+def truth(x: str, y: str, leads: dict[str, float]) -> float:
+    return leads.get(x, 0.0) - leads.get(y, 0.0)
+
+
+def classify(verdict, leads: dict[str, float], catalogue: Catalogue) -> dict:
+    """What a band's verdict says, against the truth."""
+    rows = verdict.rows
+    if verdict.method is None or rows.empty:
+        return {"kind": "none"}
+    method = verdict.method
+    others = [m for m in METHODS if catalogue[m].family != catalogue[method].family]
+    ahead_of_all = all(truth(method, y, leads) < -MARGIN - 1e-12 for y in others)
+    lower = rows[rows["outcome"] == "better"]
+    equivalent = rows[rows["outcome"] == "equivalent"]
+    return {
+        "kind": "wins" if verdict.family is not None else "no winner",
+        "right": verdict.family is not None and ahead_of_all,
+        "false_lower": any(truth(method, y, leads) > -MARGIN - 1e-12 for y in lower["y"]),
+        "false_equivalent": any(
+            abs(truth(method, y, leads)) >= MARGIN - 1e-12 for y in equivalent["y"]
+        ),
+        "outcomes": Counter(rows["outcome"]),
+        "method": method,
+    }
+
+
+def _share(hits: int, n: int) -> str:
+    low = sps.beta.ppf(0.025, hits, n - hits + 1) if hits else 0.0
+    high = sps.beta.ppf(0.975, hits + 1, n - hits) if hits < n else 1.0
+    return f"{hits / n:5.1%} [{low:.1%}, {high:.1%}]"
+
+
+def run(
+    scenario: str, replicates: int, spread: float, noise: float
+) -> tuple[list[dict], list[str]]:
+    """Every band's classification and sentence of one scenario."""
+    catalogue = Catalogue(METHODS)
+    sizes = field_sizes()
+    datasets = list(sizes)
+    paper = tuple((d, COST_MODEL) for d in datasets)
+    asked = questions(catalogue, paper, (), None)
+    asked = [c for c in asked if c.question in ("field", "peers")]
+    leads = SCENARIOS[scenario]
+    rng = rng_from_key("headlines", scenario, spread, noise)
+    bands, sentences = [], []
+    for _ in range(replicates):
+        means = field_band_means(
+            rng, {m: leads.get(m, 0.0) for m in METHODS}, datasets, spread=spread, noise=noise
+        )
+        findings = compare(means, asked, sizes)
+        for verdict in family_verdicts(findings, catalogue):
+            bands.append(classify(verdict, leads, catalogue))
+        sentences += family_sentences(findings, catalogue)
+    return bands, sentences
+
+
+def report(scenario: str, bands: list[dict], seconds: float) -> list[str]:
+    n = len(bands)
+    kinds = Counter(b["kind"] for b in bands)
+    wins = [b for b in bands if b["kind"] == "wins"]
+    outcomes = sum((b.get("outcomes", Counter()) for b in bands), Counter())
+    rows = sum(outcomes.values()) or 1
+    named = Counter(b.get("method") for b in bands)
+    false_wins = sum(not b["right"] for b in wins)
+    return [
+        f"{scenario} ({n} bands, {seconds:.0f} CPU-s)",
+        f"  sentence: wins {_share(kinds['wins'], n)} (falsely {_share(false_wins, n)}),"
+        f" no family wins {_share(kinds['no winner'], n)}",
+        f"  false lower {_share(sum(b.get('false_lower', False) for b in bands), n)},"
+        f" false equiv. {_share(sum(b.get('false_equivalent', False) for b in bands), n)}",
+        "  outcomes of the named method's rows: "
+        + ", ".join(f"{o} {c / rows:.1%}" for o, c in outcomes.most_common()),
+        "  named: " + ", ".join(f"{m} {c}" for m, c in named.most_common()),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replicates", type=int, default=None, help="replicates (2 bands each)")
+    parser.add_argument("--spread", type=float, default=0.02, help="sd of a method's own effect")
+    parser.add_argument("--noise", type=float, default=0.03, help="sd of a trial's noise")
+    parser.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma-separated")
+    parser.add_argument("--sentences", type=int, default=2, help="example sentences shown")
+    parser.add_argument("--quick", action="store_true", help="one replicate (a smoke test)")
+    args = parser.parse_args(argv)
+    replicates = args.replicates or (1 if args.quick else 100)
+    chosen = [s.strip() for s in args.scenarios.split(",")]
+    unknown = [s for s in chosen if s not in SCENARIOS]
+    if unknown or replicates < 1:
+        parser.error(f"--scenarios: one of {list(SCENARIOS)}; --replicates >= 1")
+    for scenario in chosen:
+        start = time.process_time()
+        bands, sentences = run(scenario, replicates, args.spread, args.noise)
+        print("\n".join(report(scenario, bands, time.process_time() - start)))
+        for sentence in sentences[: args.sentences]:
+            print(f"    e.g. {sentence}")
+        print(flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
