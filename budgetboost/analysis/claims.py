@@ -29,6 +29,7 @@ from budgetboost.analysis.roles import by_role
 from budgetboost.analysis.stump_agreement import identical_stump_share
 from budgetboost.analysis.verdicts import (
     NOT_REPRODUCED,
+    NOT_TESTED,
     REPRODUCED,
     RULES,
     UNDECIDED,
@@ -180,7 +181,7 @@ def _compared(claim: str, comparisons: pd.DataFrame, kind: str) -> ClaimResult:
     """A claim decided across datasets from its comparison rows (roles for names)."""
     rows = comparisons[comparisons["question"] == f"claim {claim}"].reset_index(drop=True)
     if rows.empty:
-        return ClaimResult(claim, UNDECIDED, "no results for this comparison in this run")
+        return ClaimResult(claim, NOT_TESTED, "no results for this comparison in this run")
     across = rows[rows["dataset"] == ALL]
     verdict = (directional_verdict if kind == "directional" else equivalence_verdict)(rows)
     if across.empty:
@@ -208,7 +209,7 @@ def claim3b(summary: pd.DataFrame) -> ClaimResult:
     )
     detail.columns.name = None
     if "greedy" not in detail.columns:
-        return ClaimResult("3b", UNDECIDED, "no Greedy results", detail=detail)
+        return ClaimResult("3b", NOT_TESTED, "no Greedy results", detail=detail)
     detail = detail.rename(
         columns={"greedy": "greedy_spent_fraction", "smoothed": "smoothed_spent_fraction"}
     )
@@ -222,7 +223,7 @@ def claim3b(summary: pd.DataFrame) -> ClaimResult:
     if cheap.empty:
         return ClaimResult(
             "3b",
-            UNDECIDED,
+            NOT_TESTED,
             f"no sonar/ionosphere results; Greedy spent fraction at larger budgets: {everywhere}",
             detail=detail,
         )
@@ -247,12 +248,12 @@ def claim4b(detail: pd.DataFrame | None) -> ClaimResult:
     if detail is None:
         return ClaimResult(
             "4b",
-            UNDECIDED,
+            NOT_TESTED,
             "needs the per-round stump choices of Greedy and SpeedBoost; the "
             "shards hold errors only",
         )
     if detail.empty:
-        return ClaimResult("4b", UNDECIDED, "no rounds shared by Greedy and SpeedBoost")
+        return ClaimResult("4b", NOT_TESTED, "no rounds shared by Greedy and SpeedBoost")
     share = float(np.average(detail["share"], weights=detail["rounds"]))
     verdict = (
         REPRODUCED
@@ -281,7 +282,7 @@ def claim6(matches: pd.DataFrame, summary: pd.DataFrame) -> ClaimResult:
     if wide.empty or not {"smoothed", "adaboost_bt"} <= set(wide.columns):
         return ClaimResult(
             "6",
-            UNDECIDED,
+            NOT_TESTED,
             "needs Smoothed, AdaBoostBT and the AdaBoost reference on "
             f"{', '.join(OVERFIT_DATASETS)}",
         )

@@ -38,6 +38,7 @@ from budgetboost.analysis.vocabulary import (
 
 __all__ = [
     "NOT_REPRODUCED",
+    "NOT_TESTED",
     "REPRODUCED",
     "UNDECIDED",
     "VERDICTS",
@@ -50,8 +51,12 @@ REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 #: The verdict when the evidence does not decide (the same word as the outcome).
 UNDECIDED = INCONCLUSIVE
+#: The verdict of a claim the run cannot test: what it needs did not run (its datasets, its
+#: algorithms, varied costs), or too few datasets for any outcome across them. Not
+#: "inconclusive", which says the evidence was there and did not decide.
+NOT_TESTED = "not tested"
 #: The verdicts, in reading order.
-VERDICTS = (REPRODUCED, NOT_REPRODUCED, UNDECIDED)
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, UNDECIDED, NOT_TESTED)
 
 
 @dataclass
@@ -77,11 +82,14 @@ def _across(rows: pd.DataFrame) -> pd.DataFrame:
 
 def _verdict(rows: pd.DataFrame, claimed: str, against: set[str]) -> str:
     """Reproduced when every row across datasets reads ``claimed``, not reproduced when any
-    reads one of ``against``, else undecided (no such row, or some not decided)."""
+    reads one of ``against``; not tested when there is no such row or none has enough
+    datasets for an outcome; else undecided."""
     across = _across(rows)
     if across.empty:
-        return UNDECIDED
+        return NOT_TESTED
     outcomes = set(across["outcome"])
+    if outcomes == {TOO_FEW_DATASETS}:
+        return NOT_TESTED
     if outcomes & against:
         return NOT_REPRODUCED
     return REPRODUCED if outcomes == {claimed} else UNDECIDED
@@ -101,11 +109,12 @@ def equivalence_verdict(rows: pd.DataFrame) -> str:
 RULES = {
     "directional": (
         f"reproduced if every row across datasets is *{BETTER}*; not reproduced if any is "
-        f"*{WORSE}* or *{EQUIVALENT}*; otherwise (*{INCONCLUSIVE}*, *{TOO_FEW_DATASETS}*) "
-        "inconclusive"
+        f"*{WORSE}* or *{EQUIVALENT}*; not tested if there is no row or every row is "
+        f"*{TOO_FEW_DATASETS}*; otherwise inconclusive"
     ),
     "equivalence": (
         f"reproduced if every row across datasets is *{EQUIVALENT}*; not reproduced if any "
-        f"is *{BETTER}* or *{WORSE}*; otherwise inconclusive"
+        f"is *{BETTER}* or *{WORSE}*; not tested if there is no row or every row is "
+        f"*{TOO_FEW_DATASETS}*; otherwise inconclusive"
     ),
 }

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from budgetboost.analysis.findings import pool
-from budgetboost.analysis.verdicts import NOT_REPRODUCED, REPRODUCED, UNDECIDED
+from budgetboost.analysis.verdicts import NOT_REPRODUCED, NOT_TESTED, REPRODUCED, UNDECIDED
 from budgetboost.analysis.vocabulary import ALL, TOO_FEW_DATASETS, TOO_FEW_TRIALS
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.escape import for_rst, rst_text
@@ -96,7 +96,8 @@ def landing_page(
         f"{trials['dataset'].nunique()} datasets: "
         f"{counts.get(REPRODUCED, 0)} of {len(verdicts)} claims reproduced, "
         f"{counts.get(NOT_REPRODUCED, 0)} not reproduced, "
-        f"{counts.get(UNDECIDED, 0)} inconclusive.",
+        f"{counts.get(UNDECIDED, 0)} inconclusive"
+        + (f", {counts[NOT_TESTED]} not tested by this run." if counts.get(NOT_TESTED) else "."),
         "",
         "Verdicts",
         "--------",

@@ -12,8 +12,8 @@ from budgetboost.analysis import claims
 from budgetboost.analysis.stump_agreement import identical_stump_share
 from budgetboost.analysis.verdicts import (
     NOT_REPRODUCED,
+    NOT_TESTED,
     REPRODUCED,
-    UNDECIDED,
     ClaimResult,
 )
 
@@ -44,10 +44,11 @@ def test_claim1_reproduced_refuted_and_inconclusive():
             {"adaboost_bt": const(0.2), "adaboost_rs": const(0.4)}, datasets=CURVE_DATASETS[:5]
         )
     )["1"]
-    assert few.verdict == UNDECIDED
+    # the run cannot test it (a claim listed "inconclusive" read as if evidence were there)
+    assert few.verdict == NOT_TESTED
     assert set(few.deciding["outcome"]) == {"too few datasets"}
     none = check(curve_shards({"adaboost_bt": const(0.2)}))["1"]
-    assert none.verdict == UNDECIDED and "no results" in none.evidence
+    assert none.verdict == NOT_TESTED and "no results" in none.evidence
 
 
 def test_claims_judge_the_paper_experiments_only():
@@ -92,7 +93,7 @@ def test_claim2_small_budgets_with_varied_costs_only():
     flipped = curve_shards({k: (lambda b, f=f: 0.6 - f(b)) for k, f in curves.items()})
     assert check(flipped)["2"].verdict == NOT_REPRODUCED
     # equal costs everywhere: the claim has no rows to judge
-    assert check(df, varied=set())["2"].verdict == UNDECIDED
+    assert check(df, varied=set())["2"].verdict == NOT_TESTED
     some = {(d, "uniform_0_2") for d in CURVE_DATASETS[:6]}
     assert check(df, varied=some)["2"].deciding["datasets"].tolist() == [6, 6]
 
@@ -119,7 +120,7 @@ def test_claim3b_spent_fraction():
     spends = check(curve_shards(curves, datasets=("sonar",), spent={"greedy": 0.98}))["3b"]
     assert spends.verdict == NOT_REPRODUCED
     absent = check(curve_shards(curves, datasets=("ecoli",), spent={"greedy": 0.5}))["3b"]
-    assert absent.verdict == UNDECIDED and "ecoli/uniform_0_2 50%" in absent.evidence
+    assert absent.verdict == NOT_TESTED and "ecoli/uniform_0_2 50%" in absent.evidence
 
 
 def test_claim4a_speedboost_tracks_greedy():
@@ -132,12 +133,12 @@ def test_claim4a_speedboost_tracks_greedy():
     few = curve_shards(
         {"greedy": const(0.2), "speedboost": const(0.203)}, datasets=CURVE_DATASETS[:5]
     )
-    assert check(few)["4a"].verdict == UNDECIDED
+    assert check(few)["4a"].verdict == NOT_TESTED
 
 
 def test_claim4b_needs_stump_choices():
     r = check(curve_shards({"greedy": const(0.2)}))["4b"]
-    assert r.verdict == UNDECIDED and "per-round stump choices" in r.evidence
+    assert r.verdict == NOT_TESTED and "per-round stump choices" in r.evidence
     base = pd.DataFrame(
         {
             "dataset": "ecoli",
@@ -182,7 +183,7 @@ def test_claim4b_needs_stump_choices():
 
 def test_claim5_trees():
     none = check(curve_shards({"adaboost_bt": const(0.2)}))["5"]
-    assert none.verdict == UNDECIDED and "no results" in none.evidence
+    assert none.verdict == NOT_TESTED and "no results" in none.evidence
     boosting_wins = curve_shards(
         {
             "adaboost_bt": lambda b: 0.4 - b / 100,
@@ -231,4 +232,4 @@ def test_claim6_budget_to_match_on_overfitting_datasets():
     elsewhere = curve_shards(
         {"smoothed": const(0.05), "adaboost_bt": const(0.3)}, datasets=("sonar",)
     )
-    assert check(elsewhere)["6"].verdict == UNDECIDED
+    assert check(elsewhere)["6"].verdict == NOT_TESTED

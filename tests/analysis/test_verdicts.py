@@ -7,6 +7,7 @@ import pandas as pd
 
 from budgetboost.analysis.verdicts import (
     NOT_REPRODUCED,
+    NOT_TESTED,
     REPRODUCED,
     UNDECIDED,
     directional_verdict,
@@ -25,9 +26,9 @@ def test_verdicts_read_the_rows_across_datasets_only():
     assert directional_verdict(across("better", "worse")) == NOT_REPRODUCED
     assert directional_verdict(across("better", "equivalent")) == NOT_REPRODUCED
     assert directional_verdict(across("better", "inconclusive")) == UNDECIDED
-    assert directional_verdict(across("too few datasets")) == UNDECIDED
-    assert directional_verdict(across()) == UNDECIDED  # per-dataset rows decide nothing
+    assert directional_verdict(across("too few datasets")) == NOT_TESTED
+    assert directional_verdict(across()) == NOT_TESTED  # no row across datasets: untested
     assert equivalence_verdict(across("equivalent")) == REPRODUCED
     assert equivalence_verdict(across("equivalent", "better")) == NOT_REPRODUCED
     assert equivalence_verdict(across("inconclusive")) == UNDECIDED
-    assert equivalence_verdict(across("too few datasets")) == UNDECIDED
+    assert equivalence_verdict(across("too few datasets")) == NOT_TESTED

@@ -7,7 +7,7 @@ import pandas as pd
 from synthetic_results import claim_tables, const, curve_shards
 
 from budgetboost.analysis import claims
-from budgetboost.analysis.verdicts import UNDECIDED
+from budgetboost.analysis.verdicts import NOT_TESTED
 from budgetboost.report import claims as claims_text
 
 
@@ -15,7 +15,7 @@ def test_outputs_state_thresholds_and_every_claim():
     results = claims.check_claims(*_empty_tables())
     table = claims.claims_table(results)
     assert list(table["claim"]) == ["1", "2", "3a", "3b", "4a", "4b", "5", "6"]
-    assert set(table["verdict"]) == {UNDECIDED}
+    assert set(table["verdict"]) == {NOT_TESTED}  # nothing ran: nothing tested
     text = claims_text.claims_markdown(results)
     for name in (
         "ALPHA",
