@@ -37,6 +37,7 @@ __all__ = [
     "findings_table",
     "how_findings_read",
     "landing_lines",
+    "where_findings_read",
 ]
 
 #: Each question's title, in the order of :data:`budgetboost.analysis.findings.QUESTIONS`.
@@ -48,6 +49,16 @@ TITLES = {
     "costs": "Each algorithm under the open questions' cost models against U[0, 2] (Section 8)",
 }
 BAND_NAMES = {"small": "small", "medium": "medium", "large": "larger", "all": "all"}
+
+
+def where_findings_read(code: str = "``") -> str:
+    """One line pointing to :func:`how_findings_read`'s paragraph, which only ``claims.md``
+    prints (it stood on the first page, in claims.md and in summary.md); ``code`` is the
+    markup's literal quote (reStructuredText's ````, Markdown's `````)."""
+    return (
+        "How each comparison is decided (the datasets as the unit, the test across them, the "
+        f"±0.01 margin, the outcomes): {code}claims.md{code}, *How a verdict is reached*."
+    )
 
 
 def how_findings_read() -> str:
@@ -288,5 +299,5 @@ def landing_lines(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
             continue
         lines += [f"{TITLES[question]}:", "", rst_table(table), ""]
     if lines:
-        lines = [how_findings_read(), "", *lines]
+        lines = [where_findings_read(), "", *lines]
     return lines

@@ -17,7 +17,7 @@ from budgetboost.analysis.summary import with_names
 from budgetboost.analysis.vocabulary import ALL, CONFIDENCE, EQUIVALENCE_MARGIN, OUTCOMES
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.escape import for_markdown
-from budgetboost.report.findings import findings_table, how_findings_read
+from budgetboost.report.findings import findings_table, where_findings_read
 from budgetboost.report.tables import markdown_table
 
 __all__ = ["error_table", "summary_markdown"]
@@ -198,7 +198,7 @@ def _against_peers(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
     return [
         "## The paper's boosters against the peers",
         "",
-        how_findings_read(),
+        where_findings_read("`"),
         "",
         markdown_table(table) if not table.empty else "Too few datasets for a test across them.",
         "",

@@ -52,3 +52,26 @@ def test_the_first_page_prints_decided_rows_and_counts_the_rest():
     assert f"{int(undecidable.sum())} cannot be decided on this run" in sentence
     assert decided_findings(rows.iloc[:0])[1] == ""
     assert decided_findings(decided)[1] == ""  # nothing left to summarise
+
+
+def test_the_method_text_is_printed_once_per_report():
+    """The ~300-word paragraph on how findings are decided stood on the first page, in
+    claims.md and in summary.md: only claims.md prints it, the others point to it."""
+    from budgetboost.analysis import claims
+    from budgetboost.analysis.results import aggregate as aggregate_results
+    from budgetboost.report import summary as report_summary
+    from budgetboost.report.claims import claims_markdown
+
+    rows, catalogue = _findings()
+    paragraph = findings_text.how_findings_read()
+    first_page = "\n".join(findings_text.landing_lines(rows, catalogue))
+    assert paragraph not in first_page and "How a verdict is reached" in first_page
+    shards = synthetic_shards(trials=3)
+    results = aggregate_results(shards, Catalogue.default(), "uniform_0_2", sizes_for(shards))
+    summary_md = report_summary.summary_markdown(results, Catalogue.default())
+    assert paragraph not in summary_md
+    checked = claims.check_claims(
+        results.summary, results.comparisons, results.budget_to_match, None
+    )
+    sections = findings_text.findings_sections(rows, catalogue)
+    assert claims_markdown(checked, catalogue, sections).count(paragraph) == 1
