@@ -164,6 +164,8 @@ def findings_table(rows: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
         lines.append(
             {
                 "comparison": comparison,
+                # rows under two cost models read alike but for their numbers otherwise
+                "cost model": row["cost_model"] if row["dataset"] != ALL else row["pool"],
                 "budgets": BAND_NAMES.get(row["band"], row["band"]),
                 "difference [95% CI]": _interval(row),
                 "outcome": _outcome(row),

@@ -54,6 +54,20 @@ def test_the_first_page_prints_decided_rows_and_counts_the_rest():
     assert decided_findings(decided)[1] == ""  # nothing left to summarise
 
 
+def test_the_findings_tables_name_each_rows_cost_model():
+    """The README example's rows under U[0, 2] and the correlated model differed only in
+    their numbers: each row says its cost model ("all" across datasets and cost models)."""
+    rows, catalogue = _findings()
+    table = findings_text.findings_table(rows, catalogue)
+    across = table["datasets"].map(lambda d: isinstance(d, int))
+    assert (table.loc[across, "cost model"] == "all").all()
+    assert across.all()  # every comparison here ran on several datasets
+    # a comparison on one dataset gets that row, with its own cost model
+    one = rows[(rows["x"] == "greedy_tree2") & (rows["dataset"] == "heart")]
+    alone = findings_text.findings_table(one, catalogue)
+    assert set(alone["cost model"]) == set(one["cost_model"]) and len(alone)
+
+
 def test_the_method_text_is_printed_once_per_report():
     """The ~300-word paragraph on how findings are decided stood on the first page, in
     claims.md and in summary.md: only claims.md prints it, the others point to it."""
