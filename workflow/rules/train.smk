@@ -107,5 +107,7 @@ rule reproducible:
         split=of_checked_block(split_sizes),
         cost_spec=of_checked_block(cost_spec),
         versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
+        # what made the shard, as the plan sees it: one made otherwise is not compared
+        identity=of_checked_block(train_identity),
     script:
         "../scripts/reproducible.py"

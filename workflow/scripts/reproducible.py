@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 from budgetboost.data.io import read_table, write_text
 from budgetboost.pipeline.blocks import fit_block
+from budgetboost.pipeline.identity import check_identities
 from budgetboost.pipeline.job import run_job
 from budgetboost.pipeline.specs import algorithm_spec
 from budgetboost.pipeline.verify import check_same_rows
@@ -21,6 +22,7 @@ def reproducible(sm, job):
     dataset, cost_model = sm.params.dataset, sm.wildcards.cost_model
     algorithm = sm.wildcards.algorithm
     trial = int(sm.params.trial)
+    check_identities([sm.input.shard], {sm.input.shard: sm.params.identity})
     spec = algorithm_spec(algorithm, sm.params.algorithm)
     again, _, _ = fit_block(
         sm.input.data,
