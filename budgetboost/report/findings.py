@@ -172,7 +172,9 @@ def findings_table(rows: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
                 "datasets": int(row["datasets"]) if n is not None else row["dataset"],
                 "Wilcoxon p (Holm)": (
                     f"{row['p_holm']:.3g}"
-                    if n is not None and not math.isnan(row["p_holm"])
+                    if n is not None
+                    and not math.isnan(row["p_holm"])
+                    and row["outcome"] != TOO_FEW_DATASETS  # no test was possible
                     else "–"
                 ),
                 "P(better / equiv. / worse)": _probabilities(row),

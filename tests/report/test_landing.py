@@ -43,6 +43,11 @@ def test_the_first_page_prints_decided_rows_and_counts_the_rest():
     every = findings_text.findings_table(rows, catalogue)
     undecidable = every["outcome"].isin(UNDECIDABLE)
     assert undecidable.any() and (~undecidable).any()  # the case has both
+    # no test was possible: no p-value or probabilities beside "too few datasets" (claims.md
+    # printed "Wilcoxon p (Holm) 1" there)
+    few = every[every["outcome"] == TOO_FEW_DATASETS]
+    assert len(few) and (few["Wilcoxon p (Holm)"] == "–").all()
+    assert (few["P(better / equiv. / worse)"] == "–").all()
     decided, sentence = decided_findings(rows)
     kept = findings_text.findings_table(decided, catalogue)
     assert not kept["outcome"].isin(UNDECIDABLE).any()
