@@ -1,4 +1,4 @@
-"""Speed of boosting depth-2 trees against stumps (issue #16: target <= 3x per round).
+"""Speed of boosting depth-2 trees against stumps (target <= 3x per round).
 
 Prints, per Table 1 dataset (trial 0's training rows of the binarized data, as
 ``benchmarks/engine.py`` loads them), the per-round fit time of

@@ -1,4 +1,4 @@
-"""Speed of the boosting engine (issue: core engine, "Speed"; issue #14).
+"""Speed of the boosting engine (the core engine's speed).
 
 Prints, measured in the same run (medians of repeated timings, one thread everywhere):
 

@@ -1,4 +1,4 @@
-"""The costliest estimator calls of the full run (issue #14), timed on their real shapes.
+"""The costliest estimator calls of the full run, timed on their real shapes.
 
 Prints medians of repeated timings (one thread, as the pipeline's jobs) of:
 

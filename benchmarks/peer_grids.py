@@ -1,4 +1,4 @@
-"""The library peers' grids, before and after: is the step size still the cap? (issue #38)
+"""The library peers' grids, before and after: is the step size still the cap?
 
 For each peer (LightGBM CEGB and CatBoost penalties, stumps, as a config runs them) and each
 grid of its learning rate and number of trees, on suite datasets and their cost models: the

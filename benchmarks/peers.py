@@ -1,4 +1,4 @@
-"""Time and reach of the tuned algorithms (the library peers, TunedBoost) per dataset (#23).
+"""Time and reach of the tuned algorithms (the library peers, TunedBoost) per dataset.
 
 For each dataset and algorithm of a config (by default the peers and every tuned algorithm of
 ``config/config.yaml``): the first ``--trials`` trials' splits and U[0, 2] costs exactly as a

@@ -1,4 +1,4 @@
-"""What a finished run's cluster jobs needed, and the ``resources:`` to ask for (#24).
+"""What a finished run's cluster jobs needed, and the ``resources:`` to ask for.
 
 Reads the job logs of a config's run (the log files of the jobs its plan holds, under
 ``logs/`` for ``results: results``, ``logs/x`` for ``results: results/x``): per submitted
@@ -44,7 +44,7 @@ def main() -> None:
     parser.add_argument(
         "--assume-owner",
         action="store_true",
-        help="read a results folder that records no config (a run before #33) as this one's",
+        help="read a results folder that records no config (an older run's) as this one's",
     )
     args = parser.parse_args()
     try:

@@ -1,4 +1,4 @@
-"""How every algorithm's time and memory grow with the training rows (#24).
+"""How every algorithm's time and memory grow with the training rows.
 
 For each dataset (default: census and ocr17) and each number of training rows ``n`` (default
 1,000, 4,000, 16,000 and ``all``: every row not held out for test), every algorithm of a

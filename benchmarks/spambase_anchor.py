@@ -1,4 +1,4 @@
-"""A published anchor for per-example feature acquisition: Spambase with unit costs (issue #38).
+"""A published anchor for per-example feature acquisition: Spambase with unit costs.
 
 Covert et al. (ICML 2023, "Learning to Maximize Mutual Information for Dynamic Feature
 Selection") report GDFS, their greedy dynamic feature selection, on Spambase (57 raw

@@ -1,4 +1,4 @@
-"""CPU seconds of one trial of every algorithm on each dataset, for planning a suite run (#32).
+"""CPU seconds of one trial of every algorithm on each dataset, for planning a suite run.
 
 For each dataset (default: every enabled registry entry outside Table 1, the benchmark
 suite's) at the registry's sizes, every algorithm of a config (default ``config/config.yaml``:

@@ -1,4 +1,4 @@
-"""How many trials a family needs: the corrected test's power against the trials (issue 30).
+"""How many trials a family needs: the corrected test's power against the trials.
 
 The trials of a dataset split one finite sample, so the per-dataset test's standard error is
 ``S sqrt(1/J + rho/(1 - rho))`` (:mod:`budgetboost.analysis.per_dataset`): past some number of

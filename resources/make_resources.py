@@ -258,7 +258,7 @@ def write_readme(out: Path, rows: dict[str, int]) -> None:
         "# Vendored datasets",
         "",
         "Compact copies of the nine experiment datasets of Table 1, and of the benchmark",
-        "suite's datasets beyond them and Turney's test costs (issue #32), so the",
+        "suite's datasets beyond them and Turney's test costs, so the",
         "pipeline runs offline. Raw tables, not binarized: `budgetboost.data.datasets`",
         "applies the label rules and the binarization of `config/datasets.yaml`. Missing",
         "values are Parquet nulls. Rebuilt by `python resources/make_resources.py` from the",
@@ -277,7 +277,7 @@ def write_readme(out: Path, rows: dict[str, int]) -> None:
         "cancer; workclass, occupation and native-country of census) are stored as nulls; "
         "the binarization sets every indicator of that attribute to 0 for such a row.",
         "",
-        "## The benchmark suite (issue #32)",
+        "## The benchmark suite",
         "",
         f"{len(suite)} datasets and {len(costs)} cost files, {suite_bytes / 1e6:.2f} MB. "
         "Columns are named as each dataset's documentation names its attributes; a table "

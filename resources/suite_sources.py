@@ -1,4 +1,4 @@
-"""Readers and provenance of the benchmark suite's datasets (issue #32), for make_resources.py.
+"""Readers and provenance of the benchmark suite's datasets, for make_resources.py.
 
 Each entry of :data:`SUITE` reads the plain copies in ``../shared/datasets/suite`` (see its
 README for where each came from and how its counts were checked) into one raw table: the

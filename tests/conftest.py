@@ -518,7 +518,7 @@ BAD_CONFIGS = [
         lambda c: c["cost_models"]["turney"].update(algorithms=["gredy"]),
         "config cost_models.turney.algorithms: 'gredy' is not defined under algorithms",
     ),
-    (  # issue #37, cases 14 and 15: names Snakemake or the file system would refuse late
+    (  # names Snakemake or the file system would refuse late
         lambda c: c["algorithms"].update({"g" * 256: c["algorithms"]["greedy"]}),
         "config algorithms." + "g" * 256 + ": name of 256 bytes: names become file names",
     ),

@@ -51,7 +51,7 @@ class DictEvaluation(CheapestStump):
         return super().evaluate_at_budgets(X, y, budgets).as_dict()
 
 
-# ------------------------------------------------------------------ contract breakers (#25)
+# ------------------------------------------------------------------ contract breakers
 # Each would win a comparison by breaking a rule if nothing checked it.
 
 

@@ -12,7 +12,7 @@ row across datasets per (x, y, band). The questions, from the run's catalogue:
   trees, forest pruning, per-example feature acquisition, and a method of a user's of family
   ``other``) against the paper's boosters that
   face the peers, each library peer and each other such algorithm (each pair once);
-* ``peers`` (beyond the paper, #15): each booster that faces the peers
+* ``peers`` (beyond the paper): each booster that faces the peers
   (:meth:`~budgetboost.pipeline.catalogue.Catalogue.peer_opponents`: Smoothed and Greedy as
   published, and their tuned variants) against each algorithm of family ``peer``;
 * ``tuning``: each tuned variant against its base as published (what tuning is worth);

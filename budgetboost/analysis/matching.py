@@ -11,9 +11,9 @@ sample), is at most the margin (a non-inferiority test), on at least
 such budget of the grid (NaN: never).
 
 The pairing matters: both errors move with the trial's split, so their difference varies
-much less than either error, and a bar made of the reference's own interval (as before #30)
-is either too tight (the trials taken as independent) or, once that interval is about the
-population, so wide that every curve "reaches" it at once.
+much less than either error, and a bar made of the reference's own interval (the way before
+this test) is either too tight (the trials taken as independent) or, once that interval is
+about the population, so wide that every curve "reaches" it at once.
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ SUITE_ROUNDS = 500
 
 
 def suite_sizes(n_rows: int) -> tuple[int, int]:
-    """``(train_size, test_size)`` of a dataset outside Table 1, from its row count (#32).
+    """``(train_size, test_size)`` of a dataset outside Table 1, from its row count.
 
     One rule for every such dataset, as Table 1 gives the paper's own: a quarter of the rows
     for test and the rest for training, each at most 1,000::

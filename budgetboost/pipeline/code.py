@@ -4,7 +4,7 @@ A rule declares the code it runs as inputs (``workflow/rules/common.smk``'s ``co
 editing a module re-runs exactly the jobs that import it: :func:`source_files` follows the
 imports without importing anything of the package. It follows the package's modules and any
 module of the user's own, such as an estimator ``"my_estimators:Mine"`` on ``PYTHONPATH`` and
-the helpers it imports (issue 33: an edit there left the old shards standing); code installed
+the helpers it imports (an edit there left the old shards standing); code installed
 in site-packages or the standard library is the libraries' (their versions are the train jobs'
 params, :func:`library_versions`), and :func:`untracked` says when an estimator's own module
 is such code.

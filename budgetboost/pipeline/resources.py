@@ -1,4 +1,4 @@
-"""What the submitted rules ask a cluster for, and what a finished run says they need (#24).
+"""What the submitted rules ask a cluster for, and what a finished run says they need.
 
 The rules that run as cluster jobs (``binarize``, ``adaboost_path``, ``train``) declare
 ``mem_mb`` and ``runtime`` (minutes). Their defaults (:data:`DEFAULTS`) fit Table 1's sizes;

@@ -7,7 +7,7 @@ The pipeline's ``adaboost_path`` rule fits it once per block of trials
 (:func:`write_adaboost_paths`); the train jobs of the algorithms with ``adaboost_path: true``
 read it (:func:`read_adaboost_paths`) and pass each trial's path to their estimator, which
 cuts it under its own costs, rounds and budget (``BoostPath.under_costs``): the shards are
-bit for bit those of boosting anew (issue 14).
+bit for bit those of boosting anew.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``snakemake --report`` refuses to build a report from out-of-date results (#25, item 3).
+"""``snakemake --report`` refuses to build a report from out-of-date results.
 
 Snakemake builds the report from whatever result files exist: after a config or code change
 it would present the old results under the new config without a word. The Snakefile calls

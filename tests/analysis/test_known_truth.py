@@ -1,4 +1,4 @@
-"""The per-dataset inference against known truths (issue 30, item 6): datasets simulated
+"""The per-dataset inference against known truths: datasets simulated
 from a population where the answer is known (budgetboost.analysis.simulation), at the
 benchmark's sizes; ``python benchmarks/inference.py`` prints the same figures for more
 datasets, shapes and trial counts."""

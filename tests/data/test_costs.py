@@ -545,7 +545,7 @@ def test_varied_pairs(tmp_path):
 
 
 def test_a_cost_file_name_with_spaces_around_it_is_named_at_once(tmp_path):
-    """Issue #37, case 5: ``" age ",1`` would match no attribute and fail late."""
+    """``" age ",1`` would match no attribute and fail late."""
     from budgetboost.data.cost_kinds import read_test_costs
 
     (tmp_path / "c.csv").write_text('feature,cost\nsex,1\n" age ",1\n')

@@ -367,7 +367,7 @@ def test_text_in_a_parquet_column_names_the_value_and_the_way_out(tmp_path):
     ],
 )
 def test_the_label_rule_is_checked_against_a_present_file(tmp_path, text, message):
-    """Issue 33, poor cases: an empty user CSV, a missing label column and a label outside
+    """An empty user CSV, a missing label column and a label outside
     the rule failed binarize after a traceback; planning calls this (check_labels)."""
     from budgetboost.data.datasets import check_labels
 
@@ -390,7 +390,7 @@ def test_the_label_rule_is_checked_against_a_present_file(tmp_path, text, messag
 
 # --------------------------------------------------------------------------- the label, twice
 def test_a_header_naming_a_column_twice_stops_naming_the_file_and_the_columns(tmp_path):
-    """Issue #37, case 1: pandas would rename the label's copy ``cls.1`` and keep it as a
+    """Pandas would rename the label's copy ``cls.1`` and keep it as a
     feature that gives the answer away."""
     (tmp_path / "toy.csv").write_text("a,cls,b,cls,b\n1,yes,0,yes,1\n2,no,1,no,0\n3,no,0,no,1\n")
     with pytest.raises(DatasetError, match=r"'toy'.*toy\.csv.*named twice.*\['b', 'cls'\]"):
@@ -410,7 +410,7 @@ def test_an_attribute_that_copies_the_label_stops_the_dataset(tmp_path):
 
 
 def test_exclude_naming_a_missing_column_stops_at_planning(tmp_path):
-    """Issue #37, case 4: found by check_labels (the plan), not by binarize."""
+    """Found by check_labels (the plan), not by binarize."""
     from budgetboost.data.datasets import check_labels
 
     (tmp_path / "toy.csv").write_text("id,a,cls\n7,1,yes\n8,2,no\n9,3,no\n")
@@ -420,7 +420,7 @@ def test_exclude_naming_a_missing_column_stops_at_planning(tmp_path):
 
 
 def test_the_missing_value_hint_of_an_infinite_value_is_the_text_a_file_holds():
-    """Issue 51: the hint of an infinite value printed ``np.float64(inf)`` (numpy's repr)."""
+    """The hint of an infinite value printed ``np.float64(inf)`` (numpy's repr)."""
     from budgetboost.data.datasets import _missing_value_hint
 
     for fmt, expected in [
@@ -454,7 +454,7 @@ def test_the_missing_value_hint_of_an_infinite_value_is_the_text_a_file_holds():
     ],
 )
 def test_a_label_column_not_found_gets_the_hint_its_header_gives(tmp_path, text, hint):
-    """Issue 51: a ``;``-separated file, or a header `` presence``, said only that the label
+    """A ``;``-separated file, or a header `` presence``, said only that the label
     column was not there."""
     import io
 

@@ -93,7 +93,7 @@ def test_read_splits_rejects_other_tables(tmp_path):
 
 
 def test_a_training_part_of_one_class_names_the_trial_and_the_remedy():
-    """#25: found before in a train job, without the trial."""
+    """Found before in a train job, without the trial."""
     y = np.array([1] * 95 + [-1] * 5)
     check_training_classes("skewed", y, 60, 20, 5)  # 60 of 100 rows: both classes
     with pytest.raises(ValueError) as err:

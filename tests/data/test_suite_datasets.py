@@ -1,4 +1,4 @@
-"""The benchmark suite's datasets (#32): every vendored entry binarizes, the suite's entries
+"""The benchmark suite's datasets: every vendored entry binarizes, the suite's entries
 follow the one size rule, their tasks have the documented class counts, and Turney's cost
 files name the datasets' attributes."""
 
@@ -167,7 +167,7 @@ def test_turney_cost_files_name_the_datasets_attributes(built, name):
 
 def test_cleveland_groups_share_turneys_parts():
     """Blood draw, thallium scan and exercise ECG (Turney 1995): all 13 tests 323.97 with the
-    groups, 600.57 without (issue #32)."""
+    groups, 600.57 without."""
     costs = _costs("heart_cleveland")
     grouped = costs.dropna(subset=["group"])
     shared = (grouped["cost"] - grouped["discount_cost"]).groupby(grouped["group"]).first()

@@ -1,4 +1,4 @@
-"""YAML read strictly (budgetboost.data.yamlfile, issue 33): duplicate keys, alias bombs,
+"""YAML read strictly (budgetboost.data.yamlfile): duplicate keys, alias bombs,
 files that are not small text files; each refused in one line naming the file."""
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from .conftest import (
 
 
 def test_panel_selection(summary):
-    """Figure 2 holds the real costs, whatever the dataset's source (issue #36: a local
+    """Figure 2 holds the real costs, whatever the dataset's source (a local
     dataset was drawn there whatever its costs)."""
     fig1 = plots.figure1_panels(summary, LOCAL)
     fig2 = plots.figure2_panels(summary, LOCAL)

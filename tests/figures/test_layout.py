@@ -1,4 +1,4 @@
-"""Every registered figure keeps its text inside its canvas (issue #36): titles, subtitles,
+"""Every registered figure keeps its text inside its canvas: titles, subtitles,
 axis and tick labels, legends, read from the rendered artists' extents, on results shaped like
 the suite's (its algorithms, labels and families, the adversarial and few-cheap cost models)
 and on a run with no results for a figure."""

@@ -78,7 +78,7 @@ OTHER_COST_MODELS = ("figure2", "adversarial_costs", "few_cheap_costs")
 
 
 def test_a_config_only_algorithm_appears_with_its_label_and_own_style(summary):
-    """Issue 13: an algorithm added in the config alone is drawn in every figure of its family
+    """An algorithm added in the config alone is drawn in every figure of its family
     with its label and a colour no other algorithm has (never grey dots)."""
     shards = synthetic_shards(datasets=("ecoli", "heart"), trials=4, budgets=(2, 10), extra=())
     smoothed = shards[shards["algorithm"] == "smoothed"]

@@ -309,7 +309,7 @@ def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, de
     assert err.value.budget == float(budget)
 
 
-# ------------------------------------------------------------------ verified, not trusted (#37)
+# ------------------------------------------------------------------ verified, not trusted
 @pytest.mark.parametrize(
     "name, message",
     [
@@ -328,7 +328,7 @@ def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, de
     ],
 )
 def test_a_model_that_reads_unpaid_columns_or_is_not_reproducible_fails(data, name, message):
-    """Issue #37, case 2: an estimator reading the best column while reporting a spent of 0
+    """An estimator reading the best column while reporting a spent of 0
     was accepted, and one drawing from global random state (0.529 / 0.429 / 0.588 in three
     runs) too."""
     X, y = data
@@ -363,7 +363,7 @@ def test_honest_estimators_pass_the_verification(problem):
 
 
 def test_a_training_part_of_one_class_is_named_by_the_train_job():
-    """Issue 51: ``train_size: 2`` failed the train job, which may run before the split job,
+    """``train_size: 2`` failed the train job, which may run before the split job,
     with the estimator's ``y must contain exactly two classes``, no trial named."""
     from types import SimpleNamespace
 

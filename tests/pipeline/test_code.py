@@ -30,7 +30,7 @@ def test_source_files_follow_package_imports(tmp_path):
 
 
 def test_source_files_follow_a_users_module_outside_the_root(tmp_path, monkeypatch):
-    """Issue 33, bad case 6: an estimator on PYTHONPATH and the helper modules it imports are
+    """An estimator on PYTHONPATH and the helper modules it imports are
     its jobs' code; the libraries it imports (installed code) are not."""
     site = tmp_path / "site"
     (site / "helpers").mkdir(parents=True)

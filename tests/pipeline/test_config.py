@@ -45,7 +45,7 @@ SCHEMA_ERRORS = [
         lambda c: c.update(resources={"train": {"mem_mb": 0}}),
         "config resources.train.mem_mb: 0 is less than the minimum of 100",
     ),
-    # issue 51: YAML reads 2e0 as text; a dotted class path; both said in words
+    # YAML reads 2e0 as text; a dotted class path; both said in words
     (
         lambda c: c["cost_models"]["uniform_0_2"]["budgets"].update(step="2e0"),
         "config cost_models.uniform_0_2.budgets.step: must be of type 'number'; got '2e0' "
@@ -96,7 +96,7 @@ CHECK_ERRORS = [
         lambda c: c["algorithms"]["adaboost"].update(rounds_from_registry="rounds"),
         "config algorithms.adaboost.rounds_from_registry: BudgetedBoost has no parameter 'rounds'",
     ),
-    # the cost-sensitive tree's trade-off grid (#16)
+    # the cost-sensitive tree's trade-off grid
     (
         lambda c: c["algorithms"]["tree"]["params"].update(tradeoffs=[0, 1]),
         "config algorithms.tree.params.tradeoffs: only used with cost_sensitive=True",
@@ -200,7 +200,7 @@ def test_check_config_names_the_config_path(test_config, registry, edit, message
     assert "\n" not in str(err.value)
 
 
-# ------------------------------------------------------------------ issue 25: planning checks
+# ------------------------------------------------------------------ planning checks
 
 
 def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config, registry):
@@ -223,7 +223,7 @@ def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config,
 
 
 def test_a_required_constructor_parameter_stops_at_planning(test_config, registry):
-    """Issue 51: an estimator whose ``__init__`` needs an argument the config does not give
+    """An estimator whose ``__init__`` needs an argument the config does not give
     passed planning and failed every train job."""
     needy = "fixtures.misbehaving_estimators:Needy"
     config = validate_config(
@@ -315,7 +315,7 @@ def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_pat
 def test_a_cost_file_against_the_datasets_attributes_at_planning(
     test_config, registry, tmp_path, edit, detail
 ):
-    """Issue 51: a cost file missing an attribute failed every train job instead of planning;
+    """A cost file missing an attribute failed every train job instead of planning;
     a cost for an attribute that does not exist, or for the label, was silently ignored."""
     rows = (REPO / "resources/heart_cleveland_turney_costs.csv").read_text().splitlines()
     assert "thal,102.90,B,1.00" in rows
@@ -336,7 +336,7 @@ def test_a_cost_file_against_the_datasets_attributes_at_planning(
 
 
 def test_a_cost_file_header_may_have_spaces_around_its_names(tmp_path):
-    """Issue 51: a header ``feature , cost`` was not recognised as the cost table's."""
+    """A header ``feature , cost`` was not recognised as the cost table's."""
     from budgetboost.data.cost_kinds import read_test_costs
 
     (tmp_path / "c.csv").write_text("feature , cost\nage,1.5\nsex,2\n")

@@ -1,4 +1,4 @@
-"""A train block under real test costs with Turney's discount groups (#32, item 2): the costs,
+"""A train block under real test costs with Turney's discount groups: the costs,
 discount groups and fits of the train job's path, Turney's heart costs charged, tests not
 offered."""
 
@@ -44,7 +44,7 @@ def cleveland(built):
     [(("exang", "oldpeak"), 86.30 + 1.00 + 1.00), (("thal", "thalach"), 103.90)],
 )
 def test_heart_cleveland_charges_turneys_groups(cleveland, tests, charged):
-    """Issue #32: a model that reads exang and oldpeak (one exercise ECG) costs 86.30 + 1.00
+    """A model that reads exang and oldpeak (one exercise ECG) costs 86.30 + 1.00
     + 1.00 = 88.30 per example, thal with thalach (one thallium scan) 103.90; their full
     prices would be 174.60 and 205.80."""
     data, inputs = cleveland

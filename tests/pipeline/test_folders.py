@@ -1,4 +1,4 @@
-"""Each config's own results folder (budgetboost.pipeline.folders, issue 33 bad case 5):
+"""Each config's own results folder (budgetboost.pipeline.folders):
 the default run's ``results/`` unchanged, any other config's a folder of its own, and a
 folder another config owns refused at planning."""
 
@@ -75,7 +75,7 @@ def test_a_folder_another_config_owns_is_refused(tmp_path):
         folders.claim("results", "config/test.yaml", root)
 
 
-# ------------------------------------------------------------------ issue #37, cases 3 and 11-13
+# ------------------------------------------------------------------ folders claimed and refused
 @pytest.mark.parametrize(
     "argv, target",
     [
@@ -122,7 +122,7 @@ def test_an_owner_record_that_is_no_text_file_or_a_results_file_is_named(tmp_pat
 
 
 def test_a_results_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
-    """Issue 51: a read-only results folder gave a traceback at the start of a run (the
+    """A read-only results folder gave a traceback at the start of a run (the
     owner file could not be written). Simulated: the tests may run as root, who may write
     anywhere."""
 

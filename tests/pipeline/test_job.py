@@ -1,6 +1,6 @@
 """The wrapper of every rule script (budgetboost.pipeline.job) in a process of its own, as a
 job runs it: an ``os._exit`` in an estimator, a segfault, an estimator that ignores its time
-limit, memory above ``mem_mb`` (issue 51's poor cases)."""
+limit, memory above ``mem_mb`` (each in one line)."""
 
 from __future__ import annotations
 

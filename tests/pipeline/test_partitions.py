@@ -1,4 +1,4 @@
-"""The SLURM partitions a run asks for, against sinfo's (issue #37, case 16)."""
+"""The SLURM partitions a run asks for, against sinfo's."""
 
 from __future__ import annotations
 

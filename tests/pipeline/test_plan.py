@@ -213,7 +213,7 @@ def test_a_config_sets_a_datasets_sizes_over_the_registrys(checked):
 
 
 def test_a_train_job_depends_on_the_versions_of_the_libraries_it_runs(checked):
-    """#25: numpy's version for every job, LightGBM's and CatBoost's for their peers."""
+    """Numpy's version for every job, LightGBM's and CatBoost's for their peers."""
     import importlib.metadata
 
     plan = Plan(*checked)

@@ -1,4 +1,4 @@
-"""What cluster jobs ask for, and what a finished run says they need (#24)."""
+"""What cluster jobs ask for, and what a finished run says they need."""
 
 from __future__ import annotations
 

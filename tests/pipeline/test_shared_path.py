@@ -1,5 +1,5 @@
 """The shared AdaBoost path (budgetboost.pipeline.shared_path): written and read back, it serves a
-block as fitting anew does (issue 14)."""
+block as fitting anew does."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from budgetboost.pipeline import blocks, shared_path, specs
 
 def test_shared_adaboost_paths_round_trip_and_serve_run_block(tmp_path):
     """A block's shared AdaBoost paths, written and read back, give the shards of fitting
-    anew, for the reference, AdaBoostBT and AdaBoostRS alike (issue 14)."""
+    anew, for the reference, AdaBoostBT and AdaBoostRS alike."""
     rng = np.random.default_rng(3)
     X = (rng.random((60, 12)) < 0.4).astype(np.uint8)
     y = np.where(rng.random(60) < 0.5, 1, -1).astype(np.int8)

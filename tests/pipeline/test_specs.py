@@ -64,7 +64,7 @@ def test_make_estimator_rejects_a_parameter_the_class_lacks(problem):
 
 
 def test_a_cost_spec_is_one_whatever_the_type_of_its_numbers():
-    """Issue 51: ``2.0`` and ``2`` in a cost spec are one price (every kind reads floats)."""
+    """``2.0`` and ``2`` in a cost spec are one price (every kind reads floats)."""
     from budgetboost.pipeline.specs import canonical_spec
 
     written = {"model": "discrete", "values": [1, 2.5], "high": 2, "prices": {"b": 1, "a": None}}

@@ -1,4 +1,4 @@
-"""Labels written where a reader meets them (budgetboost.report.escape, issue 33, bad cases
+"""Labels written where a reader meets them (budgetboost.report.escape, bad cases
 1-3 and the poor cases of labels): Markdown rendered by a CommonMark parser, the first page
 by Jinja2 as Snakemake renders it and then by docutils, tables aligned with wide characters.
 """
@@ -22,7 +22,7 @@ from budgetboost.report.landing import landing_page
 from budgetboost.report.summary import summary_markdown
 from budgetboost.report.tables import markdown_table, rst_table
 
-#: labels the sweep of issue 33 tried, each a markup or template of one kind
+#: labels a sweep of hostile input tried, each a markup or template of one kind
 HOSTILE = {
     "smoothed": "<script>document.title='pwned'</script>",
     "greedy": "<img src=x onerror=alert(1)>",

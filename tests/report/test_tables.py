@@ -14,7 +14,7 @@ def test_markdown_table_escapes_and_aligns():
 
 
 def test_markdown_table_escapes_headers_and_line_breaks():
-    """A label is a column header in summary.md (#25): its ``|`` and line breaks must not
+    """A label is a column header in summary.md: its ``|`` and line breaks must not
     break the table."""
     text = tables.markdown_table(pd.DataFrame({"Mine | v2\nnew": [0.5], "x": ["a\nb"]}))
     header, rule, body = text.splitlines()

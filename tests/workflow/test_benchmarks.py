@@ -1,5 +1,5 @@
 """The benchmarks' command lines refuse bad arguments in one line naming the argument and
-its value (issue 33, poor cases: ``--datasets nosuch`` gave a KeyError, ``--sizes abc`` a bare
+its value (poor cases: ``--datasets nosuch`` gave a KeyError, ``--sizes abc`` a bare
 ValueError, ``--repeats -1`` a StatisticsError, a bad config a traceback)."""
 
 from __future__ import annotations

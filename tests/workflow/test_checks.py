@@ -37,7 +37,7 @@ def test_a_config_that_is_not_a_mapping(tmp_path, text, message):
         load_config_file(path)
 
 
-#: Issue 33's poor cases found when the workflow is planned (check_all, which common.smk
+#: Bad input found when the workflow is planned (check_all, which common.smk
 #: calls): each passed planning before and failed a job, or was silently accepted.
 PLANNING_ERRORS = [
     (
@@ -54,7 +54,7 @@ PLANNING_ERRORS = [
         "config algorithms: algorithm 'greedy': variant_of goes round in a circle "
         "(greedy -> greedy_tree2 -> greedy)",
     ),
-    (  # issue 51: emoji and CJK drew empty boxes in every figure
+    (  # emoji and CJK drew empty boxes in every figure
         lambda c: c["algorithms"]["greedy"].update(label="Greedy \N{ROCKET}"),
         "config algorithms.greedy.label: 'Greedy \N{ROCKET}' holds '\N{ROCKET}' (U+1F680), "
         "which matplotlib's fonts here cannot draw: figures would show an empty box",
@@ -157,7 +157,7 @@ def test_the_command_line_checks_files(tmp_path, capsys, test_config):
 
 @pytest.mark.slow
 def test_a_device_given_as_configfile_is_snakemakes_to_refuse(capsys):
-    """Wrong case 4 of issue 51: ``--configfile /dev/zero`` grew to 4.9 GB in 15 s. Snakemake
+    """Wrong case 4 of ``--configfile /dev/zero`` grew to 4.9 GB in 15 s. Snakemake
     reads every ``--configfile`` itself (``ConfigSettings``: ``json.load`` of the whole file)
     before any code of this workflow runs, so only Snakemake can refuse it there: capped at
     1 GiB here, it dies of a MemoryError in its own loader (when this test fails, Snakemake

@@ -41,7 +41,7 @@ def test_the_extended_peers_run_the_default_runs_experiments():
 
 
 def test_the_full_size_run_trains_on_every_row_not_held_out_for_test():
-    """config/full_size.yaml (#24): its datasets' training rows are every row of the vendored
+    """config/full_size.yaml: its datasets' training rows are every row of the vendored
     data but Table 1's test rows, and its algorithms are the default's (the peers with the
     libraries' leaf and bin minimums for data of this size)."""
     from budgetboost.data.datasets import build_binarized
@@ -63,8 +63,8 @@ def test_the_full_size_run_trains_on_every_row_not_held_out_for_test():
 
 
 def test_the_default_peers_are_set_for_small_data_and_run_20_trials():
-    """Issue 23: no LightGBM peer of the default config has leaves of more than 5 rows, and
-    every peer runs at least 20 trials of every dataset under U[0, 2] (issue 30: under the
+    """No LightGBM peer of the default config has leaves of more than 5 rows, and
+    every peer runs at least 20 trials of every dataset under U[0, 2] (under the
     corrected variance a per-dataset row detects at 20 trials within 1.13 of what it detects
     at 30, benchmarks/trials.py)."""
     from budgetboost.estimators.contract.names import estimator_class

@@ -1,4 +1,4 @@
-"""What a job guarantees whatever it runs and whatever happens to its outputs (issue 33):
+"""What a job guarantees whatever it runs and whatever happens to its outputs:
 the real ``snakemake`` on one dataset and trial, with estimators that misbehave
 (``tests/fixtures/misbehaving_estimators.py``), shards edited or cut short, estimator code
 outside the repository, and two configs in one repository (marker ``slow``)."""
@@ -141,10 +141,10 @@ def test_a_job_past_its_runtime_stops_naming_algorithm_dataset_and_trial(tmp_pat
     ],
 )
 def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls, start):
-    """Issue #37, cases 8 and 9: ``sys.exit(0)`` in ``fit`` gave a MissingOutputException
+    """``sys.exit(0)`` in ``fit`` gave a MissingOutputException
     and an empty log; a KeyboardInterrupt a 20-line traceback on the console. Case 2: a
     model reading a column it reports not paying for, or not reproducible, was accepted.
-    Issue 51: ``os._exit(0)`` was blamed on the file system's latency; a model cheating at
+    ``os._exit(0)`` was blamed on the file system's latency; a model cheating at
     one budget only, or voting with three columns and reporting one, was accepted."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"odd": f"misbehaving_estimators:{cls}"})
@@ -284,7 +284,7 @@ def test_a_train_job_that_breaks_the_contract_fails_and_writes_no_shard(tmp_path
 
 
 def test_a_shard_made_by_another_config_is_never_read(tmp_path):
-    """Wrong case 3 of issue 51: a shard copied from a run with ``max_rounds: 3`` over this
+    """Wrong case 3 of a shard copied from a run with ``max_rounds: 3`` over this
     run's (``max_rounds: 10``) was summarised as it stood (Greedy 0.271 -> 0.318 at every
     budget) and ``-n`` had nothing to do: it is newer than its inputs and Snakemake has no
     params of its own for it. Its identity is not the plan's: the summary stops, naming the

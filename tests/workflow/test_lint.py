@@ -1,4 +1,4 @@
-"""The tree stays as ruff keeps it: lint-clean and formatted (issue 13)."""
+"""The tree stays as ruff keeps it: lint-clean and formatted."""
 
 from __future__ import annotations
 
@@ -37,3 +37,28 @@ def test_snakefiles_are_formatted():
     snakefmt = str(Path(SNAKEMAKE).with_name("snakefmt"))
     proc = subprocess.run([snakefmt, "--check", *files], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+#: A reference to one of the project's issues ("issue 33", "#25"): no reader can follow one.
+ISSUE_REFERENCE = r"(?<![\w/&])(?:[Ii]ssues? #?\d{2}\b|#\d{2}\b)"
+
+
+def test_no_text_cites_the_projects_issue_numbers():
+    """Code, docs and configs say in words what a thing is for: 93 lines in 64 files cited
+    issue numbers (#12-#39) that no reader could follow. (Upstream references, e.g.
+    Snakemake's "issue #2782", name their project and stay.)"""
+    import re
+
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.split()
+    suffixes = (".py", ".md", ".yaml", ".smk", ".rst", "Snakefile")
+    found = []
+    for name in tracked:
+        path = REPO / name
+        if not name.endswith(suffixes) or not path.is_file() or path == Path(__file__):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(ISSUE_REFERENCE, line) and "Snakemake issue" not in line:
+                found.append(f"{name}:{number}: {line.strip()[:80]}")
+    assert found == [], "\n".join(found[:20])

@@ -1,4 +1,4 @@
-"""What the findings can and cannot tell on a real run (issues 23, 30): the real pipeline on
+"""What the findings can and cannot tell on a real run: the real pipeline on
 ionosphere, 10 trials.
 
 Two config-only peers of Smoothed: an exact copy (every paired difference 0) and Smoothed

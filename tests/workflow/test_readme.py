@@ -1,5 +1,5 @@
 """The README's worked example, exactly as written: a method outside the repository, a CSV
-dataset and a cost model, in a fresh copy of the repository (issue #36).
+dataset and a cost model, in a fresh copy of the repository.
 
 Every fenced block the README marks ``<!-- readme-example: NAME -->`` is taken in order: a
 block named for a file is written to that file, a ``commands`` block is run line by line in

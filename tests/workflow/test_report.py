@@ -423,7 +423,7 @@ def report_context(repo: Path, families) -> figures.FigureContext:
 
 @pytest.mark.slow
 def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_report):
-    """Issue 17: the report's first page (rule ``landing``) says what ran, gives the verdict
+    """The report's first page (rule ``landing``) says what ran, gives the verdict
     of every claim and names every registered figure."""
     html = (pipeline_report / RESULTS / "report.html").read_text(encoding="utf-8")
     landing = (pipeline_report / RESULTS / "report/landing.rst").read_text(encoding="utf-8")
@@ -480,7 +480,7 @@ def test_report_renders_in_headless_chromium(report_repo, tmp_path):
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 @pytest.mark.parametrize("size", [(1400, 900), (1920, 1080)])
 def test_the_first_page_opens_on_its_title_and_verdicts(report_repo, tmp_path, size):
-    """Issue #36: the report opened in the middle of a table, its title at -2,301 px and
+    """The report opened in the middle of a table, its title at -2,301 px and
     out of reach (Snakemake centres a tall page). At 1400x900 and 1920x1080 the title and the
     whole verdicts table now lie inside the window, without scrolling."""
     html = report_repo / results_of(report_repo) / "report.html"
@@ -637,7 +637,7 @@ def _plug_ins(config: dict) -> None:
 
 @pytest.mark.slow
 def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
-    """Issue 13: an algorithm added in the config alone and a figure registered from a
+    """An algorithm added in the config alone and a figure registered from a
     test-only module are run, drawn and reported by the real snakemake, no code edited."""
     repo = copy_repo(tmp_path / "repo")
     (repo / "extra_figures.py").write_bytes((REPO / "tests/fixtures/extra_figures.py").read_bytes())
@@ -670,7 +670,7 @@ def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
     ]
 
 
-# ---------------------------------------------------------------------- stale results (#25)
+# ---------------------------------------------------------------------- stale results
 
 
 @pytest.mark.slow
@@ -696,7 +696,7 @@ def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
 
 @pytest.mark.slow
 def test_a_report_outside_the_configs_own_folder_is_refused(base_run, tmp_path):
-    """Issue #37, case 3: ``--report results/report.html --configfile config/test.yaml``
+    """``--report results/report.html --configfile config/test.yaml``
     overwrote the default config's report."""
     repo = clone_run(base_run, tmp_path / "repo")
     (repo / "results" / "report.html").write_text("the default config's report\n")
@@ -715,9 +715,9 @@ def test_a_report_outside_the_configs_own_folder_is_refused(base_run, tmp_path):
     assert (repo / "results" / "report.html").read_text() == "the default config's report\n"
 
 
-# ---------------------------------------------------------------------- hostile labels (#33)
+# ---------------------------------------------------------------------- hostile labels
 
-#: labels of issue 33's sweep, each markup or a template where it lands
+#: labels of a sweep of hostile input, each markup or a template where it lands
 HOSTILE = {
     "greedy": "<script>document.title='pwned-script'</script>",
     "smoothed": "<img src=x onerror=\"document.title='pwned-img'\">",

@@ -143,7 +143,7 @@ def test_bad_config_stops_with_a_message_naming_it(tmp_path, edit, message):
 
 def _stops_at_planning(repo: Path, message: str, **kwargs) -> None:
     """``snakemake -n`` fails with ``message`` in a few lines (the message, not a schema
-    dump: issue 12, item 6) and writes no result."""
+    dump) and writes no result."""
     proc = snakemake(repo, "-n", check=False, **kwargs)
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0
@@ -153,7 +153,7 @@ def _stops_at_planning(repo: Path, message: str, **kwargs) -> None:
 
 
 def test_a_snakefile_run_from_another_folder_says_where_to_run_it(tmp_path):
-    """Issue 51: ``snakemake -s path/Snakefile`` from another folder said the config (or the
+    """``snakemake -s path/Snakefile`` from another folder said the config (or the
     registry) cannot be read, with no word of ``-d``."""
     repo = copy_repo(tmp_path / "repo")
     elsewhere = tmp_path / "elsewhere"
@@ -289,7 +289,7 @@ def test_an_estimator_module_with_a_syntax_error_stops_at_planning(tmp_path):
     ],
 )
 def test_sizes_the_data_cannot_hold_stop_at_planning_once_it_exists(run_copy, sizes, message):
-    """#25: found only in train jobs before. Where the binarized data exists (any run after
+    """Found only in train jobs before. Where the binarized data exists (any run after
     the first), planning checks the sizes and every trial's training classes against it."""
     edit_config(run_copy, lambda c: c["datasets"]["heart"].update(sizes))
     proc = snakemake(run_copy, "-n", check=False)
@@ -318,7 +318,7 @@ def _heart_as(repo: Path, name: str, source: dict, sha256: str | None = None) ->
 
 @pytest.mark.slow
 def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
-    """#25: ``inf`` gave an indicator ``a1>=inf`` and metadata that was not valid JSON."""
+    """``inf`` gave an indicator ``a1>=inf`` and metadata that was not valid JSON."""
     import hashlib
 
     repo = copy_repo(tmp_path / "repo")
@@ -338,7 +338,7 @@ def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
 
 
 def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
-    """Issue 12, item 5 (``--configfile`` files are read by Snakemake itself, before the
+    """A config file (``--configfile`` files are read by Snakemake itself, before the
     workflow: ``python -m budgetboost.checks FILE`` names their line; see test_config.py).
     """
     repo = copy_repo(tmp_path / "repo")
@@ -357,7 +357,7 @@ def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
 
 def test_the_runtime_guard_blocks_undeclared_modules():
     """The guard the end-to-end tests run under can fail: pytest is installed here but is not
-    a runtime dependency; pygments is one (``snakemake --report`` needs it, issue 12 item 12)."""
+    a runtime dependency; pygments is one (``snakemake --report`` needs it)."""
     code = (
         "import importlib, sys\n"
         "for name in sys.argv[1:]:\n"
@@ -467,7 +467,7 @@ def test_changing_one_algorithm_reruns_only_its_shards(run_copy):
 
 @pytest.mark.slow
 def test_writing_an_algorithms_params_in_another_order_reruns_nothing(run_copy):
-    """Issue #37, case 6: the same entry with its keys in another order is no change."""
+    """The same entry with its keys in another order is no change."""
 
     def reverse(config):
         for entry in config["algorithms"].values():
@@ -484,7 +484,7 @@ def test_writing_an_algorithms_params_in_another_order_reruns_nothing(run_copy):
 
 @pytest.mark.slow
 def test_writing_a_cost_as_an_integer_reruns_nothing(run_copy):
-    """Issue 51: ``high: 2.0`` written ``high: 2`` (the same number) re-ran the cost tables
+    """``high: 2.0`` written ``high: 2`` (the same number) re-ran the cost tables
     and every shard of the cost model."""
 
     def integers(config):
@@ -502,7 +502,7 @@ SHARED = ("adaboost", "adaboost_bt", "adaboost_rs", "adaboost_rs_ac")
 
 @pytest.mark.slow
 def test_the_shared_adaboost_path_reruns_exactly_its_users(run_copy):
-    """Issue 14: RS's parameters re-run RS only; the shared path's rounds re-run all four."""
+    """RS's parameters re-run RS only; the shared path's rounds re-run all four."""
     edit_config(run_copy, lambda c: c["algorithms"]["adaboost_rs"]["params"].update(max_draws=1000))
     trains = {p for p in planned_outputs(run_copy, "train") if "/shards/" in p}
     assert trains == {
@@ -543,7 +543,7 @@ def test_raising_the_trials_adds_only_new_blocks(run_copy):
 
 @pytest.mark.slow
 def test_a_capped_algorithm_runs_its_first_trials_and_pairs_with_the_others(run_copy):
-    """Issue 15: `trials` on an algorithm runs its first trials only; raising it re-runs
+    """`trials` on an algorithm runs its first trials only; raising it re-runs
     that algorithm's shards alone, and its comparisons pair on the trials both ran."""
     config = load_config(repo=run_copy)
     cap = config["algorithms"]["lightgbm_stumps"]["trials"]
@@ -636,7 +636,7 @@ def _fake_install(folder: Path, name: str, version: str) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("library", ["lightgbm", "numpy"])
 def test_a_library_upgrade_reruns_the_shards_of_its_users(run_copy, tmp_path, library):
-    """#25, item 4: the train jobs' params hold numpy's version and those of the libraries
+    """The train jobs' params hold numpy's version and those of the libraries
     their estimator wraps, and the shards record them: LightGBM's upgrade re-runs only the
     shards of the estimators wrapping LightGBM, numpy's every shard and the shared AdaBoost
     paths."""
@@ -668,7 +668,7 @@ def _heart_turney(config: dict) -> None:
 
 @pytest.mark.slow
 def test_editing_a_real_cost_file_retrains_in_one_run(tmp_path):
-    """Issue 12, item 1: the shards follow the cost file after ONE run, as a fresh run's."""
+    """The shards follow the cost file after ONE run, as a fresh run's."""
     repo = copy_repo(tmp_path / "repo")
     edit_config(repo, _heart_turney)
     snakemake(repo, "--cores", "2")
@@ -692,7 +692,7 @@ def test_editing_a_real_cost_file_retrains_in_one_run(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("module", ["seeds", "splits", "costs"])
 def test_editing_split_or_cost_code_retrains_in_one_run(run_copy, module):
-    """Issue 12, item 2: the first run after the edit retrains every shard."""
+    """The first run after the edit retrains every shard."""
     code = run_copy / "budgetboost" / "data" / f"{module}.py"
     code.write_text(code.read_text() + "\n# an edit\n")
     rules = planned_rules(run_copy)

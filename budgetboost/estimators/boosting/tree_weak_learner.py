@@ -1,4 +1,4 @@
-"""Budgeted boosting of small decision trees: the weak learner of ``weak_learner="tree"`` (#16).
+"""Budgeted boosting of small decision trees: the weak learner of ``weak_learner="tree"``.
 
 Section 8 of Huang, Powers & Reyzin (2015) conjectures that boosting decision trees with the
 cost-aware criteria would beat stumps. :class:`TreeLearner` is the weak learner that the loop of

@@ -1,4 +1,4 @@
-"""The rules every budgeted model's outputs obey, checked rather than trusted (#25).
+"""The rules every budgeted model's outputs obey, checked rather than trusted.
 
 A plugged-in estimator could otherwise win a comparison by breaking them: a model that
 spends more than its budget, or whose NaN scores are read as one class. After every

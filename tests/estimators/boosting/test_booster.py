@@ -291,7 +291,7 @@ def test_a_path_without_rounds_has_typed_empty_arrays():
 )
 def test_a_shared_adaboost_path_is_the_fit_under_any_costs(seed, max_rounds, budget, grouped):
     """One cost-free AdaBoost path, cut under a cost vector and a budget, is bit for bit the
-    path boosting under those costs gives (issue 14: one path per trial serves all)."""
+    path boosting under those costs gives (one path per trial serves all)."""
     rng = np.random.default_rng(seed)
     X = (rng.random((30, 8)) < 0.5).astype(float)
     y = np.where(rng.random(30) < 0.5, 1, -1)

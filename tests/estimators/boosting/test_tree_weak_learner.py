@@ -1,4 +1,4 @@
-"""BudgetedBoost with weak_learner="tree": small trees against the slow reference (issue 16)."""
+"""BudgetedBoost with weak_learner="tree": small trees against the slow reference."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ def test_every_estimator_returns_the_record(data, estimator):
     )
 
 
-# ------------------------------------------------------------------ y at evaluation (issue 12)
+# ------------------------------------------------------------------ y at evaluation
 
 
 @pytest.mark.parametrize(

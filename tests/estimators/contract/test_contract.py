@@ -1,4 +1,4 @@
-"""The budgeted contract checked on every result, not trusted (#25, item 1).
+"""The budgeted contract checked on every result, not trusted.
 
 Estimators that break it (tests/external_estimator.py) fail in the base class, in the
 pipeline's block (naming algorithm, dataset, cost model, trial and budget) and in a real
@@ -71,7 +71,7 @@ def test_scores_must_be_finite_and_one_row_per_budget():
 
 
 def test_scores_and_costs_that_are_not_numbers_are_named():
-    """Issue #37, case 7: string scores failed inside numpy (``ufunc 'isfinite'``)."""
+    """String scores failed inside numpy (``ufunc 'isfinite'``)."""
     budgets = np.array([1.0, 3.0])
     with pytest.raises(ContractError, match=r"m: scores must be numbers .* dtype <U3, e.g. 'yes'"):
         check_scores("m", np.full((2, 5), "yes"), budgets, 5)

@@ -1,4 +1,4 @@
-"""Real test costs with Turney's discount groups (#32, item 2): the price, the contract, every
+"""Real test costs with Turney's discount groups: the price, the contract, every
 method charged per example, Turney's heart costs, tests not offered.
 
 The loop reference (:func:`turney_price`) is Turney's own rule as his ``.expense`` file states
