@@ -139,6 +139,7 @@ def run_block_on(
     trials: Sequence[int],
     paths: Mapping[int, Any] | None = None,
     twin: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """:func:`run_block` on a binarized dataset (``X``, ``y``, ``groups``) and its block's
     splits and costs (:func:`block_inputs`)."""
@@ -156,6 +157,7 @@ def run_block_on(
         trials=trials,
         paths=paths,
         discounts=inputs.discounts,
+        progress=progress,
         twin=twin,
     )
 
@@ -203,22 +205,17 @@ def fit_block(
             paths.update(read_adaboost_paths(path))
     estimator_class(spec.estimator)  # imported here, before the working directory changes
     with isolated():
-        return run_block(
-            X=data.X,
-            y=data.y,
-            groups=data.groups,
-            splits=inputs.splits,
-            costs=inputs.costs,
-            grouped=inputs.grouped,
+        return run_block_on(
+            data,
+            inputs,
             dataset=dataset,
             cost_model=cost_model,
             spec=spec,
             budgets=budgets,
             trials=trials,
             paths=paths,
-            discounts=inputs.discounts,
-            progress=progress,
             twin=twin,
+            progress=progress,
         )
 
 
