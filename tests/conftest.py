@@ -48,6 +48,13 @@ def pytest_addoption(parser):
         action="store_true",
         help="also run the slow end-to-end and the SLURM tests (what .ci/run runs)",
     )
+    parser.addoption(
+        "--conformance-config",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also check the estimators this config names (tests/estimators/test_conformance.py)",
+    )
 
 
 def pytest_collection_modifyitems(config, items):

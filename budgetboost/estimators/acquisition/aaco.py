@@ -310,6 +310,16 @@ class AACO(TunedEstimator):
     #: scipy fits the classifier (L-BFGS) and gives its sigmoid; scikit-learn the network.
     libraries = ("scipy", "scikit-learn")
 
+    conformance_cases = {
+        "logistic": {"n_subsets": 4, "max_acquisitions": 3},
+        "network": {
+            "n_subsets": 4,
+            "max_acquisitions": 3,
+            "classifier": "network",
+            "hidden_units": 3,
+            "horizons": [0.5, 1.0],
+        },
+    }
     _parameter_constraints = {
         "budget": BUDGET,
         "alphas": TRADEOFF,

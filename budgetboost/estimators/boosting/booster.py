@@ -434,6 +434,16 @@ class BudgetedBoost(BudgetedEstimator):
     2015 (Algorithm 1, Eq. 1, 2; Appendix A, Eq. 3, 4).
     """
 
+    conformance_cases = {
+        "adaboost": {"max_rounds": 25},
+        "greedy": {"criterion": "greedy", "max_rounds": 25},
+        "smoothed_trees": {
+            "criterion": "smoothed",
+            "max_rounds": 15,
+            "weak_learner": "tree",
+            "max_depth": 2,
+        },
+    }
     _parameter_constraints = {
         "criterion": [Options(CRITERION_NAMES)],
         "budget": BUDGET,

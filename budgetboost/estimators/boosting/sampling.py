@@ -310,6 +310,10 @@ class AdaBoostRS(BudgetedEstimator):
     L. Reyzin. Boosting on a budget: sampling for feature-efficient prediction. ICML 2011.
     """
 
+    conformance_cases = {
+        "rs": {"n_rounds": 25},
+        "rs_ac": {"n_rounds": 25, "cost_weighted": True},
+    }
     _parameter_constraints = {
         "n_rounds": [Interval(Integral, 1, None, closed="left")],
         "budget": BUDGET,

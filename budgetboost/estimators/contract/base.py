@@ -271,6 +271,11 @@ class BudgetedEstimator:
       feature groups each prediction depends on, one group at a time (slower, and it sees
       only what changes a prediction).
 
+    In a room of :mod:`budgetboost.estimators` the class is registered by its file alone
+    (:mod:`~budgetboost.estimators.contract.names`); elsewhere a config names it
+    ``"module:Class"``. Its ``conformance_cases`` (small parameter sets, by name) are what the
+    one conformance suite (``tests/estimators/test_conformance.py``) fits it at.
+
     Override ``decision_function`` or ``predict`` only where they differ from that (as
     :class:`~budgetboost.AdaBoostRS` does: its ``predict`` samples at the fitted budget).
 
@@ -328,6 +333,13 @@ class BudgetedEstimator:
     #: What each constructor parameter may be: ``{name: [constraint, ...]}`` (see
     #: :mod:`budgetboost.estimators.contract.params`); ``None`` in a list allows ``None``.
     _parameter_constraints: ClassVar[dict[str, list[Any]]] = {}
+    #: Small parameter sets, by name, that the conformance tests fit on every estimator
+    #: (``tests/estimators/test_conformance.py``: scikit-learn's checks, the record, the
+    #: budget contract under grouped costs and discount groups, what each example reads and
+    #: pays): each a different path through the estimator, each fitting in about a second.
+    #: The cost parameters, ``random_state`` and ``budget`` are set by the tests, as the
+    #: pipeline sets them per trial.
+    conformance_cases: ClassVar[Mapping[str, Mapping[str, Any]]] = {"defaults": {}}
 
     # ------------------------------------------------------------------ parameters
     @classmethod

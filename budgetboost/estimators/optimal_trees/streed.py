@@ -217,6 +217,7 @@ class BudgetedSTreeD(TunedEstimator):
 
     libraries = ("pystreed",)
 
+    conformance_cases = {"leaf5": {"max_depth": [1, 2, 3], "min_leaf_node_size": 5}}
     _parameter_constraints = {
         "budget": BUDGET,
         "tradeoffs": TRADEOFF,

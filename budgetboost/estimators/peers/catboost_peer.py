@@ -264,6 +264,9 @@ class BudgetedCatBoost(PeerBooster):
     _relative_grid = (0.0, *(1e-3 * 4.0**i for i in range(7)))
 
     libraries = ("catboost",)
+    conformance_cases = {
+        "depth": {"iterations": 10, "depth": [1, 2], "penalties_coefficient": [0.1, 10.0]}
+    }
     _parameter_constraints = {
         "iterations": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither"), GRID],

@@ -458,6 +458,16 @@ class BudgetedLightGBM(PeerBooster):
     _relative_grid = (0.0, *(1e-4 * 4.0**i for i in range(7)))
 
     libraries = ("lightgbm",)
+    conformance_cases = {
+        "stumps": {"n_estimators": 20, "max_depth": 1, "min_child_samples": 2},
+        "depth": {"n_estimators": 20, "max_depth": [1, 3], "min_child_samples": 2},
+        "per_example": {
+            "n_estimators": 20,
+            "max_depth": [1, 3],
+            "min_child_samples": 2,
+            "charging": "example",
+        },
+    }
     _parameter_constraints = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "learning_rate": [Interval(Real, 0, None, closed="neither"), GRID],

@@ -262,6 +262,7 @@ class BudgetPrune(TunedEstimator):
 
     libraries = ("scikit-learn", "scipy")
 
+    conformance_cases = {"small": {"n_estimators": 4, "max_depth": 3}}
     _parameter_constraints = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "max_features": [

@@ -233,6 +233,16 @@ class SelectThenTrain(TunedEstimator):
     #: LightGBM and scikit-learn train the classifiers; scipy gives the paths' sigmoid.
     libraries = ("lightgbm", "scikit-learn", "scipy")
 
+    conformance_cases = {
+        "gbm": {"n_estimators": 10, "forward_tradeoffs": 0.0, "max_groups": 4},
+        "linear": {
+            "model": "linear",
+            "C": 1.0,
+            "forward_tradeoffs": 0.0,
+            "max_groups": 4,
+            "n_lambdas": 10,
+        },
+    }
     _parameter_constraints = {
         "model": [Options(("gbm", "linear"))],
         "paths": [PathNames()],

@@ -51,22 +51,6 @@ def test_budget_evaluation_is_float64_read_only_one_entry_per_budget():
         BudgetCosts(**{**costs, "spent": [[0.0, 1.5]]})
 
 
-@pytest.mark.parametrize(
-    "estimator",
-    [BudgetedBoost(max_rounds=20), AdaBoostRS(n_rounds=20, random_state=0), BudgetedTree()],
-    ids=repr,
-)
-def test_every_estimator_returns_the_record(data, estimator):
-    X, y = data
-    estimator.set_params(feature_costs=np.linspace(0.5, 2, 4)).fit(X, y)
-    budgets = [0.0, 1.0, 3.0, np.inf]
-    result = estimator.evaluate_at_budgets(X, y, budgets)
-    assert isinstance(result, BudgetEvaluation) and len(result) == 4
-    np.testing.assert_array_equal(
-        result.error, (estimator.predict_at_budgets(X, budgets) != y).mean(axis=1)
-    )
-
-
 # ------------------------------------------------------------------ y at evaluation
 
 

@@ -21,8 +21,6 @@ from budgetboost import (
 from budgetboost.estimators.contract import names
 from budgetboost.estimators.contract.params import Interval
 
-ESTIMATORS = [BudgetedBoost, AdaBoostRS, BudgetedTree]
-
 
 @pytest.mark.parametrize(
     "cls, params, parameter, reason",
@@ -113,11 +111,6 @@ def test_the_config_entries_pass_the_estimators_checks():
     assert entries
     for entry in entries.values():
         names.estimator_class(entry["estimator"]).check_params(entry.get("params") or {})
-
-
-@pytest.mark.parametrize("cls", ESTIMATORS)
-def test_every_constructor_parameter_has_constraints(cls):
-    assert sorted(cls._parameter_constraints) == cls._get_param_names()
 
 
 @pytest.mark.parametrize(

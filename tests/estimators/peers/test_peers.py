@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,7 +31,6 @@ class Peer:
     size: str  #: the number of trees
     tradeoff: str  #: the grid of cost trade-offs
     small: dict = field(default_factory=dict)  #: what keeps a fit small
-    checked: dict = field(default_factory=dict)  #: the estimator scikit-learn checks
 
     def make(self, trees: int | None = None, **params):
         cls = getattr(pytest.importorskip("budgetboost.estimators.peers"), self.name)
@@ -49,7 +47,6 @@ PEERS = [
         "n_estimators",
         "cegb_tradeoff",
         small={"max_depth": 2},
-        checked={"n_estimators": 10, "min_child_samples": 2, "cegb_tradeoff": [0.1, 10.0]},
     ),
     Peer(
         "catboost",
@@ -57,7 +54,6 @@ PEERS = [
         "iterations",
         "penalties_coefficient",
         small={"depth": 2},
-        checked={"iterations": 10, "depth": 2, "penalties_coefficient": [0.1, 10.0]},
     ),
 ]
 
@@ -207,15 +203,6 @@ def test_bad_input_as_the_other_estimators(peer):
         est.predict_at_budgets(X, [-1.0])
     with pytest.raises(ValueError, match="budgets"):
         est.evaluate_at_budgets(X, y, [np.nan])
-
-
-def test_check_estimator(peer):
-    pytest.importorskip("sklearn")
-    from sklearn.utils.estimator_checks import check_estimator
-
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Estimator .* does not inherit")
-        check_estimator(peer.make(random_state=0, **peer.checked))
 
 
 # ---------------------------------------------------------------------- the base, not the library
