@@ -26,10 +26,7 @@ import numpy as np
 
 from ..contract.base import (
     BUDGET,
-    DISCOUNT_COSTS,
-    DISCOUNT_GROUPS,
-    FEATURE_COSTS,
-    FEATURE_GROUPS,
+    PRICES,
     RANDOM_STATE,
     BudgetCosts,
     TrainingData,
@@ -337,10 +334,7 @@ class AACO(TunedEstimator):
         "horizons": [Interval(Real, 0, 1, closed="right"), UnitGrid(), None],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "random_state": RANDOM_STATE,
-        "feature_costs": FEATURE_COSTS,
-        "feature_groups": FEATURE_GROUPS,
-        "discount_groups": DISCOUNT_GROUPS,
-        "discount_costs": DISCOUNT_COSTS,
+        **PRICES,
     }
 
     def __init__(

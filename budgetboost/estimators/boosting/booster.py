@@ -27,10 +27,7 @@ import numpy as np
 
 from ..contract.base import (
     BUDGET,
-    DISCOUNT_COSTS,
-    DISCOUNT_GROUPS,
-    FEATURE_COSTS,
-    FEATURE_GROUPS,
+    PRICES,
     BudgetCosts,
     BudgetedEstimator,
     TrainingData,
@@ -450,10 +447,7 @@ class BudgetedBoost(BudgetedEstimator):
         "max_rounds": [Interval(Integral, 1, None, closed="left")],
         "tau": [Interval(Real, 0, 1, closed="right")],
         "switch": [Interval(Real, 0, math.inf, closed="neither")],
-        "feature_costs": FEATURE_COSTS,
-        "feature_groups": FEATURE_GROUPS,
-        "discount_groups": DISCOUNT_GROUPS,
-        "discount_costs": DISCOUNT_COSTS,
+        **PRICES,
         "adaboost_path": ADABOOST_PATH,
         "weak_learner": [Options(tuple(WEAK_LEARNERS))],
         "max_depth": [Interval(Integral, 1, MAX_TREE_DEPTH, closed="both")],

@@ -15,10 +15,7 @@ import numpy as np
 
 from ..contract.base import (
     BUDGET,
-    DISCOUNT_COSTS,
-    DISCOUNT_GROUPS,
-    FEATURE_COSTS,
-    FEATURE_GROUPS,
+    PRICES,
     RANDOM_STATE,
     BudgetCosts,
     BudgetedEstimator,
@@ -318,13 +315,10 @@ class AdaBoostRS(BudgetedEstimator):
         "n_rounds": [Interval(Integral, 1, None, closed="left")],
         "budget": BUDGET,
         "cost_weighted": [Boolean()],
-        "feature_costs": FEATURE_COSTS,
-        "feature_groups": FEATURE_GROUPS,
         "random_state": RANDOM_STATE,
         "max_draws": [Interval(Integral, 1, None, closed="left")],
         "adaboost_path": ADABOOST_PATH,
-        "discount_groups": DISCOUNT_GROUPS,
-        "discount_costs": DISCOUNT_COSTS,
+        **PRICES,
     }
 
     def __init__(

@@ -19,10 +19,7 @@ import numpy as np
 
 from ..contract.base import (
     BUDGET,
-    DISCOUNT_COSTS,
-    DISCOUNT_GROUPS,
-    FEATURE_COSTS,
-    FEATURE_GROUPS,
+    PRICES,
     RANDOM_STATE,
     TrainingData,
 )
@@ -96,10 +93,7 @@ feature_groups, discount_groups, discount_costs
         "max_depth": [Interval(Integral, 1, MAX_TREE_DEPTH, closed="both")],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "random_state": RANDOM_STATE,
-        "feature_costs": FEATURE_COSTS,
-        "feature_groups": FEATURE_GROUPS,
-        "discount_groups": DISCOUNT_GROUPS,
-        "discount_costs": DISCOUNT_COSTS,
+        **PRICES,
     }
 
     def __init__(

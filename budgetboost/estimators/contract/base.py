@@ -51,6 +51,7 @@ __all__ = [
     "DISCOUNT_GROUPS",
     "FEATURE_COSTS",
     "FEATURE_GROUPS",
+    "PRICES",
     "RANDOM_STATE",
     "Boolean",
     "BudgetCosts",
@@ -73,6 +74,14 @@ FEATURE_COSTS = [NonNegativeVector(), None]
 FEATURE_GROUPS = [Vector(), None]
 DISCOUNT_GROUPS = [Vector(), None]
 DISCOUNT_COSTS = [NonNegativeVector(), None]
+#: The constraints of the prices the pipeline sets per trial, which every estimator takes:
+#: ``_parameter_constraints = {..., **PRICES}``.
+PRICES: dict[str, list[Any]] = {
+    "feature_costs": FEATURE_COSTS,
+    "feature_groups": FEATURE_GROUPS,
+    "discount_groups": DISCOUNT_GROUPS,
+    "discount_costs": DISCOUNT_COSTS,
+}
 RANDOM_STATE = [
     Interval(Integral, 0, None, closed="left"),
     InstanceOf(

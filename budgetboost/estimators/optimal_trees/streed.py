@@ -37,10 +37,7 @@ import numpy as np
 
 from ..contract.base import (
     BUDGET,
-    DISCOUNT_COSTS,
-    DISCOUNT_GROUPS,
-    FEATURE_COSTS,
-    FEATURE_GROUPS,
+    PRICES,
     RANDOM_STATE,
     BudgetCosts,
     TrainingData,
@@ -228,10 +225,7 @@ class BudgetedSTreeD(TunedEstimator):
         "time_limit": [Interval(Real, 0, np.inf, closed="neither")],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "random_state": RANDOM_STATE,
-        "feature_costs": FEATURE_COSTS,
-        "feature_groups": FEATURE_GROUPS,
-        "discount_groups": DISCOUNT_GROUPS,
-        "discount_costs": DISCOUNT_COSTS,
+        **PRICES,
     }
 
     def __init__(

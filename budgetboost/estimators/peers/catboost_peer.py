@@ -20,10 +20,7 @@ import catboost
 import numpy as np
 
 from ..contract.base import (
-    DISCOUNT_COSTS,
-    DISCOUNT_GROUPS,
-    FEATURE_COSTS,
-    FEATURE_GROUPS,
+    PRICES,
     RANDOM_STATE,
 )
 from ..contract.params import Boolean, Interval
@@ -279,10 +276,7 @@ class BudgetedCatBoost(PeerBooster):
         "penalties_coefficient": TRADEOFF,
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "random_state": RANDOM_STATE,
-        "feature_costs": FEATURE_COSTS,
-        "feature_groups": FEATURE_GROUPS,
-        "discount_groups": DISCOUNT_GROUPS,
-        "discount_costs": DISCOUNT_COSTS,
+        **PRICES,
         "params": [LibraryParams("CatBoost", _reserved()), None],
         "merge_identical_columns": [Boolean()],
     }

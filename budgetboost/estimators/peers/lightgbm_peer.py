@@ -16,10 +16,7 @@ import lightgbm
 import numpy as np
 
 from ..contract.base import (
-    DISCOUNT_COSTS,
-    DISCOUNT_GROUPS,
-    FEATURE_COSTS,
-    FEATURE_GROUPS,
+    PRICES,
     RANDOM_STATE,
     BudgetCosts,
     TrainingData,
@@ -488,10 +485,7 @@ class BudgetedLightGBM(PeerBooster):
         "cegb_penalty_split": [Interval(Real, 0, None, closed="left")],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "random_state": RANDOM_STATE,
-        "feature_costs": FEATURE_COSTS,
-        "feature_groups": FEATURE_GROUPS,
-        "discount_groups": DISCOUNT_GROUPS,
-        "discount_costs": DISCOUNT_COSTS,
+        **PRICES,
         "params": [LibraryParams("LightGBM", _reserved()), None],
     }
 

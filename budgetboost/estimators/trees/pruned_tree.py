@@ -27,10 +27,7 @@ import numpy as np
 
 from ..contract.base import (
     BUDGET,
-    DISCOUNT_COSTS,
-    DISCOUNT_GROUPS,
-    FEATURE_COSTS,
-    FEATURE_GROUPS,
+    PRICES,
     BudgetCosts,
     BudgetedEstimator,
     BudgetEvaluation,
@@ -302,10 +299,7 @@ class PrunedTree(BudgetedEstimator):
         "max_nodes": [Interval(Integral, 1, None, closed="left"), None],
         "criterion": [Options(CRITERIA)],
         "tradeoff": [Interval(Real, 0, None, closed="left")],
-        "feature_costs": FEATURE_COSTS,
-        "feature_groups": FEATURE_GROUPS,
-        "discount_groups": DISCOUNT_GROUPS,
-        "discount_costs": DISCOUNT_COSTS,
+        **PRICES,
     }
 
     def __init__(
