@@ -1,21 +1,29 @@
 """Every table of a run's results from its shards, in one call (the ``aggregate`` rule).
 
+The tables are registered here (:func:`budgetboost.analysis.tables.table`), in this order:
+
 - ``summary``: mean error with its interval per (dataset, cost model, algorithm, budget);
-- ``budget_to_match``: the budget at which each algorithm reaches the unbudgeted reference
-  (a paired non-inferiority test, :mod:`budgetboost.analysis.matching`);
 - ``comparisons``: every paired comparison row (:func:`budgetboost.analysis.paired.compare`):
   the claims' (questions ``claim 1`` ...), each algorithm against the control (``control``:
   Smoothed, for the outcome grid), and the findings';
+- ``budget_to_match``: the budget at which each algorithm reaches the unbudgeted reference
+  (a paired non-inferiority test, :mod:`budgetboost.analysis.matching`);
 - ``findings``: the rows of the findings' questions (:mod:`budgetboost.analysis.findings`),
   which ``summary.md``, ``claims.md`` and the report's first page read;
 - ``ranks``: average ranks, Friedman, Nemenyi CD and Holm against the control per band.
+
+A new table is one more function registered with ``@table(...)`` below; :func:`aggregate`,
+the ``aggregate`` rule and its script, the figures and the report's first page find it in
+:data:`TABLES`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
+import numpy as np
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
@@ -25,24 +33,110 @@ from budgetboost.analysis.matching import budget_to_match
 from budgetboost.analysis.paired import Comparison, band_means, compare
 from budgetboost.analysis.ranks import cd_analysis
 from budgetboost.analysis.summary import summarize
+from budgetboost.analysis.tables import TABLES, compute_tables, table
 from budgetboost.data.splits import SplitSizes
 from budgetboost.pipeline.catalogue import Catalogue
 
-__all__ = ["CONTROL_ROLE", "Results", "aggregate", "control_comparisons"]
+__all__ = ["CONTROL_ROLE", "TABLES", "Results", "RunRows", "aggregate", "control_comparisons"]
 
 #: The role of the control every algorithm is compared with (the paper's proposal).
 CONTROL_ROLE = "smoothed"
 
 
-@dataclass(frozen=True)
-class Results:
-    """The tables of :func:`aggregate`."""
+@dataclass(frozen=True, eq=False)
+class RunRows:
+    """What every results table is computed from: a run's validated shard rows and what they
+    are read with, plus the views of them that several tables share (computed once).
 
-    summary: pd.DataFrame
-    budget_to_match: pd.DataFrame
-    comparisons: pd.DataFrame
-    findings: pd.DataFrame
-    ranks: pd.DataFrame
+    Attributes
+    ----------
+    shards : DataFrame
+        The validated shard rows (:func:`budgetboost.analysis.summary.read_shards`).
+    catalogue : Catalogue
+        Labels, families and roles of the run's algorithms (every algorithm of ``shards``).
+    baseline : str or None
+        The cost model of the paper's U[0, 2]
+        (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``.
+    sizes : mapping of str to SplitSizes
+        Each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
+        read_sizes`), which the paired tests account for.
+    varied : set of (str, str) or None
+        The (dataset, cost model) pairs whose costs vary
+        (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to which the claims
+        about varied costs are restricted.
+    """
+
+    shards: pd.DataFrame
+    catalogue: Catalogue
+    baseline: str | None
+    sizes: Mapping[str, SplitSizes]
+    varied: set[tuple[str, str]] | None = None
+
+    @cached_property
+    def experiments(self) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+        """The paper's experiments and the open questions' (dataset, cost model) pairs
+        (:func:`budgetboost.analysis.findings.experiment_pairs`)."""
+        return findings_.experiment_pairs(self.shards, self.catalogue, self.baseline)
+
+    @cached_property
+    def means(self) -> pd.DataFrame:
+        """Each trial's error averaged over each claim band (:func:`~budgetboost.analysis.
+        paired.band_means`): what the comparisons and the ranks read."""
+        return band_means(self.shards, CLAIM_BANDS)
+
+    @cached_property
+    def in_paper(self) -> np.ndarray:
+        """Which rows of :attr:`means` belong to the paper's experiments."""
+        paper = self.experiments[0]
+        if not paper:
+            return pd.Series(False, index=self.means.index).to_numpy()
+        pairs = pd.MultiIndex.from_frame(self.means[["dataset", "cost_model"]])
+        return pairs.isin(pd.MultiIndex.from_tuples(paper))
+
+    @cached_property
+    def budgeted(self) -> list[str]:
+        """The budgeted algorithms of the paper's experiments, in catalogue order (all that
+        ran there but the unbudgeted reference)."""
+        reference = self.catalogue.with_role("reference")
+        ran = self.catalogue.sort(self.means.loc[self.in_paper, "algorithm"])
+        return [a for a in ran if a != reference]
+
+
+class Results(Mapping[str, pd.DataFrame]):
+    """The tables of :func:`aggregate` by name, in the registry's order (:data:`TABLES`);
+    each is also an attribute (``results.summary``), as scikit-learn's ``Bunch`` gives a
+    dictionary's keys."""
+
+    __slots__ = ("_tables",)
+
+    def __init__(self, tables: Mapping[str, pd.DataFrame]) -> None:
+        self._tables = dict(tables)
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        return self._tables[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._tables[name]
+        except KeyError:
+            raise AttributeError(
+                f"no results table {name!r} (the tables: {', '.join(self._tables)})"
+            ) from None
+
+    def __dir__(self) -> list[str]:
+        return [*super().__dir__(), *self._tables]
+
+    def __repr__(self) -> str:
+        rows = ", ".join(f"{name}: {len(df)} rows" for name, df in self._tables.items())
+        return f"Results({rows})"
 
 
 def control_comparisons(
@@ -59,38 +153,26 @@ def control_comparisons(
     ]
 
 
-def aggregate(
-    shards: pd.DataFrame,
-    catalogue: Catalogue,
-    baseline: str | None,
-    sizes: Mapping[str, SplitSizes],
-    varied: set[tuple[str, str]] | None = None,
-) -> Results:
-    """The results tables of validated shards (see the module docstring).
+@table(
+    "summary",
+    description="mean test error and its interval per (dataset, cost model, algorithm, budget)",
+)
+def summary_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Mean error with its interval (:func:`budgetboost.analysis.summary.summarize`)."""
+    return summarize(run.shards, catalogue=run.catalogue, sizes=run.sizes)
 
-    ``baseline`` is the cost model of the paper's U[0, 2]
-    (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``; ``sizes``
-    each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
-    read_sizes`), which the paired tests account for; ``varied`` the (dataset, cost model)
-    pairs whose costs vary (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to
-    which the claims about varied costs are restricted.
-    """
-    catalogue = catalogue.including(shards["algorithm"])
-    summary = summarize(shards, catalogue=catalogue, sizes=sizes)
-    matches = budget_to_match(shards, sizes, catalogue)
-    paper, open_ = findings_.experiment_pairs(shards, catalogue, baseline)
-    means = band_means(shards, CLAIM_BANDS)
-    reference = catalogue.with_role("reference")
-    paper_index = pd.MultiIndex.from_tuples(paper) if paper else None
-    in_paper = (
-        pd.MultiIndex.from_frame(means[["dataset", "cost_model"]]).isin(paper_index)
-        if paper_index is not None
-        else pd.Series(False, index=means.index).to_numpy()
-    )
-    budgeted = catalogue.sort(means.loc[in_paper, "algorithm"])
-    budgeted = [a for a in budgeted if a != reference]
+
+@table(
+    "comparisons",
+    description="every paired comparison row: the claims', against the control, the findings'",
+)
+def comparisons_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every paired comparison of the run (:func:`budgetboost.analysis.paired.compare`): the
+    claims', each budgeted algorithm against the control, and the findings' questions."""
+    paper, open_ = run.experiments
+    means = run.means
     open_algorithms = (
-        catalogue.sort(
+        run.catalogue.sort(
             means.loc[
                 pd.MultiIndex.from_frame(means[["dataset", "cost_model"]]).isin(list(open_)),
                 "algorithm",
@@ -100,12 +182,58 @@ def aggregate(
         else []
     )
     asked = [
-        *claim_comparisons(catalogue, paper, varied),
-        *control_comparisons(catalogue, budgeted, paper),
-        *findings_.questions(catalogue, paper, open_, baseline, open_algorithms),
+        *claim_comparisons(run.catalogue, paper, run.varied),
+        *control_comparisons(run.catalogue, run.budgeted, paper),
+        *findings_.questions(run.catalogue, paper, open_, run.baseline, open_algorithms),
     ]
-    comparisons = compare(means, asked, sizes)
-    findings = comparisons[comparisons["question"].isin(findings_.QUESTIONS)]
-    ranked = means[in_paper & means["algorithm"].isin(budgeted)]
-    ranks = cd_analysis(ranked, catalogue=catalogue, control=catalogue.with_role(CONTROL_ROLE))
-    return Results(summary, matches, comparisons, findings.reset_index(drop=True), ranks)
+    return compare(means, asked, run.sizes)
+
+
+@table(
+    "budget_to_match",
+    description="the budget at which each algorithm matches the unbudgeted reference",
+)
+def budget_to_match_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """A paired non-inferiority test per budget (:mod:`budgetboost.analysis.matching`)."""
+    return budget_to_match(run.shards, run.sizes, run.catalogue)
+
+
+@table("findings", description="the comparison rows of the findings' questions")
+def findings_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The rows of :data:`budgetboost.analysis.findings.QUESTIONS` among the comparisons."""
+    comparisons = tables["comparisons"]
+    return comparisons[comparisons["question"].isin(findings_.QUESTIONS)].reset_index(drop=True)
+
+
+@table(
+    "ranks",
+    description="average ranks, Friedman, Nemenyi CD and Holm against the control per band",
+)
+def ranks_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The budgeted algorithms ranked over the paper's experiments per band
+    (:func:`budgetboost.analysis.ranks.cd_analysis`)."""
+    means = run.means
+    ranked = means[run.in_paper & means["algorithm"].isin(run.budgeted)]
+    return cd_analysis(
+        ranked, catalogue=run.catalogue, control=run.catalogue.with_role(CONTROL_ROLE)
+    )
+
+
+def aggregate(
+    shards: pd.DataFrame,
+    catalogue: Catalogue,
+    baseline: str | None,
+    sizes: Mapping[str, SplitSizes],
+    varied: set[tuple[str, str]] | None = None,
+) -> Results:
+    """Every registered results table of validated shards (:data:`TABLES`, in order).
+
+    ``baseline`` is the cost model of the paper's U[0, 2]
+    (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``; ``sizes``
+    each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
+    read_sizes`), which the paired tests account for; ``varied`` the (dataset, cost model)
+    pairs whose costs vary (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to
+    which the claims about varied costs are restricted.
+    """
+    run = RunRows(shards, catalogue.including(shards["algorithm"]), baseline, sizes, varied)
+    return Results(compute_tables(run))

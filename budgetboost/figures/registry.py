@@ -11,9 +11,9 @@ A figure is one function plus one registry entry, written together with :func:`f
 The workflow imports :data:`DEFAULT_MODULES` and the config's ``figure_modules`` (modules of
 its own, e.g. a file beside the Snakefile), and makes one ``plot`` job per registered figure:
 ``results/figures/{name}.png`` and ``.pdf``, in the report under ``category`` with the
-caption. ``tables`` names the results tables the function receives (``summary``,
-``comparisons``, ``budget_to_match``, ``findings``, ``ranks``:
-``results/summary/{table}.parquet``); ``families`` says which algorithm families it draws
+caption. ``tables`` names the results tables the function receives (any registered one,
+:data:`TABLES`: ``results/summary/{table}.parquet``); ``families`` says which algorithm
+families it draws
 (``budgetboost.pipeline.catalogue.FAMILIES``), so an algorithm added to the config appears in every
 figure of its family.
 
@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from budgetboost.analysis import results as results_tables
 from budgetboost.pipeline.catalogue import FAMILIES, Catalogue
 
 if TYPE_CHECKING:
@@ -56,8 +57,11 @@ DEFAULT_MODULES = (
     "budgetboost.figures.field",
     "budgetboost.figures.ranks",
 )
-#: Results tables a figure may read, as ``results/summary/{table}.parquet``.
-TABLES = ("summary", "comparisons", "budget_to_match", "findings", "ranks")
+#: Results tables a figure may read, as ``results/summary/{table}.parquet``: every table of
+#: the results registry (:data:`budgetboost.analysis.tables.TABLES`, a live view: a table
+#: registered later is one too), by name in its order; :mod:`budgetboost.analysis.results`
+#: registers the built-in ones.
+TABLES = results_tables.TABLES
 #: The ``gid`` of an axes that only says its figure has nothing to draw.
 PLACEHOLDER_GID = "placeholder"
 

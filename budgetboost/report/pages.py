@@ -17,22 +17,25 @@ import html
 
 from markdown_it import MarkdownIt
 
+from budgetboost.analysis.results import TABLES
+
 __all__ = ["CAPTIONS", "STYLE", "markdown_page"]
 
-#: Each page's caption in the report (reStructuredText).
+#: Each page's caption in the report (reStructuredText); the summary's names every
+#: registered results table (:data:`budgetboost.analysis.tables.TABLES`).
 CAPTIONS = {
     "summary": """
 Test error per dataset, cost model, algorithm and budget: mean over trials ± half-width of
 the 95 % Student-t confidence interval (budget ``inf`` is the unbudgeted AdaBoost reference),
 then the smallest budget at which each algorithm reaches the AdaBoost reference, the cost
-AdaBoostRS pays per test example, and the findings beyond the paper. Full tables:
-``summary.parquet``, ``findings.parquet`` (one row per comparison, dataset, cost model and
-budget band: the mean paired difference with its 95 % interval, the exact sign-flip test,
-Holm over the comparison's rows, two one-sided tests of equivalence, the smallest detectable
-difference and the outcome), ``comparisons.parquet`` (every algorithm against Smoothed, the
-same rows), ``ranks.parquet`` and ``budget_to_match.parquet``. This page is ``summary.md``
-of the results folder, shown as HTML.
-""".strip(),
+AdaBoostRS pays per test example, and the findings beyond the paper. Full tables, in
+``summary/`` of the results folder: {tables}. A row of ``findings.parquet`` is one
+comparison, dataset, cost model and budget band: the mean paired difference with its 95 %
+interval, the exact sign-flip test, Holm over the comparison's rows, two one-sided tests of
+equivalence, the smallest detectable difference and the outcome; ``comparisons.parquet``
+holds such rows for every algorithm against Smoothed too. This page is ``summary.md`` of the
+results folder, shown as HTML.
+""".strip().format(tables=", ".join(f"``{name}.parquet``" for name in TABLES)),
     "claims": """
 The claims of Huang, Powers & Reyzin (2015, Sections 6-7) checked on this run: each with a
 verdict (reproduced, not reproduced, inconclusive) read from the rows of its paired

@@ -12,6 +12,7 @@ from synthetic_results import sizes_for, synthetic_shards
 
 from budgetboost.analysis import summary as summaries
 from budgetboost.analysis.results import aggregate
+from budgetboost.analysis.tables import registered as registered_table
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report import summary as report_summary
@@ -72,6 +73,55 @@ def test_registering_a_figure_twice_under_one_name_is_an_error():
 def test_a_registry_entry_is_checked(kwargs, message):
     with pytest.raises(ValueError, match=message):
         figures.figure("bad", title="t", caption="c", category="Tests", **kwargs)
+
+
+def shard_rows(run, tables) -> pd.DataFrame:
+    """A results table registered by a test: the shard rows of each algorithm."""
+    return run.shards.groupby("algorithm").size().rename("rows").reset_index()
+
+
+def test_a_figure_may_read_a_results_table_registered_later(monkeypatch):
+    """A table registered after the package's (budgetboost.analysis.tables) is one a figure
+    may read: the entry is accepted, its plot job reads the table's file, and the figure
+    gets it among the run's tables; once the table is gone, such an entry is refused."""
+    monkeypatch.setattr(figures, "_REGISTRY", figures.registry())  # this test's figures
+    shards = synthetic_shards(datasets=("ecoli", "heart"), trials=3, budgets=(2, 10), extra=())
+    with registered_table("shard_rows", shard_rows, description="shard rows per algorithm"):
+        assert list(figures.TABLES)[-1] == "shard_rows"
+
+        @figures.figure(
+            "test_shard_rows",
+            title="shard rows",
+            caption="Shard rows per algorithm.",
+            category="Tests",
+            families=("boosting",),
+            tables=("summary", "shard_rows"),
+        )
+        def draw(tables, context):
+            import matplotlib.pyplot as plt
+
+            fig, ax = plt.subplots()
+            rows = tables["shard_rows"]
+            ax.bar(rows["algorithm"], rows["rows"])
+            return fig
+
+        spec = figures.registry()["test_shard_rows"]
+        assert spec.input_tables()["shard_rows"] == "results/summary/shard_rows.parquet"
+        tables = results_tables(shards)
+        fig = spec.draw({t: tables[t] for t in spec.tables}, make_context(CATALOGUE, ()))
+        heights = [bar.get_height() for bar in fig.axes[0].patches]
+        assert sorted(heights) == sorted(shards.groupby("algorithm").size())
+        assert spec.has_content(tables, make_context(CATALOGUE, ()))
+    assert "shard_rows" not in figures.TABLES
+    with pytest.raises(ValueError, match=r"unknown families or tables \['shard_rows'\]"):
+        figures.figure(
+            "test_shard_rows_after",
+            title="t",
+            caption="c",
+            category="Tests",
+            families=("boosting",),
+            tables=("shard_rows",),
+        )
 
 
 OTHER_COST_MODELS = ("figure2", "adversarial_costs", "few_cheap_costs")

@@ -356,6 +356,59 @@ def _run(repo: Path, *args: str) -> None:
         )
 
 
+#: A results table registered before the results rules are read
+TABLE_PLUG_IN = """\
+from budgetboost.analysis.tables import table
+
+
+@table("shard_rows", description="shard rows per algorithm")
+def shard_rows(run, tables):
+    return run.shards.groupby("algorithm").size().rename("rows").reset_index()
+
+
+"""
+
+
+def planned_files(dry_run: str) -> dict[str, dict[str, list[str]]]:
+    """``{rule: {"input": [...], "output": [...]}}`` of a ``snakemake -n`` listing (the
+    first job of each rule)."""
+    jobs: dict[str, dict[str, list[str]]] = {}
+    rule = None
+    for line in dry_run.splitlines():
+        if match := re.match(r"^(?:local)?rule (\w+):", line):
+            rule = match.group(1)
+            jobs.setdefault(rule, {})
+        elif rule and (match := re.match(r"^\s+(input|output): (.*)$", line)):
+            jobs[rule].setdefault(match.group(1), match.group(2).split(", "))
+    return jobs
+
+
+def test_the_results_rules_read_the_table_registry(tmp_path):
+    """No rule names the results tables: a table registered where the rules are read (by
+    the Snakefile here, standing in for one more registration in
+    budgetboost.analysis.results, which the jobs' processes import too) is an output of rule
+    ``aggregate`` and an input of the first page (``landing``), after the built-in ones
+    (registered first whatever is imported first). Planned only: the aggregate job's own
+    process would not have the Snakefile's registration."""
+    repo = _mini_workflow(tmp_path)
+    snakefile = repo / "Snakefile"
+    snakefile.write_text(TABLE_PLUG_IN + snakefile.read_text())
+    proc = subprocess.run(
+        [SNAKEMAKE, "-n", "--cores", "1"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=runtime_env(),
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    jobs = planned_files(proc.stdout)
+    tables = [f"results/summary/{t}.parquet" for t in [*TABLES, "shard_rows"]]
+    assert jobs["aggregate"]["output"] == [*tables, "results/summary/summary.md"]
+    assert [p for p in jobs["landing"]["input"] if p in tables] == tables
+    assert "shard_rows" not in TABLES  # registered in the workflow's process only
+
+
 @pytest.fixture(scope="module")
 def mini_report(tmp_path_factory) -> Path:
     """Report of the minimal workflow (results rules only); returns the repository."""

@@ -7,6 +7,7 @@
 # from the catalogue (a param). Input and target functions are in common.smk.
 
 
+from budgetboost.analysis import results as results_tables
 from budgetboost.report import pages
 
 
@@ -26,11 +27,8 @@ rule aggregate:
         costs=cost_tables(),
         code=code_files("budgetboost.analysis.results", "budgetboost.report.summary"),
     output:
-        summary=R("summary/summary.parquet"),
-        comparisons=R("summary/comparisons.parquet"),
-        budget_to_match=R("summary/budget_to_match.parquet"),
-        findings=R("summary/findings.parquet"),
-        ranks=R("summary/ranks.parquet"),
+        # every registered results table (budgetboost.analysis.tables), then the text
+        **{table: R(f"summary/{table}.parquet") for table in results_tables.TABLES},
         markdown=R("summary/summary.md"),
     log:
         L("results/aggregate.log"),
@@ -126,7 +124,7 @@ rule evidence_page:
 rule landing:
     input:
         # every results table (the first page lists the figures that draw something)
-        **{table: R(f"summary/{table}.parquet") for table in figures.TABLES},
+        **{table: R(f"summary/{table}.parquet") for table in results_tables.TABLES},
         claims=R("summary/claims.parquet"),
         code=code_files(
             "budgetboost.report.landing",

@@ -1,5 +1,5 @@
-"""Rule ``aggregate``: shards -> summary, comparisons, findings, ranks, budget to match,
-summary.md."""
+"""Rule ``aggregate``: shards -> every registered results table
+(``budgetboost.analysis.tables.TABLES``: ``results/summary/{table}.parquet``), summary.md."""
 
 import sys
 from pathlib import Path
@@ -7,7 +7,7 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.analysis.results import aggregate
+from budgetboost.analysis.results import TABLES, aggregate
 from budgetboost.analysis.summary import read_shards
 from budgetboost.analysis.vocabulary import CONFIDENCE
 from budgetboost.data.costs import varied_pairs
@@ -20,6 +20,13 @@ from budgetboost.report.summary import summary_markdown
 
 
 def aggregate_shards(sm, job):
+    declared = [name for name in sm.output.keys() if name != "markdown"]
+    if declared != list(TABLES):
+        raise ValueError(
+            f"rule aggregate declares the tables {declared}, the results registry holds "
+            f"{list(TABLES)} (a table registered where the rules are read is registered in "
+            "budgetboost/analysis/results.py, which this job imports too)"
+        )
     check_identities(list(sm.input.shards), sm.params.identities)
     shards = read_shards(list(sm.input.shards))
     catalogue = Catalogue.from_param(sm.params.catalogue)
@@ -34,13 +41,11 @@ def aggregate_shards(sm, job):
         "sizes": {name: size._asdict() for name, size in sizes.items()},
         "varied_cost_models": sorted(map(list, varied)),
     }
-    for name in ("summary", "comparisons", "budget_to_match", "findings", "ranks"):
-        write_table(getattr(results, name), getattr(sm.output, name), meta)
+    for name, table in results.items():
+        write_table(table, sm.output[name], meta)
     write_text(summary_markdown(results, catalogue), sm.output.markdown)
-    return (
-        f"{len(shards)} shard rows -> {len(results.summary)} summary rows, "
-        f"{len(results.comparisons)} comparison rows"
-    )
+    rows = ", ".join(f"{len(table)} {name}" for name, table in results.items())
+    return f"{len(shards)} shard rows -> rows per table: {rows}"
 
 
 run_job(snakemake, aggregate_shards)  # noqa: F821

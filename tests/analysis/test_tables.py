@@ -1,0 +1,196 @@
+"""The registry of the results tables (budgetboost.analysis.tables): the five built-in tables
+are the hand-written aggregate's, and a table registered in a test is computed by
+``aggregate`` after the others, with them at hand, and is gone once its block ends."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from synthetic_results import PEER, PEER_CATALOGUE, sizes_for, synthetic_shards, with_open_questions
+
+from budgetboost.analysis import findings as findings_
+from budgetboost.analysis.bands import BANDS
+from budgetboost.analysis.claims import CLAIM_BANDS, claim_comparisons
+from budgetboost.analysis.matching import budget_to_match
+from budgetboost.analysis.paired import Comparison, band_means, compare
+from budgetboost.analysis.ranks import cd_analysis
+from budgetboost.analysis.results import TABLES, Results, aggregate
+from budgetboost.analysis.summary import summarize
+from budgetboost.analysis.tables import RESERVED, registered, table
+from budgetboost.pipeline.catalogue import Catalogue
+
+BUILT_IN = ["summary", "comparisons", "budget_to_match", "findings", "ranks"]
+
+
+def hand_written_aggregate(shards, catalogue, baseline, sizes, varied=None) -> dict:
+    """The five tables as ``aggregate`` computed them before the registry: one function body,
+    written out in full (the reference the registrations must reproduce)."""
+    catalogue = catalogue.including(shards["algorithm"])
+    summary = summarize(shards, catalogue=catalogue, sizes=sizes)
+    matches = budget_to_match(shards, sizes, catalogue)
+    paper, open_ = findings_.experiment_pairs(shards, catalogue, baseline)
+    means = band_means(shards, CLAIM_BANDS)
+    reference = catalogue.with_role("reference")
+    pairs = list(zip(means["dataset"], means["cost_model"], strict=True))
+    in_paper = pd.Series([p in set(paper) for p in pairs], index=means.index, dtype=bool)
+    in_paper = in_paper.to_numpy()
+    budgeted = [a for a in catalogue.sort(means.loc[in_paper, "algorithm"]) if a != reference]
+    in_open = [p in set(open_) for p in pairs]
+    open_algorithms = catalogue.sort(means.loc[in_open, "algorithm"]) if open_ else []
+    control = catalogue.with_role("smoothed")
+    against_control = [
+        Comparison("control", a, control, pairs=paper, bands=BANDS)
+        for a in budgeted
+        if control is not None and a != control
+    ]
+    asked = [
+        *claim_comparisons(catalogue, paper, varied),
+        *against_control,
+        *findings_.questions(catalogue, paper, open_, baseline, open_algorithms),
+    ]
+    comparisons = compare(means, asked, sizes)
+    findings = comparisons[comparisons["question"].isin(findings_.QUESTIONS)]
+    ranked = means[in_paper & means["algorithm"].isin(budgeted)]
+    ranks = cd_analysis(ranked, catalogue=catalogue, control=control)
+    return {
+        "summary": summary,
+        "comparisons": comparisons,
+        "budget_to_match": matches,
+        "findings": findings.reset_index(drop=True),
+        "ranks": ranks,
+    }
+
+
+def runs():
+    """Runs with the paper's experiments only, with open questions and a tree variant, with
+    a peer, and without a baseline cost model (with every cost model's costs varied)."""
+    paper = synthetic_shards(
+        datasets=("breast_cancer", "ecoli", "heart"), trials=5, budgets=(2, 10, 18, 26)
+    )
+    open_, open_catalogue = with_open_questions()
+    peer = open_.replace({"algorithm": {"greedy_tree2": PEER}})
+    return {
+        "paper": (paper, Catalogue.default(), "uniform_0_2", sizes_for(paper), None),
+        "open questions": (open_, open_catalogue, "uniform_0_2", sizes_for(open_), None),
+        "peer": (peer, PEER_CATALOGUE, "uniform_0_2", sizes_for(peer), None),
+        "no baseline": (paper, Catalogue.default(), None, sizes_for(paper), set()),
+    }
+
+
+@pytest.fixture(scope="module")
+def computed():
+    return {
+        name: (aggregate(*args), hand_written_aggregate(*args)) for name, args in runs().items()
+    }
+
+
+def test_the_registry_holds_the_five_tables_in_order():
+    assert list(TABLES) == BUILT_IN
+    for spec in TABLES.values():
+        assert spec.module == "budgetboost.analysis.results"
+        assert spec.description and "\n" not in spec.description
+
+
+@pytest.mark.parametrize("run", ["paper", "open questions", "peer", "no baseline"])
+def test_the_registered_tables_are_the_hand_written_aggregates(computed, run):
+    results, expected = computed[run]
+    assert list(results) == BUILT_IN
+    for name in BUILT_IN:
+        pd.testing.assert_frame_equal(results[name], expected[name], check_exact=True)
+        assert results[name] is getattr(results, name)
+    assert not results["comparisons"].empty and not results["summary"].empty
+
+
+def test_the_runs_exercise_every_table(computed):
+    """The reference comparison above means something: between them the runs have rows in
+    every table, findings and ranks included."""
+    for name in BUILT_IN:
+        assert any(not results[name].empty for results, _ in computed.values()), name
+
+
+def trials_per_algorithm(run, tables) -> pd.DataFrame:
+    """A new table: how many trials each algorithm ran per dataset and cost model, beside
+    the number of summary rows (it reads a table registered before it)."""
+    trials = (
+        run.shards.groupby(["dataset", "cost_model", "algorithm"], sort=True)["trial"]
+        .nunique()
+        .rename("trials")
+        .reset_index()
+    )
+    rows = tables["summary"].groupby(["dataset", "cost_model", "algorithm"]).size()
+    keys = pd.MultiIndex.from_frame(trials[["dataset", "cost_model", "algorithm"]])
+    return trials.assign(summary_rows=rows.reindex(keys).to_numpy())
+
+
+def test_a_registered_table_is_computed_after_the_others_and_then_removed():
+    shards = synthetic_shards(datasets=("ecoli", "heart"), trials=3, budgets=(2, 10))
+    shards = shards[~((shards["algorithm"] == "greedy") & (shards["trial"] == 2))]
+    args = (shards, Catalogue.default(), "uniform_0_2", sizes_for(shards))
+    seen = {}
+
+    def spy(run, tables):
+        seen.update(tables)
+        return trials_per_algorithm(run, tables)
+
+    with registered("trials", spy, description="trials per algorithm") as spec:
+        assert list(TABLES) == [*BUILT_IN, "trials"] and TABLES["trials"] is spec
+        results = aggregate(*args)
+    assert list(results) == [*BUILT_IN, "trials"]
+    assert list(seen) == BUILT_IN  # every table before it, computed already
+    trials = results.trials.set_index(["dataset", "cost_model", "algorithm"])
+    assert trials.loc[("ecoli", "uniform_0_2", "greedy"), "trials"] == 2
+    assert trials.loc[("ecoli", "uniform_0_2", "smoothed"), "trials"] == 3
+    # one summary row per budget and the unbudgeted reference's one row
+    assert trials.loc[("heart", "uniform_0_2", "smoothed"), "summary_rows"] == 2
+    assert trials.loc[("heart", "uniform_0_2", "adaboost"), "summary_rows"] == 1
+    assert list(TABLES) == BUILT_IN
+    assert list(aggregate(*args)) == BUILT_IN
+
+
+def test_a_registration_is_undone_when_its_block_fails():
+    with pytest.raises(RuntimeError, match="inside"):
+        with registered("trials", trials_per_algorithm, description="trials"):
+            raise RuntimeError("inside")
+    assert list(TABLES) == BUILT_IN
+
+
+def test_a_table_that_is_not_a_frame_is_named():
+    shards = synthetic_shards(datasets=("ecoli",), trials=3, budgets=(2,))
+    with registered("counts", lambda run, tables: len(run.shards), description="rows"):
+        with pytest.raises(TypeError, match=r"table 'counts' .* returned int, not a pandas"):
+            aggregate(shards, Catalogue.default(), "uniform_0_2", sizes_for(shards))
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "message"),
+    [
+        ("two words", "x", "must be an identifier"),
+        ("_hidden", "x", "must be an identifier"),
+        ("markdown", "x", "taken by the workflow"),
+        ("claims", "x", "taken by the workflow"),
+        ("trials", "", "one non-empty line"),
+        ("trials", "one\ntwo", "one non-empty line"),
+        ("summary", "x", "already registered"),
+    ],
+)
+def test_a_bad_registration_is_refused(name, description, message):
+    with pytest.raises(ValueError, match=message):
+        with registered(name, trials_per_algorithm, description=description):
+            pass
+    assert list(TABLES) == BUILT_IN
+
+
+def test_a_second_function_under_a_registered_name_is_refused():
+    with pytest.raises(ValueError, match="registered twice"):
+        table("ranks", description="another ranks")(trials_per_algorithm)
+    assert TABLES["ranks"].compute.__name__ == "ranks_table"
+    assert "claims_evidence" in RESERVED  # rule claims's other table
+
+
+def test_results_name_their_tables():
+    results = Results({"summary": pd.DataFrame({"a": [1]}), "ranks": pd.DataFrame()})
+    assert list(results) == ["summary", "ranks"] and len(results) == 2
+    assert results.summary is results["summary"] and "ranks" in dir(results)
+    with pytest.raises(AttributeError, match="no results table 'findings'.*summary, ranks"):
+        _ = results.findings
+    assert repr(results) == "Results(summary: 1 rows, ranks: 0 rows)"
