@@ -20,20 +20,17 @@ the ``aggregate`` rule and its script, the figures and the report's first page f
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from functools import cached_property
 
-import numpy as np
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
 from budgetboost.analysis.bands import BANDS
-from budgetboost.analysis.claims import CLAIM_BANDS, claim_comparisons
+from budgetboost.analysis.claims import claim_comparisons
 from budgetboost.analysis.matching import budget_to_match
-from budgetboost.analysis.paired import Comparison, band_means, compare
+from budgetboost.analysis.paired import Comparison, compare
 from budgetboost.analysis.ranks import cd_analysis
 from budgetboost.analysis.summary import summarize
-from budgetboost.analysis.tables import TABLES, compute_tables, table
+from budgetboost.analysis.tables import TABLES, RunRows, compute_tables, table
 from budgetboost.data.splits import SplitSizes
 from budgetboost.pipeline.catalogue import Catalogue
 
@@ -41,65 +38,6 @@ __all__ = ["CONTROL_ROLE", "TABLES", "Results", "RunRows", "aggregate", "control
 
 #: The role of the control every algorithm is compared with (the paper's proposal).
 CONTROL_ROLE = "smoothed"
-
-
-@dataclass(frozen=True, eq=False)
-class RunRows:
-    """What every results table is computed from: a run's validated shard rows and what they
-    are read with, plus the views of them that several tables share (computed once).
-
-    Attributes
-    ----------
-    shards : DataFrame
-        The validated shard rows (:func:`budgetboost.analysis.summary.read_shards`).
-    catalogue : Catalogue
-        Labels, families and roles of the run's algorithms (every algorithm of ``shards``).
-    baseline : str or None
-        The cost model of the paper's U[0, 2]
-        (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``.
-    sizes : mapping of str to SplitSizes
-        Each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
-        read_sizes`), which the paired tests account for.
-    varied : set of (str, str) or None
-        The (dataset, cost model) pairs whose costs vary
-        (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to which the claims
-        about varied costs are restricted.
-    """
-
-    shards: pd.DataFrame
-    catalogue: Catalogue
-    baseline: str | None
-    sizes: Mapping[str, SplitSizes]
-    varied: set[tuple[str, str]] | None = None
-
-    @cached_property
-    def experiments(self) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
-        """The paper's experiments and the open questions' (dataset, cost model) pairs
-        (:func:`budgetboost.analysis.findings.experiment_pairs`)."""
-        return findings_.experiment_pairs(self.shards, self.catalogue, self.baseline)
-
-    @cached_property
-    def means(self) -> pd.DataFrame:
-        """Each trial's error averaged over each claim band (:func:`~budgetboost.analysis.
-        paired.band_means`): what the comparisons and the ranks read."""
-        return band_means(self.shards, CLAIM_BANDS)
-
-    @cached_property
-    def in_paper(self) -> np.ndarray:
-        """Which rows of :attr:`means` belong to the paper's experiments."""
-        paper = self.experiments[0]
-        if not paper:
-            return pd.Series(False, index=self.means.index).to_numpy()
-        pairs = pd.MultiIndex.from_frame(self.means[["dataset", "cost_model"]])
-        return pairs.isin(pd.MultiIndex.from_tuples(paper))
-
-    @cached_property
-    def budgeted(self) -> list[str]:
-        """The budgeted algorithms of the paper's experiments, in catalogue order (all that
-        ran there but the unbudgeted reference)."""
-        reference = self.catalogue.with_role("reference")
-        ran = self.catalogue.sort(self.means.loc[self.in_paper, "algorithm"])
-        return [a for a in ran if a != reference]
 
 
 class Results(Mapping[str, pd.DataFrame]):

@@ -1,7 +1,7 @@
 """The registry of a run's results tables: a new table is one function plus one registration.
 
 Each table is a function of the run's validated shard rows and what they are read with (a
-:class:`~budgetboost.analysis.results.RunRows`: the catalogue, the baseline cost model, the
+:class:`RunRows`: the catalogue, the baseline cost model, the
 split sizes, the pairs whose costs vary) and of the tables registered before it (the
 findings read the comparisons), registered with :func:`table`::
 
@@ -9,13 +9,15 @@ findings read the comparisons), registered with :func:`table`::
     def trials(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         return run.shards.groupby(["dataset", "algorithm"])["trial"].nunique().reset_index()
 
-The registrations live in :mod:`budgetboost.analysis.results` (the built-in tables are its
+The registrations live in :mod:`budgetboost.analysis.results` (the package's tables are its
 five: ``summary``, ``comparisons``, ``budget_to_match``, ``findings``, ``ranks``); everything
 downstream reads :data:`TABLES` and names no table by hand: ``aggregate`` computes every
 table in registration order, the ``aggregate`` rule declares one output
 ``results/summary/{name}.parquet`` per table and its script writes each, a figure may read
 any (:mod:`budgetboost.figures.registry`), and the report's first page reads them all.
-:func:`registered` adds a table for the length of a ``with`` block (a test's, say).
+:func:`registered` adds a table for the length of a ``with`` block (a test's, say). Readers
+take :data:`TABLES` from :mod:`~budgetboost.analysis.results`, whose import registers the
+package's tables: they come first, a table registered after them follows.
 """
 
 from __future__ import annotations
@@ -23,15 +25,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from budgetboost.analysis.results import RunRows
+from budgetboost.analysis import findings as findings_
+from budgetboost.analysis.claims import CLAIM_BANDS
+from budgetboost.analysis.paired import band_means
+from budgetboost.data.splits import SplitSizes
+from budgetboost.pipeline.catalogue import Catalogue
 
-__all__ = ["BUILT_IN", "RESERVED", "TABLES", "TableSpec", "compute_tables", "registered", "table"]
+__all__ = ["RESERVED", "TABLES", "RunRows", "TableSpec", "compute_tables", "registered", "table"]
 
 #: The signature of a table's function: the run's rows and the tables registered before it.
 Compute = Callable[["RunRows", Mapping[str, pd.DataFrame]], pd.DataFrame]
@@ -43,6 +49,65 @@ Compute = Callable[["RunRows", Mapping[str, pd.DataFrame]], pd.DataFrame]
 RESERVED = frozenset(
     {"claims", "claims_evidence", "markdown", "code", "get", "items", "keys", "values"}
 )
+
+
+@dataclass(frozen=True, eq=False)
+class RunRows:
+    """What every results table is computed from: a run's validated shard rows and what they
+    are read with, plus the views of them that several tables share (computed once).
+
+    Attributes
+    ----------
+    shards : DataFrame
+        The validated shard rows (:func:`budgetboost.analysis.summary.read_shards`).
+    catalogue : Catalogue
+        Labels, families and roles of the run's algorithms (every algorithm of ``shards``).
+    baseline : str or None
+        The cost model of the paper's U[0, 2]
+        (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``.
+    sizes : mapping of str to SplitSizes
+        Each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
+        read_sizes`), which the paired tests account for.
+    varied : set of (str, str) or None
+        The (dataset, cost model) pairs whose costs vary
+        (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to which the claims
+        about varied costs are restricted.
+    """
+
+    shards: pd.DataFrame
+    catalogue: Catalogue
+    baseline: str | None
+    sizes: Mapping[str, SplitSizes]
+    varied: set[tuple[str, str]] | None = None
+
+    @cached_property
+    def experiments(self) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+        """The paper's experiments and the open questions' (dataset, cost model) pairs
+        (:func:`budgetboost.analysis.findings.experiment_pairs`)."""
+        return findings_.experiment_pairs(self.shards, self.catalogue, self.baseline)
+
+    @cached_property
+    def means(self) -> pd.DataFrame:
+        """Each trial's error averaged over each claim band (:func:`~budgetboost.analysis.
+        paired.band_means`): what the comparisons and the ranks read."""
+        return band_means(self.shards, CLAIM_BANDS)
+
+    @cached_property
+    def in_paper(self) -> np.ndarray:
+        """Which rows of :attr:`means` belong to the paper's experiments."""
+        paper = self.experiments[0]
+        if not paper:
+            return pd.Series(False, index=self.means.index).to_numpy()
+        pairs = pd.MultiIndex.from_frame(self.means[["dataset", "cost_model"]])
+        return pairs.isin(pd.MultiIndex.from_tuples(paper))
+
+    @cached_property
+    def budgeted(self) -> list[str]:
+        """The budgeted algorithms of the paper's experiments, in catalogue order (all that
+        ran there but the unbudgeted reference)."""
+        reference = self.catalogue.with_role("reference")
+        ran = self.catalogue.sort(self.means.loc[self.in_paper, "algorithm"])
+        return [a for a in ran if a != reference]
 
 
 @dataclass(frozen=True)
@@ -76,8 +141,6 @@ class TableSpec:
         return f"{self.module}.{getattr(self.compute, '__qualname__', repr(self.compute))}"
 
 
-#: The module whose registrations are the built-in tables (they come first).
-BUILT_IN = "budgetboost.analysis.results"
 _REGISTRY: dict[str, TableSpec] = {}
 #: Every registered table by name, in registration order: a read-only view of the registry,
 #: so a table registered later (:func:`registered`) is seen by every reader.
@@ -97,15 +160,7 @@ def _checked(name: str, description: str) -> None:
         raise ValueError(f"table {name!r}: its description must be one non-empty line")
 
 
-def _built_in_first(module: str) -> None:
-    """Register the built-in tables before one of ``module``, whatever a program imported
-    first: the registry's order is that of ``aggregate``'s tables and the rule's outputs."""
-    if module != BUILT_IN:
-        from budgetboost.analysis import results  # noqa: F401 -- registers the built-in tables
-
-
 def _add(spec: TableSpec) -> None:
-    _built_in_first(spec.module)
     previous = _REGISTRY.get(spec.name)
     if previous is not None and previous.function != spec.function:
         raise ValueError(
@@ -140,7 +195,6 @@ def registered(name: str, compute: Compute, *, description: str) -> Iterator[Tab
     the registry as it found it."""
     _checked(name, description)
     spec = TableSpec(name=name, description=description.strip(), compute=compute)
-    _built_in_first(spec.module)
     if name in _REGISTRY:
         raise ValueError(f"table {name!r} is already registered ({_REGISTRY[name].function})")
     _REGISTRY[name] = spec
