@@ -47,10 +47,10 @@ from budgetboost.analysis.field import family_verdicts
 from budgetboost.analysis.findings import questions
 from budgetboost.analysis.paired import compare
 from budgetboost.analysis.simulation import field_band_means
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.registry import load_registry
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.splits import SplitSizes
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.findings import family_sentences
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,7 +19,8 @@ benchmark follows; ``evaluate_at_budgets`` returns a :class:`BudgetEvaluation`, 
 The package's layers, each a folder that imports only the ones before it: ``estimators``
 (the algorithms and their contract), ``data`` (datasets, splits, costs, files), ``pipeline``
 (what a config means), ``analysis`` (statistics and verdicts: tables in, tables out),
-``figures`` and ``report`` (what a reader sees).
+``figures`` and ``report`` (what a reader sees). ``catalogue`` (the algorithms' labels,
+families, roles and styles) imports none of them; ``pipeline`` and the layers above read it.
 """
 
 from importlib.metadata import PackageNotFoundError, version

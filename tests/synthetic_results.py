@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.analysis.results import aggregate
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.splits import SplitSizes
-from budgetboost.pipeline.catalogue import Catalogue
 
 COLUMNS = [
     "dataset",

@@ -46,7 +46,7 @@ from budgetboost.analysis.vocabulary import (
     OUTCOMES,
     RULE,
 )
-from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
+from budgetboost.catalogue import Catalogue, paper_experiments
 
 __all__ = [
     "CHEAP_FEATURE_DATASETS",

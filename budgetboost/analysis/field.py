@@ -37,7 +37,7 @@ import pandas as pd
 
 from budgetboost.analysis.significance import holm
 from budgetboost.analysis.vocabulary import ALL, BETTER, TOO_FEW_DATASETS, WORSE, decide
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 
 __all__ = ["FIELD_QUESTIONS", "FamilyVerdict", "each_stated", "family_verdicts", "pairwise"]
 

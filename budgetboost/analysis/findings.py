@@ -8,12 +8,12 @@ detect and an outcome (``better``, ``worse``, ``equivalent``, ``inconclusive``),
 row across datasets per (x, y, band). The questions, from the run's catalogue:
 
 * ``field`` (which approach to use at a test-time budget): each algorithm of the field's
-  families (:data:`~budgetboost.pipeline.catalogue.FIELD_FAMILIES`: optimal cost-sensitive
+  families (:data:`~budgetboost.catalogue.FIELD_FAMILIES`: optimal cost-sensitive
   trees, forest pruning, per-example feature acquisition, and a method of a user's of family
   ``other``) against the paper's boosters that
   face the peers, each library peer and each other such algorithm (each pair once);
 * ``peers`` (beyond the paper): each booster that faces the peers
-  (:meth:`~budgetboost.pipeline.catalogue.Catalogue.peer_opponents`: Smoothed and Greedy as
+  (:meth:`~budgetboost.catalogue.Catalogue.peer_opponents`: Smoothed and Greedy as
   published, and their tuned variants) against each algorithm of family ``peer``;
 * ``tuning``: each tuned variant against its base as published (what tuning is worth);
 * ``trees`` (Section 8, first question): boosting depth-2 trees against stumps, same
@@ -34,7 +34,7 @@ import pandas as pd
 
 from budgetboost.analysis.paired import Comparison
 from budgetboost.analysis.vocabulary import ALL, FINDING_BANDS, OUTCOMES
-from budgetboost.pipeline.catalogue import FIELD_FAMILIES, Catalogue
+from budgetboost.catalogue import FIELD_FAMILIES, Catalogue
 
 __all__ = [
     "QUESTIONS",

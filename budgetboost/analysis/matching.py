@@ -27,8 +27,8 @@ from scipy import stats as sps
 from budgetboost.analysis.per_dataset import corrected_se
 from budgetboost.analysis.summary import column_dtype, sort_rows, validate_shards, with_names
 from budgetboost.analysis.vocabulary import ALPHA, EQUIVALENCE_MARGIN, MIN_TRIALS
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.splits import SplitSizes
-from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = ["MATCH_COLUMNS", "budget_to_match"]
 

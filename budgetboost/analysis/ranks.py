@@ -77,7 +77,7 @@ import pandas as pd
 from budgetboost.analysis.bands import BANDS
 from budgetboost.analysis.significance import holm
 from budgetboost.analysis.vocabulary import ALPHA
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 
 __all__ = [
     "ALPHA",

@@ -31,8 +31,8 @@ from budgetboost.analysis.paired import Comparison, compare
 from budgetboost.analysis.ranks import cd_analysis
 from budgetboost.analysis.summary import summarize
 from budgetboost.analysis.tables import TABLES, RunRows, compute_tables, table
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.splits import SplitSizes
-from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = ["CONTROL_ROLE", "TABLES", "Results", "RunRows", "aggregate", "control_comparisons"]
 

@@ -1,7 +1,7 @@
 """The paper's roles: which algorithm of a run plays Greedy, Smoothed, AdaBoostBT, ...
 
 The claims name the paper's algorithms by *role*
-(:data:`budgetboost.pipeline.catalogue.ROLES`), never by a config name: a table of results is
+(:data:`budgetboost.catalogue.ROLES`), never by a config name: a table of results is
 read through :func:`by_role`, so a renamed or added algorithm changes nothing in the claims.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 
 __all__ = ["by_role", "roles_table"]
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.analysis.roles import by_role
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 
 __all__ = ["AGREEMENT_COLUMNS", "identical_stump_share", "stump_agreement"]
 

@@ -22,10 +22,10 @@ import pandas as pd
 from scipy import stats as sps
 
 from budgetboost.analysis.vocabulary import CONFIDENCE
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.io import read_table
 from budgetboost.data.schema import SHARD_COLUMNS
 from budgetboost.data.splits import SplitSizes
-from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
     "CONFIDENCE",

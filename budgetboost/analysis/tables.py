@@ -17,7 +17,8 @@ table in registration order, the ``aggregate`` rule declares one output
 any (:mod:`budgetboost.figures.registry`), and the report's first page reads them all.
 :func:`registered` adds a table for the length of a ``with`` block (a test's, say). Readers
 take :data:`TABLES` from :mod:`~budgetboost.analysis.results`, whose import registers the
-package's tables: they come first, a table registered after them follows.
+package's tables; they come first, whatever was imported first, and the others follow in
+the order they were registered.
 """
 
 from __future__ import annotations
@@ -34,10 +35,19 @@ import pandas as pd
 from budgetboost.analysis import findings as findings_
 from budgetboost.analysis.claims import CLAIM_BANDS
 from budgetboost.analysis.paired import band_means
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.splits import SplitSizes
-from budgetboost.pipeline.catalogue import Catalogue
 
-__all__ = ["RESERVED", "TABLES", "RunRows", "TableSpec", "compute_tables", "registered", "table"]
+__all__ = [
+    "BUILT_IN",
+    "RESERVED",
+    "TABLES",
+    "RunRows",
+    "TableSpec",
+    "compute_tables",
+    "registered",
+    "table",
+]
 
 #: The signature of a table's function: the run's rows and the tables registered before it.
 Compute = Callable[["RunRows", Mapping[str, pd.DataFrame]], pd.DataFrame]
@@ -141,6 +151,8 @@ class TableSpec:
         return f"{self.module}.{getattr(self.compute, '__qualname__', repr(self.compute))}"
 
 
+#: The module whose registrations are the package's tables: they come first.
+BUILT_IN = "budgetboost.analysis.results"
 _REGISTRY: dict[str, TableSpec] = {}
 #: Every registered table by name, in registration order: a read-only view of the registry,
 #: so a table registered later (:func:`registered`) is seen by every reader.
@@ -167,6 +179,19 @@ def _add(spec: TableSpec) -> None:
             f"table {spec.name!r} is registered twice ({previous.function} and {spec.function})"
         )
     _REGISTRY[spec.name] = spec
+    _package_first()
+
+
+def _package_first() -> None:
+    """Order the registry: the package's tables (:data:`BUILT_IN`) first, each part in
+    registration order, whatever a program imported first (the order of ``aggregate``'s
+    tables and of the rule's outputs)."""
+    specs = list(_REGISTRY.values())
+    ordered = [s for s in specs if s.module == BUILT_IN] + [
+        s for s in specs if s.module != BUILT_IN
+    ]
+    _REGISTRY.clear()
+    _REGISTRY.update((spec.name, spec) for spec in ordered)
 
 
 def table(name: str, *, description: str) -> Callable[[Compute], Compute]:
@@ -198,6 +223,7 @@ def registered(name: str, compute: Compute, *, description: str) -> Iterator[Tab
     if name in _REGISTRY:
         raise ValueError(f"table {name!r} is already registered ({_REGISTRY[name].function})")
     _REGISTRY[name] = spec
+    _package_first()
     try:
         yield spec
     finally:

@@ -11,7 +11,7 @@
 * :func:`figure3`: Figure 3, budgeted decision trees, error against number of nodes (log
   scale), AdaBoost's error as diamonds on a horizontal line for comparison.
 * :func:`figure_peers`: the paper's boosters that face the peers
-  (:meth:`~budgetboost.pipeline.catalogue.Catalogue.peer_opponents`) against every algorithm of
+  (:meth:`~budgetboost.catalogue.Catalogue.peer_opponents`) against every algorithm of
   family ``peer`` (LightGBM's cost-efficient gradient boosting, CatBoost's feature
   penalties), one panel per dataset and cost model where a peer ran.
 * :func:`figure_boosted_trees`: each declared variant (``variant_of``: boosting depth-2
@@ -34,6 +34,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
+from budgetboost.catalogue import Catalogue, paper_experiments
 from budgetboost.data.costs import real_kinds
 from budgetboost.figures.panels import (
     CURVE_FAMILIES,
@@ -55,7 +56,6 @@ from budgetboost.figures.panels import (
 from budgetboost.figures.panels import title as figure_title
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
-from budgetboost.pipeline.catalogue import Catalogue, paper_experiments
 
 __all__ = [
     "cost_model_curves",

@@ -7,7 +7,7 @@ findings compare it with: the paper's Smoothed and Greedy, as published and tune
 library peers and the field's other methods, where they ran.
 
 :func:`field` sums the question up across datasets. Left, the mean rank of each method the
-field's question compares (:meth:`~budgetboost.pipeline.catalogue.Catalogue.field_contenders`)
+field's question compares (:meth:`~budgetboost.catalogue.Catalogue.field_contenders`)
 at every budget of the baseline cost model (U[0, 2], whose grid every dataset shares), ranked
 within each dataset by mean test error (1 = lowest; ties share their mean rank), over the
 datasets where every one of them ran. Right, the findings across datasets
@@ -27,6 +27,7 @@ from matplotlib.figure import Figure
 
 from budgetboost.analysis.field import FIELD_QUESTIONS
 from budgetboost.analysis.vocabulary import ALL, BETTER, EQUIVALENT, FINDING_BANDS, WORSE
+from budgetboost.catalogue import FIELD_FAMILIES, Catalogue
 from budgetboost.figures.panels import (
     budget_curves,
     grid_ticks,
@@ -37,7 +38,6 @@ from budgetboost.figures.panels import (
 )
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
-from budgetboost.pipeline.catalogue import FIELD_FAMILIES, Catalogue
 
 __all__ = ["field", "field_curves", "field_selection", "mean_ranks"]
 
@@ -186,7 +186,7 @@ def field_selection(
     summary: pd.DataFrame, context: FigureContext
 ) -> tuple[pd.DataFrame, list[str], list[tuple[str, str]]]:
     """What :func:`field_curves` draws: the rows of the field's contenders
-    (:meth:`~budgetboost.pipeline.catalogue.Catalogue.field_contenders`), their names, and
+    (:meth:`~budgetboost.catalogue.Catalogue.field_contenders`), their names, and
     the (dataset, cost model) panels on which a method of :data:`FIELD_FAMILIES` ran."""
     catalogue = context.catalogue.including(summary["algorithm"])
     present = set(summary["algorithm"])

@@ -6,7 +6,7 @@ draws test error against budget, one line per algorithm with its 95 % confidence
 a thin error bar at each budget, the unbudgeted AdaBoost reference as a horizontal line with
 its interval shaded, and test-time sampling on a right-hand axis (its error is on another
 scale). Labels, colours, markers and line styles come from the run's
-:class:`~budgetboost.pipeline.catalogue.Catalogue`; every figure has one legend listing each
+:class:`~budgetboost.catalogue.Catalogue`; every figure has one legend listing each
 algorithm once. The figures themselves are :mod:`budgetboost.figures.curves`.
 
 Where many curves share a panel, three things keep each one readable:
@@ -36,9 +36,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.transforms import offset_copy
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext
 from budgetboost.figures.style import paper_style
-from budgetboost.pipeline.catalogue import Catalogue
 
 __all__ = [
     "CURVE_FAMILIES",

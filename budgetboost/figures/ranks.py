@@ -38,8 +38,8 @@ from matplotlib.transforms import offset_copy
 
 from budgetboost.analysis.bands import BAND_LABELS, BANDS
 from budgetboost.analysis.ranks import nemenyi_p
+from budgetboost.catalogue import FAMILIES, Catalogue
 from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext, figure
-from budgetboost.pipeline.catalogue import FAMILIES, Catalogue
 
 __all__ = ["OUTCOME_COLOURS", "draw_cd_diagram", "figure_cd", "figure_outcomes"]
 

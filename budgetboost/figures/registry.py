@@ -14,7 +14,7 @@ its own, e.g. a file beside the Snakefile), and makes one ``plot`` job per regis
 caption. ``tables`` names the results tables the function receives (any registered one,
 :data:`TABLES`: ``results/summary/{table}.parquet``); ``families`` says which algorithm
 families it draws
-(``budgetboost.pipeline.catalogue.FAMILIES``), so an algorithm added to the config appears in every
+(``budgetboost.catalogue.FAMILIES``), so an algorithm added to the config appears in every
 figure of its family.
 
 Whether a figure has anything to draw for a run (Figure 2 without real costs does not) is
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from budgetboost.analysis import results as results_tables
-from budgetboost.pipeline.catalogue import FAMILIES, Catalogue
+from budgetboost.catalogue import FAMILIES, Catalogue
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -41,7 +41,7 @@ def check_styles(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
     from matplotlib.lines import Line2D
     from matplotlib.markers import MarkerStyle
 
-    from budgetboost.pipeline.catalogue import Catalogue
+    from budgetboost.catalogue import Catalogue
 
     explicit = {n: (e.get("style") or {}) for n, e in algorithms.items()}
     catalogue = Catalogue.from_config(algorithms)
@@ -84,7 +84,7 @@ def check_labels(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
     from matplotlib import cbook
     from matplotlib.mathtext import MathTextParser
 
-    from budgetboost.pipeline.catalogue import Catalogue
+    from budgetboost.catalogue import Catalogue
 
     catalogue = Catalogue.from_config(algorithms)
     parser = MathTextParser("path")

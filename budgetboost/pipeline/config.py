@@ -111,9 +111,9 @@ def validate_config(
 
 def with_vocabularies(schema: dict[str, Any]) -> dict[str, Any]:
     """The config schema with the values an algorithm's ``family`` and ``role`` may take,
-    from their one definition (:data:`~budgetboost.pipeline.catalogue.FAMILIES`,
-    :data:`~budgetboost.pipeline.catalogue.ROLES`): a family added there is accepted here."""
-    from budgetboost.pipeline.catalogue import FAMILIES, ROLES
+    from their one definition (:data:`~budgetboost.catalogue.FAMILIES`,
+    :data:`~budgetboost.catalogue.ROLES`): a family added there is accepted here."""
+    from budgetboost.catalogue import FAMILIES, ROLES
 
     properties = schema["$defs"]["algorithm"]["properties"]
     properties["family"] = {**properties["family"], "enum": list(FAMILIES)}
@@ -542,7 +542,7 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
 
 
 def _check_catalogue(config: Mapping[str, Any]) -> None:
-    from budgetboost.pipeline.catalogue import Catalogue
+    from budgetboost.catalogue import Catalogue
 
     try:
         catalogue = Catalogue.from_config(config["algorithms"])

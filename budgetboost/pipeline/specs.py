@@ -11,7 +11,7 @@ Its keys fall under four concerns, each read in one place: construction (``estim
 ``params``) and protocol (``unbudgeted``, ``rounds_from_registry``, ``refit_per_budget``,
 ``adaboost_path``) here, in :class:`AlgorithmSpec`; scheduling (``trials``) in
 :class:`~budgetboost.pipeline.plan.Plan`; display and roles (``label``, ``family``, ``role``,
-``variant_of``, ``style``) in :class:`~budgetboost.pipeline.catalogue.Catalogue`. The protocol
+``variant_of``, ``style``) in :class:`~budgetboost.catalogue.Catalogue`. The protocol
 keys:
 
 ``unbudgeted`` (bool)

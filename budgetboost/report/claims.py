@@ -15,7 +15,7 @@ from budgetboost.analysis.claims import claims_table, thresholds_table
 from budgetboost.analysis.roles import roles_table
 from budgetboost.analysis.verdicts import ClaimResult
 from budgetboost.analysis.vocabulary import ALL, ALPHA, TOO_FEW_DATASETS, WORSE
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 from budgetboost.report.escape import for_markdown
 from budgetboost.report.findings import BAND_NAMES, how_findings_read
 from budgetboost.report.tables import markdown_table

@@ -17,7 +17,7 @@ docutils). Each function here makes a text literal where it lands:
   CJK characters and emoji two, combining marks none), so tables stay aligned.
 
 What Snakemake embeds from a rule's params into the HTML report is the catalogue's
-:meth:`~budgetboost.pipeline.catalogue.Catalogue.param`, JSON that cannot close a tag.
+:meth:`~budgetboost.catalogue.Catalogue.param`, JSON that cannot close a tag.
 
 Plain labels keep their look: ``AdaBoostBT_Greedy``, ``Smoothed τ=0.5``, ``LightGBM CEGB,
 stumps`` come out unchanged in Markdown (an underscore inside a word starts nothing).
@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 
 __all__ = [
     "for_markdown",

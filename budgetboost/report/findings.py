@@ -26,7 +26,7 @@ from budgetboost.analysis.vocabulary import (
     TOO_FEW_DATASETS,
     WORSE,
 )
-from budgetboost.pipeline.catalogue import FAMILY_NAMES, Catalogue
+from budgetboost.catalogue import FAMILY_NAMES, Catalogue
 from budgetboost.report.escape import for_markdown, for_rst
 from budgetboost.report.tables import markdown_table, rst_table
 

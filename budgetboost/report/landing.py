@@ -10,7 +10,7 @@ import pandas as pd
 from budgetboost.analysis.findings import pool
 from budgetboost.analysis.verdicts import NOT_REPRODUCED, NOT_TESTED, REPRODUCED, UNDECIDED
 from budgetboost.analysis.vocabulary import ALL, TOO_FEW_DATASETS, TOO_FEW_TRIALS
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 from budgetboost.report.escape import for_rst, rst_text
 from budgetboost.report.tables import rst_table
 

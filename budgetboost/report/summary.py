@@ -15,7 +15,7 @@ import pandas as pd
 from budgetboost.analysis.results import Results
 from budgetboost.analysis.summary import with_names
 from budgetboost.analysis.vocabulary import ALL, CONFIDENCE, EQUIVALENCE_MARGIN, OUTCOMES
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 from budgetboost.report.escape import for_markdown
 from budgetboost.report.findings import findings_table, where_findings_read
 from budgetboost.report.tables import markdown_table

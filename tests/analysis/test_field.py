@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from budgetboost.analysis.field import family_verdicts, pairwise
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 from budgetboost.report.findings import family_sentences
 
 CATALOGUE = Catalogue(

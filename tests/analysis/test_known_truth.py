@@ -22,9 +22,9 @@ from budgetboost.analysis.simulation import (
     symmetric_differences,
 )
 from budgetboost.analysis.vocabulary import BETTER, EQUIVALENT, WORSE
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.splits import SplitSizes
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report.findings import family_sentences
 
 #: Simulated datasets per shape: a 5 % rate is estimated within about +-2 %.

@@ -17,7 +17,7 @@ from budgetboost.analysis.ranks import cd_analysis
 from budgetboost.analysis.results import TABLES, Results, aggregate
 from budgetboost.analysis.summary import summarize
 from budgetboost.analysis.tables import RESERVED, registered, table
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 
 BUILT_IN = ["summary", "comparisons", "budget_to_match", "findings", "ranks"]
 

@@ -9,10 +9,10 @@ from synthetic_results import sizes_for, synthetic_shards
 
 from budgetboost.analysis import summary as summaries
 from budgetboost.analysis.results import aggregate
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.registry import load_registry, paper_datasets
 from budgetboost.figures import panels as curve_panels
 from budgetboost.figures import registry as figures
-from budgetboost.pipeline.catalogue import Catalogue
 
 #: Table 1's datasets, in its order (the registry's)
 PAPER_DATASETS = paper_datasets(load_registry(REPO / "config" / "datasets.yaml"))

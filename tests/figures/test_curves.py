@@ -13,11 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from synthetic_results import synthetic_shards
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.figures import curves as plots
 from budgetboost.figures import panels as curve_panels
 from budgetboost.figures import registry as figures
 from budgetboost.figures.curves import BASELINE_ALPHA
-from budgetboost.pipeline.catalogue import Catalogue
 
 from .conftest import (
     CATALOGUE,

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 from synthetic_results import synthetic_shards
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
-from budgetboost.pipeline.catalogue import Catalogue
 
 from .conftest import curves, main_axes, make_context, results_tables
 

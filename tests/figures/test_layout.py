@@ -15,8 +15,8 @@ import yaml
 from conftest import REPO
 from synthetic_results import synthetic_shards
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
-from budgetboost.pipeline.catalogue import Catalogue
 
 from .conftest import PAPER_DATASETS, make_context, results_tables
 

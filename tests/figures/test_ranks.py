@@ -16,9 +16,9 @@ from synthetic_results import sizes_for, synthetic_shards
 
 from budgetboost.analysis import paired, ranks
 from budgetboost.analysis.results import aggregate
+from budgetboost.catalogue import Catalogue
 from budgetboost.figures import ranks as rank_plots
 from budgetboost.figures.style import save_figure
-from budgetboost.pipeline.catalogue import Catalogue
 
 matplotlib.use("Agg")  # the figures never touch pyplot; this keeps any GUI backend away
 

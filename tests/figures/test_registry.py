@@ -13,8 +13,8 @@ from synthetic_results import sizes_for, synthetic_shards
 from budgetboost.analysis import summary as summaries
 from budgetboost.analysis.results import aggregate
 from budgetboost.analysis.tables import registered as registered_table
+from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.report import summary as report_summary
 
 from .conftest import (

@@ -14,7 +14,7 @@ from jinja2 import Environment
 from markdown_it import MarkdownIt
 from synthetic_results import PEER, PEER_CATALOGUE, curve_results
 
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 from budgetboost.report import escape
 from budgetboost.report.claims import claims_markdown
 from budgetboost.report.findings import findings_sections, landing_lines

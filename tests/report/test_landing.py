@@ -7,7 +7,7 @@ from synthetic_results import sizes_for, synthetic_shards
 
 from budgetboost.analysis.results import aggregate
 from budgetboost.analysis.vocabulary import TOO_FEW_DATASETS, TOO_FEW_TRIALS
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 from budgetboost.report import findings as findings_text
 from budgetboost.report.landing import decided_findings
 

@@ -7,7 +7,7 @@ from synthetic_results import sizes_for, trial_shards
 
 from budgetboost.analysis import summary as summaries
 from budgetboost.analysis.results import aggregate
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 from budgetboost.report import summary as report_summary
 
 

@@ -18,11 +18,11 @@ from synthetic_results import sizes_for, synthetic_shards
 
 from budgetboost.analysis.results import TABLES, aggregate
 from budgetboost.analysis.tables import registered
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.costs import CostTable, write_costs
 from budgetboost.data.io import read_metadata, read_table, write_table
 from budgetboost.data.splits import write_splits
 from budgetboost.pipeline import job as job_wrapper
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.identity import IDENTITY_KEY
 
 SCRIPT = REPO / "workflow/scripts/aggregate.py"

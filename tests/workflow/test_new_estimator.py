@@ -12,12 +12,12 @@ from dataclasses import replace
 import pytest
 from conftest import REPO, RESULTS, TEST_CONFIG, edit_config, planned_jobs, snakemake
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.checks import check_all
 from budgetboost.data.io import read_table
 from budgetboost.data.yamlfile import load_yaml
 from budgetboost.figures import registry as figures
 from budgetboost.figures.panels import CURVE_GID
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.plan import Plan
 
 #: The one file: a budgeted estimator of a user's own (the contract docstring's example, with

@@ -72,8 +72,8 @@ def test_the_readme_example_runs_as_written(tmp_path):
     # panel of each cost model it ran, at every budget, beside Smoothed and Greedy
     import yaml
 
+    from budgetboost.catalogue import Catalogue
     from budgetboost.figures import registry
-    from budgetboost.pipeline.catalogue import Catalogue
 
     config = yaml.safe_load((repo / "my.yaml").read_text())
     catalogue = Catalogue.from_config(config["algorithms"])

@@ -214,7 +214,7 @@ MINI_SNAKEFILE = """\
 # results_outputs().
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline import staleness
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 
 EXPERIMENTS = {experiments!r}
 RESULTS, LOGS = "results", "logs"
@@ -459,8 +459,8 @@ def report_context(repo: Path, families) -> figures.FigureContext:
     """The figure context of the test config's run, as its plot and landing jobs build it."""
     import yaml
 
+    from budgetboost.catalogue import Catalogue
     from budgetboost.checks import check_all
-    from budgetboost.pipeline.catalogue import Catalogue
     from budgetboost.pipeline.plan import Plan
 
     config = yaml.safe_load((repo / "config/test.yaml").read_text())

@@ -14,7 +14,7 @@ from budgetboost.data.registry import download_targets, source_files
 from budgetboost.estimators.contract.names import estimator_module
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline import folders, partitions
-from budgetboost.pipeline.catalogue import Catalogue
+from budgetboost.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import canonical, canonical_spec
 from budgetboost.pipeline.code import source_files as module_files

@@ -10,10 +10,10 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 from budgetboost.analysis.results import TABLES, aggregate
 from budgetboost.analysis.summary import read_shards
 from budgetboost.analysis.vocabulary import CONFIDENCE
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.costs import varied_pairs
 from budgetboost.data.io import write_table, write_text
 from budgetboost.data.splits import read_sizes
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.identity import check_identities
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.summary import summary_markdown

@@ -11,8 +11,8 @@ import pandas as pd
 
 from budgetboost.analysis import claims
 from budgetboost.analysis.stump_agreement import stump_agreement
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.io import read_table, write_table, write_text
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.identity import check_identities
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.claims import claims_markdown

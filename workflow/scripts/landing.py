@@ -6,9 +6,9 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.io import read_table, write_text
 from budgetboost.figures import registry as figures
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.escape import for_rst
 from budgetboost.report.findings import family_sentences, landing_lines

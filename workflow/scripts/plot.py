@@ -7,10 +7,10 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.io import read_table
 from budgetboost.figures import registry as figures
 from budgetboost.figures.style import save_figure
-from budgetboost.pipeline.catalogue import Catalogue
 from budgetboost.pipeline.job import run_job
 
 

@@ -9,7 +9,7 @@ from conftest import REPO
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetboost.pipeline.catalogue import (
+from budgetboost.catalogue import (
     BUILTIN,
     FAMILIES,
     ROLES,
@@ -157,7 +157,7 @@ def test_the_config_schema_allows_exactly_the_catalogues_families_and_roles(monk
     is accepted by a config."""
     import yaml
 
-    from budgetboost.pipeline import catalogue as catalogue_module
+    from budgetboost import catalogue as catalogue_module
     from budgetboost.pipeline.config import ConfigError, validate_config, with_vocabularies
 
     raw = yaml.safe_load((REPO / "budgetboost/schemas/config.schema.yaml").read_text())
