@@ -207,7 +207,8 @@ def check_config(
         _check_sizes_against_data(config, registry, name, root)
     for dataset, cost_model in _dataset_cost_models(config):
         _check_grid(config, dataset, cost_model)
-        _check_cost_file(config, registry, dataset, cost_model, root)
+        discounted = _check_cost_file(config, registry, dataset, cost_model, root)
+        _check_prices_taken(config, dataset, cost_model, discounted)
     _check_catalogue(config)
 
 
@@ -495,13 +496,14 @@ def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> Non
         raise ConfigError(f"{_where(*path)}: {exc}") from None
 
 
-def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path) -> None:
+def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path) -> bool:
     """The cost file of a kind that reads one (``spec.file``, else the dataset's
-    ``cost_file``): present, and its values readable by the kind."""
+    ``cost_file``): present, and its values readable by the kind. Returns whether it holds
+    discount groups (Turney's: then every estimator is passed ``discount_groups``)."""
     spec = config["cost_models"][cost_model]["spec"]
     kind = kind_of(spec)
     if kind.read_file is None:
-        return
+        return False
     file = kind.cost_file(spec, registry[dataset])
     if not file:
         raise ConfigError(
@@ -539,6 +541,43 @@ def _check_cost_file(config, registry, dataset: str, cost_model: str, root: Path
             f"{scale * float(prices.max()):g}, larger than {MAX_COST:g} (sums of such costs "
             "overflow to inf)"
         )
+    groups = tests["group"] if "group" in getattr(tests, "columns", ()) else []
+    return bool(len(groups) and (groups.fillna("").astype(str) != "").any())
+
+
+def _check_prices_taken(config, dataset: str, cost_model: str, discounted: bool) -> None:
+    """Every algorithm run under ``cost_model`` takes the prices it is passed per trial
+    (:func:`budgetboost.pipeline.specs.make_estimator`): ``feature_groups`` where the cost
+    model pays a raw attribute's indicators together, ``discount_groups`` and
+    ``discount_costs`` where its tests share parts; else the train job would stop on a
+    ``TypeError``, after the data and the other jobs had run."""
+    spec = config["cost_models"][cost_model]["spec"]
+    needed = [("feature_groups",)] if kind_of(spec).is_grouped(spec) else []
+    if discounted:
+        needed.append(("discount_groups", "discount_costs"))
+    if not needed:
+        return
+    only = config["cost_models"][cost_model].get("algorithms")
+    for name in config["datasets"][dataset].get("algorithms", config["algorithms"]):
+        if only is not None and name not in only:
+            continue
+        estimator = config["algorithms"][name]["estimator"]
+        accepted = _constructor_params(estimator_class(estimator))
+        for params in needed:
+            missing = [p for p in params if p not in accepted]
+            if missing:
+                why = (
+                    "pays a raw attribute's indicators together"
+                    if params[0] == "feature_groups"
+                    else "has tests that share a part (discount groups in its cost file)"
+                )
+                raise ConfigError(
+                    f"{_where('algorithms', name, 'estimator')}: {estimator} takes no "
+                    f"{' or '.join(missing)}, which cost model {cost_model!r} passes (it {why}; "
+                    f"dataset {dataset!r}): add the parameter (see BudgetedEstimator, "
+                    f"'Parameters the pipeline sets per trial'), or leave {name!r} out of "
+                    f"cost_models.{cost_model}.algorithms"
+                )
 
 
 def _check_catalogue(config: Mapping[str, Any]) -> None:

@@ -239,6 +239,52 @@ def test_a_required_constructor_parameter_stops_at_planning(test_config, registr
     check_config(config, registry, REPO)
 
 
+def test_an_estimator_without_the_prices_its_cost_model_passes_stops_at_planning(
+    test_config, registry
+):
+    """The README's method (no ``discount_groups``) under heart's real costs, whose tests
+    share parts, passed planning and would stop every train job on a ``TypeError``; under
+    costs without shared parts it runs, and leaving it out of that cost model is the way."""
+    mine = "external_estimator:CheapestStump"
+
+    def edit(c):
+        c["datasets"]["heart"]["cost_models"] = ["uniform_0_2", "turney"]
+        c["algorithms"]["mine"] = {"estimator": mine}
+
+    config = validate_config(edited(test_config, edit))
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value) == (
+        f"config algorithms.mine.estimator: {mine} takes no discount_groups or "
+        "discount_costs, which cost model 'turney' passes (it has tests that share a part "
+        "(discount groups in its cost file); dataset 'heart'): add the parameter (see "
+        "BudgetedEstimator, 'Parameters the pipeline sets per trial'), or leave 'mine' out "
+        "of cost_models.turney.algorithms"
+    )
+    others = [a for a in config["algorithms"] if a != "mine"]
+    config["cost_models"]["turney"]["algorithms"] = others
+    check_config(config, registry, REPO)
+
+
+def test_an_estimator_without_feature_groups_stops_under_a_grouped_cost_model(
+    test_config, registry
+):
+    ungrouped = "fixtures.misbehaving_estimators:Ungrouped"
+
+    def edit(c):
+        c["cost_models"]["uniform_0_2"]["spec"]["grouped"] = True
+        c["algorithms"]["mine"] = {"estimator": ungrouped}
+
+    config = validate_config(edited(test_config, edit))
+    with pytest.raises(
+        ConfigError,
+        match=r"^config algorithms\.mine\.estimator: .* takes no "
+        r"feature_groups, which cost model 'uniform_0_2' passes \(it pays a raw "
+        r"attribute's indicators together; dataset 'heart'\)",
+    ):
+        check_config(config, registry, REPO)
+
+
 @pytest.mark.parametrize(
     "source, detail",
     [
