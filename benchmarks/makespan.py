@@ -25,8 +25,11 @@ Prints, per number of cores and for both: the makespan, the ideal, their ratio, 
 longest job; then the training stage alone (first binarization to last training job).
 
 Run from the repository root: ``python benchmarks/makespan.py --run DIR [--configfile
-config/suite.yaml] [--old-block-size 10] [--cores 2 8 16 64]``, ``DIR`` a copy of the
-repository where ``snakemake --cores N [--configfile ...]`` ran to the end.
+config/suite.yaml] [--old-block-size 10] [--cores 2 8 16 64] [--cpu]``, ``DIR`` a copy of
+the repository where ``snakemake --cores N [--configfile ...]`` ran to the end. ``--cpu``
+replays each train job at its CPU seconds (its trials and its time outside them scaled by
+its log's CPU seconds over its wall seconds): for a run made on cores shared with other
+work, whose wall seconds say more of the other work than of the run.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from budgetboost.pipeline.resources import job_records
 
 ROOT = Path(__file__).resolve().parents[1]
 _TRAIN_LOG = re.compile(r"train/([^/]+)/([^/]+)/([^/]+)/block-(\d+)\.log$")
+_CPU_LINE = re.compile(r"INFO cpu: ([\d.]+) s")
 
 
 @dataclass
@@ -79,9 +83,39 @@ def trial_times(run: Path, results: str) -> tuple[dict, dict]:
     return cells, paths
 
 
-def overheads(run: Path, cells: dict) -> dict:
+def cpu_ratios(run: Path) -> dict[str, float]:
+    """``{log: CPU / wall}`` of the run's train jobs: the CPU seconds its log ends with over
+    Snakemake's record of its time (at most 1). On cores shared with other work a job's wall
+    seconds grow and its CPU seconds hardly do: ``--cpu`` replays the run as on free cores."""
+    jobs = job_records(run)
+    ratios = {}
+    for job in jobs[jobs.rule == "train"].itertuples():
+        path = run / (job.log or "")
+        if not _TRAIN_LOG.search(job.log or "") or not path.is_file() or job.seconds <= 0:
+            continue
+        cpu = _CPU_LINE.findall(path.read_text())
+        if cpu:
+            ratios[job.log] = min(1.0, float(cpu[-1]) / job.seconds)
+    return ratios
+
+
+def on_cpu(run: Path, cells: dict, ratios: dict[str, float]) -> dict:
+    """``cells`` (:func:`trial_times`) with each train job's trials scaled by its
+    :func:`cpu_ratios` entry."""
+    scaled = {key: dict(times) for key, times in cells.items()}
+    for log, ratio in ratios.items():
+        cell = scaled.get(_TRAIN_LOG.search(log).groups()[:3], {})
+        for trial in _block_of(run, log):
+            if trial in cell:
+                fit, total = cell[trial]
+                cell[trial] = (fit * ratio, total * ratio)
+    return scaled
+
+
+def overheads(run: Path, cells: dict, ratios: dict[str, float] | None = None) -> dict:
     """The run's measured seconds per rule: ``train`` the median of its train jobs' time
-    outside their trials; ``binarize`` per dataset; the results rules' (summed per rule)."""
+    outside their trials (each job's scaled by its ``ratios`` entry where given: see
+    :func:`cpu_ratios`); ``binarize`` per dataset; the results rules' (summed per rule)."""
     jobs = job_records(run)
     outside = []
     for job in jobs[jobs.rule == "train"].itertuples():
@@ -92,7 +126,8 @@ def overheads(run: Path, cells: dict) -> dict:
         trials = cells.get((dataset, cost_model, algorithm), {})
         block = _block_of(run, job.log)
         inside = sum(trials[t][1] for t in block if t in trials)
-        outside.append(max(0.0, job.seconds - inside))
+        ratio = (ratios or {}).get(job.log, 1.0)
+        outside.append(max(0.0, job.seconds * ratio - inside))
     binarize = {
         re.search(r"binarize/([^/]+)\.log$", job.log).group(1): job.seconds
         for job in jobs[jobs.rule == "binarize"].itertuples()
@@ -233,18 +268,32 @@ def main() -> None:
     parser.add_argument("--configfile", default="config/config.yaml")
     parser.add_argument("--old-block-size", type=int, default=400)
     parser.add_argument("--cores", type=int, nargs="+", default=[2, 8, 16, 64])
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="train jobs at their CPU seconds (a run made on cores shared with other work)",
+    )
     args = parser.parse_args()
     path = args.run / args.configfile
     config, registry = check_all(load_config_file(path), args.run, [path])
     plan = Plan(config, registry)
     results = plan.results
     cells, paths = trial_times(args.run, results)
-    measured = overheads(args.run, cells)
+    ratios = cpu_ratios(args.run) if args.cpu else None
+    if ratios is not None:
+        cells = on_cpu(args.run, cells, ratios)
+    measured = overheads(args.run, cells, ratios)
     tail = results_stage(measured)
     print(
         f"{args.configfile} as run in {args.run}: {len(cells)} cells, measured wall "
         f"{measured['wall'] / 60:.1f} min; {measured['train']:.2f} s a train job outside "
         f"its trials (median); results stage {tail:.0f} s"
+        + (
+            f"; train jobs at their CPU seconds ({len(ratios)} jobs, CPU / wall median "
+            f"{statistics.median(ratios.values()):.2f})"
+            if ratios
+            else ""
+        )
     )
     for label, old in (("before", args.old_block_size), ("after", None)):
         jobs = replay_jobs(plan, cells, paths, measured, old)

@@ -52,13 +52,16 @@ OUTCOMES = (BETTER, EQUIVALENT, INCONCLUSIVE, WORSE, TOO_FEW_TRIALS)
 DATASET_OUTCOMES = (BETTER, EQUIVALENT, INCONCLUSIVE, WORSE, TOO_FEW_DATASETS)
 
 #: The decision rule of every comparison row, per dataset and across datasets, in words
-#: (``claims.md`` and the report print it). Each is read off the row's 95 % interval of the
-#: difference x - y, the interval the tables print, at the level left after Holm.
+#: (``claims.md`` and the report print it). Each is read off the row's interval of the
+#: difference x - y at the level left after Holm; the tables print the 95 % interval, which
+#: agrees with every row that reads *better*, *worse* or *equivalent*.
 RULE = (
     f"*better* / *worse*: the interval lies wholly below −{EQUIVALENCE_MARGIN:g} / above "
     f"+{EQUIVALENCE_MARGIN:g} (x's error lower / higher by more than the margin: practically "
     f"significant); *equivalent*: it lies wholly inside ±{EQUIVALENCE_MARGIN:g}; "
-    "*inconclusive*: it reaches across a bound of the margin"
+    "*inconclusive*: it reaches across a bound of the margin. Each reading is corrected "
+    "(Holm) over the rows of its comparison, so a printed 95 % interval that just clears a "
+    "bound can still read *inconclusive*; never the reverse"
 )
 
 

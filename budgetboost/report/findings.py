@@ -253,7 +253,8 @@ def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
             f"{budgets}, no family wins: no method has a lower error than every method of the "
             f"other families by more than the margin ({margin}) across {datasets} datasets. "
             f"The closest, {name} ({family}), is {said} (its error minus theirs, with 95 % "
-            "intervals)."
+            "intervals; each outcome after Holm's correction over the comparison's budget "
+            "bands, so an interval just inside a bound can still read undecided)."
         )
     return sentences
 

@@ -126,3 +126,32 @@ def test_a_cost_model_is_compared_with_the_baseline_by_trial():
     assert row["cost_model"] == "adversarial" and row["trials"] == 6  # the trials both ran
     assert row["mean_difference"] == pytest.approx(0.1 + noise[2:].mean(), abs=1e-9)
     assert row["outcome"] == "worse"
+
+
+def test_a_decided_row_reads_as_its_printed_interval():
+    """Outcomes are Holm-corrected over a comparison's bands: a row reading better, worse or
+    equivalent has a printed 95 % interval that says so too (past or inside the margin);
+    an interval that just clears a bound may still read inconclusive, never the reverse."""
+    rng = np.random.default_rng(3)
+    tables = []
+    for _ in range(6):
+        frames = []
+        for dataset in ["ecoli", "heart", "sonar", "pima", "wdbc", "bupa", "spect"]:
+            base = rng.integers(20, 40, 10) / 100
+            lead = rng.uniform(-0.03, 0.03) if rng.random() < 0.5 else 0.0
+            errors = {}
+            for budget in (2.0, 6.0):  # the small and the large band
+                errors[("greedy", budget)] = list(base)
+                other = base + lead + rng.normal(0, rng.uniform(0.002, 0.02), 10)
+                errors[("smoothed", budget)] = list(np.clip(other, 0, 1).round(3))
+            frames.append(trial_shards(errors, dataset))
+        comparison = paired.Comparison("t", "greedy", "smoothed", bands=("small", "large"))
+        tables.append(compare(pd.concat(frames), comparison))
+    rows = pd.concat(tables)
+    assert len(rows) == 6 * 16  # 7 datasets and across them, two bands, six draws
+    low, high, outcome = rows["ci_low"], rows["ci_high"], rows["outcome"]
+    assert (high[outcome == "better"] < -0.01).all()
+    assert (low[outcome == "worse"] > 0.01).all()
+    equivalent = outcome == "equivalent"
+    assert ((low[equivalent] > -0.01) & (high[equivalent] < 0.01)).all()
+    assert (outcome == "better").any() and (outcome == "worse").any() and equivalent.any()

@@ -172,9 +172,11 @@ def test_calibration_measures_a_trial_as_a_train_job_and_merges_its_rows(tmp_pat
 
 
 @pytest.mark.slow
-def test_makespan_replays_a_finished_run(base_run):
+@pytest.mark.parametrize("seconds", [[], ["--cpu"]], ids=["wall", "cpu"])
+def test_makespan_replays_a_finished_run(base_run, seconds):
     """``benchmarks/makespan.py`` on the test config's run: before and after, every core
-    count, a makespan never below the ideal nor below the longest job."""
+    count, a makespan never below the ideal nor below the longest job; with ``--cpu`` the
+    train jobs at their logs' CPU seconds (every one of them read)."""
     import subprocess
 
     proc = subprocess.run(
@@ -187,6 +189,7 @@ def test_makespan_replays_a_finished_run(base_run):
             "config/test.yaml",
             "--old-block-size",
             "3",
+            *seconds,
         ],
         cwd=REPO,
         check=True,
@@ -195,6 +198,10 @@ def test_makespan_replays_a_finished_run(base_run):
         timeout=600,
     )
     rows = re.findall(r"^\s+(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d.]+)\s+([\d,]+)$", proc.stdout, re.M)
+    if seconds:
+        read = re.search(r"train jobs at their CPU seconds \((\d+) jobs", proc.stdout)
+        assert read, proc.stdout
+        assert int(read.group(1)) == len(list(base_run.glob("logs/**/train/**/block-*.log")))
     assert len(rows) == 8, proc.stdout  # 4 core counts, before and after
     for _cores, makespan, ideal, ratio, longest in rows:
         makespan, ideal, longest = (float(v.replace(",", "")) for v in (makespan, ideal, longest))
