@@ -242,3 +242,20 @@ def test_the_learners_check_prints_both_corrections():
     assert rules == ["today", "now"] * 3
     assert [line.split()[0] for line in lines[1::2]] == ["stumps", "trees", "nearest"]
     assert all(line.split()[8] == "0.500" for line in lines[2::2])  # 0.25 + 0.5 x 0.5
+
+
+def test_the_pipeline_benchmark_sums_a_cells_blocks(tmp_path):
+    """``train_compute`` adds the fit and evaluation seconds of every block of a cell (blocks
+    sized by cost split a cell into many)."""
+    import pandas as pd
+
+    module = runpy.run_path(str(REPO / "benchmarks" / "pipeline.py"), run_name="not_main")
+    cell = tmp_path / "results" / "timings" / "heart" / "uniform_0_2" / "greedy"
+    cell.mkdir(parents=True)
+    for block, fit in enumerate([[1.0, 2.0], [4.0]]):
+        frame = pd.DataFrame(
+            {"trial": range(len(fit)), "fit_seconds": fit, "predict_seconds": [0.5] * len(fit)}
+        )
+        frame.to_parquet(cell / f"block-{block}.parquet")
+    computed = module["train_compute"](tmp_path, "results")
+    assert computed == {("heart", "uniform_0_2", "greedy"): 8.5}
