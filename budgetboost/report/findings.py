@@ -253,8 +253,9 @@ def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
             f"{budgets}, no family wins: no method has a lower error than every method of the "
             f"other families by more than the margin ({margin}) across {datasets} datasets. "
             f"The closest, {name} ({family}), is {said} (its error minus theirs, with 95 % "
-            "intervals; each outcome after Holm's correction over the comparison's budget "
-            "bands, so an interval just inside a bound can still read undecided)."
+            "intervals; outcomes Holm-corrected over the rows named here and over the budget "
+            "bands, so one can read undecided where its table row, corrected over the bands "
+            "alone, reads equivalent)."
         )
     return sentences
 

@@ -115,8 +115,9 @@ def test_no_winner_when_one_pair_is_undecided():
     assert closest in sentence
     assert sentence.endswith(
         "; undecided against BudgetPrune (-0.001 [-0.011, +0.009]) (its error minus theirs, "
-        "with 95 % intervals; each outcome after Holm's correction over the comparison's "
-        "budget bands, so an interval just inside a bound can still read undecided)."
+        "with 95 % intervals; outcomes Holm-corrected over the rows named here and over the "
+        "budget bands, so one can read undecided where its table row, corrected over the "
+        "bands alone, reads equivalent)."
     )
     for name in ("AdaBoostBT_Smoothed", "AdaBoostBT_Greedy", "AACO"):
         assert name in sentence.split(closest)[1].split("undecided")[0]
