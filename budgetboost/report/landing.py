@@ -172,8 +172,9 @@ def landing_page(
 
 
 #: Snakemake's report centres its main page in a box of the window's height, so the top of a
-#: page taller than the window lies above the box, where no scrolling reaches (Snakemake issue
-#: #2782): while the page is shown, its boxes align their content to the top instead.
+#: page taller than the window lies above the box, where no scrolling reaches (reported
+#: upstream as Snakemake's GitHub issue 2782): while the page is shown, its boxes align their
+#: content to the top instead.
 TOP_ALIGNED = (
     "<style>.items-center.justify-center.h-screen.overflow-auto"
     "{align-items:flex-start !important;justify-content:flex-start !important}</style>"

@@ -318,13 +318,13 @@ class BudgetedLightGBM(PeerBooster):
 
     The defaults are LightGBM's maintainers' advice for data of the benchmark's size (75 to
     1,000 training rows): leaves and bins of very few rows (``min_data_in_leaf`` and
-    ``min_data_in_bin`` of 1-5: LightGBM issues #5493, #6023, #3507; its default of 20 rows a
-    leaf leaves most 0/1 columns of sonar's 75 fit rows unsplittable, and ``min_data_in_bin=3``
-    merges the rare values of an ordinal column), the number of trees and the learning rate
-    chosen on validation (the Parameters-Tuning guide), and enough trees for the unpenalised
-    model to spend the top of the paper's budget grid (40 under U[0, 2]): 200 stumps at the
-    higher rate spend 43-81 on seven of the Table 1 datasets' first trial and 24-32 on
-    ecoli and heart, where 300 spend no more (``benchmarks/peers.py`` prints it).
+    ``min_data_in_bin`` of 1-5, in LightGBM's GitHub issues 5493, 6023 and 3507 on small data;
+    its default of 20 rows a leaf leaves most 0/1 columns of sonar's 75 fit rows unsplittable,
+    and ``min_data_in_bin=3`` merges the rare values of an ordinal column), the number of trees
+    and the learning rate chosen on validation (the Parameters-Tuning guide), and enough trees
+    for the unpenalised model to spend the top of the paper's budget grid (40 under U[0, 2]):
+    200 stumps at the higher rate spend 43-81 on seven of the Table 1 datasets' first trial and
+    24-32 on ecoli and heart, where 300 spend no more (``benchmarks/peers.py`` prints it).
 
     Parameters
     ----------
