@@ -248,20 +248,51 @@ def report_overhead(
 
 
 _CPU = re.compile(r" INFO cpu: (\d+(?:\.\d+)?) s$", re.MULTILINE)
+_STAGE = re.compile(r" INFO cpu ([a-z' ]+): (\d+(?:\.\d+)?) s$", re.MULTILINE)
 _TRAIN = re.compile(r"train/([^/]+)/([^/]+)/([^/]+)/block-(\d+)\.log$")
+#: A train job's CPU outside its estimators, by stage (the CPU its log records at each,
+#: ``budgetboost.pipeline.job``): what each job pays once, and what grows with its trials.
+STAGES = {
+    "start-up": "Python, Snakemake's preamble, the script's imports",
+    "import": "the estimator's module and its library (LightGBM, scikit-learn, ...)",
+    "inputs": "reading the data and the shared path, drawing the splits and costs",
+    "trials": "each trial's work outside fit and evaluation, summed",
+    "writing": "the shard, timings and stumps, and the exit",
+}
+
+
+def job_stages(log_text: str, inside: float) -> dict[str, float] | None:
+    """A train job's CPU seconds outside its estimators by :data:`STAGES`, from its log and
+    the fit and evaluation seconds of its trials (``inside``); None for a log without the
+    stages (a run made before they were logged) or of a job that did not finish."""
+    marks = {name: float(value) for name, value in _STAGE.findall(log_text)}
+    total = _CPU.findall(log_text)
+    needed = ("before the work", "after the estimator's import", "before the trials")
+    if not total or any(name not in marks for name in (*needed, "after the trials")):
+        return None
+    return {
+        "start-up": marks["before the work"],
+        "import": marks["after the estimator's import"] - marks["before the work"],
+        "inputs": marks["before the trials"] - marks["after the estimator's import"],
+        "trials": marks["after the trials"] - marks["before the trials"] - inside,
+        "writing": float(total[-1]) - marks["after the trials"],
+    }
 
 
 def report_job_cpu(repo: Path, results: str, jobs: pd.DataFrame) -> None:
     """Print the CPU seconds of a train job's process outside its estimators (the CPU its
-    log ends with, less its trials' fit and evaluation seconds), by the library it imports:
-    what every job pays whatever its trials (start-up, imports, reading, writing)."""
+    log ends with, less its trials' fit and evaluation seconds), by the library it imports,
+    and where the logs record them, by stage (:data:`STAGES`): a job's fixed cost is its
+    start-up, inputs and writing, paid once whatever its trials."""
     outside: dict[str, list[float]] = {}
+    stages: list[dict] = []
     for job in jobs[jobs.rule == "train"].itertuples():
         match = _TRAIN.search(job.log or "")
         log = repo / job.log if job.log else None
         if not match or log is None or not log.is_file():
             continue
-        cpu = _CPU.findall(log.read_text())
+        text = log.read_text()
+        cpu = _CPU.findall(text)
         timings = (
             repo
             / results
@@ -274,6 +305,8 @@ def report_job_cpu(repo: Path, results: str, jobs: pd.DataFrame) -> None:
         t = pd.read_parquet(timings)
         inside = float(t["fit_seconds"].sum() + t["predict_seconds"].sum())
         outside.setdefault(match.group(3), []).append(float(cpu[-1]) - inside)
+        if (split := job_stages(text, inside)) is not None:
+            stages.append({"algorithm": match.group(3), "n_trials": len(t), **split})
     if not outside:
         return
     every = [v for values in outside.values() for v in values]
@@ -283,6 +316,30 @@ def report_job_cpu(repo: Path, results: str, jobs: pd.DataFrame) -> None:
     )
     for name, values in sorted(outside.items(), key=lambda item: -np.median(item[1])):
         print(f"  {name:<24} {np.median(values):6.2f} s  ({len(values)} jobs)")
+    if stages:
+        report_stages(pd.DataFrame(stages))
+
+
+def report_stages(stages: pd.DataFrame) -> None:
+    """Print the medians of a train job's CPU outside its estimators by stage, the
+    pipeline's fixed cost of a job (start-up + inputs + writing: not the estimator's import,
+    which is its library's) overall and by algorithm, and the trials' share per trial."""
+    stages = stages.assign(fixed=stages["start-up"] + stages["inputs"] + stages["writing"])
+    print(f"by stage (median CPU-s over {len(stages)} train jobs):")
+    for name, what in STAGES.items():
+        print(f"  {name:<9} {stages[name].median():6.3f} s  ({what})")
+    per_trial = stages["trials"] / stages["n_trials"]
+    print(
+        f"a train job's fixed CPU in the pipeline (start-up + inputs + writing): median "
+        f"{stages['fixed'].median():.3f} s, quartiles {stages['fixed'].quantile(0.25):.3f}-"
+        f"{stages['fixed'].quantile(0.75):.3f} s, mean {stages['fixed'].mean():.3f} s; "
+        f"its estimator's import: median {stages['import'].median():.3f} s, largest "
+        f"{stages['import'].max():.3f} s; outside the estimators per trial: median "
+        f"{per_trial.median():.4f} s"
+    )
+    by = stages.groupby("algorithm")[["fixed", *STAGES]].median().sort_values("fixed")
+    print("by algorithm (median CPU-s):")
+    print(by.round(3).to_string())
 
 
 def results_folder(repo: Path, configfile: str, config: dict) -> str:

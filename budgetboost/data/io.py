@@ -35,6 +35,8 @@ __all__ = [
     "CorruptTableError",
     "content_digest",
     "job_log",
+    "cpu_seconds",
+    "log_cpu",
     "sha256_file",
     "SmallFileError",
     "read_small_text",
@@ -253,6 +255,20 @@ def job_log(path: str | os.PathLike, name: str) -> logging.Logger:
     log = logging.getLogger(name)
     atexit.register(_log_peak_memory, log)
     return log
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) this process has used so far."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def log_cpu(log: logging.Logger, stage: str) -> None:
+    """Log the process's CPU seconds so far at a named stage of a job (``cpu before the
+    work: 0.391 s``): ``benchmarks/pipeline.py`` reads where a job's fixed cost goes."""
+    log.info("cpu %s: %.3f s", stage, cpu_seconds())
 
 
 def _log_peak_memory(log: logging.Logger) -> None:

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from budgetboost.data.io import job_log
+from budgetboost.data.io import job_log, log_cpu
 from budgetboost.estimators.contract.threads import limit_threads
 from budgetboost.pipeline.resources import DEFAULTS
 
@@ -92,8 +92,10 @@ class Job:
     @contextlib.contextmanager
     def isolated(self) -> Iterator[None]:
         """Run the block in a scratch working directory; restore the job's afterwards,
-        whatever the code inside did with it."""
+        whatever the code inside did with it. The process's CPU seconds are logged on the
+        way in and out, so a job's CPU outside its trials is read from its log."""
         home = os.getcwd()
+        log_cpu(self.log, "before the trials")
         with tempfile.TemporaryDirectory(
             prefix="budgetboost-job-", ignore_cleanup_errors=True
         ) as scratch:
@@ -110,6 +112,7 @@ class Job:
                         scratch,
                         ", ".join(sorted(p.name for p in Path(scratch).iterdir())[:10]),
                     )
+                log_cpu(self.log, "after the trials")
 
 
 def _refused_exit(status: int = 0) -> None:
@@ -135,6 +138,7 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
         if minutes:
             _arm(minutes, job, snakemake, console[1])
         try:
+            log_cpu(log, "before the work")  # start-up: Python, Snakemake's preamble, imports
             done = work(snakemake, job)
         except (Exception, JobTimeout, SystemExit, KeyboardInterrupt, EstimatorExit) as exc:
             failure = exc  # a sys.exit or an interrupt inside the work ends the job as a failure

@@ -12,8 +12,9 @@ plain Python that unit tests reach:
   so a capped run pairs with the others by trial;
 - trials are grouped into *blocks* (one train job and one shard each), sized by cost: the
   largest power of two of trials whose expected CPU seconds
-  (:mod:`~budgetboost.pipeline.trial_costs`) stay within the config's ``block_seconds``, at
-  most its ``block_size`` where set; the shared AdaBoost path's blocks likewise, by the
+  (:mod:`~budgetboost.pipeline.trial_costs`) stay within the config's ``block_seconds``
+  with headroom (:data:`~budgetboost.pipeline.trial_costs.HEADROOM`), at most its
+  ``block_size`` where set; the shared AdaBoost path's blocks likewise, by the
   path's own cost;
 - each (cost model, algorithm) is checked for reproducibility once, in the first block of
   the dataset where its trials are cheapest (:meth:`Plan.reproducibility_checks`);
@@ -34,7 +35,7 @@ from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.folders import logs_folder
 from budgetboost.pipeline.resources import rule_resources
 from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
-from budgetboost.pipeline.trial_costs import TrialCosts, block_size
+from budgetboost.pipeline.trial_costs import HEADROOM, TrialCosts, block_size
 
 __all__ = ["BASELINE_SPEC", "PATH_ENTRY", "Plan", "block_trials", "budget_grid"]
 
@@ -140,7 +141,7 @@ class Plan:
         self.datasets = list(config["datasets"])
         self.cost_models = list(config["cost_models"])
         self.algorithms = list(config["algorithms"])
-        #: the most expected CPU seconds of one train job (blocks sized by cost)
+        #: the most CPU seconds one train job should take (blocks sized by cost, with headroom)
         self.block_seconds = float(config["block_seconds"])
         #: the most trials of one block, where the config sets it
         self.block_cap = None if config.get("block_size") is None else int(config["block_size"])
@@ -211,10 +212,12 @@ class Plan:
         self, dataset: str, cost_model: str | None = None, algorithm: str | None = None
     ) -> int:
         """Trials per block of a cell (of the shared AdaBoost path without an algorithm):
-        the largest power of two of trials expected within ``block_seconds``, at most
-        ``block_size`` where the config sets it (:func:`~.trial_costs.block_size`)."""
+        the largest power of two of trials expected within ``block_seconds`` over
+        :data:`~.trial_costs.HEADROOM` (a job may run that much slower than its estimate
+        and still end within ``block_seconds``), at most ``block_size`` where the config
+        sets it (:func:`~.trial_costs.block_size`)."""
         seconds = self.trial_seconds(dataset, cost_model, algorithm)
-        return block_size(seconds, self.block_seconds, self.block_cap)
+        return block_size(seconds, self.block_seconds / HEADROOM, self.block_cap)
 
     def blocks(
         self, dataset: str, cost_model: str | None = None, algorithm: str | None = None

@@ -14,7 +14,7 @@ from conftest import REPO
 from budgetboost.checks import check_all, load_config_file
 from budgetboost.pipeline import plan
 from budgetboost.pipeline.plan import BASELINE_SPEC, PATH_ENTRY, Plan
-from budgetboost.pipeline.trial_costs import TrialCosts, algorithm_kind
+from budgetboost.pipeline.trial_costs import HEADROOM, TrialCosts, algorithm_kind
 
 
 @pytest.fixture(scope="module")
@@ -101,13 +101,14 @@ def _calibrated(plan: Plan, seconds: dict) -> Plan:
 
 
 def test_blocks_are_sized_by_the_trials_expected_cost(checked):
+    seconds = {("heart", "greedy"): 0.5, ("heart", "lightgbm_stumps"): 4.0, ("heart", "tree"): 30.0}
     plan = plan_of(checked, lambda c: (c.pop("block_size"), c.update(block_seconds=10)))
-    plan = _calibrated(
-        plan,
-        {("heart", "greedy"): 0.5, ("heart", "lightgbm_stumps"): 4.0, ("heart", "tree"): 30.0},
-    )
-    # 10 s: 20 Greedy trials fit, 16 a power of two, all 3 in one block; 2 of LightGBM's; the
-    # tree's 30 s a trial is over the target: one trial a block, never none
+    # blocks leave HEADROOM: 10 s a job is 6.7 s expected, 13 Greedy trials, 8 a power of two
+    assert _calibrated(plan, seconds).block_size("heart", "uniform_0_2", "greedy") == 8
+    plan = plan_of(checked, lambda c: (c.pop("block_size"), c.update(block_seconds=10 * HEADROOM)))
+    plan = _calibrated(plan, seconds)
+    # 10 s expected: 20 Greedy trials fit, 16 a power of two, all 3 in one block; 2 of
+    # LightGBM's; the tree's 30 s a trial is over the target: one trial a block, never none
     assert plan.block_size("heart", "uniform_0_2", "greedy") == 16
     assert plan.blocks("heart", "uniform_0_2", "greedy") == 1
     assert plan.block_size("heart", "uniform_0_2", "lightgbm_stumps") == 2
@@ -123,6 +124,7 @@ def test_blocks_are_sized_by_the_trials_expected_cost(checked):
 def test_a_train_job_reads_the_path_blocks_that_hold_its_trials(checked):
     def eight_trials(config):
         config.pop("block_size")
+        config["block_seconds"] = 120 * HEADROOM  # 120 s expected
         config["datasets"]["heart"]["trials"] = 8
 
     plan = _calibrated(

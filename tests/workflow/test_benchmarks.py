@@ -259,3 +259,28 @@ def test_the_pipeline_benchmark_sums_a_cells_blocks(tmp_path):
         frame.to_parquet(cell / f"block-{block}.parquet")
     computed = module["train_compute"](tmp_path, "results")
     assert computed == {("heart", "uniform_0_2", "greedy"): 8.5}
+
+
+@pytest.mark.slow
+def test_every_train_job_logs_where_its_cpu_outside_the_estimators_goes(base_run):
+    """Each train job of a real run logs its CPU at the start of its work, after its
+    estimator's import, before and after its trials; ``job_stages`` splits the CPU its log
+    ends with into start-up, import, inputs, trials (less fit and evaluation) and writing,
+    which add up to it."""
+    import pandas as pd
+
+    module = runpy.run_path(str(REPO / "benchmarks" / "pipeline.py"), run_name="not_main")
+    logs = sorted(base_run.glob("logs/**/train/**/block-*.log"))
+    assert logs
+    for log in logs:
+        text = log.read_text()
+        cell = log.relative_to(base_run / "logs").parts[-4:-1]
+        timings = next(base_run.glob(f"results/**/timings/{'/'.join(cell)}/{log.stem}.parquet"))
+        t = pd.read_parquet(timings)
+        inside = float(t["fit_seconds"].sum() + t["predict_seconds"].sum())
+        stages = module["job_stages"](text, inside)
+        assert stages is not None, log
+        assert set(stages) == set(module["STAGES"])
+        total = float(re.findall(r"INFO cpu: ([\d.]+) s", text)[-1])
+        assert sum(stages.values()) + inside == pytest.approx(total, abs=1e-6)
+        assert stages["start-up"] > 0 and stages["import"] >= 0 and stages["writing"] >= 0

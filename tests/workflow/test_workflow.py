@@ -850,6 +850,44 @@ def test_a_killed_run_completes_identically(base_run, tmp_path):
     assert planned_jobs(repo) == []
 
 
+def _bundled_components(config: dict) -> int:
+    """Connected components of a config's bundled jobs (train, reproducible, adaboost_path):
+    a shared path block joins the train and check jobs that read it, a check joins the
+    train job whose shard it reads (its cell's first block)."""
+    planned = plan.Plan(*check_all(config, REPO))
+    parent: dict = {}
+
+    def root(node):
+        while parent.setdefault(node, node) != node:
+            node = parent[node]
+        return node
+
+    def join(job, others):
+        for other in others:
+            parent[root(other)] = root(job)
+
+    reads = {name for name, entry in config["algorithms"].items() if entry.get("adaboost_path")}
+
+    def paths(dataset, cost_model, algorithm, k):
+        if algorithm not in reads:
+            return []
+        return [
+            ("path", dataset, b) for b in planned.path_blocks(k, dataset, cost_model, algorithm)
+        ]
+
+    for dataset in planned.datasets:
+        for k in range(planned.blocks(dataset)):
+            root(("path", dataset, k))
+    for dataset, cost_model, algorithm in planned.experiments():
+        for k in range(planned.blocks(dataset, cost_model, algorithm)):
+            job = ("train", dataset, cost_model, algorithm, k)
+            join(job, paths(dataset, cost_model, algorithm, k))
+    for (cost_model, algorithm), dataset in planned.reproducibility_checks().items():
+        first = ("train", dataset, cost_model, algorithm, 0)
+        join(("check", cost_model, algorithm), [first, *paths(dataset, cost_model, algorithm, 0)])
+    return len({root(node) for node in list(parent)})
+
+
 def test_the_dry_run_asks_for_the_configs_resources():
     """A real ``snakemake -n`` through the SLURM profile (tests/slurm/count_submissions.py):
     each job of the full-size config asks for what config/full_size.yaml measured."""
@@ -875,13 +913,11 @@ def test_the_dry_run_asks_for_the_configs_resources():
     rows = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
     for rule, values in asked.items():
         assert rows[rule][2:4] == [str(values["mem_mb"]), str(values["runtime"])], rule
-    # train and path jobs go out in bundles of 16 (a path job with the train jobs reading it
-    # one component), the three binarize jobs one each
+    # train, check and path jobs go out in bundles of 16 components (a path block with the
+    # jobs reading it is one component), the three binarize jobs one each
     jobs = {rule: int(row[1]) for rule, row in rows.items() if len(row) > 1 and row[1].isdigit()}
     bundles, single = map(int, re.search(r"submitted: (\d+) bundles \+ (\d+) single", out).groups())
     assert single == jobs["binarize"] == 3
-    assert (
-        math.ceil(jobs["train"] / 16)
-        <= bundles
-        <= math.ceil(jobs["train"] / 16) + jobs["adaboost_path"]
-    )
+    components = _bundled_components(load_config("config/full_size.yaml"))
+    assert jobs["train"] + jobs["reproducible"] + jobs["adaboost_path"] >= components
+    assert math.ceil(components / 16) <= bundles <= components

@@ -11,7 +11,8 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.data.io import write_table
+from budgetboost.data.io import log_cpu, write_table
+from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.pipeline.blocks import fit_block, shard_metadata
 from budgetboost.pipeline.identity import IDENTITY_KEY
 from budgetboost.pipeline.job import run_job
@@ -27,6 +28,8 @@ def train(sm, job):
     job.log.info(
         "%s/%s/%s trials %s, %d budgets", dataset, cost_model, algorithm, trials, len(budgets)
     )
+    estimator_class(spec.estimator)  # its library's import, logged apart from the inputs
+    log_cpu(job.log, "after the estimator's import")
     shard, timings, stumps = fit_block(
         sm.input.data,
         list(sm.input.paths),
