@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from budgetboost.data.binarize import NotNumericError, binarize_frame, format_value
-from budgetboost.data.io import read_arrow, read_metadata, write_table
+from budgetboost.data.io import read_arrow, table_metadata, write_table
 from budgetboost.data.registry import (
     DatasetError,
     SourceFile,
@@ -583,8 +583,8 @@ def write_binarized(data: BinarizedData, path: str | os.PathLike) -> None:
 
 def read_binarized(path: str | os.PathLike) -> BinarizedData:
     """Read a table written by :func:`write_binarized` back into a :class:`BinarizedData`."""
-    meta = read_metadata(path)
     table = read_arrow(path)
+    meta = table_metadata(table.schema)  # not read_metadata: its footer is read already
     names = table.column_names
     if not names or names[0] != "y" or "columns" not in meta:
         raise ValueError(

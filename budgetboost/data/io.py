@@ -32,6 +32,7 @@ __all__ = [
     "read_arrow",
     "read_table",
     "read_metadata",
+    "table_metadata",
     "CorruptTableError",
     "content_digest",
     "job_log",
@@ -156,7 +157,7 @@ def read_metadata(path: str | os.PathLike) -> dict:
     """Return the JSON metadata stored by :func:`write_table` (``{}`` if none), without the
     content checksum (:func:`read_arrow` checks it)."""
     try:
-        meta = pq.read_schema(path).metadata or {}
+        schema = pq.read_schema(path)
     except (pa.ArrowException, OSError) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
@@ -164,7 +165,13 @@ def read_metadata(path: str | os.PathLike) -> dict:
             f"{path}: not a readable Parquet file ({_first_line(exc)}); "
             f"{_REBUILD.format(path=path)}"
         ) from None
-    raw = meta.get(METADATA_KEY)
+    return table_metadata(schema)
+
+
+def table_metadata(schema: pa.Schema) -> dict:
+    """The JSON metadata :func:`write_table` stored in a table's schema (``{}`` if none),
+    without the content checksum: :func:`read_metadata` of a table already read."""
+    raw = (schema.metadata or {}).get(METADATA_KEY)
     about = json.loads(raw) if raw else {}
     about.pop(CHECKSUM_KEY, None)
     return about

@@ -46,7 +46,7 @@ def thread_limit() -> int:
 def limit_threads(n_threads: int) -> None:
     """Give this process (and what it starts) ``n_threads`` threads: the libraries the
     estimators wrap read :func:`thread_limit`, OpenMP and the BLAS their own variables
-    (for those already loaded, threadpoolctl sets the limit)."""
+    (for those already loaded, threadpoolctl sets the limit), Arrow its CPU pool."""
     n_threads = int(n_threads)
     if n_threads < 1:
         raise ValueError(f"n_threads must be >= 1; got {n_threads}")
@@ -54,3 +54,6 @@ def limit_threads(n_threads: int) -> None:
     for name in _RUNTIME_VARIABLES:
         os.environ[name] = str(n_threads)
     threadpoolctl.threadpool_limits(n_threads)  # the BLAS and OpenMP already loaded
+    import pyarrow  # its own pool decodes Parquet: sonar's 11,196 columns 0.42 CPU-s on one
+
+    pyarrow.set_cpu_count(n_threads)  # thread, 0.62 on two (2026-11-29)

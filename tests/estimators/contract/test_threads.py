@@ -31,10 +31,17 @@ def test_limit_threads_sets_the_runtimes_too(monkeypatch):
     threadpoolctl = pytest.importorskip("threadpoolctl")
     for name in (THREADS_VARIABLE, "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         monkeypatch.delenv(name, raising=False)
+    import pyarrow
+
+    arrow = pyarrow.cpu_count()
     with threadpoolctl.threadpool_limits(None):  # restores the BLAS's own limits after
-        limit_threads(1)
-        assert thread_limit() == 1
-        assert os.environ["OMP_NUM_THREADS"] == "1"
-        assert all(pool["num_threads"] == 1 for pool in threadpoolctl.threadpool_info())
+        try:
+            limit_threads(1)
+            assert thread_limit() == 1
+            assert os.environ["OMP_NUM_THREADS"] == "1"
+            assert all(pool["num_threads"] == 1 for pool in threadpoolctl.threadpool_info())
+            assert pyarrow.cpu_count() == 1  # Arrow's pool decodes Parquet
+        finally:
+            pyarrow.set_cpu_count(arrow)
     with pytest.raises(ValueError, match="n_threads"):
         limit_threads(0)
