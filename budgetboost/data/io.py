@@ -283,9 +283,8 @@ def _log_peak_memory(log: logging.Logger) -> None:
     (Linux reports it in KiB), the memory last."""
     import resource
 
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    log.info("cpu: %.3f s", usage.ru_utime + usage.ru_stime)
-    peak = usage.ru_maxrss
+    log.info("cpu: %.3f s", cpu_seconds())
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     log.info("peak memory: %.0f MiB", peak / 1024 if sys.platform != "darwin" else peak / 2**20)
 
 

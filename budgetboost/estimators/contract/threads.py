@@ -54,6 +54,8 @@ def limit_threads(n_threads: int) -> None:
     for name in _RUNTIME_VARIABLES:
         os.environ[name] = str(n_threads)
     threadpoolctl.threadpool_limits(n_threads)  # the BLAS and OpenMP already loaded
-    import pyarrow  # its own pool decodes Parquet: sonar's 11,196 columns 0.42 CPU-s on one
+    # Arrow's own pool decodes Parquet (sonar's 11,196 columns: 0.42 CPU-s on one thread,
+    # 0.62 on two, 2026-11-29)
+    import pyarrow
 
-    pyarrow.set_cpu_count(n_threads)  # thread, 0.62 on two (2026-11-29)
+    pyarrow.set_cpu_count(n_threads)
