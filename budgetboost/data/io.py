@@ -329,5 +329,5 @@ def read_small_text(path: str | os.PathLike, max_bytes: int) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SmallFileError(
-            f"{path}: is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})"
+            f"{path}: is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
         ) from None

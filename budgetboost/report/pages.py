@@ -49,7 +49,7 @@ use. This page is ``claims.md`` of the results folder, shown as HTML.
 #: The page's look: readable line length, tables with rules, numbers in tabular figures.
 STYLE = """
 body { font-family: system-ui, sans-serif; line-height: 1.45; margin: 1.5rem auto;
-       max-width: 72rem; padding: 0 1rem; color: #222; }
+       max-width: 72rem; padding: 0 1rem; color: #222222; }
 table { border-collapse: collapse; margin: 0.8rem 0; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
