@@ -31,7 +31,8 @@ SUITE = [n for n in VENDORED if "paper_features" not in REGISTRY[n]]
 
 #: rows and positives of each suite task, as ../shared/datasets/suite/README.md counts them
 #: (checked there against the UCI/KEEL documentation); letter's A-M is the sum of its
-#: letters' counts there, magic's the 5,000-row subsample's
+#: letters' counts there, magic's the 5,000-row subsample's; cube's are its generator's draw
+#: (budgetboost.data.synthetic)
 COUNTS = {
     "heart_cleveland": (303, 139),
     "pima": (768, 268),
@@ -62,6 +63,7 @@ COUNTS = {
     "wdbc": (569, 212),
     "wine_red": (1599, 217),
     "wine_white": (4898, 1060),
+    "cube": (2000, 986),
 }
 COST_FILES = ["heart_cleveland", "ann_thyroid", "pima", "hepatitis"]
 
