@@ -39,7 +39,7 @@ from budgetboost.checks import load_config_file
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry
 from budgetboost.pipeline.blocks import block_inputs, run_block_on
-from budgetboost.pipeline.plan import budget_grid
+from budgetboost.pipeline.plan import grid_budgets
 from budgetboost.pipeline.shared_path import fit_adaboost_paths
 from budgetboost.pipeline.specs import algorithm_spec, make_estimator
 
@@ -115,7 +115,7 @@ def fingerprint(
         root=ROOT,
     )
     splits, costs = inputs.splits, inputs.costs
-    budgets = budget_grid(model["budgets"]["step"], model["budgets"]["stop"])
+    budgets = grid_budgets(model["budgets"])
     spec = algorithm_spec(algorithm, config["algorithms"][algorithm], entry.get("adaboost_rounds"))
     digest, results = hashlib.sha256(), hashlib.sha256()
     X = data.X.astype(np.float64)

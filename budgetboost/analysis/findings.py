@@ -28,7 +28,7 @@ row across datasets per (x, y, band). The questions, from the run's catalogue:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
@@ -40,6 +40,7 @@ __all__ = [
     "QUESTIONS",
     "TALLY_COLUMNS",
     "experiment_pairs",
+    "field_pairs",
     "pool",
     "protocol",
     "questions",
@@ -53,13 +54,18 @@ TALLY_COLUMNS = ["question", "x", "y", "pool", "band", *OUTCOMES, "n", "trials"]
 
 
 def experiment_pairs(
-    shards: pd.DataFrame, catalogue: Catalogue, baseline: str | None
+    shards: pd.DataFrame,
+    catalogue: Catalogue,
+    baseline: str | None,
+    field: Iterable[str] = (),
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     """The paper's experiments and the open questions' (dataset, cost model) pairs.
 
     The paper's are the pairs on which the unbudgeted reference (role ``reference``) ran; the
-    open questions' are the others whose dataset also ran under the ``baseline`` cost model.
+    open questions' are the others whose dataset also ran under the ``baseline`` cost model,
+    but for the ``field`` cost models (the field's regime: its own question, its own grid).
     """
+    field = set(field)
     reference = catalogue.with_role("reference")
     ran = shards[["dataset", "cost_model"]].drop_duplicates()
     pairs = set(zip(ran["dataset"], ran["cost_model"], strict=True))
@@ -70,9 +76,17 @@ def experiment_pairs(
     open_ = {
         (d, c)
         for d, c in pairs - paper
-        if baseline is not None and c != baseline and (d, baseline) in pairs
+        if baseline is not None and c != baseline and c not in field and (d, baseline) in pairs
     }
     return tuple(sorted(paper)), tuple(sorted(open_))
+
+
+def field_pairs(shards: pd.DataFrame, pools: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The (dataset, cost model) pairs that ran under a cost model of the field's regime
+    (one of ``pools``, :meth:`budgetboost.pipeline.plan.Plan.field_pools`)."""
+    ran = shards[["dataset", "cost_model"]].drop_duplicates()
+    ran = ran[ran["cost_model"].isin(list(pools))]
+    return tuple(sorted(zip(ran["dataset"], ran["cost_model"], strict=True)))
 
 
 def questions(
@@ -81,18 +95,34 @@ def questions(
     open_: tuple[tuple[str, str], ...],
     baseline: str | None,
     algorithms: Iterable[str] = (),
+    field_regime: tuple[tuple[str, str], ...] = (),
+    pools: Mapping[str, str] | None = None,
 ) -> list[Comparison]:
     """The comparisons of every question (see the module docstring); ``algorithms`` are
-    those that ran under an open cost model."""
+    those that ran under an open cost model.
+
+    With pairs of the field's regime (``field_regime``: :func:`field_pairs`, ``pools`` each
+    cost model's pool), the field's question is asked there, every family against every
+    other (the paper's boosters against the peers too), its rows across datasets one per
+    pool; else on the paper's experiments.
+    """
     peers = catalogue.of_family("peer")
     field = catalogue.of_family(*FIELD_FAMILIES)
     contenders = catalogue.field_contenders()
+    where = field_regime or paper
+    pooled = tuple(sorted((pools or {}).items())) if field_regime else None
     out = [
-        Comparison("field", x, y, pairs=paper, bands=FINDING_BANDS)
+        Comparison("field", x, y, pairs=where, bands=FINDING_BANDS, pools=pooled)
         for i, x in enumerate(field)
         for y in contenders
         if y != x and y not in field[:i]  # a pair of the field's algorithms once
     ]
+    if field_regime:
+        out += [
+            Comparison("field", x, y, pairs=where, bands=FINDING_BANDS, pools=pooled)
+            for x in catalogue.peer_opponents()
+            for y in peers
+        ]
     out += [
         Comparison("peers", x, y, pairs=paper, bands=FINDING_BANDS)
         for x in catalogue.peer_opponents()
@@ -115,8 +145,12 @@ def questions(
 
 
 def pool(rows: pd.DataFrame) -> pd.Series:
-    """The cost model each row is pooled under across datasets: its own for the open
-    questions' cost models (each compared with the baseline on its own), else ``"all"``."""
+    """The pool each row enters across datasets: its ``pool`` column
+    (:data:`budgetboost.analysis.paired.COMPARISON_COLUMNS`); for rows without one, the
+    cost model of the open questions' rows (each compared with the baseline on its own),
+    else ``"all"``."""
+    if "pool" in rows:
+        return rows["pool"]
     return rows["cost_model"].where(rows["question"] == "costs", ALL)
 
 

@@ -21,7 +21,9 @@ trials split one finite sample of the dataset's rows):
 - ``correlation``: how much two trials of the dataset share, as the correction takes it
   (:func:`~budgetboost.analysis.per_dataset.correlation`);
 - ``outcome``: ``better``, ``worse``, ``equivalent``, ``inconclusive`` or ``too few trials``,
-  read off the interval (:data:`~budgetboost.analysis.vocabulary.RULE`).
+  read off the interval (:data:`~budgetboost.analysis.vocabulary.RULE`);
+- ``pool``: the pool the row enters across datasets (:class:`Comparison`: ``all``, the
+  cost model for a comparison with the baseline, or the field's pool of its cost model).
 
 **Across datasets**, each comparison and band has one more row (``dataset`` ``all``) when at
 least two datasets ran it: the datasets are the unit (:mod:`budgetboost.analysis.
@@ -58,6 +60,7 @@ from budgetboost.data.splits import SplitSizes
 __all__ = [
     "COMPARISON_COLUMNS",
     "Comparison",
+    "band_errors",
     "band_means",
     "compare",
 ]
@@ -69,6 +72,7 @@ COMPARISON_COLUMNS = [
     "y",
     "dataset",
     "cost_model",
+    "pool",
     "band",
     "trials",
     "datasets",
@@ -91,7 +95,7 @@ COMPARISON_COLUMNS = [
     "outcome",
 ]
 _INTEGER_COLUMNS = ("trials", "datasets")
-_TEXT_COLUMNS = ("question", "x", "y", "dataset", "cost_model", "band", "outcome")
+_TEXT_COLUMNS = ("question", "x", "y", "dataset", "cost_model", "pool", "band", "outcome")
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,10 @@ class Comparison:
         The (dataset, cost model) pairs compared (default: every pair both ran on).
     bands : tuple of str
         The budget bands compared in (:mod:`budgetboost.analysis.bands`).
+    pools : tuple of (cost model, pool) or None
+        Across datasets, the rows of these cost models pool under their pool's name, one row
+        per pool (the field's regime: each cost model, or Turney's files together); a cost
+        model not named pools under ``all``. ``None``: every cost model under ``all``.
     """
 
     question: str
@@ -119,6 +127,7 @@ class Comparison:
     baseline: str | None = None
     pairs: tuple[tuple[str, str], ...] | None = None
     bands: tuple[str, ...] = ("small", "large")
+    pools: tuple[tuple[str, str], ...] | None = None
 
 
 def band_means(shards: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
@@ -132,8 +141,14 @@ def band_means(shards: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
     DataFrame
         Columns ``dataset``, ``cost_model``, ``band``, ``algorithm``, ``trial``, ``error``.
     """
-    df = validate_shards(shards)
-    df = df[np.isfinite(df["budget"])][
+    return band_errors(validate_shards(shards), bands)
+
+
+def band_errors(table: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
+    """:func:`band_means` of a table with the columns ``dataset, cost_model, algorithm,
+    trial, budget, test_error`` alone (e.g. the average-cost reading's,
+    :func:`budgetboost.analysis.average_cost.at_mean_cost`)."""
+    df = table[np.isfinite(table["budget"])][
         ["dataset", "cost_model", "algorithm", "trial", "budget", "test_error"]
     ]
     if df.empty:
@@ -208,13 +223,22 @@ def _dataset_rows(in_band: pd.DataFrame, band: str, sizes: Mapping[str, SplitSiz
     return rows
 
 
+def _pool_of(comparison: Comparison, cost_model: str) -> str:
+    """The pool a row of ``cost_model`` enters across datasets (:class:`Comparison`)."""
+    if comparison.baseline is not None:
+        return cost_model
+    if comparison.pools:
+        return dict(comparison.pools).get(cost_model, ALL)
+    return ALL
+
+
 def _across_rows(family: list[dict], comparison: Comparison, band: str, alpha: float) -> list[dict]:
     """The rows across datasets of one band: one value per dataset (its cost models'
     mean), pooled per cost model for a comparison with the baseline."""
     if not family:
         return []
     table = pd.DataFrame(family)
-    table["pool"] = table["cost_model"] if comparison.baseline is not None else ALL
+    table["pool"] = [_pool_of(comparison, c) for c in table["cost_model"]]
     rows = []
     for pool, part in table.groupby("pool", sort=False):
         per_dataset = part.groupby("dataset", sort=False).agg(
@@ -320,6 +344,10 @@ def compare(
             _finish_datasets(family, alpha)
         if across:
             _finish_across(across, alpha)
+        for row in family:
+            row["pool"] = _pool_of(comparison, row["cost_model"])
+        for row in across:
+            row["pool"] = row["cost_model"]
         for row in (*family, *across):
             rows.append(
                 {

@@ -10,6 +10,11 @@ The tables are registered here (:func:`budgetboost.analysis.tables.table`), in t
   (a paired non-inferiority test, :mod:`budgetboost.analysis.matching`);
 - ``findings``: the rows of the findings' questions (:mod:`budgetboost.analysis.findings`),
   which ``summary.md``, ``claims.md`` and the report's first page read;
+- ``field_mean_cost``: the field's comparisons read at matched mean test cost
+  (:mod:`budgetboost.analysis.average_cost`), beside the hard cap's in ``findings``;
+- ``binding``: where each budget binds (:mod:`budgetboost.analysis.binding`);
+- ``leads``: per reading, pool, band and family, on how many datasets it leads, is on par,
+  trails or is undecided (:mod:`budgetboost.analysis.leads`);
 - ``ranks``: average ranks, Friedman, Nemenyi CD and Holm against the control per band.
 
 A new table is one more function registered with ``@table(...)`` below; :func:`aggregate`,
@@ -21,16 +26,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+import numpy as np
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
+from budgetboost.analysis.average_cost import at_mean_cost
 from budgetboost.analysis.bands import BANDS
+from budgetboost.analysis.binding import Prices, binding
 from budgetboost.analysis.claims import claim_comparisons
+from budgetboost.analysis.leads import leads
 from budgetboost.analysis.matching import budget_to_match
-from budgetboost.analysis.paired import Comparison, compare
+from budgetboost.analysis.paired import Comparison, band_errors, compare
 from budgetboost.analysis.ranks import cd_analysis
 from budgetboost.analysis.summary import summarize
 from budgetboost.analysis.tables import TABLES, RunRows, compute_tables, table
+from budgetboost.analysis.vocabulary import FINDING_BANDS
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.splits import SplitSizes
 
@@ -122,7 +132,15 @@ def comparisons_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.Da
     asked = [
         *claim_comparisons(run.catalogue, paper, run.varied),
         *control_comparisons(run.catalogue, run.budgeted, paper),
-        *findings_.questions(run.catalogue, paper, open_, run.baseline, open_algorithms),
+        *findings_.questions(
+            run.catalogue,
+            paper,
+            open_,
+            run.baseline,
+            open_algorithms,
+            field_regime=run.field_regime,
+            pools=run.field,
+        ),
     ]
     return compare(means, asked, run.sizes)
 
@@ -141,6 +159,57 @@ def findings_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataF
     """The rows of :data:`budgetboost.analysis.findings.QUESTIONS` among the comparisons."""
     comparisons = tables["comparisons"]
     return comparisons[comparisons["question"].isin(findings_.QUESTIONS)].reset_index(drop=True)
+
+
+@table(
+    "field_mean_cost",
+    description="the field's comparisons read at matched mean test cost (the error-cost front)",
+)
+def field_mean_cost_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The field's question (:func:`budgetboost.analysis.findings.questions`; with the
+    peers' where the field's question is asked on the paper's experiments) with each
+    method read at mean test cost equal to each budget of the grid
+    (:func:`budgetboost.analysis.average_cost.at_mean_cost`) instead of at the hard cap."""
+    paper, _ = run.experiments
+    asked = [
+        c
+        for c in findings_.questions(
+            run.catalogue, paper, (), None, field_regime=run.field_regime, pools=run.field
+        )
+        if c.question == "field" or (c.question == "peers" and not run.field_regime)
+    ]
+    if not asked:
+        return compare(run.means.iloc[:0], [], run.sizes)
+    means = band_errors(at_mean_cost(run.shards), FINDING_BANDS)
+    return compare(means, asked, run.sizes)
+
+
+@table(
+    "binding",
+    description="per (dataset, cost model, budget): the share of attributes a cheapest-first "
+    "buyer reads, and whether the budget binds",
+)
+def binding_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """:func:`budgetboost.analysis.binding.binding` of every (dataset, cost model) with
+    prices, at the budgets of its grid."""
+    finite = run.shards[np.isfinite(run.shards["budget"])]
+    grids = {
+        (d, c): np.unique(part["budget"].to_numpy())
+        for (d, c), part in finite.groupby(["dataset", "cost_model"], sort=True)
+    }
+    return binding(run.prices, grids)
+
+
+@table(
+    "leads",
+    description="per (reading, pool, band, family): on how many datasets it leads, is on par, "
+    "trails or is undecided, also where the band binds",
+)
+def leads_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """:func:`budgetboost.analysis.leads.leads` of the field's per-dataset rows, at the hard
+    cap (``findings``) and at mean cost (``field_mean_cost``)."""
+    readings = {"cap": tables["findings"], "mean": tables["field_mean_cost"]}
+    return leads(readings, run.catalogue, tables["binding"])
 
 
 @table(
@@ -163,6 +232,8 @@ def aggregate(
     baseline: str | None,
     sizes: Mapping[str, SplitSizes],
     varied: set[tuple[str, str]] | None = None,
+    field: Mapping[str, str] | None = None,
+    prices: Mapping[tuple[str, str], Prices] | None = None,
 ) -> Results:
     """Every registered results table of validated shards (:data:`TABLES`, in order).
 
@@ -171,7 +242,17 @@ def aggregate(
     each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
     read_sizes`), which the paired tests account for; ``varied`` the (dataset, cost model)
     pairs whose costs vary (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to
-    which the claims about varied costs are restricted.
+    which the claims about varied costs are restricted; ``field`` the cost models of the
+    field's regime and their pools (:meth:`budgetboost.pipeline.plan.Plan.field_pools`);
+    ``prices`` each (dataset, cost model)'s :class:`~budgetboost.analysis.binding.Prices`.
     """
-    run = RunRows(shards, catalogue.including(shards["algorithm"]), baseline, sizes, varied)
+    run = RunRows(
+        shards,
+        catalogue.including(shards["algorithm"]),
+        baseline,
+        sizes,
+        varied,
+        field=dict(field or {}),
+        prices=dict(prices or {}),
+    )
     return Results(compute_tables(run))

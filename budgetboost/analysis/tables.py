@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cached_property
 from types import MappingProxyType
 
@@ -33,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
+from budgetboost.analysis.binding import Prices
 from budgetboost.analysis.claims import CLAIM_BANDS
 from budgetboost.analysis.paired import band_means
 from budgetboost.catalogue import Catalogue
@@ -82,6 +84,14 @@ class RunRows:
         The (dataset, cost model) pairs whose costs vary
         (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to which the claims
         about varied costs are restricted.
+    field : mapping of str to str
+        The cost models of the field's regime and each one's pool
+        (:meth:`budgetboost.pipeline.plan.Plan.field_pools`); empty: the field's question is
+        asked on the paper's experiments.
+    prices : mapping of (str, str) to Prices
+        Each (dataset, cost model)'s prices per trial (:class:`budgetboost.analysis.binding.
+        Prices`), from which the binding table says where budgets bind; empty: no such table
+        rows.
     """
 
     shards: pd.DataFrame
@@ -89,12 +99,22 @@ class RunRows:
     baseline: str | None
     sizes: Mapping[str, SplitSizes]
     varied: set[tuple[str, str]] | None = None
+    field: Mapping[str, str] = dataclass_field(default_factory=dict)
+    prices: Mapping[tuple[str, str], Prices] = dataclass_field(default_factory=dict)
 
     @cached_property
     def experiments(self) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
         """The paper's experiments and the open questions' (dataset, cost model) pairs
         (:func:`budgetboost.analysis.findings.experiment_pairs`)."""
-        return findings_.experiment_pairs(self.shards, self.catalogue, self.baseline)
+        return findings_.experiment_pairs(
+            self.shards, self.catalogue, self.baseline, field=self.field
+        )
+
+    @cached_property
+    def field_regime(self) -> tuple[tuple[str, str], ...]:
+        """The (dataset, cost model) pairs of the field's regime
+        (:func:`budgetboost.analysis.findings.field_pairs`)."""
+        return findings_.field_pairs(self.shards, self.field)
 
     @cached_property
     def means(self) -> pd.DataFrame:

@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from budgetboost.data.binarize import NotNumericError, binarize_frame, format_value
-from budgetboost.data.io import read_arrow, table_metadata, write_table
+from budgetboost.data.io import read_arrow, read_metadata, table_metadata, write_table
 from budgetboost.data.registry import (
     DatasetError,
     SourceFile,
@@ -39,6 +39,7 @@ __all__ = [
     "BinarizedData",
     "build_binarized",
     "check_labels",
+    "column_attributes",
     "label_vector",
     "main",
     "read_binarized",
@@ -601,6 +602,15 @@ def read_binarized(path: str | os.PathLike) -> BinarizedData:
     position = {a: i for i, a in enumerate(meta["attributes"])}
     groups = np.array([position[a] for a in attributes], dtype=np.int64)
     return BinarizedData(X=X, y=y, columns=columns, attributes=attributes, groups=groups, meta=meta)
+
+
+def column_attributes(path: str | os.PathLike) -> np.ndarray:
+    """The raw attribute of each indicator of a table written by :func:`write_binarized`,
+    from its metadata alone (the columns are not read)."""
+    meta = read_metadata(path)
+    if "columns" not in meta:
+        raise ValueError(f"{path} is not a binarized dataset (metadata 'columns' expected)")
+    return np.array([c["attribute"] for c in meta["columns"]], dtype=str)
 
 
 # --------------------------------------------------------------------------- check

@@ -7,14 +7,13 @@ findings compare it with: the paper's Smoothed and Greedy, as published and tune
 library peers and the field's other methods, where they ran.
 
 :func:`field` sums the question up across datasets. Left, the mean rank of each method the
-field's question compares (:meth:`~budgetboost.catalogue.Catalogue.field_contenders`)
-at every budget of the baseline cost model (U[0, 2], whose grid every dataset shares), ranked
-within each dataset by mean test error (1 = lowest; ties share their mean rank), over the
-datasets where every one of them ran. Right, the findings across datasets
+field's question compares (:meth:`~budgetboost.catalogue.Catalogue.field_contenders`) at
+every budget of the field's first pool (else the baseline U[0, 2], whose grid every dataset
+shares), ranked within each dataset by mean test error (1 = lowest; ties share their mean
+rank), over the datasets where every one of them ran. Right, the findings across datasets
 (``findings.parquet``, questions ``field`` and ``peers``): each comparison's Hodges-Lehmann
 difference in test error with its 95 % interval, at small and at larger budgets, coloured by
-its outcome.
-"""
+its outcome."""
 
 from __future__ import annotations
 
@@ -39,7 +38,7 @@ from budgetboost.figures.panels import (
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
 
-__all__ = ["field", "field_curves", "field_selection", "mean_ranks"]
+__all__ = ["field", "field_curves", "field_pool", "field_selection", "mean_ranks"]
 
 #: Colours of the outcomes (x against y): x lower, x higher, equivalent, the rest.
 OUTCOME_COLOURS = {BETTER: "#029e73", WORSE: "#d55e00", EQUIVALENT: "#0173b2"}
@@ -66,10 +65,21 @@ def mean_ranks(summary: pd.DataFrame, names: list[str], cost_model: str | None) 
     return out.merge(counts, on="budget")
 
 
-def _comparisons(findings: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
-    """The across-dataset rows of the field's questions that involve a field method (its
-    ``x``: :func:`budgetboost.analysis.findings.questions` puts it there)."""
+def field_pool(context: FigureContext) -> tuple[str, str | None]:
+    """The pool the field's figure reads and the cost model whose grid it ranks on: the
+    field's first pool and its first cost model, else ``all`` and the baseline."""
+    if context.field:
+        cost_model, pool = next(iter(context.field.items()))
+        return pool, cost_model
+    return ALL, context.baseline
+
+
+def _comparisons(findings: pd.DataFrame, catalogue: Catalogue, pool: str = ALL) -> pd.DataFrame:
+    """The across-dataset rows of the field's questions in ``pool`` that involve a field
+    method (its ``x``: :func:`budgetboost.analysis.findings.questions` puts it there)."""
     rows = findings[findings["question"].isin(FIELD_QUESTIONS) & (findings["dataset"] == ALL)]
+    if "pool" in rows:
+        rows = rows[rows["pool"] == pool]
     if rows.empty:
         return rows
     field_methods = set(catalogue.including(rows["x"]).of_family(*FIELD_FAMILIES))
@@ -87,23 +97,27 @@ def _comparisons(findings: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
 **Which approach to use at a test-time budget.** Left: the mean rank of each method of the
 field's question (the paper's Smoothed and Greedy, as published and tuned; the libraries'
 cost-aware boosting; optimal cost-sensitive trees, forest pruning and per-example feature
-acquisition) at every budget under U[0, 2] costs, ranked within each dataset by mean test
-error (1 = lowest), over the datasets where all of them ran (their number in the title).
-Right: each comparison of a field method across datasets (x − y in test error: the
-Hodges–Lehmann estimate with the 95 % interval of the Wilcoxon signed-rank test) at small
-and at larger budgets; green: x better (the interval wholly below −0.01: lower by more than
-the margin), orange: x worse (wholly above +0.01), blue: equivalent (wholly inside ±0.01),
-grey: inconclusive (reaching across a bound of the margin) or too few datasets. Every row:
-``findings.parquet``.
+acquisition) at every budget of the field's first pool (its first cost model: prices per
+attribute, budgets in attributes' worth), or under U[0, 2] where a run has no field pool,
+ranked within each dataset by mean test error (1 = lowest), over the datasets where all of
+them ran (their number in the title). Right: each comparison of a field method across
+datasets (x − y in test error: the Hodges–Lehmann estimate with the 95 % interval of the
+Wilcoxon signed-rank test) in the same pool, read at the hard cap, at small and at larger
+budgets (the mean-cost reading and the other pools: *where each family leads*); green: x
+better (the interval wholly below −0.01: lower by more than the margin), orange: x worse
+(wholly above +0.01), blue: equivalent (wholly inside ±0.01), grey: inconclusive (reaching
+across a bound of the margin) or too few datasets. Every row: ``findings.parquet``.
 """,
 )
 def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """The mean-rank curves and the across-dataset differences of the field's question."""
     summary, findings = tables["summary"], tables["findings"]
     catalogue = context.catalogue.including(summary["algorithm"])
-    names = [n for n in catalogue.field_contenders() if n in set(summary["algorithm"])]
-    ranks = mean_ranks(summary, names, context.baseline)
-    rows = _comparisons(findings, catalogue)
+    pool, cost_model = field_pool(context)
+    ran = summary[summary["cost_model"] == cost_model] if cost_model else summary
+    names = [n for n in catalogue.field_contenders() if n in set(ran["algorithm"])]
+    ranks = mean_ranks(summary, names, cost_model)
+    rows = _comparisons(findings, catalogue, pool)
     labels = [f"{catalogue.label(x)} − {catalogue.label(y)}" for x, y in _pairs(rows)]
     style, paper = paper_style()
     with style, paper:

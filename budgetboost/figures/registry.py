@@ -55,6 +55,7 @@ __all__ = [
 DEFAULT_MODULES = (
     "budgetboost.figures.curves",
     "budgetboost.figures.field",
+    "budgetboost.figures.standings",
     "budgetboost.figures.ranks",
 )
 #: Results tables a figure may read, as ``results/summary/{table}.parquet``: every table of
@@ -88,6 +89,9 @@ class FigureContext:
         The cost model of the paper's U[0, 2]
         (:data:`budgetboost.pipeline.plan.BASELINE_SPEC`), against which the open questions'
         cost models are drawn.
+    field : mapping
+        The cost models of the field's regime and each one's pool
+        (:meth:`budgetboost.pipeline.plan.Plan.field_pools`), in config order.
     """
 
     catalogue: Catalogue
@@ -96,6 +100,7 @@ class FigureContext:
     datasets: tuple[str, ...] = ()
     cost_models: Mapping[str, str] = field(default_factory=dict)
     baseline: str | None = None
+    field: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_run(
@@ -106,13 +111,15 @@ class FigureContext:
         roles: Mapping[str, object],
     ) -> FigureContext:
         """The context of a run as its jobs' params give it: ``roles`` is the workflow's
-        ``cost_model_roles()`` (``baseline`` and each cost model's ``kinds``)."""
+        ``cost_model_roles()`` (``baseline``, each cost model's ``kinds`` and the
+        ``field``'s pools)."""
         return cls(
             catalogue=catalogue,
             local_datasets=tuple(local_datasets),
             datasets=tuple(datasets),
             cost_models=dict(roles["kinds"]),
             baseline=roles["baseline"],
+            field=dict(roles.get("field", {})),
         )
 
     def algorithms(self, names: Iterable[str] | None = None) -> list[str]:

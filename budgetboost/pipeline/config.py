@@ -36,7 +36,7 @@ from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.estimators.contract.params import InvalidParameterError
 from budgetboost.pipeline import folders
 from budgetboost.pipeline.code import library_versions
-from budgetboost.pipeline.plan import budget_grid
+from budgetboost.pipeline.plan import grid_budgets
 from budgetboost.pipeline.specs import PER_TRIAL_PARAMS
 
 __all__ = [
@@ -491,7 +491,7 @@ def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> Non
             ("cost_models", cost_model, "budgets"),
         )
     try:
-        budget_grid(grid["step"], grid["stop"], grid.get("start"))
+        grid_budgets(grid)
     except ValueError as exc:
         raise ConfigError(f"{_where(*path)}: {exc}") from None
 

@@ -37,7 +37,7 @@ from budgetboost.pipeline.resources import rule_resources
 from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
 from budgetboost.pipeline.trial_costs import HEADROOM, TrialCosts, block_size
 
-__all__ = ["BASELINE_SPEC", "PATH_ENTRY", "Plan", "block_trials", "budget_grid"]
+__all__ = ["BASELINE_SPEC", "PATH_ENTRY", "Plan", "block_trials", "budget_grid", "grid_budgets"]
 
 #: The paper's U[0, 2] (its Figure 1): the cost model of this spec is the *baseline* against
 #: which the open questions' cost models are compared, whatever the config names it.
@@ -73,6 +73,51 @@ JOB_LOGS = {
 MAX_BUDGETS = 1000
 #: Budgets are rounded to this many decimals (the same grid on every machine).
 BUDGET_DECIMALS = 10
+
+
+def grid_budgets(grid: Mapping[str, Any]) -> list[float]:
+    """The budgets of a config's ``budgets`` entry: its listed ``values``, else
+    :func:`budget_grid` of its ``step``, ``stop`` and ``start``.
+
+    Listed values state budgets in a dataset's own units, e.g. ``[1, 2, 3, 5, 8]``
+    attributes' worth where an attribute costs 1 on average, so that a budget band means the
+    same scarcity on every dataset.
+
+    Raises
+    ------
+    ValueError
+        When a listed value is not a finite positive number, the values are not increasing,
+        there are more than :data:`MAX_BUDGETS`, or rounding merges two of them; see
+        :func:`budget_grid` for a step grid.
+    """
+    stepped = sorted({"step", "stop", "start"} & set(grid))
+    if "values" not in grid:
+        missing = [key for key in ("step", "stop") if key not in grid]
+        if missing:
+            raise ValueError(
+                f"a budget grid needs step and stop (or values); {', '.join(missing)} missing"
+            )
+        return budget_grid(grid["step"], grid["stop"], grid.get("start"))
+    if stepped:
+        raise ValueError(
+            f"a budget grid is either values or step and stop, not both: {', '.join(stepped)} "
+            "given with values"
+        )
+    values = list(grid["values"])
+    if not values or len(values) > MAX_BUDGETS:
+        raise ValueError(f"budget values must list 1 to {MAX_BUDGETS} budgets, got {len(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"budget values must be numbers, got {value!r}")
+        if not math.isfinite(value) or value <= 0:
+            raise ValueError(f"budget values must be finite and > 0, got {value}")
+    rounded = [round(float(v), BUDGET_DECIMALS) for v in values]
+    if any(b <= a for a, b in zip(rounded[:-1], rounded[1:], strict=True)) or rounded[0] <= 0:
+        raise ValueError(
+            f"budget values must increase (after rounding to {BUDGET_DECIMALS} decimals), "
+            f"got {values}"
+        )
+    return rounded
 
 
 def budget_grid(step: float, stop: float, start: float | None = None) -> list[float]:
@@ -302,7 +347,7 @@ class Plan:
             .get("budgets", {})
             .get(cost_model, self.config["cost_models"][cost_model]["budgets"])
         )
-        return budget_grid(grid["step"], grid["stop"], grid.get("start"))
+        return grid_budgets(grid)
 
     def block_budgets(self, dataset: str, cost_model: str, algorithm: str) -> list[float | str]:
         """The budgets a train job evaluates: ``["inf"]`` for an unbudgeted algorithm."""
@@ -396,6 +441,15 @@ class Plan:
             ):
                 return name
         return None
+
+    def field_pools(self) -> dict[str, str]:
+        """Each cost model the field's question is asked under (its ``field`` key), with the
+        pool its rows across datasets enter; empty when the config names none."""
+        return {
+            name: str(entry["field"])
+            for name, entry in self.config["cost_models"].items()
+            if entry.get("field")
+        }
 
     def cost_model_kinds(self) -> dict[str, str]:
         """Each cost model's kind, its ``spec.model`` (a kind of

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from budgetboost.analysis.bands import in_budget_band
 from budgetboost.analysis.field import family_verdicts
 from budgetboost.analysis.findings import QUESTIONS, pool, protocol, tally
 from budgetboost.analysis.vocabulary import (
@@ -33,6 +34,7 @@ from budgetboost.report.tables import markdown_table, rst_table
 __all__ = [
     "TITLES",
     "family_sentences",
+    "field_lines",
     "findings_sections",
     "findings_table",
     "how_findings_read",
@@ -306,4 +308,98 @@ def landing_lines(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
         lines += [f"{TITLES[question]}:", "", rst_table(table), ""]
     if lines:
         lines = [where_findings_read(), "", *lines]
+    return lines
+
+
+#: How the first page names each reading (:data:`budgetboost.analysis.average_cost.READINGS`).
+READING_NAMES = {
+    "cap": "read at the hard cap per example",
+    "mean": "read at matched mean cost per example (each method's error-cost front)",
+}
+
+
+def _pool_name(pool: str) -> str:
+    return "the paper's experiments" if pool == ALL else f"pool ``{pool}``"
+
+
+def _band_budgets(binding: pd.DataFrame, pools: pd.Series, pool: str, band: str) -> str:
+    """The budgets of ``band`` on the grid of ``pool``'s first cost model, as text."""
+    models = pools[pools == pool].index
+    grid = binding[binding["cost_model"].isin(models)]
+    if grid.empty:
+        return ""
+    first = grid[grid["dataset"] == grid["dataset"].iloc[0]]
+    first = first[first["cost_model"] == first["cost_model"].iloc[0]]
+    budgets = np.sort(first["budget"].unique())
+    inside = in_budget_band(np.arange(budgets.size), budgets.size, band)
+    return ", ".join(f"{b:g}" for b in budgets[inside])
+
+
+def _lead_sentence(part: pd.DataFrame) -> str:
+    """The families' per-dataset standings of one band: each family with a decided
+    standing somewhere, as ``leads / on par / trails`` of its datasets, with the same
+    where the band binds and the datasets it leads on."""
+    decided = part[part[["leads", "on_par", "trails"]].sum(axis=1) > 0]
+    if decided.empty:
+        return (
+            f"no family leads, is on par or trails on any of {int(part['datasets'].max())} "
+            "datasets (every standing undecided)"
+        )
+    said = []
+    for _, row in decided.iterrows():
+        family = FAMILY_NAMES.get(row["family"], row["family"])
+        text = f"{family} {row['leads']} / {row['on_par']} / {row['trails']} of {row['datasets']}"
+        if row["binding_datasets"]:
+            text += (
+                f" (where the band binds: {row['leads_binding']} / {row['on_par_binding']} / "
+                f"{row['trails_binding']} of {row['binding_datasets']})"
+            )
+        if row["leads_on"]:
+            text += f", leading on {row['leads_on']}"
+        said.append(text)
+    rest = len(part) - len(decided)
+    tail = f"; {rest} other families undecided everywhere" if rest else ""
+    return "leads / on par / trails: " + "; ".join(said) + tail
+
+
+def field_lines(
+    readings: dict[str, pd.DataFrame],
+    leads: pd.DataFrame,
+    binding: pd.DataFrame,
+    catalogue: Catalogue,
+) -> list[str]:
+    """The first page's answer to *which approach at a test-time budget*, per pool of the
+    field's regime (or on the paper's experiments where a run has none) and per reading:
+    the across-dataset verdict of each band (:func:`family_sentences`), then on how many
+    datasets each family leads, is on par, trails or is undecided
+    (:mod:`budgetboost.analysis.leads`), also where the band binds
+    (:mod:`budgetboost.analysis.binding`). Paragraphs, each one string."""
+    cap = readings.get("cap", pd.DataFrame())
+    if cap.empty or "pool" not in cap:
+        return []
+    field = cap[cap["question"] == "field"]
+    per_dataset = field[field["dataset"] != ALL]
+    pools_of = per_dataset.drop_duplicates("cost_model").set_index("cost_model")["pool"]
+    order = [p for p in dict.fromkeys(field["pool"]) if p != ALL] or [ALL]
+    lines = []
+    for pool_ in order:
+        for reading, table in readings.items():
+            if table.empty:
+                continue
+            rows = table[table["question"].isin(("field", "peers")) & (table["pool"] == pool_)]
+            sentences = family_sentences(rows, catalogue)
+            counts = leads[(leads["reading"] == reading) & (leads["pool"] == pool_)]
+            if not sentences and counts.empty:
+                continue
+            lines.append(f"*{_pool_name(pool_).capitalize()}, {READING_NAMES[reading]}.*")
+            lines.extend(sentences)
+            for band, part in counts.groupby("band", sort=False):
+                budgets = _band_budgets(binding, pools_of, pool_, band)
+                at = f" ({budgets})" if budgets else ""
+                bound = int(part["binding_datasets"].max())
+                lines.append(
+                    f"Per dataset at {BAND_NAMES.get(band, band)} budgets{at}, binding on "
+                    f"{bound} of {int(part['datasets'].max())} datasets: "
+                    f"{_lead_sentence(part)}."
+                )
     return lines

@@ -176,6 +176,22 @@ CHECK_ERRORS = [
         ),
         "config datasets.heart.budgets.uniform_0_2: budget grid needs",
     ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(budgets={"values": [3, 1]}),
+        "config cost_models.uniform_0_2.budgets: budget values must increase",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(
+            budgets={"values": [1, 2], "step": 2, "stop": 4}
+        ),
+        "config cost_models.uniform_0_2.budgets: a budget grid is either values or step and "
+        "stop, not both: step, stop given with values",
+    ),
+    (
+        lambda c: c["cost_models"]["uniform_0_2"].update(budgets={"step": 2}),
+        "config cost_models.uniform_0_2.budgets: a budget grid needs step and stop (or values); "
+        "stop missing",
+    ),
     # source files and cost files
     (
         lambda c: (

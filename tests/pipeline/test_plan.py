@@ -248,6 +248,19 @@ def test_budget_grid_rejects_bad_values(args):
         plan.budget_grid(*args)
 
 
+def test_listed_budgets_are_the_grid():
+    assert plan.grid_budgets({"values": [1, 2, 3, 5, 8]}) == [1.0, 2.0, 3.0, 5.0, 8.0]
+    assert plan.grid_budgets({"step": 2, "stop": 6}) == [2.0, 4.0, 6.0]
+
+
+@pytest.mark.parametrize(
+    "values", [[2, 1], [1, 1], [0, 1], [1, float("inf")], [1, "2"], [True, 2], []]
+)
+def test_listed_budgets_reject_what_is_not_an_increasing_list_of_positive_numbers(values):
+    with pytest.raises(ValueError, match="budget values"):
+        plan.grid_budgets({"values": values})
+
+
 def test_block_trials_cover_every_trial_once():
     blocks = [plan.block_trials(k, 3, 10) for k in range(4)]
     assert blocks == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]

@@ -85,8 +85,9 @@ def test_the_default_peers_are_set_for_small_data_and_run_20_trials():
 
 
 def test_the_draft_suite_config_runs_every_vendored_dataset(registry):
-    """config/suite.yaml (a draft for planning; checked above as every shipped config) plans
-    Table 1's datasets and the suite's, each under U[0, 2]."""
+    """config/suite.yaml plans Table 1's datasets and the suite's, each in the paper's regime
+    (U[0, 2] per indicator) and the field's two (U[0, 2] and unit prices per attribute), and
+    the synthetic cube in a field pool of its own."""
     from budgetboost.checks import load_config_file
 
     config = load_config_file(REPO / "config" / "suite.yaml")
@@ -94,4 +95,10 @@ def test_the_draft_suite_config_runs_every_vendored_dataset(registry):
         n for n, e in registry.items() if e["enabled"] and e["source"]["type"] == "vendored"
     ]
     assert list(config["datasets"]) == vendored
-    assert all("uniform_0_2" in e["cost_models"] for e in config["datasets"].values())
+    real = {n: e for n, e in config["datasets"].items() if n != "cube"}
+    for models in (e["cost_models"] for e in real.values()):
+        assert {"uniform_0_2", "attribute_0_2", "attribute_unit"} <= set(models)
+    assert config["datasets"]["cube"]["cost_models"] == ["synthetic_unit"]
+    pools = {c: e.get("field") for c, e in config["cost_models"].items()}
+    assert pools["synthetic_unit"] == "synthetic"
+    assert pools["uniform_0_2"] is None

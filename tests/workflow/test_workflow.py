@@ -399,7 +399,7 @@ def test_full_run_writes_every_output(base_run):
     for dataset, entry in config["datasets"].items():
         for cost_model in entry["cost_models"]:
             model = config["cost_models"][cost_model]
-            budgets = plan.budget_grid(**model["budgets"])
+            budgets = plan.grid_budgets(model["budgets"])
             for algorithm, spec in config["algorithms"].items():
                 rows = frame[
                     (frame.dataset == dataset)

@@ -110,6 +110,11 @@ def split_tables():
     return expand(R("splits/{dataset}.parquet"), dataset=DATASETS)
 
 
+def binarized_tables():
+    """Binarized table of every dataset: the aggregate reads each indicator's attribute."""
+    return expand(R("data/{dataset}.parquet"), dataset=DATASETS)
+
+
 def cost_tables():
     """Cost table of every (dataset, cost model): claims tell varied from equal costs."""
     return PLAN.cost_tables()
@@ -126,8 +131,13 @@ def dataset_order():
 
 
 def cost_model_roles():
-    """The baseline cost model (U[0, 2]) and each cost model's kind (its spec's model)."""
-    return {"baseline": PLAN.baseline_cost_model(), "kinds": PLAN.cost_model_kinds()}
+    """The baseline cost model (U[0, 2]), each cost model's kind (its spec's model) and the
+    field's cost models with their pools."""
+    return {
+        "baseline": PLAN.baseline_cost_model(),
+        "kinds": PLAN.cost_model_kinds(),
+        "field": PLAN.field_pools(),
+    }
 
 
 def results_outputs():

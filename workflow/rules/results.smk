@@ -25,6 +25,8 @@ rule aggregate:
         checks=reproducibility_checks(),
         splits=split_tables(),
         costs=cost_tables(),
+        # the attribute of each indicator (metadata only): where budgets bind
+        data=binarized_tables(),
         code=code_files("budgetboost.analysis.results", "budgetboost.report.summary"),
     output:
         # every registered results table (budgetboost.analysis.tables), then the text
@@ -37,6 +39,7 @@ rule aggregate:
     params:
         catalogue=CATALOGUE.param(),
         baseline=cost_model_roles()["baseline"],
+        field=cost_model_roles()["field"],
         # what made each shard, as the plan sees it: a shard made otherwise is not read
         identities=lambda wildcards: train_identities("shards"),
     script:

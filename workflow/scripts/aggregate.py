@@ -7,16 +7,30 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
+from budgetboost.analysis.binding import Prices
 from budgetboost.analysis.results import TABLES, aggregate
 from budgetboost.analysis.summary import read_shards
 from budgetboost.analysis.vocabulary import CONFIDENCE
 from budgetboost.catalogue import Catalogue
-from budgetboost.data.costs import varied_pairs
+from budgetboost.data.costs import read_costs, varied_pairs
+from budgetboost.data.datasets import column_attributes
 from budgetboost.data.io import write_table, write_text
 from budgetboost.data.splits import read_sizes
 from budgetboost.pipeline.identity import check_identities
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.summary import summary_markdown
+
+
+def read_prices(cost_paths, data_paths):
+    """Each (dataset, cost model)'s prices per trial with the attribute of each indicator
+    (from its binarized table's metadata): what the binding table reads."""
+    attributes = {Path(p).stem: column_attributes(p) for p in data_paths}
+    prices = {}
+    for path in map(Path, cost_paths):
+        dataset, cost_model = path.parent.name, path.stem
+        table = read_costs(path)
+        prices[(dataset, cost_model)] = Prices(table.costs, attributes[dataset], table.grouped)
+    return prices
 
 
 def aggregate_shards(sm, job):
@@ -32,12 +46,16 @@ def aggregate_shards(sm, job):
     catalogue = Catalogue.from_param(sm.params.catalogue)
     sizes = read_sizes(list(sm.input.splits))
     varied = varied_pairs(list(sm.input.costs))
-    results = aggregate(shards, catalogue, sm.params.baseline, sizes, varied)
+    prices = read_prices(list(sm.input.costs), list(sm.input.data))
+    results = aggregate(
+        shards, catalogue, sm.params.baseline, sizes, varied, sm.params.field, prices
+    )
     meta = {
         "shards": len(sm.input.shards),
         "rows": len(shards),
         "confidence": CONFIDENCE,
         "baseline": sm.params.baseline,
+        "field": sm.params.field,
         "sizes": {name: size._asdict() for name, size in sizes.items()},
         "varied_cost_models": sorted(map(list, varied)),
     }

@@ -11,7 +11,7 @@ from budgetboost.data.io import read_table, write_text
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.escape import for_rst
-from budgetboost.report.findings import family_sentences, landing_lines
+from budgetboost.report.findings import field_lines, landing_lines
 from budgetboost.report.landing import decided_findings, landing_page
 
 
@@ -33,7 +33,12 @@ def landing(sm, job):
         version=sm.params.version,
         findings=landing_lines(decided, catalogue) if not decided.empty else [],
         undecided=undecided,
-        field=family_sentences(findings, for_rst(catalogue)),
+        field=field_lines(
+            {"cap": findings, "mean": tables["field_mean_cost"]},
+            tables["leads"],
+            tables["binding"],
+            for_rst(catalogue),
+        ),
     )
     write_text(page, sm.output[0])
     return "landing page written"

@@ -1,0 +1,188 @@
+"""Where each family leads: the field's per-dataset standings, at the hard cap and at mean cost.
+
+One panel per (pool, reading, band): the families of the field's question as rows, the
+datasets as columns, each cell coloured by the family's standing on that dataset
+(:func:`budgetboost.analysis.leads.dataset_standings`: leads, on par, trails, undecided),
+and an asterisk on the datasets where the band binds
+(:mod:`budgetboost.analysis.binding`). The counts behind it are ``leads.parquet``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from budgetboost.analysis.average_cost import READINGS
+from budgetboost.analysis.binding import band_binds
+from budgetboost.analysis.leads import STANDINGS, dataset_standings
+from budgetboost.analysis.vocabulary import ALL, FINDING_BANDS
+from budgetboost.catalogue import FIELD_FAMILIES
+from budgetboost.figures.panels import placeholder
+from budgetboost.figures.registry import FigureContext, figure
+from budgetboost.figures.style import paper_style
+
+__all__ = ["SHORT_FAMILY_NAMES", "STANDING_COLOURS", "standings", "standings_of_run"]
+
+#: Colours of the standings, in :data:`~budgetboost.analysis.leads.STANDINGS` order.
+STANDING_COLOURS = {
+    "leads": "#029e73",
+    "on_par": "#0173b2",
+    "trails": "#d55e00",
+    "undecided": "#dedede",
+}
+_BAND_TITLES = {"small": "small budgets", "medium": "medium budgets", "large": "larger budgets"}
+_READING_TITLES = {"cap": "hard cap", "mean": "mean cost"}
+#: Families as a panel's rows name them (short: the panels sit side by side).
+SHORT_FAMILY_NAMES = {
+    "boosting": "paper's boosting",
+    "peer": "library peers",
+    "optimal_tree": "optimal trees",
+    "forest": "forest pruning",
+    "acquisition": "acquisition",
+    "selection": "select-then-train",
+    "other": "other",
+}
+
+
+def standings_of_run(tables: Mapping[str, pd.DataFrame], catalogue) -> pd.DataFrame:
+    """Every family's standing per (reading, pool, dataset, cost model, band):
+    :func:`~budgetboost.analysis.leads.dataset_standings` of the findings (hard cap) and of
+    ``field_mean_cost`` (mean cost), with the pool of each row and whether the band binds."""
+    parts = []
+    for reading, name in (("cap", "findings"), ("mean", "field_mean_cost")):
+        rows = tables[name]
+        rows = rows[(rows["question"] == "field") & (rows["dataset"] != ALL)]
+        if rows.empty:
+            continue
+        found = dataset_standings(rows, catalogue)
+        pools = rows.drop_duplicates("cost_model").set_index("cost_model")["pool"]
+        parts.append(found.assign(reading=reading, pool=found["cost_model"].map(pools)))
+    if not parts:
+        return pd.DataFrame(
+            columns=["reading", "pool", "dataset", "cost_model", "band", "family", "standing"]
+        )
+    out = pd.concat(parts, ignore_index=True)
+    binding = tables["binding"]
+    binds = pd.concat([band_binds(binding, b) for b in out["band"].unique()], ignore_index=True)
+    if binds.empty:
+        return out.assign(binds=False)
+    out = out.merge(
+        binds[["dataset", "cost_model", "band", "binds"]],
+        on=["dataset", "cost_model", "band"],
+        how="left",
+    )
+    return out.assign(binds=out["binds"].fillna(False).astype(bool))
+
+
+def _family_order(families) -> list[str]:
+    order = ["boosting", "peer", *FIELD_FAMILIES]
+    return sorted(set(families), key=lambda f: (order.index(f) if f in order else len(order), f))
+
+
+def _draw(ax, part: pd.DataFrame, datasets: list[str], families: list[str], title: str) -> None:
+    """One panel: families x datasets, coloured by standing; a dataset where the band binds
+    is marked ``*``."""
+    code = {s: i for i, s in enumerate(STANDINGS)}
+    grid = np.full((len(families), len(datasets)), code["undecided"], dtype=float)
+    column = {d: j for j, d in enumerate(datasets)}
+    row = {f: i for i, f in enumerate(families)}
+    for family, label, standing in zip(
+        part["family"], part["label"], part["standing"], strict=True
+    ):
+        grid[row[family], column[label]] = code[standing]
+    cmap = ListedColormap([STANDING_COLOURS[s] for s in STANDINGS])
+    ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(STANDINGS) - 0.5, aspect="auto")
+    ax.grid(False)
+    ax.set_yticks(range(len(families)), [SHORT_FAMILY_NAMES.get(f, f) for f in families])
+    binds = set(part.loc[part["binds"], "label"])
+    ax.set_xticks(
+        range(len(datasets)),
+        [f"{d} *" if d in binds else d for d in datasets],
+        rotation=90,
+        fontsize=7,
+    )
+    ax.set_title(title, fontsize=9)
+
+
+@figure(
+    "field_standings",
+    title="where each family leads, per dataset",
+    category="The field",
+    families=("boosting", "peer", *FIELD_FAMILIES),
+    tables=("findings", "field_mean_cost", "binding"),
+    caption="""
+**Where each family leads, per dataset.** For each pool of the field's regime (prices per
+raw attribute, budgets in attributes' worth; or the paper's experiments where a run has no
+such pool), each reading (the hard cap per example; the mean cost per example, each method
+read on its own error-cost front) and each budget band: the families of the field's
+question (rows) on each dataset (columns). Green: the family leads there (one of its methods
+has a lower error than every method of every other family by more than the margin); blue:
+on par (one of its methods lower or equivalent against all of them); orange: it trails
+(every one of its methods is beaten beyond the margin); grey: undecided. Each cell rests on
+the per-dataset paired tests (Holm over each comparison's rows). An asterisk marks the
+datasets where the band binds (a cheapest-first buyer reads at most half the attributes at
+the band's largest budget). The counts: ``leads.parquet``.
+""",
+)
+def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
+    """The per-dataset standings of the field's families (module docstring)."""
+    found = standings_of_run(tables, context.catalogue)
+    style, paper = paper_style()
+    if found.empty:
+        with style, paper:
+            fig = Figure(figsize=(8.0, 3.0), layout="constrained")
+            placeholder(fig.add_subplot(), "the field's question has no per-dataset rows")
+        return fig
+    several = found.groupby("pool")["cost_model"].nunique()
+    found = found.assign(
+        label=[
+            f"{d} ({c})" if several[p] > 1 else d
+            for d, c, p in zip(found["dataset"], found["cost_model"], found["pool"], strict=True)
+        ]
+    )
+    pools = list(dict.fromkeys(found["pool"]))
+    readings = [r for r in READINGS if r in set(found["reading"])]
+    bands = [b for b in FINDING_BANDS if b in set(found["band"])]
+    families = _family_order(found["family"])
+    columns = len(readings) * len(bands)
+    widest = max(found.groupby("pool")["label"].nunique())
+    with style, paper:
+        fig = Figure(
+            figsize=(min(14.0, 2.5 + columns * (1.2 + 0.12 * widest)), 1.6 + 2.4 * len(pools)),
+            layout="constrained",
+        )
+        axes = fig.subplots(len(pools), columns, squeeze=False)
+        for i, pool in enumerate(pools):
+            in_pool = found[found["pool"] == pool]
+            datasets = list(dict.fromkeys(sorted(in_pool["label"], key=_order(context))))
+            for j, (reading, band) in enumerate((r, b) for r in readings for b in bands):
+                part = in_pool[(in_pool["reading"] == reading) & (in_pool["band"] == band)]
+                title = f"{_READING_TITLES[reading]},\n{_BAND_TITLES.get(band, band)}"
+                _draw(axes[i, j], part, datasets, families, title)
+                if j:
+                    axes[i, j].tick_params(labelleft=False)
+            name = "the paper's experiments" if pool == ALL else f"pool {pool}"
+            axes[i, 0].set_ylabel(name, fontsize=9)
+        fig.legend(
+            handles=[
+                Patch(color=STANDING_COLOURS[s], label=s.replace("_", " ")) for s in STANDINGS
+            ],
+            loc="outside right upper",
+            fontsize=8,
+        )
+    return fig
+
+
+def _order(context: FigureContext):
+    """Sort key of a dataset label: the registry's order, then by name."""
+    rank = {d: i for i, d in enumerate(context.datasets)}
+
+    def key(label: str) -> tuple[int, str]:
+        return rank.get(label.split(" (")[0], len(rank)), label
+
+    return key
