@@ -40,6 +40,7 @@ from conftest import (
     snakemake,
 )
 
+from budgetboost.analysis import leads as analysis_leads
 from budgetboost.analysis import vocabulary
 from budgetboost.checks import check_all
 from budgetboost.data import schema
@@ -445,6 +446,23 @@ def test_full_run_writes_every_output(base_run):
         assert set(found[found.dataset == "all"].outcome) <= set(vocabulary.DATASET_OUTCOMES)
         claims_table = read_table(base_run / f"{RESULTS}/summary/claims.parquet")
         assert len(claims_table) == 8  # the paper's claims on its own experiments
+        # the field's question in the field's regime, at the hard cap and at mean cost
+        field = found[found.question == "field"]
+        assert set(field.pool) == set(field.cost_model) == {"attribute_unit"}
+        mean = read_table(base_run / f"{RESULTS}/summary/field_mean_cost.parquet")
+        assert set(mean.question) == {"field"} and set(mean.pool) == {"attribute_unit"}
+        assert set(zip(mean.x, mean.y, strict=True)) == set(zip(field.x, field.y, strict=True))
+        leads = read_table(base_run / f"{RESULTS}/summary/leads.parquet")
+        assert set(leads.reading) == {"cap", "mean"} and set(leads.pool) == {"attribute_unit"}
+        standings = leads[list(analysis_leads.STANDINGS)].sum(axis=1)
+        assert (standings == leads.datasets).all()
+        binding = read_table(base_run / f"{RESULTS}/summary/binding.parquet")
+        unit = binding[binding.cost_model == "attribute_unit"]
+        expected = np.minimum(unit.budget, unit.attributes) / unit.attributes
+        np.testing.assert_allclose(unit.share, expected)  # a unit price buys one attribute
+        landing = (base_run / f"{RESULTS}/report/landing.rst").read_text()
+        assert "Pool ``attribute_unit``, read at the hard cap per example" in landing
+        assert "read at matched mean cost per example" in landing
 
 
 @pytest.mark.slow

@@ -1,0 +1,64 @@
+"""The field's question in its regime: pools, both readings, standings, the first page."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from synthetic_results import PEER, PEER_CATALOGUE, const, curve_shards, sizes_for
+
+from budgetboost.analysis.binding import Prices
+from budgetboost.analysis.results import aggregate
+from budgetboost.catalogue import Catalogue
+from budgetboost.report.findings import field_lines
+
+CATALOGUE = Catalogue(
+    {**PEER_CATALOGUE.records(), "streed": {"label": "STreeD", "family": "optimal_tree"}}
+)
+
+CURVES = {"streed": const(0.10), "smoothed": const(0.16), "greedy": const(0.17), PEER: const(0.16)}
+
+
+def _run(spent=None):
+    paper = curve_shards(CURVES, trials=10)  # the paper's regime, with its reference
+    field = curve_shards(CURVES, cost_model="unit", trials=10, spent=spent, reference=None)
+    shards = pd.concat([paper, field], ignore_index=True)
+    prices = {
+        (d, "unit"): Prices(np.ones((10, 4)), np.arange(4), True) for d in field["dataset"].unique()
+    }
+    return aggregate(
+        shards,
+        CATALOGUE,
+        "uniform_0_2",
+        sizes_for(shards),
+        field={"unit": "unit"},
+        prices=prices,
+    )
+
+
+def test_the_field_question_is_asked_in_its_pools_and_the_paper_keeps_its_own_rows():
+    results = _run()
+    field = results.findings[results.findings["question"] == "field"]
+    assert set(field["pool"]) == {"unit"} and set(field["cost_model"]) == {"unit"}
+    peers = results.findings[results.findings["question"] == "peers"]
+    assert set(peers["cost_model"]) == {"uniform_0_2", "all"}  # the paper's experiments
+    # the paper's boosters face the peers in the field's regime too
+    assert ((field["x"] == "smoothed") & (field["y"] == PEER)).any()
+    across = field[(field["dataset"] == "all") & (field["x"] == "streed")]
+    assert (across["outcome"] == "better").all()
+
+
+def test_both_readings_give_standings_and_the_first_page_says_them():
+    results = _run(spent={"streed": 0.5})
+    mean = results.field_mean_cost
+    assert set(mean["pool"]) == {"unit"} and not mean.empty
+    leads = results.leads
+    trees = leads[(leads["family"] == "optimal_tree") & (leads["band"] == "small")]
+    assert set(trees["reading"]) == {"cap", "mean"}
+    assert (trees["leads"] == trees["datasets"]).all()  # a 0.06 lead, little noise: everywhere
+    # four attributes at price 1: budgets 2 and 4 read half and all of them
+    assert set(results.binding["share"].round(6)) >= {0.5, 1.0}
+    lines = field_lines({"cap": results.findings, "mean": mean}, leads, results.binding, CATALOGUE)
+    text = "\n".join(lines)
+    assert "Pool ``unit``, read at the hard cap per example" in text
+    assert "read at matched mean cost per example" in text
+    assert "optimal cost-sensitive trees wins" in text
