@@ -74,6 +74,8 @@ def test_blocks_cut_the_trials_and_name_the_shards(checked):
             "results/costs/heart/uniform_0_2.parquet",
             "results/costs/ecoli/uniform_0_2.parquet",
             "results/costs/ecoli/few_cheap.parquet",
+            "results/costs/heart/attribute_unit.parquet",
+            "results/costs/ecoli/attribute_unit.parquet",
         }
     )
 

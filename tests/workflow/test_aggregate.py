@@ -16,6 +16,7 @@ from conftest import REPO
 from snakemake.iocontainers import Namedlist
 from synthetic_results import sizes_for, synthetic_shards
 
+from budgetboost.analysis.binding import Prices
 from budgetboost.analysis.results import TABLES, aggregate
 from budgetboost.analysis.tables import registered
 from budgetboost.catalogue import Catalogue
@@ -26,7 +27,19 @@ from budgetboost.pipeline import job as job_wrapper
 from budgetboost.pipeline.identity import IDENTITY_KEY
 
 SCRIPT = REPO / "workflow/scripts/aggregate.py"
-BUILT_IN = ["summary", "comparisons", "budget_to_match", "findings", "ranks"]
+BUILT_IN = [
+    "summary",
+    "comparisons",
+    "budget_to_match",
+    "findings",
+    "field_mean_cost",
+    "binding",
+    "leads",
+    "ranks",
+]
+#: Each cost table's prices, 3 trials of 4 indicators, one attribute each.
+COSTS = np.linspace(0.1, 2, 12).reshape(3, 4)
+ATTRIBUTES = np.array(["a0", "a1", "a2", "a3"])
 
 
 def trials_per_algorithm(run, tables) -> pd.DataFrame:
@@ -41,8 +54,9 @@ def trials_per_algorithm(run, tables) -> pd.DataFrame:
 
 def write_inputs(root, shards: pd.DataFrame) -> SimpleNamespace:
     """The rule's inputs as the pipeline writes them: shards carrying their identity, each
-    dataset's splits file (its sizes as ``sizes_for`` gives them) and cost tables."""
-    paths = SimpleNamespace(shards=[], splits=[], costs=[])
+    dataset's splits file (its sizes as ``sizes_for`` gives them), cost tables and the
+    binarized tables' metadata (each indicator's attribute)."""
+    paths = SimpleNamespace(shards=[], splits=[], costs=[], data=[])
     for (d, c, a), part in shards.groupby(["dataset", "cost_model", "algorithm"]):
         path = root / f"shards/{d}/{c}/{a}/block-0.parquet"
         write_table(part.reset_index(drop=True), path, metadata={IDENTITY_KEY: "synthetic"})
@@ -58,10 +72,20 @@ def write_inputs(root, shards: pd.DataFrame) -> SimpleNamespace:
         paths.splits.append(str(path))
     for d, c in shards[["dataset", "cost_model"]].drop_duplicates().itertuples(index=False):
         path = root / f"costs/{d}/{c}.parquet"
-        costs = np.linspace(0.1, 2, 12).reshape(3, 4)
-        write_costs(CostTable(trials=np.arange(3), costs=costs, grouped=False), path)
+        write_costs(CostTable(trials=np.arange(3), costs=COSTS, grouped=False), path)
         paths.costs.append(str(path))
+    for d in shards["dataset"].unique():
+        path = root / f"data/{d}.parquet"
+        columns = [{"name": f"x{j}", "attribute": a} for j, a in enumerate(ATTRIBUTES)]
+        write_table(pd.DataFrame({"y": pd.Series([], dtype="int8")}), path, {"columns": columns})
+        paths.data.append(str(path))
     return paths
+
+
+def prices_of(shards: pd.DataFrame) -> dict:
+    """The prices :func:`write_inputs` writes, as the script reads them."""
+    pairs = shards[["dataset", "cost_model"]].drop_duplicates().itertuples(index=False)
+    return {(d, c): Prices(COSTS, ATTRIBUTES, False) for d, c in pairs}
 
 
 def run_script(root, inputs: SimpleNamespace, tables=None) -> Namedlist:
@@ -86,6 +110,7 @@ def run_script(root, inputs: SimpleNamespace, tables=None) -> Namedlist:
         params=SimpleNamespace(
             catalogue=Catalogue.default().param(),
             baseline="uniform_0_2",
+            field={},
             identities=dict.fromkeys(inputs.shards, "synthetic"),
         ),
         log=[str(root / "aggregate.log")],
@@ -114,7 +139,13 @@ def test_the_script_writes_a_table_registered_in_a_test(tmp_path, shards):
     inputs = write_inputs(tmp_path, shards)
     with registered("trials", trials_per_algorithm, description="trials per algorithm"):
         output = run_script(tmp_path, inputs)
-        expected = aggregate(shards, Catalogue.default(), "uniform_0_2", sizes_for(shards))
+        expected = aggregate(
+            shards,
+            Catalogue.default(),
+            "uniform_0_2",
+            sizes_for(shards),
+            prices=prices_of(shards),
+        )
     assert list(output.keys()) == [*expected, "markdown"]
     trials = read_table(output.trials).set_index(["dataset", "cost_model", "algorithm"])
     assert trials.loc[("ecoli", "uniform_0_2", "greedy"), "trials"] == 2
@@ -127,7 +158,7 @@ def test_the_script_writes_a_table_registered_in_a_test(tmp_path, shards):
     assert "## ecoli · uniform_0_2 (2–3 trials)" in (tmp_path / "summary/summary.md").read_text()
 
 
-def test_without_the_registration_the_script_writes_the_five_tables(tmp_path, shards):
+def test_without_the_registration_the_script_writes_the_built_in_tables(tmp_path, shards):
     output = run_script(tmp_path, write_inputs(tmp_path, shards))
     written = sorted(p.name for p in (tmp_path / "summary").iterdir())
     assert list(output.keys())[:-1] == list(TABLES)
