@@ -4,17 +4,20 @@ Covert et al. (ICML 2023, "Learning to Maximize Mutual Information for Dynamic F
 Selection") report GDFS, their greedy dynamic feature selection, on Spambase (57 raw
 attributes, each costing 1) at 82.3 % test accuracy with 2 features and 90.5 % with 4. This
 prints the same measure for the algorithms of a config (default: the suite's boosters, peers
-and the field's methods) on the suite's own Spambase splits, with a cost model that prices
-every raw attribute at 1 (``constant``, grouped: an attribute's threshold indicators are
-paid once together), through the pipeline's block runner
-(:func:`budgetboost.pipeline.blocks.run_block_on`). Per algorithm: the mean test accuracy
-over ``--trials`` trials at budgets 2 and 4 with a 95 % t-interval over the trials, the mean
-number of attributes the test examples paid at those budgets, and the CPU seconds of a
-trial. Our splits are not Covert et al.'s (1,000 training rows here, their own split
-there): the anchor says whether a method is in the published range, not which is better.
+and the field's methods) on the suite's own Spambase splits, in the suite's field regime
+(its cost model ``attribute_unit``: every raw attribute costs 1, its threshold indicators
+paid once together; the same name, so the same costs and seeds as the suite's jobs), through
+the pipeline's block runner (:func:`budgetboost.pipeline.blocks.run_block_on`), or read from
+the shards of a finished suite run (``--from-run results/suite``). Per algorithm: the mean
+test accuracy over ``--trials`` trials at budgets 2 and 4 with a 95 % t-interval over the
+trials, the mean number of attributes the test examples paid at those budgets, and the CPU
+seconds of a trial. Our splits are not Covert et al.'s (1,000 training rows here, their own
+split there): the anchor says whether a method is in the published range, not which is
+better.
 
 Run from the repository root: ``python benchmarks/spambase_anchor.py [--configfile
-config/suite.yaml] [--algorithms greedy aaco] [--trials 10]``.
+config/suite.yaml] [--cost-model attribute_unit] [--algorithms greedy aaco] [--trials 10]
+[--from-run results/suite]``.
 """
 
 from __future__ import annotations
@@ -24,19 +27,22 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from budgetboost.checks import load_config_file
 from budgetboost.data.datasets import build_binarized
+from budgetboost.data.io import read_table
 from budgetboost.data.registry import load_registry
 from budgetboost.pipeline.blocks import block_inputs, run_block_on
+from budgetboost.pipeline.plan import grid_budgets
 from budgetboost.pipeline.specs import algorithm_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASET = "spambase"
-COST_MODEL = "unit_attribute"
-SPEC = {"model": "constant", "value": 1.0, "grouped": True}
-BUDGETS = [1.0, 2.0, 3.0, 4.0, 6.0, 8.0]
+COST_MODEL = "attribute_unit"
+#: The budgets the published anchor reads (its 2 and 4 features), added to the grid's.
+ANCHOR_BUDGETS = (2.0, 4.0)
 #: GDFS's published test accuracy on Spambase with 2 and 4 features (Covert et al. 2023).
 PUBLISHED = {"GDFS (Covert et al. 2023, their split)": (0.823, 0.905)}
 DEFAULT = (
@@ -67,31 +73,49 @@ def interval(values: np.ndarray) -> str:
     return f"{mean:.3f} [{mean - half:.3f}, {mean + half:.3f}]"
 
 
+def shard_of_run(run: Path, cost_model: str, name: str, trials: list[int]):
+    """The shard rows of ``name`` on Spambase under ``cost_model`` in a finished run's
+    results folder, its first ``trials``; None when the run has none."""
+    paths = sorted((run / "shards" / DATASET / cost_model / name).glob("block-*.parquet"))
+    if not paths:
+        return None
+    shard = pd.concat([read_table(p) for p in paths], ignore_index=True)
+    return shard[shard["trial"].isin(trials)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--configfile", type=Path, default=ROOT / "config" / "suite.yaml")
+    parser.add_argument("--cost-model", default=COST_MODEL)
     parser.add_argument("--algorithms", nargs="+", default=None)
     parser.add_argument("--trials", type=int, default=10)
+    parser.add_argument("--from-run", type=Path, default=None, help="a results folder")
     args = parser.parse_args()
     config = load_config_file(args.configfile)
     registry = load_registry(ROOT / config["registry"])
     algorithms = args.algorithms or [a for a in DEFAULT if a in config["algorithms"]]
+    model = config["cost_models"][args.cost_model]
+    budgets = sorted({*grid_budgets(model["budgets"]), *ANCHOR_BUDGETS})
     entry = registry[DATASET]
-    data = build_binarized(DATASET, entry, ROOT)
     trials = list(range(args.trials))
-    inputs = block_inputs(
-        data,
-        dataset=DATASET,
-        cost_model=COST_MODEL,
-        cost_spec=SPEC,
-        train_size=entry["train_size"],
-        test_size=entry["test_size"],
-        trials=trials,
-        root=ROOT,
-    )
+    data = inputs = None
+    if args.from_run is None:
+        data = build_binarized(DATASET, entry, ROOT)
+        inputs = block_inputs(
+            data,
+            dataset=DATASET,
+            cost_model=args.cost_model,
+            cost_spec=model["spec"],
+            train_size=entry["train_size"],
+            test_size=entry["test_size"],
+            trials=trials,
+            root=ROOT,
+        )
     print(
         f"Spambase, {entry['train_size']} training / {entry['test_size']} test rows, "
-        f"{len(trials)} trials, every raw attribute costs 1\n"
+        f"{len(trials)} trials, cost model {args.cost_model} ({model['spec']})"
+        + (f", read from {args.from_run}" if args.from_run else "")
+        + "\n"
     )
     print(
         f"{'algorithm':<40}{'accuracy, 2 features':>26}{'accuracy, 4 features':>26}"
@@ -100,20 +124,26 @@ def main() -> None:
     for name, (two, four) in PUBLISHED.items():
         print(f"{name:<40}{two:>26.3f}{four:>26.3f}")
     for name in algorithms:
-        spec = algorithm_spec(name, config["algorithms"][name], entry.get("adaboost_rounds"))
         clock = time.process_time()
-        shard, _, _ = run_block_on(
-            data,
-            inputs,
-            dataset=DATASET,
-            cost_model=COST_MODEL,
-            spec=spec,
-            budgets=BUDGETS,
-            trials=trials,
-        )
+        if args.from_run is not None:
+            shard = shard_of_run(args.from_run, args.cost_model, name, trials)
+            if shard is None:
+                print(f"{name:<40}{'not in the run':>26}")
+                continue
+        else:
+            spec = algorithm_spec(name, config["algorithms"][name], entry.get("adaboost_rounds"))
+            shard, _, _ = run_block_on(
+                data,
+                inputs,
+                dataset=DATASET,
+                cost_model=args.cost_model,
+                spec=spec,
+                budgets=budgets,
+                trials=trials,
+            )
         cpu = (time.process_time() - clock) / len(trials)
         cells = []
-        for budget in (2.0, 4.0):
+        for budget in ANCHOR_BUDGETS:
             at = shard[shard["budget"] == budget]
             cells.append((1 - at["test_error"].to_numpy(), at["n_features"].mean()))
         print(

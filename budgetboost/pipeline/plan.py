@@ -79,7 +79,7 @@ def grid_budgets(grid: Mapping[str, Any]) -> list[float]:
     """The budgets of a config's ``budgets`` entry: its listed ``values``, else
     :func:`budget_grid` of its ``step``, ``stop`` and ``start``.
 
-    Listed values state budgets in a dataset's own units, e.g. ``[1, 2, 3, 5, 8]``
+    Listed values state budgets in a dataset's own units, e.g. ``[1, 2, 3, 4, 5, 8]``
     attributes' worth where an attribute costs 1 on average, so that a budget band means the
     same scarcity on every dataset.
 
