@@ -124,7 +124,12 @@ def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
         height = max(4.5, 0.28 * len(labels) + 2.0)
         fig = Figure(figsize=(16.0, height), layout="constrained")
         grid = fig.add_gridspec(1, 1 + len(FINDING_BANDS), width_ratios=[1.3, 1.0, 1.0])
-        _draw_ranks(fig.add_subplot(grid[0]), ranks, names, catalogue)
+        budget = (
+            f"budget (attributes' worth, cost model {cost_model})"
+            if pool != ALL
+            else "budget (U[0, 2] costs)"
+        )
+        _draw_ranks(fig.add_subplot(grid[0]), ranks, names, catalogue, budget)
         first = None
         for i, band in enumerate(FINDING_BANDS, start=1):
             ax = fig.add_subplot(grid[i], sharey=first)
@@ -139,7 +144,9 @@ def _pairs(rows: pd.DataFrame) -> list[tuple[str, str]]:
     return list(dict.fromkeys(zip(rows["x"], rows["y"], strict=True)))
 
 
-def _draw_ranks(ax, ranks: pd.DataFrame, names: list[str], catalogue: Catalogue) -> None:
+def _draw_ranks(
+    ax, ranks: pd.DataFrame, names: list[str], catalogue: Catalogue, budget: str
+) -> None:
     if ranks.empty:
         placeholder(ax, "no budget at which every method\nof the field's question ran")
         return
@@ -159,7 +166,7 @@ def _draw_ranks(ax, ranks: pd.DataFrame, names: list[str], catalogue: Catalogue)
         )
     ax.invert_yaxis()
     ax.set_xticks(grid_ticks(ranks["budget"]))
-    ax.set_xlabel("budget (U[0, 2] costs)")
+    ax.set_xlabel(budget)
     ax.set_ylabel("mean rank across datasets (1 = lowest error)")
     ax.set_title(f"Mean rank at each budget ({int(ranks['datasets'].max())} datasets)")
     ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2)
