@@ -15,8 +15,9 @@ trial (sd ``--noise``). Across datasets the true difference of two methods (the 
 their per-dataset differences) is the difference of their leads. The scenarios:
 
 - ``all equal``: every lead 0;
-- ``leader by 0.004`` / ``0.006`` / ``0.01`` / ``0.03``: AACO's error lower than every other
-  method's by that much (0.01: on the margin of practical equivalence);
+- ``leader by 0.004`` / ``0.005`` / ``0.006`` / ``0.01`` / ``0.015`` / ``0.02`` / ``0.03``:
+  AACO's error lower than every other method's by that much (0.01: on the margin of
+  practical equivalence);
 - ``ahead of some``: AACO and both library peers lower by 0.03 than the rest.
 
 Printed per scenario, over its bands: how often the sentence says a family wins (rightly: the
@@ -24,12 +25,22 @@ winner's method is ahead of every other family's by more than the margin) or tha
 does; how often it says the method it names is lower than a method it is not lower than by
 more than the margin (``false lower``), and equivalent to a method whose true difference
 is at least the margin (``false equiv.``); each outcome's share of the named method's rows;
-each with its 95 % Clopper-Pearson interval.
+each with its 95 % Clopper-Pearson interval. Then every row across datasets of the two
+questions (not only the named method's), by its true difference: the share reading
+*better*, *equivalent*, *worse* (with intervals), the false ones marked (``false``:
+*better* / *worse* where the truth is not beyond the margin that way, *equivalent* where it
+is not inside it); and a claim "AACO beats every method of the other families" (Smoothed's
+under ``all equal``) read from its rows in a band as the claims are
+(:func:`budgetboost.analysis.verdicts.directional_verdict`, after
+``read_with_the_claim`` where the checkout has it): how often it reads *reproduced*, *not
+reproduced*, *inconclusive*.
 
 Run from the repository root: ``python benchmarks/headlines.py [--replicates 100]
-[--spread 0.02] [--noise 0.03] [--quick]``. Seeded: the same arguments print the same numbers;
-the lines it prints come from the package on the path, so the same command on another
-checkout prints that checkout's headlines (before and after a change of the rules).
+[--spread 0.02] [--noise 0.03] [--scenarios "all equal,leader by 0.01"] [--quick]``.
+Seeded: the same arguments print the same numbers; the lines it prints come from the
+package on the path, so the same command on another checkout prints that checkout's
+headlines (before and after a change of the rules). The rows of one band share its
+datasets, so their intervals (taken as independent) are narrower than they should be.
 """
 
 from __future__ import annotations
@@ -40,9 +51,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
 import yaml
 from scipy import stats as sps
 
+from budgetboost.analysis import verdicts as claim_verdicts
 from budgetboost.analysis.field import family_verdicts
 from budgetboost.analysis.findings import questions
 from budgetboost.analysis.paired import compare
@@ -80,8 +93,11 @@ METHODS = {
 SCENARIOS = {
     "all equal": {},
     "leader by 0.004": {"aaco": -0.004},
+    "leader by 0.005": {"aaco": -0.005},
     "leader by 0.006": {"aaco": -0.006},
     "leader by 0.01": {"aaco": -0.01},
+    "leader by 0.015": {"aaco": -0.015},
+    "leader by 0.02": {"aaco": -0.02},
     "leader by 0.03": {"aaco": -0.03},
     "ahead of some": {"aaco": -0.03, "lightgbm_stumps": -0.03, "catboost_stumps": -0.03},
 }
@@ -135,10 +151,41 @@ def _share(hits: int, n: int) -> str:
     return f"{hits / n:5.1%} [{low:.1%}, {high:.1%}]"
 
 
-def run(
-    scenario: str, replicates: int, spread: float, noise: float
-) -> tuple[list[dict], list[str]]:
-    """Every band's classification and sentence of one scenario."""
+def _row_truths(findings, leads: dict[str, float]) -> list[tuple[float, str]]:
+    """(true difference, outcome) of every row across datasets of the field's questions."""
+    across = findings[findings["dataset"] == "all"]
+    return [
+        (round(truth(x, y, leads), 6), outcome)
+        for x, y, outcome in across[["x", "y", "outcome"]].itertuples(index=False)
+    ]
+
+
+def _claim(findings, leader: str, catalogue: Catalogue) -> list[str]:
+    """A claim "``leader`` beats every method of the other families", per band, read from its
+    rows across datasets as the claims read theirs."""
+    read = getattr(claim_verdicts, "read_with_the_claim", lambda rows: rows)
+    family = catalogue[leader].family
+    others = {m for m in METHODS if catalogue[m].family != family}
+    across = findings[(findings["dataset"] == "all")]
+    flip = {"better": "worse", "worse": "better"}
+    out = []
+    for _, band in across.groupby("band", sort=True):
+        mine = band[(band["x"] == leader) & band["y"].isin(others)]
+        turned = band[(band["y"] == leader) & band["x"].isin(others)]
+        turned = turned.assign(
+            x=turned["y"],
+            y=turned["x"],
+            outcome=turned["outcome"].map(lambda o: flip.get(o, o)),
+            hodges_lehmann=-turned["hodges_lehmann"],
+        )
+        rows = pd.concat([mine, turned], ignore_index=True)
+        out.append(claim_verdicts.directional_verdict(read(rows)))
+    return out
+
+
+def run(scenario: str, replicates: int, spread: float, noise: float) -> dict:
+    """Every band's classification and sentence of one scenario, every row's truth and
+    outcome, and the claim's verdicts."""
     catalogue = Catalogue(METHODS)
     sizes = field_sizes()
     datasets = list(sizes)
@@ -146,20 +193,32 @@ def run(
     asked = questions(catalogue, paper, (), None)
     asked = [c for c in asked if c.question in ("field", "peers")]
     leads = SCENARIOS[scenario]
+    leader = "aaco" if leads else "smoothed"
     rng = rng_from_key("headlines", scenario, spread, noise)
-    bands, sentences = [], []
+    out = {"bands": [], "sentences": [], "rows": [], "claims": []}
     for _ in range(replicates):
         means = field_band_means(
             rng, {m: leads.get(m, 0.0) for m in METHODS}, datasets, spread=spread, noise=noise
         )
         findings = compare(means, asked, sizes)
         for verdict in family_verdicts(findings, catalogue):
-            bands.append(classify(verdict, leads, catalogue))
-        sentences += family_sentences(findings, catalogue)
-    return bands, sentences
+            out["bands"].append(classify(verdict, leads, catalogue))
+        out["sentences"] += family_sentences(findings, catalogue)
+        out["rows"] += _row_truths(findings, leads)
+        out["claims"] += _claim(findings, leader, catalogue)
+    return out
 
 
-def report(scenario: str, bands: list[dict], seconds: float) -> list[str]:
+def _false(truth_: float, outcome: str) -> bool:
+    if outcome == "better":
+        return truth_ > -MARGIN - 1e-12
+    if outcome == "worse":
+        return truth_ < MARGIN + 1e-12
+    return outcome == "equivalent" and abs(truth_) >= MARGIN - 1e-12
+
+
+def report(scenario: str, result: dict, seconds: float) -> list[str]:
+    bands = result["bands"]
     n = len(bands)
     kinds = Counter(b["kind"] for b in bands)
     wins = [b for b in bands if b["kind"] == "wins"]
@@ -167,7 +226,7 @@ def report(scenario: str, bands: list[dict], seconds: float) -> list[str]:
     rows = sum(outcomes.values()) or 1
     named = Counter(b.get("method") for b in bands)
     false_wins = sum(not b["right"] for b in wins)
-    return [
+    lines = [
         f"{scenario} ({n} bands, {seconds:.0f} CPU-s)",
         f"  sentence: wins {_share(kinds['wins'], n)} (falsely {_share(false_wins, n)}),"
         f" no family wins {_share(kinds['no winner'], n)}",
@@ -177,6 +236,30 @@ def report(scenario: str, bands: list[dict], seconds: float) -> list[str]:
         + ", ".join(f"{o} {c / rows:.1%}" for o, c in outcomes.most_common()),
         "  named: " + ", ".join(f"{m} {c}" for m, c in named.most_common()),
     ]
+    flip = {"better": "worse", "worse": "better"}
+    by_truth: dict[float, list[str]] = {}
+    for truth_, outcome in result["rows"]:
+        # each row turned so that x's true error is the lower (or equal): "better" is right
+        # only beyond the margin, "worse" never
+        by_truth.setdefault(abs(truth_), []).append(
+            flip.get(outcome, outcome) if truth_ > 0 else outcome
+        )
+    for size in sorted(by_truth):
+        cell = Counter(by_truth[size])
+        k = sum(cell.values())
+        parts = [
+            f"{o}{' (false)' if _false(-size, o) else ''} {_share(cell[o], k)}"
+            for o in ("better", "equivalent", "worse")
+        ]
+        lines.append(f"  rows at true |x - y| {size:.3f} ({k}): " + ", ".join(parts))
+    claims = Counter(result["claims"])
+    c = len(result["claims"])
+    lines.append(
+        "  claim 'leader beats every other family's method': "
+        + ", ".join(f"{v} {_share(claims[v], c)}" for v in ("reproduced", "not reproduced"))
+        + f", otherwise {_share(c - claims['reproduced'] - claims['not reproduced'], c)}"
+    )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,9 +278,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--scenarios: one of {list(SCENARIOS)}; --replicates >= 1")
     for scenario in chosen:
         start = time.process_time()
-        bands, sentences = run(scenario, replicates, args.spread, args.noise)
-        print("\n".join(report(scenario, bands, time.process_time() - start)))
-        for sentence in sentences[: args.sentences]:
+        result = run(scenario, replicates, args.spread, args.noise)
+        print("\n".join(report(scenario, result, time.process_time() - start)))
+        for sentence in result["sentences"][: args.sentences]:
             print(f"    e.g. {sentence}")
         print(flush=True)
     return 0

@@ -8,7 +8,8 @@ ecoli, and census's 6,000 of 48,842 rows) and each number of trials, simulates m
   of equal population error (:func:`budgetboost.analysis.compare_paired`, corrected
   resampled t-test), beside ``naive``, the same test with the trials taken as independent,
   and ``false b/w``: the share that read ``better`` or ``worse`` (beyond the margin);
-- ``coverage``: the share whose 95 % interval holds the true difference 0;
+- ``coverage``: the share whose printed interval (the one the outcome reads,
+  :data:`~budgetboost.analysis.vocabulary.DECISION_CONFIDENCE`) holds the true difference 0;
 - ``false equiv.``: the share of tie-heavy datasets (most trials differ by exactly 0, the true
   mean difference on the margin, 0.01) that read ``equivalent``, and the share of their
   differences that were 0;
@@ -18,22 +19,40 @@ With ``--learners``, real learners whose error depends on their training rows in
 (:func:`budgetboost.analysis.simulation.learner_differences`: AdaBoost on stumps and on
 depth-4 trees, the pipeline's booster, and one nearest neighbour), 10 trials at the suite's
 sizes (750/250 of 1,000 rows, its most common; 1,000/1,000 of 5,000; hepatitis's 117/38 of
-155), each correction side by side (``today``: the test rows' share alone, ``training_share``
-0; ``now``: :data:`~budgetboost.analysis.per_dataset.TRAINING_SHARE`), printing per learner
-and shape:
+155), with the correction of :data:`~budgetboost.analysis.per_dataset.TRAINING_SHARE`, each
+level of the outcome's one-sided tests side by side (``95%``: each at 2.5 %, the 95 %
+interval inside / beyond the margin; ``90%``: each at 5 %, the conventional two one-sided
+tests, :data:`~budgetboost.analysis.vocabulary.ALPHA`), printing per learner and shape:
 
 - ``rho``: the trials' correlation measured on the simulated datasets (the variance of a
   dataset's mean difference about the truth beside its trials' spread), against the one
-  each correction takes;
-- ``p<0.05``: the share of datasets of equal learners whose test of no difference rejects
-  (the interval misses the truth), with its 95 % interval, and ``b/w``: the share reading
-  ``better`` or ``worse`` (the outcome rule: beyond the margin);
-- ``power 0.02``: at a true difference of 0.02, the share whose test rejects / that read
-  ``better``;
-- ``equiv. 0.01``: at a true difference on the margin, the share that read ``equivalent``.
+  the correction takes;
+- ``p<0.05``: the share of datasets of equal learners whose two-sided test of no
+  difference rejects, with its 95 % interval, and ``b/w``: the share reading ``better`` or
+  ``worse`` (the outcome rule: beyond the margin);
+- ``better 0.01`` / ``equiv. 0.01``: at a true difference on the margin (x lower by 0.01),
+  the share that read ``better`` / ``equivalent``, both false (the worst case of each);
+- ``power 0.02`` / ``0.05``: at a true difference of 0.02 / 0.05, the share that read
+  ``better``.
+
+With ``--across``, the rows across datasets instead: one value per dataset (its mean
+difference over 10 trials) for the suite's 38 datasets, drawn as
+:func:`budgetboost.analysis.simulation.field_band_means` draws them (each method's own effect
+on a dataset, sd ``spread``, so the difference's sd ``spread sqrt(2)``; trial noise of sd
+0.03, its mean over 10 trials), x's error lower by a known true difference, each row
+decided as :func:`~budgetboost.analysis.across_datasets.compare_datasets` decides it
+(:func:`~budgetboost.analysis.across_datasets.margin_p_values`, the Hodges-Lehmann
+estimate, :func:`~budgetboost.analysis.across_datasets.dataset_outcome`) under each rule,
+printing the share of rows reading ``better`` / ``equivalent`` / ``worse`` (false ones
+marked), at spreads 0.01 and 0.02 and true differences 0, 0.005, 0.01 (on the margin),
+0.015, 0.02; and claims of six such rows all on the margin ("x beats each of six"): the
+share reading *not reproduced* as each row reads (95 % and 90 %) and with Holm over the
+claim's rows (:func:`budgetboost.analysis.verdicts.read_with_the_claim`).
 
 Run from the repository root: ``python benchmarks/inference.py [--datasets 2000]
-[--trials 10,30,100]`` or ``python benchmarks/inference.py --learners [--datasets 500]``;
+[--trials 10,30,100]`` or ``python benchmarks/inference.py --learners [--datasets 500]
+[--shapes "suite 1,000;hepatitis"]`` or ``python benchmarks/inference.py --across
+[--datasets 2000]``;
 ``--quick`` runs a few datasets (a smoke test). Seeded: the same arguments print the same numbers.
 """
 
@@ -45,9 +64,11 @@ import sys
 import time
 
 import numpy as np
+import pandas as pd
 from scipy import stats as sps
 
 from budgetboost.analysis import compare_paired
+from budgetboost.analysis.across_datasets import dataset_outcome, margin_p_values
 from budgetboost.analysis.per_dataset import TRAINING_SHARE, correlation
 from budgetboost.analysis.simulation import (
     LEARNERS,
@@ -55,7 +76,8 @@ from budgetboost.analysis.simulation import (
     switching_differences,
     symmetric_differences,
 )
-from budgetboost.analysis.vocabulary import BETTER, EQUIVALENCE_MARGIN, EQUIVALENT, WORSE
+from budgetboost.analysis.verdicts import directional_verdict, read_with_the_claim
+from budgetboost.analysis.vocabulary import ALPHA, BETTER, EQUIVALENCE_MARGIN, EQUIVALENT, WORSE
 from budgetboost.data.seeds import rng_from_key
 
 #: (name, training rows, test rows, pool): Table 1's shapes and census's large pool.
@@ -74,10 +96,11 @@ LEARNER_SHAPES = (
     ("larger pool", 1000, 1000, 5000),
     ("hepatitis", 117, 38, 155),
 )
-#: The true difference at which the learners' check states its power.
-POWER_AT = 0.02
-#: The corrections compared: the test rows alone (before) and the one the rows now take.
-CORRECTIONS = (("today", 0.0), ("now", TRAINING_SHARE))
+#: The true differences at which the learners' check states its power.
+POWER_AT = (0.02, 0.05)
+#: The levels of the outcome's one-sided tests compared: 2.5 % (the 95 % interval) and
+#: ALPHA (the 90 % interval, the conventional two one-sided tests).
+RULES = (("95%", ALPHA / 2), ("90%", ALPHA))
 
 
 def _share(hits: int, n: int) -> str:
@@ -132,7 +155,7 @@ def learners(
     differences go into ``save`` (keyed by learner, shape and true difference) if given."""
     name, n_train, n_test, n_pool = shape
     cells = {}
-    for difference in (0.0, POWER_AT, EQUIVALENCE_MARGIN):
+    for difference in (0.0, EQUIVALENCE_MARGIN, *POWER_AT):
         rng = rng_from_key("inference", "learners", learner, name, difference, trials)
         cells[difference] = np.stack(
             [
@@ -145,21 +168,21 @@ def learners(
         if save is not None:
             save[f"{learner}|{name}|{n_train}|{n_test}|{n_pool}|{difference}"] = cells[difference]
     out = {"rho": measured_correlation(cells[0.0], 0.0)}
-    for label, share in CORRECTIONS:
+    for label, alpha in RULES:
         rows = {
-            difference: [
-                compare_paired(d, n_train, n_test, n_pool, training_share=share) for d in cell
-            ]
+            difference: [compare_paired(d, n_train, n_test, n_pool, alpha=alpha) for d in cell]
             for difference, cell in cells.items()
         }
-        null, power, margin = rows[0.0], rows[POWER_AT], rows[EQUIVALENCE_MARGIN]
+        null, margin = rows[0.0], rows[EQUIVALENCE_MARGIN]
         out[label] = {
-            "rho": correlation(n_train, n_test, n_pool, share),
+            "rho": correlation(n_train, n_test, n_pool, TRAINING_SHARE),
             "false": _share(sum(r["p_value"] < 0.05 for r in null), datasets),
             "false_outcome": _share(sum(r["outcome"] in (BETTER, WORSE) for r in null), datasets),
-            "power": np.mean([r["p_value"] < 0.05 for r in power]),
-            "power_outcome": np.mean([r["outcome"] == BETTER for r in power]),
+            "better_margin": _share(sum(r["outcome"] == BETTER for r in margin), datasets),
             "equivalent": _share(sum(r["outcome"] == EQUIVALENT for r in margin), datasets),
+            "power": [
+                _share(sum(r["outcome"] == BETTER for r in rows[at]), datasets) for at in POWER_AT
+            ],
         }
     return out
 
@@ -169,26 +192,114 @@ def main_learners(datasets: int, shapes: tuple = LEARNER_SHAPES, save: str | Non
     for the simulated differences (each dataset's trials), to read the same datasets with
     another checkout's tests."""
     saved: dict | None = {} if save else None
+    power = " ".join(f"{'power ' + format(at, 'g'):22}" for at in POWER_AT)
     print(
-        f"{'learner':8} {'shape':12} {'rows':>17} {'rho':>5}  {'rule':5} {'rho':>5}  "
-        f"{'p<0.05 (equal)':22} {'b/w (equal)':22} {'power 0.02':11} {'equiv. 0.01':22}"
+        f"{'learner':8} {'shape':12} {'rows':>17} {'rho':>5}  {'rule':4} {'rho':>5}  "
+        f"{'p<0.05 (equal)':22} {'b/w (equal)':22} {'better 0.01 (false)':22} "
+        f"{'equiv. 0.01 (false)':22} {power}"
     )
     for learner in LEARNERS:
         for shape in shapes:
             start = time.process_time()
             r = learners(learner, shape, datasets, save=saved)
             rows = f"{shape[1]}/{shape[2]} of {shape[3]}"
-            for label, _ in CORRECTIONS:
+            for label, _ in RULES:
                 c = r[label]
                 print(
-                    f"{learner:8} {shape[0]:12} {rows:>17} {r['rho']:5.3f}  {label:5} "
+                    f"{learner:8} {shape[0]:12} {rows:>17} {r['rho']:5.3f}  {label:4} "
                     f"{c['rho']:5.3f}  {c['false']:22} {c['false_outcome']:22} "
-                    f"{c['power']:4.0%} / {c['power_outcome']:3.0%}  {c['equivalent']:22}"
-                    f"  ({time.process_time() - start:.0f} CPU-s)",
+                    f"{c['better_margin']:22} {c['equivalent']:22} "
+                    + " ".join(f"{p:22}" for p in c["power"])
+                    + f"  ({time.process_time() - start:.0f} CPU-s)",
                     flush=True,
                 )
     if save:
         np.savez_compressed(save, **saved)
+    return 0
+
+
+#: The across-dataset check: datasets, spreads, true differences, rows of a claim.
+ACROSS_DATASETS = 38
+ACROSS_SPREADS = (0.01, 0.02)
+ACROSS_TRUTHS = (0.0, 0.005, EQUIVALENCE_MARGIN, 0.015, 0.02)
+CLAIM_ROWS = 6
+
+
+def across_row(values: np.ndarray, alpha: float) -> dict:
+    """One row across datasets as :func:`compare_datasets` decides it (its Bayesian test,
+    which does not decide, left out)."""
+    i, j = np.triu_indices(values.size)
+    estimate = float(np.median((values[i] + values[j]) / 2))
+    p_beyond, p_equivalence = margin_p_values(values)
+    outcome = dataset_outcome(estimate, p_beyond, p_equivalence, values.size, alpha)
+    return {
+        "dataset": "all",
+        "hodges_lehmann": estimate,
+        "p_beyond": p_beyond,
+        "p_equivalence": p_equivalence,
+        "outcome": outcome,
+    }
+
+
+def across_values(rng: np.random.Generator, truth: float, spread: float, rows: int) -> np.ndarray:
+    """``rows`` x 38 datasets' mean differences, x's error lower by ``truth``."""
+    own = rng.normal(0.0, spread * math.sqrt(2), (rows, ACROSS_DATASETS))
+    trials = rng.normal(0.0, 0.03 / math.sqrt(10), (rows, ACROSS_DATASETS))
+    return -truth + own + trials
+
+
+def main_across(rows: int) -> int:
+    """Print the across-dataset check (module docstring)."""
+    for spread in ACROSS_SPREADS:
+        for truth in ACROSS_TRUTHS:
+            start = time.process_time()
+            values = across_values(
+                rng_from_key("inference", "across", spread, truth), truth, spread, rows
+            )
+            for label, alpha in RULES:
+                out = [across_row(v, alpha)["outcome"] for v in values]
+                parts = []
+                for outcome in (BETTER, EQUIVALENT, WORSE):
+                    false = (
+                        outcome == WORSE
+                        or (outcome == BETTER and truth <= EQUIVALENCE_MARGIN + 1e-12)
+                        or (outcome == EQUIVALENT and truth >= EQUIVALENCE_MARGIN - 1e-12)
+                    )
+                    name = outcome + (" (false)" if false else "")
+                    if truth == 0.0 and outcome != EQUIVALENT:  # either side is x's
+                        hits = sum(o in (BETTER, WORSE) for o in out)
+                        name = "better/worse (false)"
+                        if outcome == WORSE:
+                            continue
+                    else:
+                        hits = sum(o == outcome for o in out)
+                    parts.append(f"{name} {_share(hits, rows)}")
+                print(
+                    f"spread {spread:<5g} true {truth:<6g} {label:4} "
+                    + ", ".join(parts)
+                    + f"  ({time.process_time() - start:.0f} CPU-s)",
+                    flush=True,
+                )
+        claims = rows // CLAIM_ROWS
+        rng = rng_from_key("inference", "across claims", spread)
+        values = across_values(rng, EQUIVALENCE_MARGIN, spread, claims * CLAIM_ROWS)
+        refuted = {}
+        for label, alpha in RULES:
+            table = pd.DataFrame([across_row(v, alpha) for v in values])
+            table["claim"] = np.repeat(np.arange(claims), CLAIM_ROWS)
+            groups = [part for _, part in table.groupby("claim")]
+            refuted[f"{label} as each row reads"] = sum(
+                directional_verdict(g) == "not reproduced" for g in groups
+            )
+            if alpha == ALPHA:
+                refuted[f"{label} with Holm over the claim"] = sum(
+                    directional_verdict(read_with_the_claim(g)) == "not reproduced" for g in groups
+                )
+        print(
+            f"spread {spread:<5g} claims of {CLAIM_ROWS} rows on the margin read not reproduced: "
+            + ", ".join(f"{k} {_share(v, claims)}" for k, v in refuted.items()),
+            flush=True,
+        )
     return 0
 
 
@@ -197,7 +308,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", type=int, default=None, help="simulated datasets per cell")
     parser.add_argument("--trials", default="10,30,100", help="comma-separated trial counts")
     parser.add_argument("--learners", action="store_true", help="the learners' check")
+    parser.add_argument("--across", action="store_true", help="the rows across datasets")
     parser.add_argument("--save", help="with --learners: a .npz for the simulated differences")
+    parser.add_argument(
+        "--shapes",
+        help="with --learners: ';'-separated shape names (default: all): "
+        + "; ".join(s[0] for s in LEARNER_SHAPES),
+    )
     parser.add_argument(
         "--quick", action="store_true", help="a few datasets, one shape (a smoke test)"
     )
@@ -206,10 +323,18 @@ def main(argv: list[str] | None = None) -> int:
         args.datasets = (
             (4 if args.learners else 20) if args.quick else 500 if args.learners else 2000
         )
+    if args.across:
+        return main_across(args.datasets)
     if args.learners:
         if args.datasets < 2:
             parser.error("--datasets must be >= 2")
         shapes = LEARNER_SHAPES[:1] if args.quick else LEARNER_SHAPES
+        if args.shapes:
+            known = {s[0]: s for s in LEARNER_SHAPES}
+            names = [n.strip() for n in args.shapes.split(";")]
+            if any(n not in known for n in names):
+                parser.error(f"--shapes: names among {list(known)}; got {names}")
+            shapes = tuple(known[n] for n in names)
         return main_learners(args.datasets, shapes, args.save)
     if args.quick:
         args.trials = "10"

@@ -32,8 +32,10 @@ values, side by side:
 The outcome of a row across datasets (:func:`dataset_outcome`): ``too few datasets`` below
 :data:`~budgetboost.analysis.vocabulary.MIN_DATASETS` (the exact test cannot reach the
 level); otherwise the rule of :data:`~budgetboost.analysis.vocabulary.RULE`, read off the
-signed-rank interval (Holm over the comparison's rows): ``better`` / ``worse`` when it lies
-wholly beyond the margin, ``equivalent`` when wholly inside it, else ``inconclusive``.
+signed-rank interval at :data:`~budgetboost.analysis.vocabulary.DECISION_CONFIDENCE` (the
+one-sided tests at ``ALPHA`` that it inverts, Holm over the comparison's rows): ``better`` /
+``worse`` when it lies wholly beyond the margin, ``equivalent`` when wholly inside it, else
+``inconclusive``.
 
 References
 ----------
@@ -50,11 +52,12 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats as sps
 
-from budgetboost.analysis.per_dataset import detectable_in_se
+from budgetboost.analysis.per_dataset import detectable_beyond
 from budgetboost.analysis.significance import sign_flip_p, subset_sums
 from budgetboost.analysis.vocabulary import (
     ALPHA,
     CONFIDENCE,
+    DECISION_CONFIDENCE,
     EQUIVALENCE_MARGIN,
     MIN_DATASETS,
     TOO_FEW_DATASETS,
@@ -210,16 +213,19 @@ def _interval(
 def margin_p_values(
     values: Sequence[float] | np.ndarray, margin: float = EQUIVALENCE_MARGIN
 ) -> tuple[float, float]:
-    """``(p_beyond, p_equivalence)``: the interval of :func:`signed_rank_interval` against
-    the margin, as tests (the outcome rule of :mod:`budgetboost.analysis.vocabulary`).
+    """``(p_beyond, p_equivalence)``: the signed-rank interval against the margin, as
+    one-sided tests (the outcome rule of :mod:`budgetboost.analysis.vocabulary`).
 
-    ``p_beyond`` is the largest p-value (:func:`shift_p_values`) of any shift not beyond the
-    margin on the estimate's side: of every ``delta >= -margin`` when the estimate lies below
-    ``-margin`` (every ``delta <= +margin`` when above it; inside the margin, the largest p
-    of all, that of the estimate's own gap): it is below ``1 - CONFIDENCE`` exactly when the
-    interval lies wholly beyond the margin. ``p_equivalence`` is the largest p-value of the
-    shifts outside the margin (``|delta| >= margin``): below ``1 - CONFIDENCE`` exactly when
-    the interval lies wholly inside it.
+    The null distribution of the signed-rank statistic is symmetric, so the one-sided
+    p-value of a shift, on the side of the estimate, is half its two-sided one
+    (:func:`shift_p_values`; at most 1/2, reached in the estimate's own gap). ``p_beyond``
+    is the largest of these of any shift not beyond the margin on the estimate's side
+    (every ``delta >= -margin`` when the estimate lies below ``-margin``, every ``delta <=
+    +margin`` when above it; inside the margin, the estimate's own gap): it is below
+    ``alpha`` exactly when the ``1 - 2 alpha`` interval lies wholly beyond the margin.
+    ``p_equivalence`` is the largest of the shifts outside the margin (``|delta| >=
+    margin``), the two one-sided tests of its bounds: below ``alpha`` exactly when that
+    interval lies wholly inside it.
     """
     d = _clean(values)
     if d.size == 0:
@@ -228,28 +234,31 @@ def margin_p_values(
 
 
 def _margin(points: np.ndarray, p: np.ndarray, margin: float) -> tuple[float, float]:
-    """:func:`margin_p_values` from :func:`shift_p_values`'s ``points`` and ``p``."""
+    """:func:`margin_p_values` from :func:`shift_p_values`'s ``points`` and ``p`` (two-sided,
+    halved here into the one-sided tests)."""
     high = np.concatenate([points, [math.inf]])  # each gap's upper end
     low = np.concatenate([[-math.inf], points])  # and lower end
     at_least = float(p[high >= -margin].max())  # every delta >= -margin
     at_most = float(p[low <= margin].max())  # every delta <= +margin
     outside = max(float(p[low <= -margin].max()), float(p[high >= margin].max()))
-    return min(at_least, at_most), outside
+    return min(at_least, at_most) / 2, outside / 2
 
 
 def min_detectable(values: Sequence[float] | np.ndarray, level: float) -> float:
-    """The smallest mean difference the signed-rank test detects with 80 % power at
-    ``level`` over these datasets: the t-test's (noncentral t, the values' spread) over
-    ``sqrt(3 / pi)``; ``inf`` when the exact test cannot reach ``level`` with these non-zero
-    values (zeros carry no sign, so they are not counted) or without a spread."""
+    """How far beyond the margin a true centre must lie to read ``better`` or ``worse`` with
+    80 % power, the outcome's one-sided test at ``level`` over these datasets: the
+    t-test's (noncentral t, the values' spread) over ``sqrt(3 / pi)``; ``inf`` when the
+    exact test cannot reach ``level`` with these non-zero values (one side's smallest
+    p-value is ``2^-n``; zeros carry no sign, so they are not counted) or without a
+    spread."""
     d = _clean(values)
     nonzero = int(np.count_nonzero(d))
-    if d.size < 2 or 2.0 ** (1 - nonzero) > level:
+    if d.size < 2 or 2.0 ** (-nonzero) > level:
         return math.inf
     if np.ptp(d) == 0.0:
         return math.inf
     se = float(d.std(ddof=1)) / math.sqrt(d.size)
-    return detectable_in_se(d.size - 1, level) * se / math.sqrt(WILCOXON_EFFICIENCY)
+    return detectable_beyond(d.size - 1, level) * se / math.sqrt(WILCOXON_EFFICIENCY)
 
 
 def bayesian_signed_rank(
@@ -327,11 +336,12 @@ def compare_datasets(
     -------
     dict
         ``datasets``, ``mean_difference`` (over the datasets), ``hodges_lehmann`` (the
-        median of the Walsh averages) with the ``CONFIDENCE`` interval of the signed-rank
-        test (``ci_low``, ``ci_high``: :func:`signed_rank_interval`, so that it agrees with
-        the test), ``statistic`` (sum of signed ranks, zeros left out), ``p_wilcoxon`` (the
-        test of a zero centre, :func:`signed_rank_p`), ``p_beyond`` and ``p_equivalence``
-        (the interval against ``margin``, :func:`margin_p_values`), ``prob_better``,
+        median of the Walsh averages) with the ``DECISION_CONFIDENCE`` interval of the
+        signed-rank test, the one the outcome reads (``ci_low``, ``ci_high``:
+        :func:`signed_rank_interval`, so that it agrees with the tests), ``statistic`` (sum
+        of signed ranks, zeros left out), ``p_wilcoxon`` (the two-sided test of a zero
+        centre, :func:`signed_rank_p`), ``p_beyond`` and ``p_equivalence`` (the interval
+        against ``margin`` as one-sided tests, :func:`margin_p_values`), ``prob_better``,
         ``prob_equivalent``, ``prob_worse`` (the Bayesian signed-rank test, described beside
         the outcome, not deciding it), ``min_detectable`` (the smallest true difference that
         reads ``better`` or ``worse`` with 80 % power at ``level``: ``margin`` plus what the
@@ -346,7 +356,7 @@ def compare_datasets(
     if n:
         shifts = shift_p_values(d)  # once: the interval and its tests read the same
         estimate = float(np.median(_walsh(d)))
-        low, high = _interval(*shifts, CONFIDENCE, estimate)
+        low, high = _interval(*shifts, DECISION_CONFIDENCE, estimate)
         p_beyond, p_equivalence = _margin(*shifts, margin)
     out = {
         "datasets": n,

@@ -28,6 +28,7 @@ from budgetboost.analysis.per_dataset import TRAINING_SHARE
 from budgetboost.analysis.roles import by_role
 from budgetboost.analysis.stump_agreement import identical_stump_share
 from budgetboost.analysis.verdicts import (
+    CLAIM_OUTCOME,
     NOT_REPRODUCED,
     NOT_TESTED,
     REPRODUCED,
@@ -36,15 +37,18 @@ from budgetboost.analysis.verdicts import (
     ClaimResult,
     directional_verdict,
     equivalence_verdict,
+    read_with_the_claim,
 )
 from budgetboost.analysis.vocabulary import (
     ALL,
     ALPHA,
+    DECISION_CONFIDENCE,
     EQUIVALENCE_MARGIN,
     MIN_DATASETS,
     MIN_TRIALS,
     OUTCOMES,
     RULE,
+    bound_text,
 )
 from budgetboost.catalogue import Catalogue, paper_experiments
 
@@ -163,8 +167,14 @@ def _tally(rows: pd.DataFrame) -> str:
 
 def _across_sentence(row: pd.Series) -> str:
     interval = (
-        f" [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]"
+        f" [{bound_text(row['ci_low'])}, {bound_text(row['ci_high'])}]"
         if np.isfinite(row["ci_low"]) and np.isfinite(row["ci_high"])
+        else ""
+    )
+    claim = row.get(CLAIM_OUTCOME)
+    together = (
+        f" (*{claim}* with Holm over the claim's rows)"
+        if isinstance(claim, str) and claim != row["outcome"]
         else ""
     )
     return (
@@ -173,7 +183,7 @@ def _across_sentence(row: pd.Series) -> str:
         f"{row['mean_difference']:+.3f}), Wilcoxon p {row['p_wilcoxon']:.3g} "
         f"(Holm {row['p_holm']:.3g}), P(x better / equivalent / y better) "
         f"{row['prob_better']:.2f} / {row['prob_equivalent']:.2f} / {row['prob_worse']:.2f}: "
-        f"**{row['outcome']}**"
+        f"**{row['outcome']}**{together}"
     )
 
 
@@ -182,6 +192,7 @@ def _compared(claim: str, comparisons: pd.DataFrame, kind: str) -> ClaimResult:
     rows = comparisons[comparisons["question"] == f"claim {claim}"].reset_index(drop=True)
     if rows.empty:
         return ClaimResult(claim, NOT_TESTED, "no results for this comparison in this run")
+    rows = read_with_the_claim(rows)
     across = rows[rows["dataset"] == ALL]
     verdict = (directional_verdict if kind == "directional" else equivalence_verdict)(rows)
     if across.empty:
@@ -413,9 +424,10 @@ def thresholds_table() -> pd.DataFrame:
         (
             "EQUIVALENCE_MARGIN",
             EQUIVALENCE_MARGIN,
-            "the margin of practical equivalence: every outcome is read off the row's 95 % "
-            "interval against it (" + RULE + "); across datasets also the region of practical "
-            "equivalence of the Bayesian signed-rank test, which describes a row",
+            "the margin of practical equivalence: every outcome is read off the row's "
+            f"{DECISION_CONFIDENCE * 100:.0f} % interval against it ({RULE}); across "
+            "datasets also the region of practical equivalence of the Bayesian signed-rank "
+            "test, which describes a row",
         ),
         ("MIN_TRIALS", MIN_TRIALS, "per dataset: the fewest trials a row needs for an outcome"),
         (

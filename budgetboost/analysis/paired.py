@@ -11,9 +11,11 @@ band's budgets (:func:`band_means`), and the trials both ran give the paired dif
 :func:`budgetboost.analysis.per_dataset.compare_paired` (the corrected resampled t-test: the
 trials split one finite sample of the dataset's rows):
 
-- ``mean_difference`` with its 95 % interval (``ci_low``, ``ci_high``) and ``p_value`` (no
-  difference), all from one variance; ``p_beyond`` and ``p_equivalence``: the interval
-  against the margin as tests (:func:`~budgetboost.analysis.per_dataset.margin_p_values`);
+- ``mean_difference`` with its 90 % interval, the one its outcome reads (``ci_low``,
+  ``ci_high``: :data:`~budgetboost.analysis.vocabulary.DECISION_CONFIDENCE`), and
+  ``p_value`` (two-sided, no difference), all from one variance; ``p_beyond`` and
+  ``p_equivalence``: the interval against the margin as one-sided tests
+  (:func:`~budgetboost.analysis.per_dataset.margin_p_values`);
   ``p_holm`` (of ``p_value``), ``p_beyond`` and ``p_equivalence`` are Holm-adjusted over the
   rows of the comparison, each test apart;
 - ``min_detectable``: the smallest true difference that reads ``better`` or ``worse`` with
@@ -51,7 +53,7 @@ from budgetboost.analysis.across_datasets import (
     min_detectable,
 )
 from budgetboost.analysis.bands import in_budget_band
-from budgetboost.analysis.per_dataset import compare_paired, detectable_in_se, outcome
+from budgetboost.analysis.per_dataset import compare_paired, detectable_beyond, outcome
 from budgetboost.analysis.significance import holm
 from budgetboost.analysis.summary import validate_shards
 from budgetboost.analysis.vocabulary import ALL, ALPHA, EQUIVALENCE_MARGIN, TOO_FEW_TRIALS
@@ -292,7 +294,7 @@ def _finish_datasets(family: list[dict], alpha: float) -> None:
     for row, ph, pbh, peh in zip(family, p_holm, pb_holm, pe_holm, strict=True):
         row["p_holm"], row["p_beyond"], row["p_equivalence"] = float(ph), float(pbh), float(peh)
         row["min_detectable"] = (
-            EQUIVALENCE_MARGIN + detectable_in_se(row["_df"], level) * row["_se"]
+            EQUIVALENCE_MARGIN + detectable_beyond(row["_df"], level) * row["_se"]
             if row["_df"] >= 1
             else np.inf
         )

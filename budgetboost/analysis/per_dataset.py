@@ -48,9 +48,11 @@ the trials nearly independent.
 
 **One variance for the interval, the tests and the outcome.** ``se = S sqrt(1/J +
 rho/(1-rho))`` on ``J - 1`` degrees of freedom gives the interval, the two-sided p-value and
-the interval's tests against the margin (:func:`margin_p_values`: beyond it, and inside it,
-the two one-sided tests of Schuirmann 1987 at half the level each, so that ``equivalent``
-needs the 95 % interval the tables print inside the margin), so they cannot disagree.
+the interval's tests against the margin (:func:`margin_p_values`: beyond it, a one-sided
+test, and inside it, the two one-sided tests of Schuirmann 1987, each at ``ALPHA``), so they
+cannot disagree: ``equivalent`` needs the ``1 - 2 ALPHA`` (90 %) interval the tables print
+inside the margin, ``better`` / ``worse`` that interval beyond it
+(:data:`~budgetboost.analysis.vocabulary.DECISION_CONFIDENCE`).
 
 **Equal differences alone never make ``equivalent``.** When every trial shows the same
 difference ``v``, ``S = 0`` says only that no trial *yet* differed: with ``J`` such trials,
@@ -88,7 +90,7 @@ from scipy import stats as sps
 
 from budgetboost.analysis.vocabulary import (
     ALPHA,
-    CONFIDENCE,
+    DECISION_CONFIDENCE,
     EQUIVALENCE_MARGIN,
     MIN_TRIALS,
     POWER,
@@ -102,6 +104,7 @@ __all__ = [
     "compare_paired",
     "correlation",
     "corrected_se",
+    "detectable_beyond",
     "detectable_in_se",
     "margin_p_values",
     "outcome",
@@ -180,6 +183,15 @@ def corrected_se(
     return spread * np.sqrt(1.0 / J + shared / (n_pool - shared))
 
 
+def detectable_beyond(df: int, level: float, power: float = POWER) -> float:
+    """The true distance beyond the margin, in standard errors, at which the one-sided test
+    of an outcome at ``level`` (:func:`margin_p_values`) reads ``better`` / ``worse`` with
+    probability ``power``: :func:`detectable_in_se` at ``2 level`` (a one-sided test at
+    ``level`` rejects where the two-sided one at ``2 level`` does on its side; the other
+    side's tail is negligible at 80 % power)."""
+    return detectable_in_se(df, min(1.0, 2.0 * level), power)
+
+
 @functools.lru_cache(maxsize=4096)
 def detectable_in_se(df: int, level: float, power: float = POWER) -> float:
     """The true mean difference, in standard errors, that the two-sided t-test at ``level``
@@ -200,24 +212,22 @@ def detectable_in_se(df: int, level: float, power: float = POWER) -> float:
 def margin_p_values(
     mean: float, se: float, df: int, margin: float = EQUIVALENCE_MARGIN
 ) -> tuple[float, float]:
-    """``(p_beyond, p_equivalence)``: the ``CONFIDENCE`` interval ``mean +- t se`` against the
-    margin, as tests (the rule of :data:`~budgetboost.analysis.vocabulary.RULE`).
+    """``(p_beyond, p_equivalence)``: the interval ``mean +- t se`` against the margin, as
+    one-sided t-tests (the rule of :data:`~budgetboost.analysis.vocabulary.RULE`).
 
-    The test of a shift ``delta`` has the two-sided p ``2 t.sf(|mean - delta| / se)``.
-    ``p_beyond`` is the largest p of the shifts from the bound of the margin on the mean's
-    side toward the other side (``delta >= -margin`` when ``mean < -margin``; ``delta <=
-    margin`` when ``mean > margin``; 1 inside the margin): below ``1 - CONFIDENCE`` exactly
-    when the interval lies wholly beyond the margin. ``p_equivalence`` is the largest p of
-    the shifts outside the margin: below ``1 - CONFIDENCE`` exactly when the interval lies
-    wholly inside it (the two one-sided tests of Schuirmann 1987, each at half the level).
+    ``p_beyond`` is the smaller p of the two one-sided tests beyond the margin, of ``delta
+    >= -margin`` against ``delta < -margin`` (``t.cdf((mean + margin) / se)``) and of
+    ``delta <= +margin`` against ``delta > +margin`` (``t.sf((mean - margin) / se)``), the
+    one on the mean's side: below ``alpha`` exactly when the ``1 - 2 alpha`` interval lies
+    wholly beyond the margin. ``p_equivalence`` is the larger p of the two one-sided tests of
+    the margin's bounds (Schuirmann 1987), of ``delta <= -margin`` and of ``delta >=
+    +margin``: below ``alpha`` exactly when that interval lies wholly inside it.
     """
-
-    def p(delta: float) -> float:
-        return float(min(1.0, 2.0 * sps.t.sf(abs(mean - delta) / se, df)))
-
-    beyond = p(-margin) if mean < -margin else p(margin) if mean > margin else 1.0
-    equivalence = 1.0 if abs(mean) >= margin else max(p(-margin), p(margin))
-    return beyond, equivalence
+    above_low = float(sps.t.sf((mean + margin) / se, df))  # H0: delta <= -margin
+    below_high = float(sps.t.cdf((mean - margin) / se, df))  # H0: delta >= +margin
+    below_low = float(sps.t.cdf((mean + margin) / se, df))  # H0: delta >= -margin
+    above_high = float(sps.t.sf((mean - margin) / se, df))  # H0: delta <= +margin
+    return min(below_low, above_high), max(above_low, below_high)
 
 
 def outcome(
@@ -277,9 +287,10 @@ def compare_paired(
     Returns
     -------
     dict
-        ``trials``, ``mean_difference``, ``ci_low``, ``ci_high`` (the ``CONFIDENCE``
-        interval), ``p_value`` (two-sided, no difference), ``p_beyond`` and
-        ``p_equivalence`` (the interval against ``margin``: :func:`margin_p_values`),
+        ``trials``, ``mean_difference``, ``ci_low``, ``ci_high`` (the
+        ``DECISION_CONFIDENCE`` interval, the one the outcome reads), ``p_value``
+        (two-sided, no difference), ``p_beyond`` and ``p_equivalence`` (the interval
+        against ``margin`` as one-sided tests: :func:`margin_p_values`),
         ``min_detectable`` (the smallest true difference that reads ``better`` or ``worse``
         with 80 % power at ``level``: ``margin`` plus what the test resolves; ``inf``
         without a variance), ``se``, ``df``, ``correlation`` and ``outcome``
@@ -321,9 +332,9 @@ def compare_paired(
         )
     )
     df = J - 1
-    half = float(sps.t.ppf(0.5 + CONFIDENCE / 2, df)) * se
+    half = float(sps.t.ppf(0.5 + DECISION_CONFIDENCE / 2, df)) * se
     out.update(ci_low=mean - half, ci_high=mean + half, se=se)
-    out["min_detectable"] = margin + detectable_in_se(df, alpha if level is None else level) * se
+    out["min_detectable"] = margin + detectable_beyond(df, alpha if level is None else level) * se
     enough = J >= MIN_TRIALS and detectable_in_se(df, alpha) * se <= LARGEST_DIFFERENCE
     if enough:
         out["p_value"] = float(min(1.0, 2.0 * sps.t.sf(abs(mean) / se, df)))

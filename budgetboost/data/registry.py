@@ -136,12 +136,16 @@ def suite_sizes(n_rows: int) -> tuple[int, int]:
 
         test_size = min(1000, n_rows // 4),  train_size = min(1000, n_rows - test_size)
 
-    Why: the corrected resampled t-test (Nadeau & Bengio 2003) inflates the variance of a
-    mean over trials by ``test_size / (n_rows - test_size)``: at most 1/3 here, 1/9 at
-    10,000 rows; a fit's time grows with the training rows and an evaluation's with the test
+    Why: a fit's time grows with the training rows and an evaluation's with the test
     rows, so at most 1,000 of each (the paper's largest training size; it tests on up to
     5,000) bounds a trial's time whatever the dataset's size; and a dataset under 1,334 rows
-    trains on every row not held out for test (117 of hepatitis's 155).
+    trains on every row not held out for test (117 of hepatitis's 155). The price is in
+    the per-dataset tests: the corrected resampled t-test (Nadeau & Bengio 2003) inflates
+    the variance of a mean over trials by ``rho / (1 - rho)``, with ``rho`` of
+    :func:`budgetboost.analysis.per_dataset.correlation` (the training rows counted up to
+    half): 1 up to 1,333 rows (750/250 of 1,000), 0.6 at 2,000, 1/3 at 4,000 and 1/9 at
+    10,000. At 1 the mean of 10 trials is known no better than one trial's difference (its
+    variance ``S^2 (1/10 + 1)``): more trials do not narrow it.
     """
     n_rows = int(n_rows)
     if n_rows < 4:

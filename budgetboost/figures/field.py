@@ -12,8 +12,9 @@ every budget of the field's first pool (else the baseline U[0, 2], whose grid ev
 shares), ranked within each dataset by mean test error (1 = lowest; ties share their mean
 rank), over the datasets where every one of them ran. Right, the findings across datasets
 (``findings.parquet``, questions ``field`` and ``peers``): each comparison's Hodges-Lehmann
-difference in test error with its 95 % interval, at small and at larger budgets, coloured by
-its outcome."""
+difference in test error with its 90 % interval (the one its outcome reads), at small and at
+larger budgets, coloured by its outcome.
+"""
 
 from __future__ import annotations
 
@@ -101,12 +102,13 @@ acquisition) at every budget of the field's first pool (its first cost model: pr
 attribute, budgets in attributes' worth), or under U[0, 2] where a run has no field pool,
 ranked within each dataset by mean test error (1 = lowest), over the datasets where all of
 them ran (their number in the title). Right: each comparison of a field method across
-datasets (x − y in test error: the Hodges–Lehmann estimate with the 95 % interval of the
-Wilcoxon signed-rank test) in the same pool, read at the hard cap, at small and at larger
-budgets (the mean-cost reading and the other pools: *where each family leads*); green: x
-better (the interval wholly below −0.01: lower by more than the margin), orange: x worse
-(wholly above +0.01), blue: equivalent (wholly inside ±0.01), grey: inconclusive (reaching
-across a bound of the margin) or too few datasets. Every row: ``findings.parquet``.
+datasets (x − y in test error: the Hodges–Lehmann estimate with the 90 % interval of the
+Wilcoxon signed-rank test, the one the outcome reads) in the same pool, read at the hard
+cap, at small and at larger budgets (the mean-cost reading and the other pools: *where each
+family leads*); green: x better (the interval wholly below −0.01: lower by more than the
+margin), orange: x worse (wholly above +0.01), blue: equivalent (wholly inside ±0.01), grey:
+inconclusive (reaching across a bound of the margin) or too few datasets. Every row:
+``findings.parquet``.
 """,
 )
 def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:

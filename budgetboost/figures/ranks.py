@@ -484,7 +484,7 @@ def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureConte
     caption="""
 **Each algorithm against Smoothed** (the paper's recommendation, Eq. 2), per (dataset, cost
 model) and budget band: the outcome of the paired comparison (each trial's error averaged over
-the band; the corrected resampled t-test's 95 % interval, Holm over the comparison's rows):
+the band; the corrected resampled t-test's 90 % interval, Holm over the comparison's rows):
 *better* or *worse* (the interval wholly below −0.01 / above +0.01: lower / higher by more
 than the margin), *equivalent* (wholly inside ±0.01) or *inconclusive* (reaching across a
 bound of the margin); each cell gives the mean difference in test error (the algorithm minus

@@ -17,6 +17,7 @@ from budgetboost.analysis.vocabulary import (
     ALL,
     ALPHA,
     BETTER,
+    DECISION_CONFIDENCE,
     EQUIVALENCE_MARGIN,
     EQUIVALENT,
     INCONCLUSIVE,
@@ -26,12 +27,14 @@ from budgetboost.analysis.vocabulary import (
     RULE,
     TOO_FEW_DATASETS,
     WORSE,
+    bound_text,
 )
 from budgetboost.catalogue import FAMILY_NAMES, Catalogue
 from budgetboost.report.escape import for_markdown, for_rst
 from budgetboost.report.tables import markdown_table, rst_table
 
 __all__ = [
+    "INTERVAL_COLUMN",
     "TITLES",
     "family_sentences",
     "field_lines",
@@ -51,6 +54,8 @@ TITLES = {
     "costs": "Each algorithm under the open questions' cost models against U[0, 2] (Section 8)",
 }
 BAND_NAMES = {"small": "small", "medium": "medium", "large": "larger", "all": "all"}
+#: The findings tables' column of a row's difference with the interval its outcome reads.
+INTERVAL_COLUMN = f"difference [{DECISION_CONFIDENCE:.0%} CI]"
 
 
 def where_findings_read(code: str = "``") -> str:
@@ -70,14 +75,16 @@ def how_findings_read() -> str:
         "per dataset, its mean paired difference x − y in the budget band (small: the lowest "
         "third of the grid, medium: the middle, larger: the highest; a dataset under several "
         "cost models counts once, with their mean); the difference across datasets is their "
-        "Hodges–Lehmann median with the 95 % interval of the exact Wilcoxon signed-rank test "
-        "(a zero difference takes the sign least favourable to rejecting, in the test as in "
-        "the interval). Outcomes, x against y, are read off that interval with the margin of "
-        f"practical equivalence ±{EQUIVALENCE_MARGIN} (Holm over the comparison's bands at "
-        f"{ALPHA}): {RULE}; *too few datasets*: fewer than {MIN_DATASETS}. Beside it: the "
-        "Wilcoxon p of no difference (Holm; an interval clear of 0 beside a Holm p above "
-        f"{ALPHA} is significant alone, not after Holm; a significant difference whose outcome "
-        "is not *better* or *worse* is shown beside the outcome, x lower or higher), and the "
+        f"Hodges–Lehmann median with the {DECISION_CONFIDENCE * 100:.0f} % interval of the exact "
+        "Wilcoxon signed-rank test (a zero difference takes the sign least favourable to "
+        "rejecting, in the test as in the interval). Outcomes, x against y, are read off that "
+        f"interval with the margin of practical equivalence ±{EQUIVALENCE_MARGIN} (Holm over "
+        f"the comparison's bands at {ALPHA}): {RULE}; *too few datasets*: fewer than "
+        f"{MIN_DATASETS}. Beside it: the two-sided Wilcoxon p of no difference (Holm; the "
+        f"{DECISION_CONFIDENCE * 100:.0f} % interval clears 0 where the one-sided test at {ALPHA} "
+        f"rejects, so it can clear 0 beside a p above {ALPHA}; a difference significant after "
+        "Holm whose outcome is not *better* or *worse* is shown beside the outcome, x lower or "
+        "higher), and the "
         "Bayesian signed-rank test's P(x better / equivalent / y better) with the same margin "
         "(it describes the row; it does not decide it). Under it, one row per dataset and "
         "cost model: the trials of a dataset split one finite sample, so each row is tested "
@@ -97,14 +104,16 @@ def how_findings_read() -> str:
 def _interval(row: pd.Series) -> str:
     """The difference with its interval: per dataset the mean, across datasets the
     Hodges-Lehmann estimate with the interval of the signed-rank test (``±∞``: a bound the
-    test cannot reach with so few datasets)."""
+    test cannot reach with so few datasets; a bound that would round onto the margin is
+    written with the decimals that tell its side, :func:`~budgetboost.analysis.vocabulary.
+    bound_text`)."""
     across = row["dataset"] == ALL
     centre = row["hodges_lehmann"] if across else row["mean_difference"]
     if math.isnan(row["ci_low"]) and math.isnan(row["ci_high"]):
         return f"{centre:+.3f}"
 
     def bound(value: float, side: str) -> str:
-        return f"{side}∞" if math.isnan(value) else f"{value:+.3f}"
+        return f"{side}∞" if math.isnan(value) else bound_text(value)
 
     return f"{centre:+.3f} [{bound(row['ci_low'], '−')}, {bound(row['ci_high'], '+')}]"
 
@@ -169,7 +178,7 @@ def findings_table(rows: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
                 # rows under two cost models read alike but for their numbers otherwise
                 "cost model": row["cost_model"] if row["dataset"] != ALL else row["pool"],
                 "budgets": BAND_NAMES.get(row["band"], row["band"]),
-                "difference [95% CI]": _interval(row),
+                INTERVAL_COLUMN: _interval(row),
                 "outcome": _outcome(row),
                 "datasets": int(row["datasets"]) if n is not None else row["dataset"],
                 "Wilcoxon p (Holm)": (
@@ -212,11 +221,12 @@ def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
     (:func:`budgetboost.analysis.field.family_verdicts`); none when no family faced another.
 
     A sentence says only what the rows across datasets it rests on say, each by name with
-    its difference (x's error minus the other's: Hodges-Lehmann with its 95 % interval): a
+    its difference (x's error minus the other's: Hodges-Lehmann with its 90 % interval): a
     family wins when one of its methods is lower than every method of the other families
     by more than the margin; otherwise the method closest to winning is named with the
     methods it is lower than, equivalent to, higher than and undecided against (the outcome
-    rule: :data:`~budgetboost.analysis.vocabulary.RULE`).
+    rule: :data:`~budgetboost.analysis.vocabulary.RULE`); when none of its rows decides,
+    the sentence says that the method was named by chance.
     """
     sentences = []
     margin = f"±{EQUIVALENCE_MARGIN:g}"
@@ -236,7 +246,7 @@ def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
                 f"{budgets}, {FAMILY_NAMES.get(verdict.family, verdict.family)} wins: {name} "
                 f"has a lower error than every method of the other families by more than the "
                 f"margin ({margin}) across {datasets} datasets, by {by} (its error minus "
-                "theirs, with 95 % intervals)."
+                f"theirs, with {DECISION_CONFIDENCE * 100:.0f} % intervals)."
             )
             continue
         if (rows["outcome"] == TOO_FEW_DATASETS).all():
@@ -251,13 +261,20 @@ def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
             for outcome, words in _SAID
             if (rows["outcome"] == outcome).any()
         )
+        decided = rows["outcome"].isin((BETTER, WORSE, EQUIVALENT)).any()
+        closest = (
+            f"The closest, {name} ({family}), is"
+            if decided
+            else f"Named the closest by its estimates alone, which noise can order as well (no "
+            f"row of it decides: other trials could name another), {name} ({family}) is"
+        )
         sentences.append(
             f"{budgets}, no family wins: no method has a lower error than every method of the "
             f"other families by more than the margin ({margin}) across {datasets} datasets. "
-            f"The closest, {name} ({family}), is {said} (its error minus theirs, with 95 % "
+            f"{closest} {said} (its error minus theirs, with {DECISION_CONFIDENCE * 100:.0f} % "
             "intervals; outcomes Holm-corrected over the rows named here and over the budget "
-            "bands, so one can read undecided where its table row, corrected over the bands "
-            "alone, reads equivalent)."
+            "bands, so a row can read undecided here where its table row, corrected over the "
+            "bands alone, reads better, worse or equivalent)."
         )
     return sentences
 

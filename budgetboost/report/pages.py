@@ -30,9 +30,10 @@ the 95 % Student-t confidence interval (budget ``inf`` is the unbudgeted AdaBoos
 then the smallest budget at which each algorithm reaches the AdaBoost reference, the cost
 AdaBoostRS pays per test example, and the findings beyond the paper. Full tables, in
 ``summary/`` of the results folder: {tables}. A row of ``findings.parquet`` is one
-comparison, dataset, cost model and budget band: the mean paired difference with its 95 %
-interval, the exact sign-flip test, Holm over the comparison's rows, two one-sided tests of
-equivalence, the smallest detectable difference and the outcome; ``comparisons.parquet``
+comparison, dataset, cost model and budget band: the mean paired difference with its 90 %
+interval (the one its outcome reads), the exact sign-flip test, Holm over the comparison's
+rows, two one-sided tests of equivalence, the smallest detectable difference and the
+outcome; ``comparisons.parquet``
 holds such rows for every algorithm against Smoothed too. This page is ``summary.md`` of the
 results folder, shown as HTML.
 """.strip().format(tables=", ".join(f"``{name}.parquet``" for name in TABLES)),

@@ -81,15 +81,18 @@ def test_with_ties_and_zeros_it_is_the_permutation_test_of_the_signed_ranks(coun
     st.integers(0, 6),
 )
 def test_the_test_the_interval_and_the_margin_tests_agree_zeros_included(counts, zeros):
-    """One test of every shift: the interval excludes 0 exactly when the test rejects (zeros
-    and ties included, where Wilcoxon's dropping of zeros did not); ``p_beyond`` rejects
-    exactly when the interval lies wholly beyond the margin, ``p_equivalence`` exactly when
-    it lies wholly inside."""
+    """One test of every shift: the 95 % interval excludes 0 exactly when the two-sided test
+    rejects at 5 % (zeros and ties included, where Wilcoxon's dropping of zeros did not);
+    at 5 % each, the one-sided ``p_beyond`` rejects exactly when the 90 % interval lies
+    wholly beyond the margin, ``p_equivalence`` exactly when it lies wholly inside."""
     d = np.r_[np.asarray(counts, dtype=float) / 1000, np.zeros(zeros)]
     _, low, high = signed_rank_interval(d)
     p = signed_rank_p(d)
     low_, high_ = (-np.inf if np.isnan(low) else low), (np.inf if np.isnan(high) else high)
     assert (p < 0.05) == (low_ > 0 or high_ < 0)
+    _, low, high = signed_rank_interval(d, 0.90)
+    low_, high_ = (-np.inf if np.isnan(low) else low), (np.inf if np.isnan(high) else high)
+    assert (p < 0.10) == (low_ > 0 or high_ < 0)
     beyond, equivalence = margin_p_values(d, 0.01)
     assert (beyond < 0.05) == (high_ < -0.01 or low_ > 0.01)
     assert (equivalence < 0.05) == (-0.01 < low_ and high_ < 0.01)

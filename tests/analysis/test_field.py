@@ -115,9 +115,9 @@ def test_no_winner_when_one_pair_is_undecided():
     assert closest in sentence
     assert sentence.endswith(
         "; undecided against BudgetPrune (-0.001 [-0.011, +0.009]) (its error minus theirs, "
-        "with 95 % intervals; outcomes Holm-corrected over the rows named here and over the "
-        "budget bands, so one can read undecided where its table row, corrected over the "
-        "bands alone, reads equivalent)."
+        "with 90 % intervals; outcomes Holm-corrected over the rows named here and over the "
+        "budget bands, so a row can read undecided here where its table row, corrected over "
+        "the bands alone, reads better, worse or equivalent)."
     )
     for name in ("AdaBoostBT_Smoothed", "AdaBoostBT_Greedy", "AACO"):
         assert name in sentence.split(closest)[1].split("undecided")[0]
@@ -179,3 +179,32 @@ def test_without_a_winner_the_rows_named_one_by_one_are_corrected_together():
     won.loc[(won.x == "prune") & (won.y == "lightgbm"), ["outcome", "p_beyond"]] = ("worse", 0.04)
     small = family_verdicts(won, CATALOGUE)[0]
     assert small.family == "peer" and (small.rows["outcome"] == "better").all()
+
+
+def test_a_closest_method_no_row_decides_is_said_to_be_named_by_its_estimates():
+    """All rows inconclusive (an all-equal truth): the method named closest is ordered by its
+    estimates alone, which noise orders as well, and the sentence says so; a method with a
+    deciding row is named plainly."""
+    undecided = findings(
+        {
+            (x, y): ("inconclusive", hl)
+            for (x, y), hl in {
+                ("smoothed", "lightgbm"): 0.002,
+                ("prune", "lightgbm"): -0.001,
+                ("aaco", "lightgbm"): 0.003,
+                ("prune", "smoothed"): -0.004,
+                ("aaco", "prune"): 0.001,
+            }.items()
+        }
+    )
+    sentence = family_sentences(undecided, CATALOGUE)[0]
+    assert "Named the closest by its estimates alone, which noise can order as well" in sentence
+    assert "The closest," not in sentence
+    decided = findings(
+        {
+            ("smoothed", "lightgbm"): ("equivalent", 0.002),
+            ("prune", "lightgbm"): ("inconclusive", -0.001),
+            ("aaco", "lightgbm"): ("inconclusive", 0.003),
+        }
+    )
+    assert "Named the closest" not in family_sentences(decided, CATALOGUE)[0]

@@ -60,10 +60,14 @@ def test_equal_learners_rarely_read_better_or_worse(symmetric):
 
 
 def test_the_interval_covers_the_true_difference(symmetric):
+    """The printed 90 % interval (the one the outcome reads) holds the truth on at least 87 %
+    of the simulated datasets, and the simulation does not show it below 90 % (the one-sided
+    95 % upper bound of the share is at least 90 %)."""
     name, rows = symmetric
-    covered = np.mean([r["ci_low"] <= 0 <= r["ci_high"] for r in rows])
-    print(f"{name}: 95 % interval covers 0 on {covered:.1%}")
-    assert covered >= 0.93
+    hits = sum(r["ci_low"] <= 0 <= r["ci_high"] for r in rows)
+    upper = sps.beta.ppf(0.95, hits + 1, DATASETS - hits) if hits < DATASETS else 1.0
+    print(f"{name}: 90 % interval covers 0 on {hits / DATASETS:.1%} (<= {upper:.1%})")
+    assert hits / DATASETS >= 0.87 and upper >= 0.90
 
 
 def test_trials_taken_as_independent_would_have_failed():

@@ -58,7 +58,7 @@ def test_a_comparison_row_hand_computed():
     assert row["correlation"] == pytest.approx(1000 / 20_000)
     assert row["p_value"] == pytest.approx(2 * sps.t.sf(0.08 / se, 4))
     assert row["p_holm"] == row["p_value"]  # one row
-    half = sps.t.ppf(0.975, 4) * se
+    half = sps.t.ppf(0.95, 4) * se
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((-0.08 - half, -0.08 + half))
     assert row["outcome"] == "better"
 
@@ -130,7 +130,7 @@ def test_a_cost_model_is_compared_with_the_baseline_by_trial():
 
 def test_a_decided_row_reads_as_its_printed_interval():
     """Outcomes are Holm-corrected over a comparison's bands: a row reading better, worse or
-    equivalent has a printed 95 % interval that says so too (past or inside the margin);
+    equivalent has a printed 90 % interval that says so too (past or inside the margin);
     an interval that just clears a bound may still read inconclusive, never the reverse."""
     rng = np.random.default_rng(3)
     tables = []

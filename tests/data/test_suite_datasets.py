@@ -134,7 +134,8 @@ def test_suite_sizes(rows, sizes):
 
 @given(st.integers(4, 10**6))
 def test_suite_sizes_bound_the_tests_variance_inflation(rows):
-    """Nadeau & Bengio's correction grows with test / (rows - test): at most 1/3."""
+    """A quarter of the rows at most for test, and never more test than training rows (the
+    test rows' part of the correction, test / (rows - test), is at most 1/3)."""
     train, test = suite_sizes(rows)
     assert 1 <= test <= train <= SUITE_MAX_ROWS and train + test <= rows
     assert 3 * test <= rows - test

@@ -6,9 +6,11 @@ from __future__ import annotations
 import docutils.core as docutils_core
 import docutils.nodes as docutils_nodes
 import numpy as np
+import pandas as pd
 from synthetic_results import PEER, PEER_CATALOGUE, curve_shards, sizes_for, with_open_questions
 
 from budgetboost.analysis.results import aggregate
+from budgetboost.analysis.vocabulary import bound_text
 from budgetboost.report import findings as findings_text
 from budgetboost.report import summary as report_summary
 
@@ -60,7 +62,20 @@ def test_summary_md_reads_the_same_findings():
     table = findings_text.findings_table(
         result.findings[result.findings["question"] == "peers"], PEER_CATALOGUE
     )
-    for line in table["difference [95% CI]"]:
+    for line in table["difference [90% CI]"]:
         assert line in text  # the same numbers as claims.md and the first page
     per = result.findings[result.findings["dataset"] != "all"]
     assert (per["trials"] == 8).all()  # paired on the peer's eight trials
+
+
+def test_a_bound_that_would_round_onto_the_margin_shows_its_side():
+    """Three decimals unless they put a bound onto ±0.010 that is not on it: then as many as
+    tell its side, so an interval that reads *equivalent* never prints a bound of ±0.010."""
+    assert bound_text(-0.0123) == "-0.012" and bound_text(0.0) == "+0.000"
+    assert bound_text(-0.00996) == "-0.00996" and bound_text(0.01004) == "+0.01004"
+    assert bound_text(0.00951) == "+0.0095" and bound_text(-0.0099999) == "-0.0099999"
+    assert bound_text(-0.01) == "-0.010"  # on the margin: inconclusive, as printed
+    row = pd.Series(
+        {"dataset": "all", "hodges_lehmann": 0.0, "ci_low": -0.00996, "ci_high": 0.0097}
+    )
+    assert findings_text._interval(row) == "+0.000 [-0.00996, +0.0097]"
