@@ -38,6 +38,7 @@ from budgetboost.pipeline import folders
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.plan import budget_grid
 from budgetboost.pipeline.specs import PER_TRIAL_PARAMS
+from budgetboost.pipeline.verify import never_called
 
 __all__ = [
     "name_problem",
@@ -358,6 +359,14 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
             f"{_where('algorithms', name, 'estimator')}: {entry['estimator']} is not a "
             "budgetboost.BudgetedEstimator (subclass it: see its docstring, 'Writing an "
             "estimator')"
+        )
+    if overridden := never_called(cls):
+        raise ConfigError(
+            f"{_where('algorithms', name, 'estimator')}: {entry['estimator']} overrides "
+            f"{', '.join(overridden)}, which a train job never calls: it computes the errors "
+            "from the labels of _scores_and_costs and the costs from the feature groups "
+            "_groups_read says each example reads; remove the override and implement those "
+            "hooks (see budgetboost.BudgetedEstimator, 'Writing an estimator')"
         )
     for library in getattr(cls, "libraries", ()):
         try:

@@ -25,7 +25,7 @@ from budgetboost.data.yamlfile import load_yaml
 from budgetboost.estimators.contract.base import BudgetedEstimator, BudgetEvaluation
 from budgetboost.estimators.contract.checks import BUDGET_TOLERANCE
 from budgetboost.estimators.contract.names import ESTIMATORS, estimator_class
-from budgetboost.pipeline.verify import TrialPrices, check_reads
+from budgetboost.pipeline.verify import TrialPrices, check_reads, measure
 
 #: The budgets of these tests: from nothing to everything.
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 3.5, 6.0, 12.0]
@@ -191,12 +191,12 @@ def test_the_train_jobs_check_of_what_it_reads_passes(priced, case, pricing, mon
     do not say finds nothing wrong with it either."""
     X, y, _ = priced
     model = fitted(priced, case, pricing)
-    evaluation = model.evaluate_at_budgets(X[180:], y[180:], BUDGETS)
+    labels, evaluation = measure(model, X[180:], y[180:], BUDGETS)
     prices = trial_prices(priced, pricing)
     says = model.groups_read(X[180:181], BUDGETS) is not None
     for seed in range(3):
         rng = np.random.default_rng(seed)
-        args = (model, X[180:], y[180:], evaluation, BUDGETS, prices, rng, "t")
+        args = (model, X[180:], y[180:], labels, evaluation, BUDGETS, prices, rng, "t")
         assert check_reads(*args) == ("reads" if says else "probed")
     monkeypatch.setattr(model, "_groups_read", lambda X, budgets: None)
     assert check_reads(*args) == "probed"

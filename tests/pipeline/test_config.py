@@ -266,6 +266,32 @@ def test_an_estimator_without_the_prices_its_cost_model_passes_stops_at_planning
     check_config(config, registry, REPO)
 
 
+@pytest.mark.parametrize(
+    ("estimator", "methods"),
+    [
+        ("fixtures.misbehaving_estimators:HalfError", "evaluate_at_budgets"),
+        ("external_estimator:DictEvaluation", "evaluate_at_budgets"),
+    ],
+)
+def test_an_estimator_overriding_what_the_pipeline_computes_stops_at_planning(
+    test_config, registry, estimator, methods
+):
+    """Wrong case: an estimator whose own evaluate_at_budgets reported half its error was
+    summarised as the best method; a train job never calls it, and planning says so."""
+    config = validate_config(
+        edited(test_config, lambda c: c["algorithms"].update(mine={"estimator": estimator}))
+    )
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value) == (
+        f"config algorithms.mine.estimator: {estimator} overrides {methods}, which a train "
+        "job never calls: it computes the errors from the labels of _scores_and_costs and "
+        "the costs from the feature groups _groups_read says each example reads; remove the "
+        "override and implement those hooks (see budgetboost.BudgetedEstimator, 'Writing an "
+        "estimator')"
+    )
+
+
 def test_an_estimator_without_feature_groups_stops_under_a_grouped_cost_model(
     test_config, registry
 ):
