@@ -488,6 +488,8 @@ def _check_params(name: str, cls: type, params: Mapping[str, Any], accepted: set
         raise ConfigError(
             f"{_where('algorithms', name, 'params', exc.parameter)}: {exc.reason}"
         ) from None
+    except TypeError as exc:  # a constraint table that is not one
+        raise ConfigError(f"{_where('algorithms', name, 'estimator')}: {exc}") from None
 
 
 def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> None:

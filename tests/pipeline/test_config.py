@@ -292,6 +292,32 @@ def test_an_estimator_overriding_what_the_pipeline_computes_stops_at_planning(
     )
 
 
+def test_a_constraint_written_the_scikit_learn_way_is_read_so(test_config, registry):
+    """Poor case: a ``_parameter_constraints`` entry that is a plain type (``[int]``, as
+    scikit-learn allows) ended planning in a traceback; it is read as scikit-learn reads it,
+    and an entry that is no constraint stops in one line naming the class and parameter."""
+    fixtures = "fixtures.misbehaving_estimators"
+
+    def planned(estimator, params):
+        entry = {"estimator": f"{fixtures}:{estimator}", "params": params}
+        config = validate_config(edited(test_config, lambda c: c["algorithms"].update(mine=entry)))
+        check_config(config, registry, REPO)
+
+    planned("PlainTypes", {"depth": 2})
+    with pytest.raises(ConfigError) as err:
+        planned("PlainTypes", {"depth": 2.5})
+    assert str(err.value) == (
+        "config algorithms.mine.params.depth: must be an instance of int; got 2.5"
+    )
+    with pytest.raises(ConfigError) as err:
+        planned("NotAConstraint", {"depth": 2})
+    assert str(err.value) == (
+        "config algorithms.mine.estimator: NotAConstraint._parameter_constraints['depth'] "
+        "holds 'int', which is not a constraint: use None, a type, or a constraint of "
+        "budgetboost.estimators.contract.params (Interval, Options, InstanceOf, ...)"
+    )
+
+
 def test_an_estimator_without_feature_groups_stops_under_a_grouped_cost_model(
     test_config, registry
 ):

@@ -207,6 +207,27 @@ class NonNegativeVector(Vector):
         return f"got {array[bad[0]]} at index {bad[0]}" if len(bad) else None
 
 
+def _constraint(owner: str, name: str, constraint: Any) -> Any:
+    """A constraint of ``_parameter_constraints`` as :func:`validate_params` uses it: a plain
+    type, as scikit-learn allows (``[int]``), is an :class:`InstanceOf` it.
+
+    Raises
+    ------
+    TypeError
+        Naming the class and parameter, for an entry that is neither None, a type nor a
+        constraint.
+    """
+    if constraint is None or hasattr(constraint, "is_satisfied_by"):
+        return constraint
+    if isinstance(constraint, type):
+        return InstanceOf((constraint,), f"an instance of {constraint.__name__}")
+    raise TypeError(
+        f"{owner}._parameter_constraints[{name!r}] holds {shown(constraint)}, which is not a "
+        "constraint: use None, a type, or a constraint of "
+        "budgetboost.estimators.contract.params (Interval, Options, InstanceOf, ...)"
+    )
+
+
 def _describe(constraints: Sequence[Any]) -> str:
     """``"a number >= 0 or None"``: the constraints joined as alternatives."""
     parts = ["None" if c is None else str(c) for c in constraints]
@@ -273,6 +294,7 @@ def validate_params(
         allowed = constraints.get(name)
         if allowed is None:
             continue
+        allowed = [_constraint(owner, name, c) for c in allowed]
         if any(value is None if c is None else c.is_satisfied_by(value) for c in allowed):
             continue
         details = [c.explain(value) for c in allowed if c is not None]
