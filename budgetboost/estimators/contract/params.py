@@ -255,8 +255,18 @@ def shown(value: Any, limit: int = 60) -> str:
         if not math.isfinite(number):
             return f"{text} (text, not a number: YAML writes infinity .inf, not-a-number .nan)"
         if number.is_integer() and abs(number) < 2**53:
-            number = int(number)
-        return f"{text} (text, not a number: write {number!r})"
+            return f"{text} (text, not a number: write {int(number)!r})"
+        return f"{text} (text, not a number: write {yaml_float(number)})"
+    return text
+
+
+def yaml_float(number: float) -> str:
+    """``number`` written so that YAML (PyYAML's 1.1 rules) reads it as a number: an exponent
+    needs a dot before it (``1.0e+308``; ``1e+308`` and ``1e308`` are text there)."""
+    text = repr(float(number))
+    mantissa, e, exponent = text.partition("e")
+    if e and "." not in mantissa:
+        return f"{mantissa}.0e{exponent}"
     return text
 
 
