@@ -449,7 +449,8 @@ def check_attributes(
     """A cost file's tests against the dataset it prices (``columns``: its source's columns;
     ``attributes``: those it binarizes): no price for the label or for a column the source
     does not have (it would be ignored, and a typo would leave its attribute unpriced), and a
-    price, in the file or under the spec's ``prices``, for every attribute.
+    price, in the file (not an empty cell) or under the spec's ``prices``, for every
+    attribute.
 
     Raises
     ------
@@ -469,6 +470,14 @@ def check_attributes(
         raise ValueError(
             f"cost file {path} has no cost for attribute(s) {missing[:5]} (price them in the "
             "file, or under the spec's `prices`: a price, or null: the test is not offered)"
+        )
+    given = tests["cost"].reindex([a for a in attributes if a not in prices])
+    unpriced = given.index[given.isna()].tolist()
+    if unpriced:
+        raise ValueError(
+            f"cost file {path} gives no price for {unpriced[:5]} (an empty cost cell): price "
+            "them in the file, or name them under the spec's `prices` (a price, or null: the "
+            "test is not offered)"
         )
 
 

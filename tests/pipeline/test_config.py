@@ -399,6 +399,11 @@ def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_pat
             "has no cost for attribute(s) ['thal'] (price them in the file, or under the "
             "spec's `prices`: a price, or null: the test is not offered)",
         ),
+        (  # an empty cost cell passed planning and stopped every train job
+            lambda rows: rows.__setitem__(1, "age,,,"),
+            "gives no price for ['age'] (an empty cost cell): price them in the file, or name "
+            "them under the spec's `prices` (a price, or null: the test is not offered)",
+        ),
         (
             lambda rows: rows.append("thall,1.00,,1.00"),
             "prices ['thall'], not columns of the dataset (its columns: ",
