@@ -304,14 +304,18 @@ def label_vector(
         raise DatasetError(f"{where}: a value is both positive and negative in the rule")
     other = ~(pos | neg)
     if other.any():
-        bad = values[other]
-        value = bad.iloc[0]
-        example = repr(value.item() if hasattr(value, "item") else value)
-        example = example if len(example) <= 40 else example[:36] + "...'"
+        row = int(np.flatnonzero(np.asarray(other))[0])
+        value = values.iloc[row]
+        if pd.isna(value):
+            example = "an empty label (a row with fewer fields than the header?)"
+        else:
+            example = repr(value.item() if hasattr(value, "item") else value)
+            example = example if len(example) <= 40 else example[:36] + "...'"
         raise DatasetError(
             f"{where}: {int(other.sum())} rows have a label outside the rule "
             f"(positive {list(rule['positive'])}, negative "
-            f"{list(rule['negative'])}), e.g. {example}"
+            f"{list(rule['negative'])}), e.g. {example} at row {row} (0-based, header not "
+            "counted)"
         )
     return np.where(pos, 1, -1).astype(np.int8)
 

@@ -243,7 +243,8 @@ def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
     _stops_at_planning(
         repo,
         "config datasets.mine: dataset 'mine', file resources/local/mine.csv, label column "
-        "'y': 1 rows have a label outside the rule (positive [1], negative [0]), e.g. 2",
+        "'y': 1 rows have a label outside the rule (positive [1], negative [0]), e.g. 2 at "
+        "row 2 (0-based, header not counted)",
     )
 
 
