@@ -277,9 +277,14 @@ def _check_dataset(config, registry, name, entry, root: Path) -> None:
             )
     registry_entry = registry[name]
     try:  # the label rule against the raw files already there (binarize would stop on it)
-        check_labels(name, registry_entry, root)
+        rows = check_labels(name, registry_entry, root)
     except DatasetError as exc:
         raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
+    if rows is not None:  # binarize keeps at most the source's rows
+        where = ", ".join(
+            str(_shown(f.path, root)) for f in source_files(name, registry_entry, root)
+        )
+        _check_sizes(config, registry, name, rows, where)
     if registry_entry["source"]["type"] != "local":
         return
     missing = [
@@ -311,6 +316,17 @@ def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
         y = read_arrow(path, columns=["y"]).column("y").to_numpy()
     except CorruptTableError:
         return
+    sizes = _check_sizes(config, registry, name, len(y), _shown(path, root))
+    trials = int(config["datasets"][name].get("trials", registry[name]["trials"]))
+    try:
+        check_training_classes(name, y, sizes["train_size"], sizes["test_size"], trials)
+    except ValueError as exc:
+        raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
+
+
+def _check_sizes(config, registry, name: str, n_rows: int, source: object) -> dict[str, int]:
+    """The dataset's sizes (the config's, else the registry's) fit its ``n_rows`` rows (read
+    from ``source``); returns them."""
     entry, defaults = config["datasets"][name], registry[name]
     sizes = {key: int(entry.get(key, defaults[key])) for key in ("train_size", "test_size")}
     key = "train_size" if "train_size" in entry else "test_size" if "test_size" in entry else None
@@ -319,17 +335,12 @@ def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
         if key
         else f"{_where('datasets', name)} (the registry's sizes)"
     )
-    n_rows = len(y)
     if sum(sizes.values()) > n_rows:
         raise ConfigError(
             f"{where}: train_size {sizes['train_size']} + test_size {sizes['test_size']} = "
-            f"{sum(sizes.values())} rows, but {name} has {n_rows} ({_shown(path, root)})"
+            f"{sum(sizes.values())} rows, but {name} has {n_rows} ({source})"
         )
-    trials = int(entry.get("trials", defaults["trials"]))
-    try:
-        check_training_classes(name, y, sizes["train_size"], sizes["test_size"], trials)
-    except ValueError as exc:
-        raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
+    return sizes
 
 
 def _shown(path: Path, root: Path) -> Path:

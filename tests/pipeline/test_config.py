@@ -465,8 +465,9 @@ def heart_data(tmp_path_factory, registry) -> Path:
     [
         (
             {"train_size": 250},
+            # the source file is read first (for its label rule), and counted
             "config datasets.heart.train_size: train_size 250 + test_size 170 = 420 rows, but "
-            "heart has 270 (results/data/heart.parquet)",
+            "heart has 270 (resources/heart.parquet)",
         ),
         (
             {"train_size": 2, "test_size": 10},
