@@ -202,6 +202,20 @@ def test_the_train_jobs_check_of_what_it_reads_passes(priced, case, pricing, mon
     assert check_reads(*args) == "probed"
 
 
+@pytest.mark.parametrize("pricing", PRICINGS)
+def test_what_the_pipeline_stores_is_the_estimators_evaluation(priced, case, pricing):
+    """The train job computes its record itself (``verify.measure``: the checked hook through
+    the base class); for every estimator it is its ``evaluate_at_budgets``, byte for byte,
+    and its labels are ``predict_at_budgets``: no shard moves by a last bit."""
+    X, y, _ = priced
+    model = fitted(priced, case, pricing)
+    labels, stored = measure(model, X[180:], y[180:], BUDGETS)
+    own = model.evaluate_at_budgets(X[180:], y[180:], BUDGETS)
+    np.testing.assert_array_equal(labels, model.predict_at_budgets(X[180:], BUDGETS))
+    for field, value in own.as_dict().items():
+        assert getattr(stored, field).tobytes() == value.tobytes(), field
+
+
 def test_the_same_random_state_gives_the_same_results(priced, case):
     X, y, prices = priced
     again = make(case, **prices["per attribute"]).fit(X[:180], y[:180])
