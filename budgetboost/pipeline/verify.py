@@ -134,8 +134,14 @@ class TrialPrices(NamedTuple):
         return int(self.pricing.cost.size)
 
     def set_costs(self, reads: np.ndarray) -> np.ndarray:
-        """The price of each row's set of groups, ``reads`` (n_rows, n_groups) boolean."""
-        return self.pricing.set_costs(reads, np.arange(self.n_groups))
+        """The price of each row's set of groups, ``reads`` (n_rows, n_groups) boolean: each
+        distinct set priced once (the examples of a tree read the sets of its few paths)."""
+        if reads.shape[0] <= 1 or not reads.shape[1]:
+            return self.pricing.set_costs(reads, np.arange(self.n_groups))
+        packed = np.packbits(reads, axis=1)
+        keys = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1])))[:, 0]
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        return self.pricing.set_costs(reads[first], np.arange(self.n_groups))[inverse]
 
     def alone(self) -> np.ndarray:
         """Each column's price alone: its group's, with its discount group's shared part."""
