@@ -45,7 +45,8 @@ class CheapestStump(BudgetedEstimator):
 
 
 class DictEvaluation(CheapestStump):
-    """Breaks the contract: ``evaluate_at_budgets`` returns a dict instead of the record."""
+    """Breaks the contract: ``evaluate_at_budgets`` returns a dict instead of the record (the
+    pipeline never calls it, and planning refuses the class)."""
 
     def evaluate_at_budgets(self, X, y, budgets):
         return super().evaluate_at_budgets(X, y, budgets).as_dict()
@@ -82,7 +83,7 @@ class NaNScores(CheapestStump):
 
 class OverspendingRecord(CheapestStump):
     """Keeps ``_scores_and_costs`` honest but rewrites the record ``evaluate_at_budgets``
-    returns (the pipeline checks what it stores, not only what the base class computed)."""
+    returns (the pipeline computes what it stores from the hook: the record never enters)."""
 
     def evaluate_at_budgets(self, X, y, budgets):
         from budgetboost import BudgetEvaluation

@@ -217,7 +217,7 @@ def read_test_costs(path: str | os.PathLike) -> pd.DataFrame:
         raise ValueError(
             f"cost file {path}: needs a header line with the columns 'feature' and 'cost' "
             f"(its first line has {len(frame.columns)} comma-separated fields, neither "
-            "named so): not a cost table?"
+            f"named so): {_separator_hint(frame.columns)}"
         )
     padded = frame["feature"] != frame["feature"].str.strip()
     if padded.any():
@@ -252,6 +252,23 @@ def read_test_costs(path: str | os.PathLike) -> pd.DataFrame:
     )
     _check_groups(path, out)
     return out
+
+
+#: Separators a cost file written with another one shows in its one-field header.
+_SEPARATORS = (";", "\t", "|")
+
+
+def _separator_hint(columns: pd.Index) -> str:
+    """What a header without 'feature' and 'cost' suggests: a file separated otherwise (a
+    cost file is read with commas only), else not a cost table."""
+    if len(columns) == 1:
+        for sep in _SEPARATORS:
+            if sep in str(columns[0]):
+                return (
+                    f"its header is one field, {_shown(str(columns[0]))}: a file separated "
+                    f"by {sep!r}? A cost file is read with commas: write 'feature,cost' rows"
+                )
+    return "not a cost table?"
 
 
 def _numbers(path: Path, frame: pd.DataFrame, column: str) -> pd.Series:
@@ -432,7 +449,8 @@ def check_attributes(
     """A cost file's tests against the dataset it prices (``columns``: its source's columns;
     ``attributes``: those it binarizes): no price for the label or for a column the source
     does not have (it would be ignored, and a typo would leave its attribute unpriced), and a
-    price, in the file or under the spec's ``prices``, for every attribute.
+    price, in the file (not an empty cell) or under the spec's ``prices``, for every
+    attribute.
 
     Raises
     ------
@@ -452,6 +470,14 @@ def check_attributes(
         raise ValueError(
             f"cost file {path} has no cost for attribute(s) {missing[:5]} (price them in the "
             "file, or under the spec's `prices`: a price, or null: the test is not offered)"
+        )
+    given = tests["cost"].reindex([a for a in attributes if a not in prices])
+    unpriced = given.index[given.isna()].tolist()
+    if unpriced:
+        raise ValueError(
+            f"cost file {path} gives no price for {unpriced[:5]} (an empty cost cell): price "
+            "them in the file, or name them under the spec's `prices` (a price, or null: the "
+            "test is not offered)"
         )
 
 

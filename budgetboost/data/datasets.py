@@ -305,14 +305,18 @@ def label_vector(
         raise DatasetError(f"{where}: a value is both positive and negative in the rule")
     other = ~(pos | neg)
     if other.any():
-        bad = values[other]
-        value = bad.iloc[0]
-        example = repr(value.item() if hasattr(value, "item") else value)
-        example = example if len(example) <= 40 else example[:36] + "...'"
+        row = int(np.flatnonzero(np.asarray(other))[0])
+        value = values.iloc[row]
+        if pd.isna(value):
+            example = "an empty label (a row with fewer fields than the header?)"
+        else:
+            example = repr(value.item() if hasattr(value, "item") else value)
+            example = example if len(example) <= 40 else example[:36] + "...'"
         raise DatasetError(
             f"{where}: {int(other.sum())} rows have a label outside the rule "
             f"(positive {list(rule['positive'])}, negative "
-            f"{list(rule['negative'])}), e.g. {example}"
+            f"{list(rule['negative'])}), e.g. {example} at row {row} (0-based, header not "
+            "counted)"
         )
     return np.where(pos, 1, -1).astype(np.int8)
 
@@ -329,12 +333,20 @@ def _select_rows(
     return frame.loc[keep].reset_index(drop=True)
 
 
-def check_labels(name: str, entry: Mapping[str, object], root: str | os.PathLike = ".") -> None:
+def check_labels(
+    name: str, entry: Mapping[str, object], root: str | os.PathLike = "."
+) -> int | None:
     """The entry's label rule (and row selection) against its source files where they are
     present, reading only what the rule reads: what ``binarize`` would otherwise stop on
     after the workflow started (an empty file, a missing label column, a label outside the
     rule), found when it is planned. Parquet and CSV sources (SVMlight files are read whole
     by ``binarize`` only).
+
+    Returns
+    -------
+    int or None
+        The rows the source files hold (after the entry's ``select``), which the dataset's
+        sizes must fit; None where nothing was read.
 
     Raises
     ------
@@ -344,7 +356,7 @@ def check_labels(name: str, entry: Mapping[str, object], root: str | os.PathLike
     fmt = entry.get("format", "parquet")
     files = [f for f in source_files(name, entry, root) if f.path.is_file()]
     if fmt not in ("csv", "parquet") or not files:
-        return
+        return None
     wanted = [entry["label"]["column"]]
     if entry.get("select") and entry["select"]["column"] not in wanted:
         wanted.append(entry["select"]["column"])
@@ -375,6 +387,7 @@ def check_labels(name: str, entry: Mapping[str, object], root: str | os.PathLike
     if frame.empty:
         raise DatasetError(f"dataset {name!r}: no rows in {where}")
     label_vector(name, frame, entry["label"], where)
+    return len(frame)
 
 
 def source_columns(

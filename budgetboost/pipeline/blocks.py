@@ -26,11 +26,11 @@ from budgetboost.data.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.data.seeds import seed_from_key
 from budgetboost.data.splits import check_training_classes, split_indices
 from budgetboost.estimators.contract.base import BudgetEvaluation
-from budgetboost.estimators.contract.checks import ContractError, check_costs
+from budgetboost.estimators.contract.checks import ContractError
 from budgetboost.estimators.contract.validation import check_budgets
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_estimator
-from budgetboost.pipeline.verify import TrialPrices, check_reads, check_reproducible
+from budgetboost.pipeline.verify import TrialPrices, check_reads, check_reproducible, measure
 
 __all__ = [
     "BlockInputs",
@@ -45,7 +45,7 @@ __all__ = [
     "shard_metadata",
 ]
 
-# fields of the BudgetEvaluation of ``evaluate_at_budgets`` copied into the shard as they are
+# the cost fields of the evaluation the pipeline computes (verify.measure, verify.check_reads)
 _EVAL_KEYS = tuple(f.name for f in dataclasses.fields(BudgetEvaluation) if f.name != "error")
 
 
@@ -480,10 +480,12 @@ def run_trial(
     twin=False,
 ):
     """One trial of :func:`run_block` on its offered columns (:class:`Offered`): the
-    estimator built as the job builds it, fitted, evaluated at ``grid`` on the test and
-    the training rows, and verified (:mod:`budgetboost.pipeline.verify`: at every budget,
-    each test example reads only the feature groups it pays for, at the prices reported;
-    with ``twin``, a second fit gives the same results).
+    estimator built as the job builds it, fitted, and evaluated at ``grid`` on the test and
+    the training rows by the pipeline, from the labels it predicts and the prices of the
+    feature groups each test example reads (:mod:`budgetboost.pipeline.verify`: the
+    estimator's own ``evaluate_at_budgets`` is never called; at every budget, each test
+    example reads only the groups it pays for; with ``twin``, a second fit gives the same
+    results).
 
     Returns ``(columns, fit_seconds, predict_seconds, estimator)``: the shard's columns of
     the trial, and the (last) fitted estimator, for benchmarks that read its choices.
@@ -523,11 +525,11 @@ def run_trial(
         fit_seconds += time.perf_counter() - start
         start = time.perf_counter()
         try:
-            test = estimator.evaluate_at_budgets(X_test, y_test, budgets)
-            train = estimator.evaluate_at_budgets(X_train, y_train, budgets)
-            for result in (test, train):
-                _check_evaluation(result, budgets, spec.name)
-            check_reads(estimator, X_test, y_test, test, budgets, prices, shuffles, where)
+            test_labels, test = measure(estimator, X_test, y_test, budgets)
+            _, train = measure(estimator, X_train, y_train, budgets)
+            check_reads(
+                estimator, X_test, y_test, test_labels, test, budgets, prices, shuffles, where
+            )
             if twin and fit_budget == fits[0][0]:
                 check_reproducible(
                     make, estimator, test, X_train, y_train, X_test, y_test, budgets, where
@@ -554,31 +556,6 @@ def run_trial(
 
 def _where(algorithm: str, dataset: str, cost_model: str, trial: int) -> str:
     return f"algorithm {algorithm!r}, dataset {dataset!r}, cost model {cost_model!r}, trial {trial}"
-
-
-def _check_evaluation(result: Any, budgets: Sequence[float], name: str) -> None:
-    """The contract on what is stored, whoever computed it (an estimator may override
-    ``evaluate_at_budgets``): a :class:`BudgetEvaluation` with one entry per budget, errors
-    in [0, 1], costs checked by :func:`~budgetboost.estimators.contract.checks.check_costs`."""
-    if not isinstance(result, BudgetEvaluation):
-        raise TypeError(
-            f"algorithm {name!r}: evaluate_at_budgets must return a "
-            "budgetboost.BudgetEvaluation (subclass "
-            f"budgetboost.BudgetedEstimator); got {type(result).__name__}"
-        )
-    if len(result) != len(budgets):
-        raise ValueError(
-            f"algorithm {name!r}: evaluate_at_budgets returned "
-            f"{len(result)} values for {len(budgets)} budgets"
-        )
-    grid = np.asarray(budgets, dtype=np.float64)
-    fields = result.as_dict()
-    error = fields.pop("error")
-    bad = ~((error >= 0) & (error <= 1))  # NaN fails both
-    if bad.any():
-        budget = float(grid[np.flatnonzero(bad)[0]])
-        raise ContractError(f"evaluate_at_budgets: error {error[bad][0]} outside [0, 1]", budget)
-    check_costs("evaluate_at_budgets", fields, grid)
 
 
 def _chosen_tradeoffs(estimator: Any, budgets: Sequence[float]) -> np.ndarray:

@@ -38,6 +38,7 @@ from budgetboost.pipeline import folders
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.plan import grid_budgets
 from budgetboost.pipeline.specs import PER_TRIAL_PARAMS
+from budgetboost.pipeline.verify import never_called
 
 __all__ = [
     "name_problem",
@@ -276,9 +277,14 @@ def _check_dataset(config, registry, name, entry, root: Path) -> None:
             )
     registry_entry = registry[name]
     try:  # the label rule against the raw files already there (binarize would stop on it)
-        check_labels(name, registry_entry, root)
+        rows = check_labels(name, registry_entry, root)
     except DatasetError as exc:
         raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
+    if rows is not None:  # binarize keeps at most the source's rows
+        where = ", ".join(
+            str(_shown(f.path, root)) for f in source_files(name, registry_entry, root)
+        )
+        _check_sizes(config, registry, name, rows, where)
     if registry_entry["source"]["type"] != "local":
         return
     missing = [
@@ -310,6 +316,17 @@ def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
         y = read_arrow(path, columns=["y"]).column("y").to_numpy()
     except CorruptTableError:
         return
+    sizes = _check_sizes(config, registry, name, len(y), _shown(path, root))
+    trials = int(config["datasets"][name].get("trials", registry[name]["trials"]))
+    try:
+        check_training_classes(name, y, sizes["train_size"], sizes["test_size"], trials)
+    except ValueError as exc:
+        raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
+
+
+def _check_sizes(config, registry, name: str, n_rows: int, source: object) -> dict[str, int]:
+    """The dataset's sizes (the config's, else the registry's) fit its ``n_rows`` rows (read
+    from ``source``); returns them."""
     entry, defaults = config["datasets"][name], registry[name]
     sizes = {key: int(entry.get(key, defaults[key])) for key in ("train_size", "test_size")}
     key = "train_size" if "train_size" in entry else "test_size" if "test_size" in entry else None
@@ -318,17 +335,12 @@ def _check_sizes_against_data(config, registry, name: str, root: Path) -> None:
         if key
         else f"{_where('datasets', name)} (the registry's sizes)"
     )
-    n_rows = len(y)
     if sum(sizes.values()) > n_rows:
         raise ConfigError(
             f"{where}: train_size {sizes['train_size']} + test_size {sizes['test_size']} = "
-            f"{sum(sizes.values())} rows, but {name} has {n_rows} ({_shown(path, root)})"
+            f"{sum(sizes.values())} rows, but {name} has {n_rows} ({source})"
         )
-    trials = int(entry.get("trials", defaults["trials"]))
-    try:
-        check_training_classes(name, y, sizes["train_size"], sizes["test_size"], trials)
-    except ValueError as exc:
-        raise ConfigError(f"{_where('datasets', name)}: {exc}") from None
+    return sizes
 
 
 def _shown(path: Path, root: Path) -> Path:
@@ -358,6 +370,14 @@ def _check_algorithm(name: str, entry: Mapping[str, Any], rounds: list[Any]) -> 
             f"{_where('algorithms', name, 'estimator')}: {entry['estimator']} is not a "
             "budgetboost.BudgetedEstimator (subclass it: see its docstring, 'Writing an "
             "estimator')"
+        )
+    if overridden := never_called(cls):
+        raise ConfigError(
+            f"{_where('algorithms', name, 'estimator')}: {entry['estimator']} overrides "
+            f"{', '.join(overridden)}, which a train job never calls: it computes the errors "
+            "from the labels of _scores_and_costs and the costs from the feature groups "
+            "_groups_read says each example reads; remove the override and implement those "
+            "hooks (see budgetboost.BudgetedEstimator, 'Writing an estimator')"
         )
     for library in getattr(cls, "libraries", ()):
         try:
@@ -479,6 +499,8 @@ def _check_params(name: str, cls: type, params: Mapping[str, Any], accepted: set
         raise ConfigError(
             f"{_where('algorithms', name, 'params', exc.parameter)}: {exc.reason}"
         ) from None
+    except TypeError as exc:  # a constraint table that is not one
+        raise ConfigError(f"{_where('algorithms', name, 'estimator')}: {exc}") from None
 
 
 def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> None:

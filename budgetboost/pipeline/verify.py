@@ -1,37 +1,49 @@
-"""What a train job verifies of an estimator instead of trusting it: at every budget, each
-test example reads only the feature groups it pays for, the costs reported are the prices of
-what it reads, and the same ``random_state`` gives the same results.
+"""What a train job computes and verifies of an estimator instead of trusting it: the stored
+errors are the pipeline's, computed from the labels the model predicts; at every budget each
+test example reads only the feature groups it pays for, at the prices stored; and the same
+``random_state`` gives the same results.
 
-The contract (:mod:`budgetboost.estimators.contract.checks`) checks the costs an estimator
-*reports*; an estimator could still read a column it never pays for and report ``spent = 0``
-(0.274 test error at a "spent" of 0), at one budget only (0.294 at budget 1.0, where the
-column read costs 1.35), or read cheaper columns than it says it pays for (a vote of three
-columns, 1.35 + 0.53 + 1.65, reported as 1.65). :func:`check_reads` closes that at every
-budget of the grid, on a *sample* of the test rows: at each budget :data:`CHECK_ROWS` rows
-drawn afresh (every row where there are no more), so any row can be drawn at any budget;
-the samples of all budgets are stacked into one matrix, so that the estimator is asked a
-few times per trial, whatever the grid (every question at every budget: a model whose
-answers depend on a row's position, as AdaBoostRS's random draws do, is asked about the
-same positions each time).
+:func:`measure` computes what a shard stores: the labels at every budget of the contract's
+hook ``_scores_and_costs`` (its outputs checked: :mod:`budgetboost.estimators.contract.checks`),
+called through :class:`~budgetboost.estimators.contract.base.BudgetedEstimator` itself, the
+test and training errors of those labels, and the hook's costs. What a subclass puts in
+``predict_at_budgets``, ``evaluate_at_budgets`` or ``groups_read`` is never called, and the
+config check refuses a class that overrides them (:data:`NEVER_CALLED`): a plug-in that
+reported half its error from its own ``evaluate_at_budgets`` was stored as the best method.
+
+:func:`check_reads` checks the labels the shard stores on the question that made them: the
+whole test set, in its order, at the whole grid. An estimator could otherwise read a column
+it never pays for and report ``spent = 0`` (0.274 test error at a "spent" of 0), at one
+budget only, read cheaper columns than it says it pays for (a vote of three columns, 1.35 +
+0.53 + 1.65, reported as 1.65), or read an unpaid column only when asked about more rows
+than a check samples (0.274 against 0.385 at the same price, passing a check of 8 rows per
+budget). The stored question is asked again :data:`CHECK_QUESTIONS` times, each time every
+test row checked at one budget (a row's budgets spread over the grid from a random start, so
+any row is checked at any budget, each budget on about ``n_rows * CHECK_QUESTIONS /
+n_budgets`` rows; every row at every budget on a short grid), with every column it does not
+pay for at that budget replaced (a 0/1 column by its other value, any other column by
+another test row's: :class:`_Others`); its label at that budget must be the stored one. The
+question differs from the stored one only in the columns replaced, so no model can answer
+it differently by the number, order or position of the rows asked about (a model drawing at
+random by a row's position, as AdaBoostRS does, draws the same).
 
 - An estimator that says what it reads (``BudgetedEstimator.groups_read``: every estimator
-  of the package but SelectThenTrain's LightGBM) has, in each
-  budget's sample, every column outside each row's feature groups changed (a 0/1 column to
-  its other value, any other column to another test row's: :class:`_Sample`), and no
-  prediction at that budget may change. The costs it reports must be the prices of those
-  sets at the cost model's prices, discount groups included (:class:`TrialPrices`): the
-  stored ``spent``, ``mean_example_cost`` and ``max_example_cost`` where every example
-  reads the same set; else the sample's own ``mean_example_cost`` and ``max_example_cost``
-  (its evaluation), whose ``error`` must be that of its predictions.
-- Of an estimator that does not say (a user's own) the job finds what each prediction
-  depends on: at each budget the columns priced above the sample's ``max_example_cost``
-  are changed at once (no example checked could afford any); then, on :data:`PROBE_ROWS`
-  rows, each feature group's columns alone, at every budget: no row may depend on a set of
-  groups priced above the ``max_example_cost`` of those rows, nor their mean price exceed
-  their ``mean_example_cost``. A dependency seen is a read (nothing honest is refused); a
-  read that changes no prediction is not seen, nor harmful. (The sample's own evaluation,
-  not the stored one, bounds what it may read: a model drawing at random by a row's
-  position, as AdaBoostRS does, pays otherwise at other positions.)
+  of the package but SelectThenTrain's LightGBM) is asked for every test row's feature groups
+  at every budget; the columns outside them are replaced. The per-example costs stored
+  (``mean_example_cost``, ``max_example_cost``; ``spent`` too where every example reads the
+  same set) must be the prices of these sets over the whole test set at the cost model's
+  prices, discount groups included (:class:`TrialPrices`), within what a sum of the same
+  prices in another order differs by (:data:`BUDGET_TOLERANCE`, relative): the estimator's
+  own sum is stored, so that a result does not move by a last bit.
+- Of an estimator that does not say (a user's own) the job finds what the predictions
+  depend on: at each budget the columns priced above the stored ``max_example_cost`` are
+  replaced at once on every test row (no example could afford any); then, on
+  :data:`PROBE_ROWS` rows, each feature group's columns alone, at every budget: no row may
+  depend on a set of groups priced above the ``max_example_cost`` of those rows, nor their
+  mean price exceed their ``mean_example_cost``. A dependency seen is a read (nothing honest
+  is refused); a read that changes no prediction is not seen, nor harmful. (The probe's own
+  evaluation of its rows, not the stored one, bounds what they may read: a model drawing at
+  random by a row's position, as AdaBoostRS does, pays otherwise at other positions.)
 
 :func:`check_reproducible`: a second estimator of the same trial (same parameters, same
 ``random_state``) fitted on the same rows must give the same evaluation, field for field
@@ -42,6 +54,11 @@ fits must score alike, and their shard rows equal the train job's, column for co
 (:func:`check_same_rows`: across processes); the findings wait for it, so a method that is
 not reproducible fails the run. (Adding a cheaper dataset moves the check: the check
 re-runs, never a shard.)
+
+What no question can tell: a model that keeps what it was asked before (a test row seen by
+``groups_read`` or by the stored question, looked up again in a checked one) answers from
+memory; the checks assume, as the contract says, that an answer depends on the fitted model
+and the question only.
 
 A violation raises :class:`~budgetboost.estimators.contract.checks.ContractError`.
 """
@@ -54,7 +71,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from budgetboost.estimators.contract.base import BudgetedEstimator
+from budgetboost.estimators.contract.base import BudgetedEstimator, BudgetEvaluation
 from budgetboost.estimators.contract.checks import BUDGET_TOLERANCE, ContractError
 from budgetboost.estimators.contract.pricing import Pricing
 from budgetboost.estimators.contract.validation import (
@@ -65,22 +82,26 @@ from budgetboost.estimators.contract.validation import (
 )
 
 __all__ = [
-    "CHECK_ROWS",
+    "CHECK_QUESTIONS",
     "PROBE_CELLS",
     "PROBE_ROWS",
+    "NEVER_CALLED",
     "READ_CELLS",
     "TrialPrices",
     "check_reads",
     "check_reproducible",
     "check_same_rows",
+    "measure",
+    "never_called",
 ]
 
-#: Test rows checked at each budget, drawn afresh at each (every row when there are no more).
-CHECK_ROWS = 8
+#: Times the stored question is asked again, unpaid columns replaced (each test row checked
+#: at one budget each time): every (row, budget) when the grid has no more budgets.
+CHECK_QUESTIONS = 4
 #: Cells (budgets x rows x feature groups) of the groups read asked of an estimator at once.
 READ_CELLS = 1 << 24
 #: Test rows whose dependence on each feature group is probed, of an estimator that does not
-#: say what it reads (the first rows of the sample).
+#: say what it reads (drawn from the trial's verification seed).
 PROBE_ROWS = 16
 #: Cells (rows x columns) of one question of the probe: the copies of many groups stacked.
 PROBE_CELLS = 1 << 22
@@ -113,42 +134,81 @@ class TrialPrices(NamedTuple):
         return int(self.pricing.cost.size)
 
     def set_costs(self, reads: np.ndarray) -> np.ndarray:
-        """The price of each row's set of groups, ``reads`` (n_rows, n_groups) boolean."""
-        return self.pricing.set_costs(reads, np.arange(self.n_groups))
+        """The price of each row's set of groups, ``reads`` (n_rows, n_groups) boolean: each
+        distinct set priced once (the examples of a tree read the sets of its few paths)."""
+        if reads.shape[0] <= 1 or not reads.shape[1]:
+            return self.pricing.set_costs(reads, np.arange(self.n_groups))
+        packed = np.packbits(reads, axis=1)
+        keys = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1])))[:, 0]
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        return self.pricing.set_costs(reads[first], np.arange(self.n_groups))[inverse]
 
     def alone(self) -> np.ndarray:
         """Each column's price alone: its group's, with its discount group's shared part."""
         return self.pricing.prices()[self.group_of_column]
 
 
-class _Sample(NamedTuple):
-    """The test rows checked: each budget's rows, stacked (see the module docstring), and
-    the values that replace theirs: the other value of a 0/1 column (every indicator of the
-    benchmark's data: a read column then always changes), another test row's (a random
-    derangement of the rows) of any other column."""
+def measure(
+    estimator: Any, X: np.ndarray, y: np.ndarray, budgets: Sequence[float]
+) -> tuple[np.ndarray, BudgetEvaluation]:
+    """The labels of a fitted estimator at each budget and their evaluation against ``y``,
+    computed by the pipeline (what a shard stores).
 
-    rows: np.ndarray  # test row of each sampled row
-    budget: np.ndarray  # the budget (grid position) each sampled row is checked at
-    X: np.ndarray
-    y: np.ndarray
-    other: np.ndarray  # other values of each sampled row (:meth:`draw`)
+    The scores and costs are those of the contract's hook ``_scores_and_costs``, checked,
+    called through :class:`BudgetedEstimator` itself, so that no override of its public
+    methods (``predict_at_budgets``, ``evaluate_at_budgets``) or of their helpers enters a
+    result; the error is the share of the labels that differ from ``y``, as
+    :meth:`BudgetedEstimator.evaluate_at_budgets` computes it.
+
+    Returns
+    -------
+    labels : ndarray of shape (len(budgets), n_samples)
+    evaluation : BudgetEvaluation
+        The error of ``labels`` and the costs the hook reports (:func:`check_reads` checks
+        the test set's against the prices of what each example reads).
+    """
+    labels, costs = _asked(estimator, X, budgets)
+    truth = BudgetedEstimator._checked_y(estimator, y, labels.shape[1])
+    error = (labels != truth[None, :]).mean(axis=1)
+    return labels, BudgetEvaluation(error=error, **costs.as_dict())
+
+
+#: The public methods of :class:`BudgetedEstimator` whose results the pipeline computes itself
+#: (:func:`measure`, :func:`check_reads`): an override would never be called.
+NEVER_CALLED = ("predict_at_budgets", "evaluate_at_budgets", "groups_read")
+
+
+def never_called(cls: type) -> list[str]:
+    """The methods of :data:`NEVER_CALLED` that the estimator class ``cls`` overrides."""
+    return [
+        name
+        for name in NEVER_CALLED
+        if getattr(cls, name, None) is not getattr(BudgetedEstimator, name)
+    ]
+
+
+def _asked(estimator: Any, X: np.ndarray, budgets: Any) -> tuple[np.ndarray, Any]:
+    """The labels and :class:`BudgetCosts` of one question, by the base class's own methods."""
+    base = BudgetedEstimator
+    Xa = base._validated(estimator, X)
+    scores, costs = base._checked_scores_and_costs(estimator, Xa, check_budgets(budgets))
+    return base._labels(estimator, scores), costs
+
+
+class _Others(NamedTuple):
+    """The values that replace the unpaid ones of each test row: the other value of a 0/1
+    column (every indicator of the benchmark's data: a read column then always changes),
+    another test row's (a random derangement of the rows) of any other column."""
+
+    values: np.ndarray
 
     @classmethod
-    def draw(
-        cls, rng: np.random.Generator, X: np.ndarray, y: np.ndarray, n_budgets: int
-    ) -> _Sample:
+    def draw(cls, rng: np.random.Generator, X: np.ndarray) -> _Others:
         n = X.shape[0]
-        parts = [
-            np.arange(n) if n <= CHECK_ROWS else np.sort(rng.choice(n, CHECK_ROWS, replace=False))
-            for _ in range(n_budgets)
-        ]
-        rows = np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
-        budget = np.repeat(np.arange(n_budgets), [part.size for part in parts])
-        mine = X[rows]
-        other = X[_others(rng, n)[rows] if n > 1 else rows]
-        binary = np.all((X == 0) | (X == 1), axis=0)  # the indicators: each value changed
-        other[:, binary] = 1 - mine[:, binary]
-        return cls(rows, budget, mine, np.asarray(y)[rows], other)
+        other = X[_others(rng, n)] if n > 1 else X.copy()
+        binary = np.all((X == 0) | (X == 1), axis=0)
+        other[:, binary] = 1 - X[:, binary]
+        return cls(other)
 
 
 def _tolerance(value: float) -> float:
@@ -168,28 +228,31 @@ def check_reads(
     estimator: Any,
     X: np.ndarray,
     y: np.ndarray,
-    evaluation: Any,
+    labels: np.ndarray,
+    evaluation: BudgetEvaluation,
     budgets: Sequence[float],
     prices: TrialPrices,
     rng: np.random.Generator,
     where: str,
 ) -> str:
-    """Each test example reads only what it pays for at every budget (the module docstring).
+    """Each test example reads only what it pays for at every budget, on the stored labels'
+    own question, and the costs stored are the prices of what it reads (the module
+    docstring).
 
     Parameters
     ----------
     estimator : BudgetedEstimator
         Fitted.
     X, y : ndarray
-        The rows it was evaluated on and their labels.
-    evaluation : BudgetEvaluation
-        Its evaluation on ``(X, y)`` at ``budgets``: what the shard stores.
+        The test rows and their labels.
+    labels, evaluation : ndarray, BudgetEvaluation
+        :func:`measure` of the estimator on ``(X, y)`` at ``budgets``: what the shard stores.
     budgets : sequence of float
         The grid.
     prices : TrialPrices
         The trial's prices.
     rng : numpy Generator
-        The rows checked and the rows whose values replace unread ones (seeded from the
+        The rows whose values replace unread ones, and the rows probed (seeded from the
         trial's stable key).
     where : str
         Names the algorithm, dataset, cost model and trial in the message.
@@ -203,67 +266,37 @@ def check_reads(
     grid = np.asarray(list(budgets), dtype=np.float64)
     if not X.shape[0] or not grid.size:
         return "empty"
-    sample = _Sample.draw(rng, X, y, grid.size)
-    said = _said_reads(estimator, sample, grid, prices, where)
-    if said is None:
-        _probe(estimator, sample, grid, prices, where)
+    other = _Others.draw(rng, X).values
+    reads = _said_reads(estimator, X, grid, prices, where)
+    if reads is None:
+        _probe(estimator, X, y, other, labels, evaluation, grid, prices, rng, where)
         return "probed"
-    paid, shared, replaced = said
-    if shared:  # every example reads the model's set: the stored costs are its price
-        before = estimator.predict_at_budgets(sample.X, grid)
-        for b, budget in enumerate(grid):
-            _check_prices(paid[b], evaluation, b, budget, where, spent=True)
-    else:  # the sample's own evaluation: its costs are the prices of what it reads
-        before, own = _evaluated(estimator, sample.X, sample.y, grid)
-        for b, budget in enumerate(grid):
-            _check_prices(paid[b], own, b, budget, where)
-            _check_error(before[b], sample.y, float(own.error[b]), budget, where)
-    if X.shape[0] < 2:
-        return "reads"
-    after = estimator.predict_at_budgets(replaced, grid)
-    at = (sample.budget, np.arange(sample.rows.size))
-    changed = np.bincount(sample.budget[after[at] != before[at]], minlength=grid.size)
-    if changed.any():
-        b = int(np.flatnonzero(changed)[0])
-        raise ContractError(
-            f"{where}, budget {grid[b]:g}: the model reads columns it does not pay for: "
-            "replacing the columns outside the feature groups each test example reads by "
-            f"another example's values changed {changed[b]} of the "
-            f"{int(np.sum(sample.budget == b))} predictions checked",
-            float(grid[b]),
-        )
+    _check_prices(reads, evaluation, grid, prices, where)
+
+    def kept(b: int, rows: np.ndarray) -> np.ndarray:
+        read = reads[b]
+        return read[rows if read.shape[0] > 1 else [0]][:, prices.group_of_column]
+
+    _replaced_alike(estimator, X, labels, grid, where, kept, other, _outside_reads, rng)
     return "reads"
 
 
-def _evaluated(estimator: Any, X: np.ndarray, y: np.ndarray, grid: np.ndarray) -> tuple:
-    """``(predict_at_budgets(X, grid), evaluate_at_budgets(X, y, grid))``, computed once
-    where the estimator keeps the base class's two methods (every estimator of the package:
-    both are read off one ``_scores_and_costs``, checked), else by its own two methods."""
-    cls = type(estimator)
-    if (
-        cls.predict_at_budgets is BudgetedEstimator.predict_at_budgets
-        and cls.evaluate_at_budgets is BudgetedEstimator.evaluate_at_budgets
-    ):
-        Xa = estimator._validated(X)
-        scores, costs = estimator._checked_scores_and_costs(Xa, check_budgets(grid))
-        labels = estimator._checked_y(y, Xa.shape[0])
-        return estimator._labels(scores), estimator._evaluation(scores, costs, labels)
-    return estimator.predict_at_budgets(X, grid), estimator.evaluate_at_budgets(X, y, grid)
+def _outside_reads(b: int) -> str:
+    return (
+        "replacing the columns outside the feature groups each test example reads by other values"
+    )
 
 
 def _said_reads(
-    estimator: Any, sample: _Sample, grid: np.ndarray, prices: TrialPrices, where: str
-) -> tuple[list[np.ndarray], bool, np.ndarray] | None:
-    """What the estimator says the sampled rows read, asked in blocks of budgets of at most
-    :data:`READ_CELLS` cells: the price of each row's set at each budget (one price where
-    every row reads the same set), whether every row reads the same set at every budget,
-    and the sample with every column outside the set of each row replaced, at the row's
-    budget. None where the estimator does not say."""
-    n_rows = sample.rows.size
-    step = max(1, READ_CELLS // max(1, n_rows * prices.n_groups))
-    paid, shared, replaced = [], True, sample.X.copy()
+    estimator: Any, X: np.ndarray, grid: np.ndarray, prices: TrialPrices, where: str
+) -> list[np.ndarray] | None:
+    """What the estimator says each test row reads at each budget (one boolean array
+    (n_rows or 1, n_groups) per budget), asked in blocks of budgets of at most
+    :data:`READ_CELLS` cells. None where the estimator does not say."""
+    step = max(1, READ_CELLS // max(1, X.shape[0] * prices.n_groups))
+    said = []
     for start in range(0, grid.size, step):
-        reads = estimator.groups_read(sample.X, grid[start : start + step])
+        reads = BudgetedEstimator.groups_read(estimator, X, grid[start : start + step])
         if reads is None:
             if start:
                 raise ContractError(
@@ -275,124 +308,180 @@ def _said_reads(
                 f"{where}: the model says it reads {reads.shape[2]} feature groups; the "
                 f"trial has {prices.n_groups}"
             )
-        for offset, read in enumerate(reads):
-            b = start + offset
-            paid.append(prices.set_costs(read))
-            shared &= read.shape[0] == 1
-            mine = np.flatnonzero(sample.budget == b)
-            keep = read[mine if read.shape[0] > 1 else [0]][:, prices.group_of_column]
-            replaced[mine] = np.where(keep, sample.X[mine], sample.other[mine])
-    return paid, shared, replaced
+        said.extend(reads)
+    return said
 
 
 def _check_prices(
-    paid: np.ndarray,
-    evaluation: Any,
-    b: int,
-    budget: float,
+    reads: list[np.ndarray],
+    evaluation: BudgetEvaluation,
+    grid: np.ndarray,
+    prices: TrialPrices,
     where: str,
-    spent: bool = False,
 ) -> None:
-    """The costs reported at budget ``b`` are the prices of the groups read (``paid``:
-    the price of each row's set); ``spent`` too, where every example reads one set."""
-    said = {"mean_example_cost": float(paid.mean()), "max_example_cost": float(paid.max())}
-    if spent:
-        said["spent"] = said["max_example_cost"]
+    """The per-example costs stored (and ``spent`` where every test row reads one set) are
+    the prices of the groups read at the cost model's prices, within what a sum of the same
+    prices in another order differs by (:data:`BUDGET_TOLERANCE`, relative)."""
+    paid = [prices.set_costs(read) for read in reads]
+    said = {
+        "mean_example_cost": np.array([p.mean() for p in paid]),
+        "max_example_cost": np.array([p.max() for p in paid]),
+    }
+    shared = np.array([read.shape[0] == 1 for read in reads])
+    said["spent"] = np.where(shared, said["max_example_cost"], evaluation.spent)
     for name, price in said.items():
-        reported = float(getattr(evaluation, name)[b])
-        if abs(reported - price) > _tolerance(max(reported, price)):
+        reported = np.asarray(getattr(evaluation, name))
+        off = np.abs(reported - price) > BUDGET_TOLERANCE * np.maximum(
+            1.0, np.maximum(np.abs(reported), np.abs(price))
+        )
+        if off.any():
+            b = int(np.flatnonzero(off)[0])
             raise ContractError(
-                f"{where}, budget {budget:g}: {name} is {reported:g}, but the feature groups "
-                f"the model says the test examples read cost {price:g} at the cost model's "
-                "prices",
-                float(budget),
+                f"{where}, budget {grid[b]:g}: {name} is {reported[b]:g}, but the feature "
+                f"groups the model says the test examples read cost {price[b]:g} at the cost "
+                "model's prices",
+                float(grid[b]),
             )
 
 
-def _check_error(labels: np.ndarray, y: np.ndarray, stored: float, budget: float, where: str):
-    """The predictions checked are those whose error is reported."""
-    error = float(np.mean(labels != y))
-    if error != stored:
+def _replaced_alike(
+    estimator: Any,
+    X: np.ndarray,
+    labels: np.ndarray,
+    grid: np.ndarray,
+    where: str,
+    kept: Callable[[int, np.ndarray], np.ndarray],
+    other: np.ndarray,
+    detail: Callable[[int], str],
+    rng: np.random.Generator,
+) -> None:
+    """Ask the stored question again :data:`CHECK_QUESTIONS` times (every time when the
+    grid is shorter), unpaid columns replaced: in each, every test row is checked at one
+    budget, its columns outside ``kept(b, rows)`` (boolean, (len(rows) or 1, n_columns))
+    replaced by ``other``, and its label at that budget must be the stored one. A row's
+    budgets are spread over the grid from a random start, so that each budget is checked on
+    about ``n_rows * CHECK_QUESTIONS / n_budgets`` rows, any row at any budget."""
+    n, size = X.shape[0], grid.size
+    questions = min(size, CHECK_QUESTIONS)
+    start, rows = rng.integers(size, size=n), np.arange(n)
+    changed = np.zeros(size, dtype=np.intp)
+    checked = np.zeros(size, dtype=np.intp)
+    for q in range(questions):
+        at = (start + (q * size) // questions) % size
+        keep = np.empty(X.shape, dtype=bool)
+        for b in np.unique(at):
+            mine = np.flatnonzero(at == b)
+            keep[mine] = kept(int(b), mine)
+        question = np.where(keep, X, other)
+        same = np.array_equal(question, X)
+        answers = labels if same else _asked(estimator, question, grid)[0]
+        differ = answers[at, rows] != labels[at, rows]
+        changed += np.bincount(at[differ], minlength=size)
+        checked += np.bincount(at, minlength=size)
+    if changed.any():
+        _check_same_answers(estimator, X, labels, grid, where)
+        b = int(np.flatnonzero(changed)[0])
         raise ContractError(
-            f"{where}, budget {budget:g}: evaluate_at_budgets reports error {stored:g}, but "
-            f"predict_at_budgets errs on {error:g} of the same test rows",
-            float(budget),
+            f"{where}, budget {grid[b]:g}: the model reads columns it does not pay for: "
+            f"{detail(b)} changed {changed[b]} of the {checked[b]} test predictions checked "
+            "at that budget",
+            float(grid[b]),
+        )
+
+
+def _check_same_answers(
+    estimator: Any, X: np.ndarray, labels: np.ndarray, grid: np.ndarray, where: str
+) -> None:
+    """Before a model is said to read what it does not pay for: asked the stored question
+    again, unchanged, it must give the stored labels (a model drawing from global random
+    state changes its answers whatever is replaced)."""
+    again = _asked(estimator, X, grid)[0]
+    differ = (again != labels).sum(axis=1)
+    if differ.any():
+        b = int(np.flatnonzero(differ)[0])
+        raise ContractError(
+            f"{where}, budget {grid[b]:g}: not reproducible: asked the same test rows again, "
+            f"unchanged, the model gave {differ[b]} of its {labels.shape[1]} labels otherwise; "
+            "draw every random number from random_state, never from global state",
+            float(grid[b]),
         )
 
 
 def _probe(
     estimator: Any,
-    sample: _Sample,
+    X: np.ndarray,
+    y: np.ndarray,
+    other: np.ndarray,
+    labels: np.ndarray,
+    evaluation: BudgetEvaluation,
     grid: np.ndarray,
     prices: TrialPrices,
+    rng: np.random.Generator,
     where: str,
 ) -> None:
-    """What each sampled prediction depends on, of a model that does not say what it reads
-    (the module docstring): at each budget the columns no example can afford, at once; then
-    each group alone, at every budget (:func:`_probe_groups`)."""
-    before, own = _evaluated(estimator, sample.X, sample.y, grid)
-    for b, budget in enumerate(grid):
-        _check_error(before[b], sample.y, float(own.error[b]), budget, where)
-    if sample.X.shape[0] < 2 or np.array_equal(sample.X, sample.other):
+    """What the predictions depend on, of a model that does not say what it reads (the
+    module docstring): at each budget the columns no test example can afford, at once, on the
+    stored question; then each group alone, at every budget, on :data:`PROBE_ROWS` rows
+    (:func:`_probe_groups`)."""
+    if X.shape[0] < 2 or np.array_equal(X, other):
         return
-    worst = np.asarray(own.max_example_cost, dtype=np.float64)  # at the sample's positions
-    alone = prices.alone()
-    unread = alone[None, :] > worst[sample.budget, None] + BUDGET_TOLERANCE * np.maximum(
-        1.0, worst[sample.budget, None]
+    worst = np.asarray(evaluation.max_example_cost, dtype=np.float64)
+    unread = prices.alone()[None, :] > worst[:, None] + BUDGET_TOLERANCE * np.maximum(
+        1.0, worst[:, None]
     )
-    at = (sample.budget, np.arange(sample.rows.size))
-    if unread.any():
-        replaced = np.where(unread, sample.other, sample.X)
-        changed = np.bincount(
-            sample.budget[estimator.predict_at_budgets(replaced, grid)[at] != before[at]],
-            minlength=grid.size,
+
+    def kept(b: int, rows: np.ndarray) -> np.ndarray:
+        return ~unread[b][None, :]
+
+    def detail(b: int) -> str:
+        return (
+            f"every test example paid at most {worst[b]:g}, so none could read the "
+            f"{int(unread[b].sum())} columns priced above it, yet replacing them by other "
+            "values"
         )
-        if changed.any():
-            b = int(np.flatnonzero(changed)[0])
-            raise ContractError(
-                f"{where}, budget {grid[b]:g}: the model reads columns it does not pay for: "
-                f"every example checked paid at most {worst[b]:g}, so none could read the "
-                f"{int(unread[sample.budget == b][0].sum())} columns priced above it, yet "
-                f"replacing them by other examples' values changed {changed[b]} of the "
-                f"{int(np.sum(sample.budget == b))} predictions checked",
-                float(grid[b]),
-            )
-    _probe_groups(estimator, sample, grid, prices, where)
+
+    _replaced_alike(estimator, X, labels, grid, where, kept, other, detail, rng)
+    n = X.shape[0]
+    rows = np.arange(n) if n <= PROBE_ROWS else np.sort(rng.choice(n, PROBE_ROWS, replace=False))
+    _probe_groups(estimator, rows, X[rows], other[rows], y[rows], grid, prices, where)
 
 
 def _probe_groups(
     estimator: Any,
-    sample: _Sample,
+    rows: np.ndarray,
+    X: np.ndarray,
+    other: np.ndarray,
+    y: np.ndarray,
     grid: np.ndarray,
     prices: TrialPrices,
     where: str,
 ) -> None:
-    """Which feature groups each of :data:`PROBE_ROWS` sampled predictions depends on, at
+    """Which feature groups the predictions of the test rows ``rows`` (``X``; ``other``
+    their replacing values, ``y`` their labels) depend on, at
     every budget: each group's columns replaced alone. The copies of the rows for many groups
     are stacked into one question of at most :data:`PROBE_CELLS` cells, where the model
     answers a row the same wherever it stands (asked once: the unchanged rows stacked as
     many times); one whose answers depend on a row's position (random draws may) is asked
     group by group, the rows where they stand."""
-    rows = min(PROBE_ROWS, sample.rows.size)
-    X, other, y = sample.X[:rows], sample.other[:rows], sample.y[:rows]
-    base, own = _evaluated(estimator, X, y, grid)
+    base, own = measure(estimator, X, y, grid)
     order = np.argsort(prices.group_of_column, kind="stable")
     starts = np.searchsorted(prices.group_of_column[order], np.arange(prices.n_groups + 1))
     columns = [order[starts[g] : starts[g + 1]] for g in range(prices.n_groups)]
     varied = [g for g in range(prices.n_groups) if np.any(X[:, columns[g]] != other[:, columns[g]])]
-    per_block = min(len(varied), max(1, PROBE_CELLS // max(1, rows * X.shape[1])))
+    per_block = min(len(varied), max(1, PROBE_CELLS // max(1, X.shape[0] * X.shape[1])))
     stacked = per_block > 1 and np.array_equal(
-        estimator.predict_at_budgets(np.tile(X, (per_block, 1)), grid),
+        _asked(estimator, np.tile(X, (per_block, 1)), grid)[0],
         np.tile(base, (1, per_block)),
     )
     per_block = per_block if stacked else 1
-    depends = np.zeros((grid.size, rows, prices.n_groups), dtype=bool)
+    n = X.shape[0]
+    depends = np.zeros((grid.size, n, prices.n_groups), dtype=bool)
     for start in range(0, len(varied), per_block):
         block = varied[start : start + per_block]
         replaced = np.tile(X, (len(block), 1))
         for j, g in enumerate(block):
-            replaced[j * rows : (j + 1) * rows, columns[g]] = other[:, columns[g]]
-        after = estimator.predict_at_budgets(replaced, grid).reshape(grid.size, len(block), rows)
+            replaced[j * n : (j + 1) * n, columns[g]] = other[:, columns[g]]
+        after = _asked(estimator, replaced, grid)[0].reshape(grid.size, len(block), n)
         depends[:, :, block] = (after != base[:, None, :]).transpose(0, 2, 1)
     worst = np.asarray(own.max_example_cost, dtype=np.float64)
     mean = np.asarray(own.mean_example_cost, dtype=np.float64)
@@ -404,7 +493,7 @@ def _probe_groups(
             groups = np.flatnonzero(depends[b, i]).tolist()
             raise ContractError(
                 f"{where}, budget {budget:g}: the model reads more than it reports: the "
-                f"prediction of test row {int(sample.rows[i])} depends on feature groups "
+                f"prediction of test row {int(rows[i])} depends on feature groups "
                 f"{groups}, priced {paid[i]:g} at the cost model's prices, above the "
                 f"max_example_cost {worst[b]:g} reported",
                 float(budget),
@@ -431,13 +520,13 @@ def check_reproducible(
 ) -> None:
     """A twin of the trial's estimator (``make()``: same parameters, same ``random_state``)
     fitted on the same rows scores and evaluates the test rows exactly as the trial's
-    estimator (``fitted``, whose evaluation is ``fitted_evaluation``) did."""
+    estimator (``fitted``, whose :func:`measure` is ``fitted_evaluation``) did."""
     twin = make().fit(X_train, y_train)
     compared = [
         ("decision_function", fitted.decision_function(X_test), twin.decision_function(X_test)),
         *(
             (field.name, getattr(fitted_evaluation, field.name), getattr(evaluation, field.name))
-            for evaluation in [twin.evaluate_at_budgets(X_test, y_test, budgets)]
+            for evaluation in [measure(twin, X_test, y_test, budgets)[1]]
             for field in dataclasses.fields(fitted_evaluation)
         ),
     ]

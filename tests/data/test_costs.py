@@ -434,6 +434,12 @@ def test_an_attribute_listed_twice_in_a_cost_file_is_rejected(tmp_path, heart):
             "needs a header line with the columns 'feature' and 'cost' (its first line has 2 "
             "comma-separated fields, neither named so): not a cost table?",
         ),
+        (
+            "feature;cost\nage;1.0\n",
+            "(its first line has 1 comma-separated fields, neither named so): its header is "
+            "one field, 'feature;cost': a file separated by ';'? A cost file is read with "
+            "commas: write 'feature,cost' rows",
+        ),
         ("1.0\ns3cr3t-token-value\n", "cost 's3cr3t-token-value' of attribute f2"),
         (
             "feature,cost\nage,s3cr3t-token-value-long-enough-to-be-cut-short\n",

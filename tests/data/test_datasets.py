@@ -363,6 +363,11 @@ def test_text_in_a_parquet_column_names_the_value_and_the_way_out(tmp_path):
         ("", "cannot read {path} as csv: No columns to parse from file"),
         ("a,b\n1,2\n3,4\n", "label column 'y' not in {path} (none of its 2 columns)"),
         ("a,y\n1,0\n2,1\n3,2\n", "1 rows have a label outside the rule (positive [1], negative"),
+        (  # a short row was reported as a label outside the rule, e.g. nan, with no row
+            "a,y\n1,0\n2\n3,1\n",
+            "negative [0]), e.g. an empty label (a row with fewer fields than the header?) at "
+            "row 1 (0-based, header not counted)",
+        ),
         ("a,y\n1,0\n", None),
     ],
 )

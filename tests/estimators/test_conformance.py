@@ -25,7 +25,7 @@ from budgetboost.data.yamlfile import load_yaml
 from budgetboost.estimators.contract.base import BudgetedEstimator, BudgetEvaluation
 from budgetboost.estimators.contract.checks import BUDGET_TOLERANCE
 from budgetboost.estimators.contract.names import ESTIMATORS, estimator_class
-from budgetboost.pipeline.verify import TrialPrices, check_reads
+from budgetboost.pipeline.verify import TrialPrices, check_reads, measure
 
 #: The budgets of these tests: from nothing to everything.
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 3.5, 6.0, 12.0]
@@ -191,15 +191,29 @@ def test_the_train_jobs_check_of_what_it_reads_passes(priced, case, pricing, mon
     do not say finds nothing wrong with it either."""
     X, y, _ = priced
     model = fitted(priced, case, pricing)
-    evaluation = model.evaluate_at_budgets(X[180:], y[180:], BUDGETS)
+    labels, evaluation = measure(model, X[180:], y[180:], BUDGETS)
     prices = trial_prices(priced, pricing)
     says = model.groups_read(X[180:181], BUDGETS) is not None
     for seed in range(3):
         rng = np.random.default_rng(seed)
-        args = (model, X[180:], y[180:], evaluation, BUDGETS, prices, rng, "t")
+        args = (model, X[180:], y[180:], labels, evaluation, BUDGETS, prices, rng, "t")
         assert check_reads(*args) == ("reads" if says else "probed")
     monkeypatch.setattr(model, "_groups_read", lambda X, budgets: None)
     assert check_reads(*args) == "probed"
+
+
+@pytest.mark.parametrize("pricing", PRICINGS)
+def test_what_the_pipeline_stores_is_the_estimators_evaluation(priced, case, pricing):
+    """The train job computes its record itself (``verify.measure``: the checked hook through
+    the base class); for every estimator it is its ``evaluate_at_budgets``, byte for byte,
+    and its labels are ``predict_at_budgets``: no shard moves by a last bit."""
+    X, y, _ = priced
+    model = fitted(priced, case, pricing)
+    labels, stored = measure(model, X[180:], y[180:], BUDGETS)
+    own = model.evaluate_at_budgets(X[180:], y[180:], BUDGETS)
+    np.testing.assert_array_equal(labels, model.predict_at_budgets(X[180:], BUDGETS))
+    for field, value in own.as_dict().items():
+        assert getattr(stored, field).tobytes() == value.tobytes(), field
 
 
 def test_the_same_random_state_gives_the_same_results(priced, case):

@@ -254,25 +254,33 @@ def test_the_pipeline_runs_an_external_estimator(data):
     assert shard["spent"].tolist() == [0.0, 0.5] and stumps.empty
 
 
-def test_the_pipeline_rejects_a_result_that_is_not_the_record(data):
+@pytest.mark.parametrize("name", ["DictEvaluation", "OverspendingRecord", "HalfError"])
+def test_an_estimators_own_evaluation_never_enters_the_shard(data, name):
+    """Records an estimator's own evaluate_at_budgets returns (a dict, an overspent
+    ``spent``, half the error) were stored or refused as they stood: the shard is computed
+    from the labels and costs of its checked hook, the same as the honest model's (planning
+    refuses such a class: test_config)."""
     X, y = data
-    spec = specs.algorithm_spec("dict", {"estimator": "external_estimator:DictEvaluation"})
-    with pytest.raises(
-        TypeError, match="'dict': evaluate_at_budgets must return a budgetboost.BudgetEvaluation"
-    ):
-        blocks.run_block(
+
+    def shard_of(estimator):
+        spec = specs.algorithm_spec("mine", {"estimator": estimator})
+        return blocks.run_block(
             X=X,
             y=y,
             groups=None,
             splits={0: (np.arange(40), np.arange(40, 60))},
-            costs={0: np.ones(4)},
+            costs={0: np.array([2.0, 0.5, 1.0, 3.0])},
             grouped=False,
             dataset="toy",
             cost_model="c",
             spec=spec,
-            budgets=[1.0],
+            budgets=[0.25, 1.0],
             trials=[0],
-        )
+        )[0]
+
+    honest = shard_of("external_estimator:CheapestStump")
+    module = "fixtures.misbehaving_estimators" if name == "HalfError" else "external_estimator"
+    pd.testing.assert_frame_equal(shard_of(f"{module}:{name}"), honest)
 
 
 @pytest.mark.parametrize(
@@ -281,7 +289,6 @@ def test_the_pipeline_rejects_a_result_that_is_not_the_record(data):
         ("Overspending", "0.25", "spent 7.5 exceeds the budget 0.25"),
         ("NaNCosts", "0.25", "costs.rounds is nan"),
         ("NaNScores", "0.25", "60 of 60 scores are not finite"),
-        ("OverspendingRecord", "0.25", "evaluate_at_budgets: spent 100 exceeds the budget 0.25"),
     ],
 )
 def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, detail):
@@ -316,9 +323,9 @@ def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, de
         (
             "Peeker",
             "algorithm 'odd', dataset 'toy', cost model 'c', trial 0, budget 0.25: the model "
-            "reads columns it does not pay for: every example checked paid at most 0, so none "
-            "could read the 4 columns priced above it, yet replacing them by other examples' "
-            "values changed",
+            "reads columns it does not pay for: every test example paid at most 0, so none "
+            "could read the 4 columns priced above it, yet replacing them by other values "
+            "changed",
         ),
         (
             "Moody",

@@ -282,6 +282,58 @@ def test_an_estimator_without_the_prices_its_cost_model_passes_stops_at_planning
     check_config(config, registry, REPO)
 
 
+@pytest.mark.parametrize(
+    ("estimator", "methods"),
+    [
+        ("fixtures.misbehaving_estimators:HalfError", "evaluate_at_budgets"),
+        ("external_estimator:DictEvaluation", "evaluate_at_budgets"),
+    ],
+)
+def test_an_estimator_overriding_what_the_pipeline_computes_stops_at_planning(
+    test_config, registry, estimator, methods
+):
+    """Wrong case: an estimator whose own evaluate_at_budgets reported half its error was
+    summarised as the best method; a train job never calls it, and planning says so."""
+    config = validate_config(
+        edited(test_config, lambda c: c["algorithms"].update(mine={"estimator": estimator}))
+    )
+    with pytest.raises(ConfigError) as err:
+        check_config(config, registry, REPO)
+    assert str(err.value) == (
+        f"config algorithms.mine.estimator: {estimator} overrides {methods}, which a train "
+        "job never calls: it computes the errors from the labels of _scores_and_costs and "
+        "the costs from the feature groups _groups_read says each example reads; remove the "
+        "override and implement those hooks (see budgetboost.BudgetedEstimator, 'Writing an "
+        "estimator')"
+    )
+
+
+def test_a_constraint_written_the_scikit_learn_way_is_read_so(test_config, registry):
+    """Poor case: a ``_parameter_constraints`` entry that is a plain type (``[int]``, as
+    scikit-learn allows) ended planning in a traceback; it is read as scikit-learn reads it,
+    and an entry that is no constraint stops in one line naming the class and parameter."""
+    fixtures = "fixtures.misbehaving_estimators"
+
+    def planned(estimator, params):
+        entry = {"estimator": f"{fixtures}:{estimator}", "params": params}
+        config = validate_config(edited(test_config, lambda c: c["algorithms"].update(mine=entry)))
+        check_config(config, registry, REPO)
+
+    planned("PlainTypes", {"depth": 2})
+    with pytest.raises(ConfigError) as err:
+        planned("PlainTypes", {"depth": 2.5})
+    assert str(err.value) == (
+        "config algorithms.mine.params.depth: must be an instance of int; got 2.5"
+    )
+    with pytest.raises(ConfigError) as err:
+        planned("NotAConstraint", {"depth": 2})
+    assert str(err.value) == (
+        "config algorithms.mine.estimator: NotAConstraint._parameter_constraints['depth'] "
+        "holds 'int', which is not a constraint: use None, a type, or a constraint of "
+        "budgetboost.estimators.contract.params (Interval, Options, InstanceOf, ...)"
+    )
+
+
 def test_an_estimator_without_feature_groups_stops_under_a_grouped_cost_model(
     test_config, registry
 ):
@@ -363,6 +415,11 @@ def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_pat
             "has no cost for attribute(s) ['thal'] (price them in the file, or under the "
             "spec's `prices`: a price, or null: the test is not offered)",
         ),
+        (  # an empty cost cell passed planning and stopped every train job
+            lambda rows: rows.__setitem__(1, "age,,,"),
+            "gives no price for ['age'] (an empty cost cell): price them in the file, or name "
+            "them under the spec's `prices` (a price, or null: the test is not offered)",
+        ),
         (
             lambda rows: rows.append("thall,1.00,,1.00"),
             "prices ['thall'], not columns of the dataset (its columns: ",
@@ -424,8 +481,9 @@ def heart_data(tmp_path_factory, registry) -> Path:
     [
         (
             {"train_size": 250},
+            # the source file is read first (for its label rule), and counted
             "config datasets.heart.train_size: train_size 250 + test_size 170 = 420 rows, but "
-            "heart has 270 (results/data/heart.parquet)",
+            "heart has 270 (resources/heart.parquet)",
         ),
         (
             {"train_size": 2, "test_size": 10},

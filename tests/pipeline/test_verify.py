@@ -1,6 +1,8 @@
-"""The train job's check of what each test example reads (budgetboost.pipeline.verify), at
-every budget: models that cheat at one budget only, or read cheaper columns than they report,
-are caught, whatever rows the check samples; honest models pass, those that say what they
+"""What the train job computes and checks of an estimator (budgetboost.pipeline.verify): the
+errors stored are those of the labels it predicts, whatever its own evaluate_at_budgets says;
+at every budget, on the stored labels' own question, models that cheat at one budget only,
+read cheaper columns than they report, or read an unpaid column only on questions larger than
+a sample are caught, whatever the check draws; honest models pass, those that say what they
 read and those that do not."""
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from budgetboost.data.seeds import rng_from_key
 from budgetboost.estimators.contract.checks import ContractError
 from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.pipeline import verify
-from budgetboost.pipeline.verify import TrialPrices, check_reads
+from budgetboost.pipeline.verify import TrialPrices, check_reads, measure
 
 #: The prices of the issue's cases: the best column costs 1.35; with the next two (0.53 and
 #: 1.65) a vote reads 3.54; a cheap column of 0.2 is the honest stump's.
@@ -45,10 +47,11 @@ def fitted(data, name, **params):
 def checked(estimator, data, seed=0, grid=GRID, prices=None):
     """:func:`check_reads` of a fitted estimator on the test rows, as a train job calls it."""
     X, y = data
-    evaluation = estimator.evaluate_at_budgets(X[200:], y[200:], grid)
+    labels, evaluation = measure(estimator, X[200:], y[200:], grid)
     prices = TrialPrices.of(COSTS) if prices is None else prices
     rng = np.random.default_rng(seed)
-    return check_reads(estimator, X[200:], y[200:], evaluation, grid, prices, rng, "trial 0")
+    args = (labels, evaluation, grid, prices, rng, "trial 0")
+    return check_reads(estimator, X[200:], y[200:], *args)
 
 
 def test_the_old_check_looked_at_three_budgets_of_six():
@@ -61,7 +64,7 @@ def test_the_old_check_looked_at_three_budgets_of_six():
     ("name", "detail"),
     [
         # no groups_read: the columns priced above the reported cost are replaced
-        ("OneBudgetPeeker", "every example checked paid at most 0, so none could read the 6"),
+        ("OneBudgetPeeker", "every test example paid at most 0, so none could read the 6"),
         # groups_read says nothing is read at 1.0: every column is replaced there
         ("OneBudgetPeekerSays", "replacing the columns outside the feature groups each"),
     ],
@@ -140,13 +143,14 @@ def test_what_an_estimator_says_it_reads_is_checked_for_shape(data):
             model.groups_read(X, GRID)
 
 
-def test_every_budget_is_checked_on_its_own_sample(data, monkeypatch):
-    """Each budget gets :data:`~verify.CHECK_ROWS` rows drawn afresh, stacked: the model is
-    asked once for what they read and twice for their predictions, whatever the grid."""
+def test_the_stored_question_is_asked_again_a_few_times_whatever_the_grid(data, monkeypatch):
+    """The model is asked for what every test row reads, then about the whole test set at
+    the whole grid, as for the stored labels, :data:`~verify.CHECK_QUESTIONS` times: each
+    time every row is checked at one budget, its unpaid columns replaced."""
     model = fitted(data, "ThreeColumnVoteSaysAll")
     model.reported_ = float(COSTS[[0, 1, 2]].sum())  # an honest report
     calls = []
-    for method in ("groups_read", "predict_at_budgets"):
+    for method in ("_groups_read", "_scores_and_costs"):
         original = getattr(model, method)
 
         def spy(X, budgets, original=original, method=method):
@@ -154,14 +158,60 @@ def test_every_budget_is_checked_on_its_own_sample(data, monkeypatch):
             return original(X, budgets)
 
         monkeypatch.setattr(model, method, spy)
+    assert checked(model, data) == "reads"
+    n = len(data[1]) - 200
+    stored = ("_scores_and_costs", n, len(GRID))
+    assert verify.CHECK_QUESTIONS < len(GRID)
+    assert calls == [stored, ("_groups_read", n, len(GRID))] + [stored] * verify.CHECK_QUESTIONS
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_model_reading_an_unpaid_column_on_large_questions_only_is_caught(data, seed):
+    """Wrong case: it pays for and says its three cheapest columns, and reads the best column
+    outside them only when asked about more rows than 8 per budget, the check's sample: it
+    passed the check, its stored error below the honest model's at the same price."""
+    cheat = fitted(data, "SizePeeker")
     X, y = data
-    evaluation = model.evaluate_at_budgets(X[200:], y[200:], GRID)
-    rng = np.random.default_rng(0)
-    prices = TrialPrices.of(COSTS)
-    assert check_reads(model, X[200:], y[200:], evaluation, GRID, prices, rng, "t") == "reads"
-    rows = verify.CHECK_ROWS * len(GRID)
-    assert calls == [
-        ("groups_read", rows, len(GRID)),
-        ("predict_at_budgets", rows, len(GRID)),
-        ("predict_at_budgets", rows, len(GRID)),
-    ]
+    big, _ = measure(cheat, X[200:], y[200:], GRID)
+    small = np.concatenate(
+        [
+            measure(cheat, X[200 + i : 208 + i], y[200 + i : 208 + i], GRID)[0]
+            for i in range(0, 96, 8)
+        ],
+        axis=1,
+    )
+    at = GRID.index(4.0)  # the three cheapest columns (0.2 + 0.53 + 0.8) are paid
+    assert np.mean(big[at, :96] != y[200:296]) < np.mean(small[at] != y[200:296])
+    with pytest.raises(ContractError) as err:
+        checked(cheat, data, seed)
+    assert str(err.value).startswith(
+        "trial 0, budget 2: the model reads columns it does not pay for: replacing the columns "
+        "outside the feature groups each test example reads by other values changed "
+    )
+
+
+def test_the_stored_error_is_that_of_the_predicted_labels(data):
+    """Wrong case: an estimator whose own evaluate_at_budgets reports half its error was
+    stored as the best method; the pipeline never calls it."""
+    X, y = data
+    cheat = fitted(data, "HalfError")
+    honest = CheapestStump(feature_costs=COSTS).fit(X[:200], y[:200])
+    said = cheat.evaluate_at_budgets(X[200:], y[200:], GRID).error
+    labels, stored = measure(cheat, X[200:], y[200:], GRID)
+    np.testing.assert_array_equal(stored.error, np.mean(labels != y[None, 200:], axis=1))
+    np.testing.assert_array_equal(stored.error, measure(honest, X[200:], y[200:], GRID)[1].error)
+    assert (said < stored.error).any()
+    assert verify.never_called(type(cheat)) == ["evaluate_at_budgets"]
+    assert verify.never_called(CheapestStump) == []
+
+
+@pytest.mark.parametrize("name", ["Restless", "RestlessSays"])
+def test_a_model_drawing_from_global_random_state_is_called_not_reproducible(data, name):
+    """Poor case: a model drawing from global random state at every question was reported
+    as reading columns it does not pay for; asked the stored question again, unchanged, it
+    answers otherwise, and that is what the check says."""
+    model = fitted(data, name)
+    with pytest.raises(ContractError) as err:
+        checked(model, data)
+    assert str(err.value).startswith("trial 0, budget 0.25: not reproducible: asked the same ")
+    assert "draw every random number from random_state, never from global state" in str(err.value)

@@ -138,6 +138,12 @@ def test_a_job_past_its_runtime_stops_naming_algorithm_dataset_and_trial(tmp_pat
         ("OneBudgetPeekerAt4", "ContractError: algorithm 'odd', dataset 'heart', cost model "),
         ("ThreeColumnVote", "ContractError: algorithm 'odd', dataset 'heart', cost model "),
         ("ThreeColumnVoteSaysAll", "ContractError: algorithm 'odd', dataset 'heart', cost "),
+        (
+            "SizePeeker",
+            "ContractError: algorithm 'odd', dataset 'heart', cost model 'uniform_0_2', trial "
+            "0, budget 2: the model reads columns it does not pay for: replacing the columns "
+            "outside the feature groups each test example reads by other values changed ",
+        ),
     ],
 )
 def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls, start):
@@ -145,13 +151,33 @@ def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls,
     and an empty log; a KeyboardInterrupt a 20-line traceback on the console. Case 2: a
     model reading a column it reports not paying for, or not reproducible, was accepted.
     ``os._exit(0)`` was blamed on the file system's latency; a model cheating at
-    one budget only, or voting with three columns and reporting one, was accepted."""
+    one budget only, or voting with three columns and reporting one, was accepted, and one
+    reading an unpaid column only when asked about more rows than the check sampled."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"odd": f"misbehaving_estimators:{cls}"})
     line = one_line_error(run(repo, shard("odd"), check=False), "rule train ")
     assert f"algorithm=odd, block=0): {start}" in line
     assert "Traceback" in (repo / train_log("odd")).read_text()  # the log has it all
     assert not (repo / shard("odd")).exists()
+
+
+def test_an_estimator_reporting_its_own_error_stops_at_planning(tmp_path):
+    """Wrong case: a plug-in whose own evaluate_at_budgets reported half its error ran, exit
+    status 0, and was summarised as the best method (0.193 against 0.385 for the identical
+    honest model). A train job never calls it; planning stops in one line, no job run."""
+    repo = copy_repo(tmp_path / "repo")
+    own_estimators(repo, {"odd": "misbehaving_estimators:HalfError"})
+    proc = run(repo, f"{RESULTS}/summary/summary.parquet", check=False)
+    line = one_line_error(proc, "config algorithms.odd.estimator: ")
+    assert line == (
+        "config algorithms.odd.estimator: misbehaving_estimators:HalfError overrides "
+        "evaluate_at_budgets, which a train job never calls: it computes the errors from the "
+        "labels of _scores_and_costs and the costs from the feature groups _groups_read says "
+        "each example reads; remove the override and implement those hooks (see "
+        "budgetboost.BudgetedEstimator, 'Writing an estimator')"
+    )
+    assert len((proc.stdout + proc.stderr).splitlines()) < 10
+    assert not (repo / RESULTS).exists()
 
 
 def test_a_method_that_is_not_reproducible_fails_the_run(tmp_path):

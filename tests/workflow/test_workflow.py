@@ -244,7 +244,20 @@ def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
     _stops_at_planning(
         repo,
         "config datasets.mine: dataset 'mine', file resources/local/mine.csv, label column "
-        "'y': 1 rows have a label outside the rule (positive [1], negative [0]), e.g. 2",
+        "'y': 1 rows have a label outside the rule (positive [1], negative [0]), e.g. 2 at "
+        "row 2 (0-based, header not counted)",
+    )
+
+
+def test_a_user_csv_with_fewer_rows_than_its_sizes_stops_at_planning(tmp_path):
+    """Poor case: a CSV of one data row passed planning and its binarize job said that
+    every attribute is constant; the rows are counted where the label rule is read."""
+    repo = copy_repo(tmp_path / "repo")
+    _user_csv(repo, "a,y\n1,0\n")
+    _stops_at_planning(
+        repo,
+        "config datasets.mine (the registry's sizes): train_size 100 + test_size 170 = 270 "
+        "rows, but mine has 1 (resources/local/mine.csv)",
     )
 
 
@@ -284,14 +297,15 @@ def test_an_estimator_module_with_a_syntax_error_stops_at_planning(tmp_path):
         (
             {"train_size": 200},
             "config datasets.heart.train_size: train_size 200 + test_size 170 = 370 rows, but "
-            "heart has 270 (results/test/data/heart.parquet)",
+            "heart has 270 (resources/heart.parquet)",
         ),
         ({"train_size": 2}, "config datasets.heart: dataset 'heart', trial "),
     ],
 )
 def test_sizes_the_data_cannot_hold_stop_at_planning_once_it_exists(run_copy, sizes, message):
-    """Found only in train jobs before. Where the binarized data exists (any run after
-    the first), planning checks the sizes and every trial's training classes against it."""
+    """Found only in train jobs before. Planning checks the sizes against the rows of the
+    source file (read for its label rule) and, where the binarized data exists (any run
+    after the first), every trial's training classes against it."""
     edit_config(run_copy, lambda c: c["datasets"]["heart"].update(sizes))
     proc = snakemake(run_copy, "-n", check=False)
     output = proc.stdout + proc.stderr

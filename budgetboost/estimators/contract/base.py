@@ -287,6 +287,9 @@ class BudgetedEstimator:
 
     Override ``decision_function`` or ``predict`` only where they differ from that (as
     :class:`~budgetboost.AdaBoostRS` does: its ``predict`` samples at the fitted budget).
+    Never override ``predict_at_budgets``, ``evaluate_at_budgets`` or ``groups_read``: a train
+    job computes what it stores from the hooks itself (``budgetboost.pipeline.verify.measure``)
+    and never calls them, and the config check refuses a class that does.
 
     Attributes
     ----------

@@ -3,8 +3,8 @@
 A plugged-in estimator could otherwise win a comparison by breaking them: a model that
 spends more than its budget, or whose NaN scores are read as one class. After every
 ``_scores_and_costs`` (:class:`~budgetboost.estimators.contract.base.BudgetedEstimator` calls it for
-``decision_function``, ``predict_at_budgets`` and ``evaluate_at_budgets``) and again on every
-evaluation the pipeline stores (``budgetboost.pipeline.blocks``):
+``decision_function``, ``predict_at_budgets`` and ``evaluate_at_budgets``, and the pipeline
+for every evaluation it stores: ``budgetboost.pipeline.verify.measure``):
 
 - the scores are finite, one row per budget and one column per example;
 - every cost field is finite and not negative;

@@ -207,6 +207,27 @@ class NonNegativeVector(Vector):
         return f"got {array[bad[0]]} at index {bad[0]}" if len(bad) else None
 
 
+def _constraint(owner: str, name: str, constraint: Any) -> Any:
+    """A constraint of ``_parameter_constraints`` as :func:`validate_params` uses it: a plain
+    type, as scikit-learn allows (``[int]``), is an :class:`InstanceOf` it.
+
+    Raises
+    ------
+    TypeError
+        Naming the class and parameter, for an entry that is neither None, a type nor a
+        constraint.
+    """
+    if constraint is None or hasattr(constraint, "is_satisfied_by"):
+        return constraint
+    if isinstance(constraint, type):
+        return InstanceOf((constraint,), f"an instance of {constraint.__name__}")
+    raise TypeError(
+        f"{owner}._parameter_constraints[{name!r}] holds {shown(constraint)}, which is not a "
+        "constraint: use None, a type, or a constraint of "
+        "budgetboost.estimators.contract.params (Interval, Options, InstanceOf, ...)"
+    )
+
+
 def _describe(constraints: Sequence[Any]) -> str:
     """``"a number >= 0 or None"``: the constraints joined as alternatives."""
     parts = ["None" if c is None else str(c) for c in constraints]
@@ -234,8 +255,18 @@ def shown(value: Any, limit: int = 60) -> str:
         if not math.isfinite(number):
             return f"{text} (text, not a number: YAML writes infinity .inf, not-a-number .nan)"
         if number.is_integer() and abs(number) < 2**53:
-            number = int(number)
-        return f"{text} (text, not a number: write {number!r})"
+            return f"{text} (text, not a number: write {int(number)!r})"
+        return f"{text} (text, not a number: write {yaml_float(number)})"
+    return text
+
+
+def yaml_float(number: float) -> str:
+    """``number`` written so that YAML (PyYAML's 1.1 rules) reads it as a number: an exponent
+    needs a dot before it (``1.0e+308``; ``1e+308`` and ``1e308`` are text there)."""
+    text = repr(float(number))
+    mantissa, e, exponent = text.partition("e")
+    if e and "." not in mantissa:
+        return f"{mantissa}.0e{exponent}"
     return text
 
 
@@ -273,6 +304,7 @@ def validate_params(
         allowed = constraints.get(name)
         if allowed is None:
             continue
+        allowed = [_constraint(owner, name, c) for c in allowed]
         if any(value is None if c is None else c.is_satisfied_by(value) for c in allowed):
             continue
         details = [c.explain(value) for c in allowed if c is not None]
