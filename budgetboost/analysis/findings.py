@@ -97,6 +97,7 @@ def questions(
     algorithms: Iterable[str] = (),
     field_regime: tuple[tuple[str, str], ...] = (),
     pools: Mapping[str, str] | None = None,
+    binding: frozenset[tuple[str, str, str]] | None = None,
 ) -> list[Comparison]:
     """The comparisons of every question (see the module docstring); ``algorithms`` are
     those that ran under an open cost model.
@@ -104,22 +105,25 @@ def questions(
     With pairs of the field's regime (``field_regime``: :func:`field_pairs`, ``pools`` each
     cost model's pool), the field's question is asked there, every family against every
     other (the paper's boosters against the peers too), its rows across datasets one per
-    pool; else on the paper's experiments.
+    pool, and one more per pool on the datasets where the band binds (``binding``: the
+    (dataset, cost model, band) triples, :mod:`budgetboost.analysis.binding`); else on the
+    paper's experiments.
     """
     peers = catalogue.of_family("peer")
     field = catalogue.of_family(*FIELD_FAMILIES)
     contenders = catalogue.field_contenders()
     where = field_regime or paper
     pooled = tuple(sorted((pools or {}).items())) if field_regime else None
+    binds = binding if field_regime else None
     out = [
-        Comparison("field", x, y, pairs=where, bands=FINDING_BANDS, pools=pooled)
+        Comparison("field", x, y, pairs=where, bands=FINDING_BANDS, pools=pooled, binding=binds)
         for i, x in enumerate(field)
         for y in contenders
         if y != x and y not in field[:i]  # a pair of the field's algorithms once
     ]
     if field_regime:
         out += [
-            Comparison("field", x, y, pairs=where, bands=FINDING_BANDS, pools=pooled)
+            Comparison("field", x, y, pairs=where, bands=FINDING_BANDS, pools=pooled, binding=binds)
             for x in catalogue.peer_opponents()
             for y in peers
         ]

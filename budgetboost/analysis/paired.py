@@ -60,6 +60,7 @@ from budgetboost.analysis.vocabulary import ALL, ALPHA, EQUIVALENCE_MARGIN, TOO_
 from budgetboost.data.splits import SplitSizes
 
 __all__ = [
+    "BINDING_POOL",
     "COMPARISON_COLUMNS",
     "Comparison",
     "band_errors",
@@ -67,6 +68,8 @@ __all__ = [
     "compare",
 ]
 
+#: Appended to a pool's name for its row across the datasets where the band binds.
+BINDING_POOL = " (binding)"
 #: Columns of :func:`compare`, in order.
 COMPARISON_COLUMNS = [
     "question",
@@ -121,6 +124,10 @@ class Comparison:
         Across datasets, the rows of these cost models pool under their pool's name, one row
         per pool (the field's regime: each cost model, or Turney's files together); a cost
         model not named pools under ``all``. ``None``: every cost model under ``all``.
+    binding : frozenset of (dataset, cost model, band) or None
+        Where each band binds (:mod:`budgetboost.analysis.binding`: a criterion of the prices
+        alone, never of an error): each pool then has a second row across datasets, on the
+        datasets where the band binds, pooled as ``"{pool}"`` + :data:`BINDING_POOL`.
     """
 
     question: str
@@ -130,6 +137,7 @@ class Comparison:
     pairs: tuple[tuple[str, str], ...] | None = None
     bands: tuple[str, ...] = ("small", "large")
     pools: tuple[tuple[str, str], ...] | None = None
+    binding: frozenset[tuple[str, str, str]] | None = None
 
 
 def band_means(shards: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
@@ -241,6 +249,13 @@ def _across_rows(family: list[dict], comparison: Comparison, band: str, alpha: f
         return []
     table = pd.DataFrame(family)
     table["pool"] = [_pool_of(comparison, c) for c in table["cost_model"]]
+    if comparison.binding:
+        binds = [
+            (d, c, band) in comparison.binding
+            for d, c in zip(table["dataset"], table["cost_model"], strict=True)
+        ]
+        bound = table[binds].assign(pool=lambda t: t["pool"] + BINDING_POOL)
+        table = pd.concat([table, bound], ignore_index=True)
     rows = []
     for pool, part in table.groupby("pool", sort=False):
         per_dataset = part.groupby("dataset", sort=False).agg(

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-import numpy as np
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
 from budgetboost.analysis.average_cost import at_mean_cost
 from budgetboost.analysis.bands import BANDS
-from budgetboost.analysis.binding import Prices, binding
+from budgetboost.analysis.binding import Prices
 from budgetboost.analysis.claims import claim_comparisons
 from budgetboost.analysis.leads import leads
 from budgetboost.analysis.matching import budget_to_match
@@ -140,6 +139,7 @@ def comparisons_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.Da
             open_algorithms,
             field_regime=run.field_regime,
             pools=run.field,
+            binding=run.binds,
         ),
     ]
     return compare(means, asked, run.sizes)
@@ -174,7 +174,13 @@ def field_mean_cost_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> p
     asked = [
         c
         for c in findings_.questions(
-            run.catalogue, paper, (), None, field_regime=run.field_regime, pools=run.field
+            run.catalogue,
+            paper,
+            (),
+            None,
+            field_regime=run.field_regime,
+            pools=run.field,
+            binding=run.binds,
         )
         if c.question == "field" or (c.question == "peers" and not run.field_regime)
     ]
@@ -191,13 +197,8 @@ def field_mean_cost_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> p
 )
 def binding_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """:func:`budgetboost.analysis.binding.binding` of every (dataset, cost model) with
-    prices, at the budgets of its grid."""
-    finite = run.shards[np.isfinite(run.shards["budget"])]
-    grids = {
-        (d, c): np.unique(part["budget"].to_numpy())
-        for (d, c), part in finite.groupby(["dataset", "cost_model"], sort=True)
-    }
-    return binding(run.prices, grids)
+    prices, at the budgets of its grid (:attr:`RunRows.binding`)."""
+    return run.binding
 
 
 @table(

@@ -34,9 +34,10 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
-from budgetboost.analysis.binding import Prices
+from budgetboost.analysis.binding import Prices, band_binds, binding
 from budgetboost.analysis.claims import CLAIM_BANDS
 from budgetboost.analysis.paired import band_means
+from budgetboost.analysis.vocabulary import FINDING_BANDS
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.splits import SplitSizes
 
@@ -109,6 +110,27 @@ class RunRows:
         return findings_.experiment_pairs(
             self.shards, self.catalogue, self.baseline, field=self.field
         )
+
+    @cached_property
+    def binding(self) -> pd.DataFrame:
+        """Where each budget binds (:func:`budgetboost.analysis.binding.binding` of
+        :attr:`prices` at each (dataset, cost model)'s grid)."""
+        finite = self.shards[np.isfinite(self.shards["budget"])]
+        grids = {
+            (d, c): np.unique(part["budget"].to_numpy())
+            for (d, c), part in finite.groupby(["dataset", "cost_model"], sort=True)
+        }
+        return binding(self.prices, grids)
+
+    @cached_property
+    def binds(self) -> frozenset[tuple[str, str, str]]:
+        """The (dataset, cost model, band) triples where the band binds (its largest budget
+        does: :func:`budgetboost.analysis.binding.band_binds`), for the findings' bands."""
+        if self.binding.empty:
+            return frozenset()
+        found = pd.concat([band_binds(self.binding, b) for b in FINDING_BANDS])
+        found = found[found["binds"]]
+        return frozenset(zip(found["dataset"], found["cost_model"], found["band"], strict=True))
 
     @cached_property
     def field_regime(self) -> tuple[tuple[str, str], ...]:

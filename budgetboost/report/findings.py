@@ -13,6 +13,7 @@ import pandas as pd
 from budgetboost.analysis.bands import in_budget_band
 from budgetboost.analysis.field import family_verdicts
 from budgetboost.analysis.findings import QUESTIONS, pool, protocol, tally
+from budgetboost.analysis.paired import BINDING_POOL
 from budgetboost.analysis.vocabulary import (
     ALL,
     ALPHA,
@@ -336,12 +337,15 @@ READING_NAMES = {
 
 
 def _pool_name(pool: str) -> str:
+    if pool.endswith(BINDING_POOL):
+        base = pool.removesuffix(BINDING_POOL)
+        return f"pool ``{base}`` on the datasets where the band binds"
     return "the paper's experiments" if pool == ALL else f"pool ``{pool}``"
 
 
 def _band_budgets(binding: pd.DataFrame, pools: pd.Series, pool: str, band: str) -> str:
     """The budgets of ``band`` on the grid of ``pool``'s first cost model, as text."""
-    models = pools[pools == pool].index
+    models = pools[pools == pool.removesuffix(BINDING_POOL)].index
     grid = binding[binding["cost_model"].isin(models)]
     if grid.empty:
         return ""

@@ -23,7 +23,7 @@ def _run(spent=None):
     field = curve_shards(CURVES, cost_model="unit", trials=10, spent=spent, reference=None)
     shards = pd.concat([paper, field], ignore_index=True)
     prices = {
-        (d, "unit"): Prices(np.ones((10, 4)), np.arange(4), True) for d in field["dataset"].unique()
+        (d, "unit"): Prices(np.ones((10, 8)), np.arange(8), True) for d in field["dataset"].unique()
     }
     return aggregate(
         shards,
@@ -38,27 +38,38 @@ def _run(spent=None):
 def test_the_field_question_is_asked_in_its_pools_and_the_paper_keeps_its_own_rows():
     results = _run()
     field = results.findings[results.findings["question"] == "field"]
-    assert set(field["pool"]) == {"unit"} and set(field["cost_model"]) == {"unit"}
+    per_dataset = field[field["dataset"] != "all"]
+    assert set(per_dataset["pool"]) == {"unit"} and set(per_dataset["cost_model"]) == {"unit"}
+    # across datasets: the pool, and the datasets where the band binds (eight attributes at
+    # price 1: the small band's largest budget, 4, reads half of them and binds everywhere;
+    # the large band's, 12, reads them all)
+    across = field[field["dataset"] == "all"]
+    assert set(zip(across["pool"], across["band"], strict=True)) == {
+        ("unit", "small"),
+        ("unit", "large"),
+        ("unit (binding)", "small"),
+    }
     peers = results.findings[results.findings["question"] == "peers"]
     assert set(peers["cost_model"]) == {"uniform_0_2", "all"}  # the paper's experiments
     # the paper's boosters face the peers in the field's regime too
     assert ((field["x"] == "smoothed") & (field["y"] == PEER)).any()
-    across = field[(field["dataset"] == "all") & (field["x"] == "streed")]
-    assert (across["outcome"] == "better").all()
+    trees = across[across["x"] == "streed"]
+    assert (trees["outcome"] == "better").all()
 
 
 def test_both_readings_give_standings_and_the_first_page_says_them():
     results = _run(spent={"streed": 0.5})
     mean = results.field_mean_cost
-    assert set(mean["pool"]) == {"unit"} and not mean.empty
+    assert set(mean["pool"]) == {"unit", "unit (binding)"} and not mean.empty
     leads = results.leads
     trees = leads[(leads["family"] == "optimal_tree") & (leads["band"] == "small")]
     assert set(trees["reading"]) == {"cap", "mean"}
     assert (trees["leads"] == trees["datasets"]).all()  # a 0.06 lead, little noise: everywhere
-    # four attributes at price 1: budgets 2 and 4 read half and all of them
+    # eight attributes at price 1: budgets 4 and 8 read half and all of them
     assert set(results.binding["share"].round(6)) >= {0.5, 1.0}
     lines = field_lines({"cap": results.findings, "mean": mean}, leads, results.binding, CATALOGUE)
     text = "\n".join(lines)
     assert "Pool ``unit``, read at the hard cap per example" in text
     assert "read at matched mean cost per example" in text
     assert "optimal cost-sensitive trees wins" in text
+    assert "Pool ``unit`` on the datasets where the band binds, read at the hard cap" in text

@@ -462,9 +462,11 @@ def test_full_run_writes_every_output(base_run):
         assert len(claims_table) == 8  # the paper's claims on its own experiments
         # the field's question in the field's regime, at the hard cap and at mean cost
         field = found[found.question == "field"]
-        assert set(field.pool) == set(field.cost_model) == {"attribute_unit"}
+        pools = {"attribute_unit", "attribute_unit (binding)"}  # binding: where the band binds
+        assert set(field[field.dataset != "all"].pool) == {"attribute_unit"}
+        assert set(field.pool) == set(field.cost_model) == pools
         mean = read_table(base_run / f"{RESULTS}/summary/field_mean_cost.parquet")
-        assert set(mean.question) == {"field"} and set(mean.pool) == {"attribute_unit"}
+        assert set(mean.question) == {"field"} and set(mean.pool) == pools
         assert set(zip(mean.x, mean.y, strict=True)) == set(zip(field.x, field.y, strict=True))
         leads = read_table(base_run / f"{RESULTS}/summary/leads.parquet")
         assert set(leads.reading) == {"cap", "mean"} and set(leads.pool) == {"attribute_unit"}
