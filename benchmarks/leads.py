@@ -15,7 +15,12 @@ intervals:
 - **false leads**: the share of (replicate, dataset, family) standings read ``leads`` where
   the family does not truly lead beyond the margin, and the share of replicates in which a
   count names at least one such dataset (the family-wise rate of the sentence "leads on k of
-  n datasets").
+  n datasets");
+- **across the datasets where the band binds** (here: the confined ones, the premise being
+  that a lead lives where budgets bind): how often the field's verdict on that pool
+  (:func:`budgetboost.analysis.field.family_verdicts`) says ``acquisition`` wins, and how
+  often it names a win that is false (another family, or any win when ``--lead`` is at most
+  the margin).
 
 A trial's error on a dataset is the dataset's base error plus the method's true lead there
 plus a noise shared by the methods (the trial's split) and one of the method's own, each of
@@ -42,14 +47,17 @@ from scipy import stats as sps
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from headlines import METHODS, field_sizes  # noqa: E402
 
+from budgetboost.analysis.field import family_verdicts  # noqa: E402
 from budgetboost.analysis.findings import questions  # noqa: E402
 from budgetboost.analysis.leads import dataset_standings  # noqa: E402
-from budgetboost.analysis.paired import compare  # noqa: E402
+from budgetboost.analysis.paired import BINDING_POOL, compare  # noqa: E402
 from budgetboost.analysis.vocabulary import EQUIVALENCE_MARGIN  # noqa: E402
 from budgetboost.catalogue import Catalogue  # noqa: E402
 from budgetboost.data.seeds import rng_from_key  # noqa: E402
 
 LEADER = "aaco"
+#: The margin of practical equivalence: a lead at or below it is no lead.
+MARGIN = EQUIVALENCE_MARGIN
 COST_MODEL = "attribute_unit"
 TRIALS = 10
 
@@ -117,16 +125,22 @@ def run(args: argparse.Namespace) -> list[str]:
         )
         if c.question == "field"
     ]
-    asked = [replace(c, bands=("small",)) for c in asked]
+    binding = frozenset((d, COST_MODEL, "small") for d in datasets[: args.confined])
+    asked = [replace(c, bands=("small",), binding=binding) for c in asked]
     rng = rng_from_key("leads benchmark", args.lead, args.confined, args.noise, args.spread)
     position = {d: i for i, d in enumerate(datasets)}
-    found = confined_total = 0
+    led = confined_total = subset_wins = subset_false = 0
     false_leads = standings_total = replicates_with_false = 0
     start = time.process_time()
     for _ in range(args.replicates):
         means, truth = simulate(rng, datasets, args.lead, args.confined, args.noise, args.spread)
-        rows = compare(means, asked, sizes)
-        rows = rows[rows["dataset"] != "all"]
+        found = compare(means, asked, sizes)
+        bound = found[found["pool"] == COST_MODEL + BINDING_POOL]
+        verdicts = family_verdicts(bound, catalogue, bands=("small",)) if not bound.empty else []
+        wins = [v.family for v in verdicts if v.family is not None]
+        subset_wins += wins == ["acquisition"]
+        subset_false += bool(wins) and (wins != ["acquisition"] or args.lead <= MARGIN)
+        rows = found[found["dataset"] != "all"]
         standings = dataset_standings(rows, catalogue)
         truly = true_leaders(truth, catalogue)
         said = standings["standing"] == "leads"
@@ -142,7 +156,7 @@ def run(args: argparse.Namespace) -> list[str]:
             (standings["family"] == "acquisition")
             & standings["dataset"].map(position).lt(args.confined)
         ]
-        found += int((mine["standing"] == "leads").sum())
+        led += int((mine["standing"] == "leads").sum())
         confined_total += len(mine)
     seconds = time.process_time() - start
     return [
@@ -150,9 +164,12 @@ def run(args: argparse.Namespace) -> list[str]:
         f"{args.noise:g}, spread {args.spread:g}, {args.replicates} replicates "
         f"({seconds:.0f} CPU-s)",
         f"  power (acquisition counted as leading where it truly leads by {args.lead:g}): "
-        f"{_share(found, confined_total)}",
+        f"{_share(led, confined_total)}",
         f"  false leads among all standings: {_share(false_leads, standings_total)}",
         f"  replicates naming a false lead: {_share(replicates_with_false, args.replicates)}",
+        f"  across the {args.confined} datasets where the band binds: acquisition wins "
+        f"{_share(subset_wins, args.replicates)}, a false win "
+        f"{_share(subset_false, args.replicates)}",
     ]
 
 
