@@ -499,6 +499,9 @@ def outcome_pages(
     ran = paper_experiments(summary, summary, catalogue)
     ran = ran[ran["algorithm"] == control]
     pairs = sorted(set(zip(ran["dataset"], ran["cost_model"], strict=True)))
+    if len(pairs) > GRID_ROWS:  # the cost models' pages in config order
+        order = list(context.cost_models)
+        pairs.sort(key=lambda p: order.index(p[1]) if p[1] in order else len(order))
     return paginate(pairs, GRID_ROWS, group=lambda pair: pair[1])
 
 

@@ -25,10 +25,11 @@ screen is drawn in pages (:mod:`budgetboost.figures.pages`): its ``pages`` funct
 what it draws, and the context's ``page`` says which one to draw.
 
 The workflow plans the figures before any result exists (:func:`planned`): from a stand-in
-of the summary table with a row for every (dataset, cost model, algorithm, budget) the plan
-runs (:func:`planned_summary`), each entry's ``content`` and ``pages`` functions say whether
-it draws anything and on how many pages, so a figure with nothing to draw is not made. They
-read only the ``summary`` table's keys and ``trials`` (the stand-in has no errors).
+of the summary table with a row for every (dataset, cost model, algorithm) the plan runs
+(:func:`planned_summary`), each entry's ``content`` and ``pages`` functions say whether it
+draws anything and on how many pages, so a figure with nothing to draw is not made. They
+read only the ``summary`` table's keys and ``trials`` (the stand-in has no errors, and one
+budget per cell).
 """
 
 from __future__ import annotations
@@ -312,16 +313,18 @@ PLANNED_COLUMNS = ("dataset", "cost_model", "algorithm", "budget", "trials", "no
 
 def planned_summary(cells: Iterable[tuple[str, str, str, Iterable[float], int]]) -> pd.DataFrame:
     """A stand-in of the summary table of a run not yet made: one row per (dataset, cost
-    model, algorithm, budget) of ``cells`` (``(dataset, cost model, algorithm, budgets,
-    trials)``, the plan's experiments), with its trials, NaN errors and one node (a tree's
-    panel is drawn where its nodes are positive)."""
+    model, algorithm) of ``cells`` (``(dataset, cost model, algorithm, budgets, trials)``,
+    the plan's experiments) at its largest budget (``inf`` for the unbudgeted reference),
+    with its trials, NaN errors and one node (a tree's panel is drawn where its nodes are
+    positive). What a figure draws and on how many pages depends on which cells ran, not on
+    their budgets: one row each keeps planning the suite's figures to a fraction of a
+    second."""
     import numpy as np
     import pandas as pd
 
     rows = [
-        (dataset, cost_model, algorithm, float(budget), int(trials))
+        (dataset, cost_model, algorithm, max(float(b) for b in budgets), int(trials))
         for dataset, cost_model, algorithm, budgets, trials in cells
-        for budget in budgets
     ]
     frame = pd.DataFrame(rows, columns=["dataset", "cost_model", "algorithm", "budget", "trials"])
     return frame.assign(nodes_mean=1.0, error_mean=np.nan, ci_half=np.nan)

@@ -89,7 +89,7 @@ CATALOGUE = Catalogue.from_config(config["algorithms"], tuned=PLAN.tuned())
 FIGURE_MODULES = config["figure_modules"]
 FIGURES = figures.load(FIGURE_MODULES)
 #: the figure files the run makes, one plot job each: {file name: (figure, page)}, planned
-#: from a stand-in of the summary table with every result the plan makes, so a figure with
+#: from a stand-in of the summary table with every cell the plan runs, so a figure with
 #: nothing to draw is not made and one too large for a screen is made in pages
 FIGURE_PAGES = figures.plan_figures(FIGURES, PLAN, CATALOGUE)
 #: the package version, for the report's first page
