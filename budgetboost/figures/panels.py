@@ -169,7 +169,7 @@ def grid(n_panels: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure
     ncols = min(NCOLS, max(1, n_panels))
     nrows = max(1, math.ceil(n_panels / ncols))
     width = max(width * ncols, 7.0)
-    # the title and the legend add their own height (grow_to_fit)
+    # the title adds its height, the legend its width (grow_to_fit)
     fig = Figure(figsize=(width, height * nrows), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).ravel())
     for ax in axes[max(1, n_panels) :]:
