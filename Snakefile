@@ -59,7 +59,7 @@ wildcard_constraints:
     dataset="|".join(map(re.escape, DATASETS)),
     cost_model="|".join(map(re.escape, COST_MODELS)),
     algorithm="|".join(map(re.escape, ALGORITHMS)),
-    figure="|".join(FIGURES),
+    figure="|".join(map(re.escape, FIGURE_PAGES)),
     block=r"\d+",
 
 

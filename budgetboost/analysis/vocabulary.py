@@ -20,6 +20,7 @@ __all__ = [
     "FINDING_BANDS",
     "INCONCLUSIVE",
     "MIN_DATASETS",
+    "MIN_INTERVAL_TRIALS",
     "MIN_TRIALS",
     "OUTCOMES",
     "POWER",
@@ -113,6 +114,10 @@ def decide(
 #: deviation spans more than a factor of 6 (chi-square with 3 degrees of freedom: 0.57 to 3.7
 #: times the estimate).
 MIN_TRIALS = 5
+#: The fewest trials an interval of a mean error is shown on (figures, ``summary.md``): with 2,
+#: its Student-t critical value on one degree of freedom is 12.7, and two trials' error rates
+#: 0.1 apart give a 95 % interval of half-width 0.64, wider than the whole error scale.
+MIN_INTERVAL_TRIALS = 3
 #: The fewest datasets an across-dataset row needs for any outcome: the exact Wilcoxon
 #: signed-rank test cannot go below ``2 / 2^n`` with ``n`` datasets, above :data:`ALPHA`
 #: for ``n <= 5``.

@@ -38,15 +38,18 @@ from budgetboost.catalogue import Catalogue, paper_experiments
 from budgetboost.data.costs import real_kinds
 from budgetboost.figures.panels import (
     CURVE_FAMILIES,
-    NCOLS,
+    PanelNotes,
     budget_curves,
     budget_panel,
-    coincide_handle,
     draw_curve,
     draw_reference,
     grid,
     legend,
     legend_label,
+    note_entries,
+    page_heading,
+    page_panels,
+    panel_pages,
     panel_pairs,
     placeholder,
     reference,
@@ -117,21 +120,25 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
     names = catalogue.of_family("tree")
     trees = summary[summary["algorithm"].isin(names) & (summary["nodes_mean"] > 0)]
     panels = tree_panels(summary, context)
+    shown = page_panels(panels, context)
     axes_style, context_style = paper_style()
     with axes_style, context_style:
-        fig, axes = grid(len(panels))
-        if not panels:
+        fig, axes = grid(len(shown))
+        if not shown:
             placeholder(axes[0], "no tree results\n(no algorithm of family 'tree' ran)")
-        for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
+        notes = PanelNotes()
+        for ax, (dataset, cost_model) in zip(axes, shown, strict=False):
             part = trees[(trees["dataset"] == dataset) & (trees["cost_model"] == cost_model)]
+            withheld = False
             for algorithm in catalogue.sort(part["algorithm"]):
-                draw_curve(
+                withheld |= draw_curve(
                     ax, part[part["algorithm"] == algorithm], algorithm, catalogue, x="nodes_mean"
                 )
             ref = reference(summary, dataset, cost_model, catalogue)
+            notes.add((dataset, cost_model), [], withheld)
             if ref is not None:
                 s = catalogue[ref["algorithm"]].style
-                draw_reference(ax, ref, catalogue, labelled=False)
+                notes.add((dataset, cost_model), [], draw_reference(ax, ref, catalogue, False))
                 # the diamonds carry the legend entry: a black diamond the legend did not
                 # explain was read as a result of its own
                 ax.plot(
@@ -152,8 +159,9 @@ def figure_trees(summary: pd.DataFrame, context: FigureContext) -> Figure:
             ax.set_title(f"{dataset} · {cost_model}")
             ax.set_xlabel("tree nodes (log scale)")
             ax.set_ylabel("test error")
-        figure_title(fig, "Figure 3: budgeted decision trees against AdaBoost")
-        legend(fig, min(NCOLS, max(1, len(panels))), catalogue)
+        heading = "Figure 3: budgeted decision trees against AdaBoost"
+        figure_title(fig, page_heading(heading, panels, context))
+        legend(fig, catalogue, note_entries(notes))
     return fig
 
 
@@ -182,7 +190,9 @@ def as_published(summary: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
     title="1: uniform random costs",
     category="Reproduction",
     families=CURVE_FAMILIES,
-    content=lambda tables, context: bool(figure1_panels(paper_rows(tables, context), context)),
+    pages=lambda tables, context: panel_pages(
+        figure1_panels(paper_rows(tables, context), context), context
+    ),
     caption="""
 Figure 1 of the paper: test error (y) against the feature budget B (x), one panel per dataset
 and cost model, one line per algorithm with 95 % confidence-interval error bars. The dotted
@@ -209,12 +219,14 @@ def figure1(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     title="2: real costs",
     category="Reproduction",
     families=CURVE_FAMILIES,
-    content=lambda tables, context: bool(figure2_panels(paper_rows(tables, context), context)),
+    pages=lambda tables, context: panel_pages(
+        figure2_panels(paper_rows(tables, context), context), context
+    ),
     caption="""
 Figure 2 of the paper: the same curves as Figure 1 for real feature costs: heart with
 Turney's test costs (cost model ``turney``), the suite's other Turney datasets and, when the
-config enables it, the licensed Yahoo! Webscope set with its real costs. A single "no
-results" panel means this run had none of these experiments.
+config enables it, the licensed Yahoo! Webscope set with its real costs. A run without
+these experiments does not make this figure.
 """,
 )
 def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
@@ -234,12 +246,14 @@ def figure2(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figur
     title="3: decision trees",
     category="Reproduction",
     families=("reference", "tree"),
-    content=lambda tables, context: bool(tree_panels(paper_only(tables, context), context)),
+    pages=lambda tables, context: panel_pages(
+        tree_panels(paper_only(tables, context), context), context
+    ),
     caption="""
 Figure 3 of the paper: test error of budgeted decision trees (y) against the number of tree
 nodes (x, log scale), one point per budget; the dotted line with a diamond at the trees'
 fewest and most nodes is the unbudgeted AdaBoost error, for comparison (as in the legend). A
-single "no tree results" panel means no algorithm of the tree family was part of this run.
+run without an algorithm of the tree family does not make this figure.
 """,
 )
 def figure3(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
@@ -285,7 +299,9 @@ def peer_curves(summary: pd.DataFrame, context: FigureContext) -> Figure:
     title="Peers: LightGBM and CatBoost",
     category="Beyond the paper",
     families=("peer",),  # and the catalogue's peer opponents, as Figure 3 its reference
-    content=lambda tables, context: bool(peer_selection(paper_only(tables, context), context)[3]),
+    pages=lambda tables, context: panel_pages(
+        peer_selection(paper_only(tables, context), context)[3], context
+    ),
     caption="""
 The paper's boosters (AdaBoostBT, Greedy Eq. 1, Smoothed Eq. 2) against cost-aware gradient
 boosting in the libraries everyone uses: LightGBM's cost-efficient gradient boosting (CEGB)
@@ -363,13 +379,14 @@ def cost_model_curves(
     catalogue = context.catalogue.including(summary["algorithm"])
     context = dataclasses.replace(context, catalogue=catalogue)
     chosen, panels = cost_model_selection(summary, context, kind)
+    shown = page_panels(panels, context)
     axes_style, context_style = paper_style()
     with axes_style, context_style:
-        fig, axes = grid(len(panels))
-        if not panels:
+        fig, axes = grid(len(shown))
+        if not shown:
             placeholder(axes[0], f"no results under a cost model of kind {kind!r}")
-        dashed = False
-        for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
+        notes = PanelNotes()
+        for ax, (dataset, cost_model) in zip(axes, shown, strict=False):
             base = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == baseline)]
             here = chosen.loc[
                 (chosen["dataset"] == dataset) & (chosen["cost_model"] == cost_model), "algorithm"
@@ -388,12 +405,12 @@ def cost_model_curves(
                     linewidth=1.0,
                     alpha=BASELINE_ALPHA,
                 )
-            dashed |= bool(budget_panel(ax, chosen, dataset, cost_model, context))
+            budget_panel(ax, chosen, dataset, cost_model, context, notes)
         note = trials_note(chosen, catalogue.sort(chosen["algorithm"]), catalogue)
         note = f"; {note}" if note else ""
-        figure_title(fig, f"{title}\n(faint dashed: the same algorithm under {baseline}{note})")
-        extra = [coincide_handle()] if dashed else []
-        legend(fig, min(NCOLS, max(1, len(panels))), catalogue, extra)
+        heading = f"{title}\n(faint dashed: the same algorithm under {baseline}{note})"
+        figure_title(fig, page_heading(heading, panels, context))
+        legend(fig, catalogue, note_entries(notes))
     return fig
 
 
@@ -402,8 +419,8 @@ def cost_model_curves(
     title="Trees against stumps",
     category="Future work",
     families=("boosted_trees",),  # and each variant's base algorithm (variant_of)
-    content=lambda tables, context: bool(
-        variant_selection(paper_only(tables, context), context)[3]
+    pages=lambda tables, context: panel_pages(
+        variant_selection(paper_only(tables, context), context)[3], context
     ),
     caption="""
 The paper's first open question (Section 8): "boosting decision trees with the optimizations
@@ -428,8 +445,8 @@ def figure_boosted_trees(tables: Mapping[str, pd.DataFrame], context: FigureCont
     title="Adversarial costs",
     category="Future work",
     families=("boosting", "boosted_trees", "sampling", "peer"),
-    content=lambda tables, context: bool(
-        cost_model_selection(tables["summary"], context, "correlated")[1]
+    pages=lambda tables, context: panel_pages(
+        cost_model_selection(tables["summary"], context, "correlated")[1], context
     ),
     caption="""
 The paper's second open question (Section 8): "an adversarial cost model where cost and
@@ -455,8 +472,8 @@ def figure_adversarial(tables: Mapping[str, pd.DataFrame], context: FigureContex
     title="Few cheap features",
     category="Future work",
     families=("boosting", "boosted_trees", "sampling", "peer"),
-    content=lambda tables, context: bool(
-        cost_model_selection(tables["summary"], context, "few_cheap")[1]
+    pages=lambda tables, context: panel_pages(
+        cost_model_selection(tables["summary"], context, "few_cheap")[1], context
     ),
     caption="""
 The paper's third open question (Section 8): "improve optimization for cost distributions

@@ -28,23 +28,39 @@ from matplotlib.figure import Figure
 from budgetboost.analysis.field import FIELD_QUESTIONS
 from budgetboost.analysis.vocabulary import ALL, BETTER, EQUIVALENT, FINDING_BANDS, WORSE
 from budgetboost.catalogue import FIELD_FAMILIES, Catalogue
+from budgetboost.figures.pages import paginate
 from budgetboost.figures.panels import (
     budget_curves,
     grid_ticks,
     legend_label,
+    panel_pages,
     panel_pairs,
     placeholder,
     subset,
 )
+from budgetboost.figures.panels import title as figure_title
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
 
-__all__ = ["field", "field_curves", "field_pool", "field_selection", "mean_ranks"]
+__all__ = [
+    "field",
+    "field_curves",
+    "field_methods",
+    "field_pages",
+    "field_pool",
+    "field_selection",
+    "mean_ranks",
+]
 
 #: Colours of the outcomes (x against y): x lower, x higher, equivalent, the rest.
 OUTCOME_COLOURS = {BETTER: "#029e73", WORSE: "#d55e00", EQUIVALENT: "#0173b2"}
 UNDECIDED_COLOUR = "#949494"
 BAND_TITLES = {"small": "small budgets", "large": "larger budgets"}
+#: Height (inches) of the rank panel, and of one row of the differences.
+RANKS_HEIGHT, ROW_HEIGHT = 4.2, 0.24
+#: The most field methods whose comparisons one page of :func:`field` draws: four against
+#: the suite's fifteen other contenders make about 60 rows, a page within two screens.
+FIELD_METHODS_PER_PAGE = 4
 
 
 def mean_ranks(summary: pd.DataFrame, names: list[str], cost_model: str | None) -> pd.DataFrame:
@@ -88,12 +104,38 @@ def _comparisons(findings: pd.DataFrame, catalogue: Catalogue, pool: str = ALL) 
     return rows[keep]
 
 
+def field_methods(summary: pd.DataFrame, context: FigureContext) -> list[str]:
+    """The methods of :data:`FIELD_FAMILIES` with results, in catalogue order."""
+    catalogue = context.catalogue.including(summary["algorithm"])
+    present = set(summary["algorithm"])
+    return [n for n in catalogue.of_family(*FIELD_FAMILIES) if n in present]
+
+
+def field_pages(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> list[list[str]]:
+    """The field methods whose comparisons each page of :func:`field` draws,
+    :data:`FIELD_METHODS_PER_PAGE` at most (one page, perhaps of none, at least)."""
+    return paginate(field_methods(tables["summary"], context), FIELD_METHODS_PER_PAGE) or [[]]
+
+
+def _field_content(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> bool:
+    """Whether :func:`field` draws anything: a budget every contender ran, or a comparison."""
+    summary = tables["summary"]
+    catalogue = context.catalogue.including(summary["algorithm"])
+    pool, cost_model = field_pool(context)
+    ran = summary[summary["cost_model"] == cost_model] if cost_model else summary
+    names = [n for n in catalogue.field_contenders() if n in set(ran["algorithm"])]
+    ranks = mean_ranks(summary, names, cost_model)
+    return not ranks.empty or not _comparisons(tables["findings"], catalogue, pool).empty
+
+
 @figure(
     "field",
     title="which approach at a test-time budget",
     category="The field",
     families=("peer", *FIELD_FAMILIES),  # and the peers' opponents, as the peers' figure
     tables=("summary", "findings"),
+    content=_field_content,
+    pages=field_pages,
     caption="""
 **Which approach to use at a test-time budget.** Left: the mean rank of each method of the
 field's question (the paper's Smoothed and Greedy, as published and tuned; the libraries'
@@ -107,12 +149,14 @@ Wilcoxon signed-rank test, the one the outcome reads) in the same pool, read at 
 cap, at small and at larger budgets (the mean-cost reading and the other pools: *where each
 family leads*); green: x better (the interval wholly below −0.01: lower by more than the
 margin), orange: x worse (wholly above +0.01), blue: equivalent (wholly inside ±0.01), grey:
-inconclusive (reaching across a bound of the margin) or too few datasets. Every row:
-``findings.parquet``.
+inconclusive (reaching across a bound of the margin) or too few datasets. With more than
+four field methods, each page holds the comparisons of four of them (the ranks on every
+page). Every row: ``findings.parquet``.
 """,
 )
 def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
-    """The mean-rank curves and the across-dataset differences of the field's question."""
+    """The mean-rank curves and the across-dataset differences of the field's question: the
+    comparisons of the field methods of the context's page (:func:`field_pages`)."""
     summary, findings = tables["summary"], tables["findings"]
     catalogue = context.catalogue.including(summary["algorithm"])
     pool, cost_model = field_pool(context)
@@ -120,26 +164,58 @@ def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     names = [n for n in catalogue.field_contenders() if n in set(ran["algorithm"])]
     ranks = mean_ranks(summary, names, cost_model)
     rows = _comparisons(findings, catalogue, pool)
+    pages = field_pages(tables, context)
+    if len(pages) > 1:
+        mine = set(pages[context.page]) if context.page < len(pages) else set()
+        field_set = set(catalogue.of_family(*FIELD_FAMILIES))
+        owner = rows["x"].where(rows["x"].isin(field_set), rows["y"])
+        rows = rows[owner.isin(mine)]
     labels = [f"{catalogue.label(x)} − {catalogue.label(y)}" for x, y in _pairs(rows)]
     style, paper = paper_style()
     with style, paper:
-        height = max(4.5, 0.28 * len(labels) + 2.0)
+        height = max(RANKS_HEIGHT + 2.5, ROW_HEIGHT * len(labels) + 1.8)
         fig = Figure(figsize=(16.0, height), layout="constrained")
-        grid = fig.add_gridspec(1, 1 + len(FINDING_BANDS), width_ratios=[1.3, 1.0, 1.0])
+        grid = fig.add_gridspec(
+            2,
+            1 + len(FINDING_BANDS),
+            width_ratios=[1.3, 1.0, 1.0],
+            height_ratios=[RANKS_HEIGHT, height - RANKS_HEIGHT],
+        )
         budget = (
             f"budget (attributes' worth, cost model {cost_model})"
             if pool != ALL
             else "budget (U[0, 2] costs)"
         )
-        _draw_ranks(fig.add_subplot(grid[0]), ranks, names, catalogue, budget)
+        ranks_ax = fig.add_subplot(grid[0, 0])
+        _draw_ranks(ranks_ax, ranks, names, catalogue, budget)
+        _rank_legend(fig, grid[1, 0], ranks_ax)
         first = None
         for i, band in enumerate(FINDING_BANDS, start=1):
-            ax = fig.add_subplot(grid[i], sharey=first)
+            ax = fig.add_subplot(grid[:, i], sharey=first)
             _draw_differences(ax, rows[rows["band"] == band], labels, catalogue, band)
             if first is not None:
                 ax.tick_params(labelleft=False)
             first = first or ax
+        if len(pages) > 1 and context.page < len(pages):
+            methods = ", ".join(catalogue.label(n) for n in pages[context.page])
+            figure_title(
+                fig,
+                f"Which approach at a test-time budget: page {context.page + 1} of "
+                f"{len(pages)}\n(the comparisons of {methods})",
+            )
     return fig
+
+
+def _rank_legend(fig: Figure, cell, ranks_ax) -> None:
+    """The rank panel's legend in an empty axes under it (grid ``cell``), beside the
+    differences: it was under a rank panel stretched to the differences' height, far below
+    its curves. No curves, no legend (nor axes)."""
+    handles, labels = ranks_ax.get_legend_handles_labels()
+    if not handles:
+        return
+    ax = fig.add_subplot(cell)
+    ax.set_axis_off()
+    ax.legend(handles, labels, loc="upper left", fontsize="small", ncols=2, frameon=False)
 
 
 def _pairs(rows: pd.DataFrame) -> list[tuple[str, str]]:
@@ -171,7 +247,6 @@ def _draw_ranks(
     ax.set_xlabel(budget)
     ax.set_ylabel("mean rank across datasets (1 = lowest error)")
     ax.set_title(f"Mean rank at each budget ({int(ranks['datasets'].max())} datasets)")
-    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2)
 
 
 def _draw_differences(ax, rows, labels, catalogue: Catalogue, band: str) -> None:
@@ -225,7 +300,9 @@ def field_selection(
     title="the field's methods against budget",
     category="The field",
     families=("peer", *FIELD_FAMILIES),  # and the peers' opponents, as the field's figure
-    content=lambda tables, context: bool(field_selection(tables["summary"], context)[2]),
+    pages=lambda tables, context: panel_pages(
+        field_selection(tables["summary"], context)[2], context
+    ),
     caption="""
 **Each method of the field against budget.** Test error (y) against the feature budget B (x),
 one panel per dataset and cost model on which a method of the field's question ran (optimal
@@ -235,7 +312,7 @@ the methods the findings compare it with, where they ran on the same dataset and
 the paper's Smoothed and Greedy as published (tau = 1) and tuned on validation, the library
 peers (LightGBM CEGB, CatBoost penalties) and the field's other methods. The curves of a
 panel are set a few points apart so that their error bars stand side by side; a curve drawn
-dashed has the same mean errors as the curve under it, named under the panel. Paired
+dashed has the same mean errors as the curve under it, named in the legend. Paired
 comparisons: ``findings.parquet``, question ``field``.
 """,
 )

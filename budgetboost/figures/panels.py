@@ -17,9 +17,17 @@ Where many curves share a panel, three things keep each one readable:
   as shaded bands they merged into one grey mass;
 - a curve whose mean errors are those of a curve drawn before it in the same panel (within
   :data:`COINCIDE` of the panel's height, where their lines would cover each other) is drawn
-  dashed over it, so both colours show, and the panel's x label names the two ("dashed: X ≈
-  Y"); the legend shows every algorithm in its own line style;
+  dashed over it, so both colours show, and the legend names the two and the panels where it
+  happens ("dashed: X ≈ Y in heart, ecoli"); it shows every algorithm in its own line style;
 - the budget axis is ticked at budgets of the grid (:func:`grid_ticks`), never between them.
+
+An interval is clipped to [0, 1] (an error rate's range) and drawn only for a mean over
+:data:`~budgetboost.analysis.vocabulary.MIN_INTERVAL_TRIALS` trials or more: over two, the 95 %
+interval ran from 0 to 1 and flattened every curve; the legend says where one is left out.
+The legend stands beside the panels; a figure with more panels than one page holds
+(:data:`PAGE_PANELS`) is drawn in pages, one cost model's panels per page
+(:func:`panel_pages`), each page a PNG of its own within two screens
+(:mod:`budgetboost.figures.pages`).
 """
 
 from __future__ import annotations
@@ -36,17 +44,20 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.transforms import offset_copy
 
+from budgetboost.analysis.vocabulary import MIN_INTERVAL_TRIALS
 from budgetboost.catalogue import Catalogue
+from budgetboost.figures.pages import paginate
 from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext
 from budgetboost.figures.style import paper_style
 
 __all__ = [
     "CURVE_FAMILIES",
     "NCOLS",
+    "PAGE_PANELS",
+    "PanelNotes",
     "budget_curves",
     "balanced_wrap",
     "budget_panel",
-    "coincide_handle",
     "coinciding",
     "dodges",
     "draw_curve",
@@ -56,6 +67,10 @@ __all__ = [
     "grow_to_fit",
     "legend_label",
     "legend",
+    "note_entries",
+    "page_heading",
+    "page_panels",
+    "panel_pages",
     "panel_pairs",
     "placeholder",
     "reference",
@@ -81,15 +96,20 @@ DODGE_POINTS, DODGE_SHARE = 3.0, 0.45
 PANEL_POINTS = 250.0
 #: At most this many ticks on a budget axis.
 MAX_TICKS = 7
-#: Legend entry of a curve drawn dashed over another (only in figures that have one).
-COINCIDE_LABEL = "dashed: over a curve it would hide"
+#: Legend entry of the curves whose intervals are left out (fewer trials than it needs).
+NO_INTERVAL_LABEL = f"no error bar: a mean over fewer than {MIN_INTERVAL_TRIALS} trials"
 #: Families drawn as budget curves (Figures 1 and 2).
 CURVE_FAMILIES = ("reference", "boosting", "sampling")
 NCOLS = 3
+#: Rows of panels on one page, and the panels a page holds: a page of four rows and its
+#: legend beside them stays well within two screens (:mod:`budgetboost.figures.pages`).
+PAGE_ROWS = 4
+PAGE_PANELS = NCOLS * PAGE_ROWS
+#: Characters of a legend entry per line (longer ones are wrapped), and the most panels a
+#: note of coinciding curves names before it counts them instead.
+LEGEND_WIDTH, NOTE_PANELS = 34, 4
 #: Room (inches) around a title or a legend, beyond the height it takes.
 FIT_PAD = 0.12
-#: Legend text per inch of figure width (paper context, font scale 1.1), to size its columns.
-LEGEND_CHARS_PER_INCH = 9
 
 
 def legend_label(catalogue: Catalogue, algorithm: str) -> str:
@@ -111,11 +131,45 @@ def panel_pairs(
     return sorted(pairs, key=context.panel_order)
 
 
+def panel_pages(
+    panels: Sequence[tuple[str, str]], context: FigureContext
+) -> list[list[tuple[str, str]]]:
+    """``panels`` on pages of at most :data:`PAGE_PANELS`: all on one page if they fit, else
+    each cost model's on pages of its own (:func:`budgetboost.figures.pages.paginate`), the
+    cost models in config order."""
+    order = list(context.cost_models)
+
+    def rank(cost_model: str) -> tuple:
+        return (order.index(cost_model) if cost_model in order else len(order), cost_model)
+
+    ordered = (
+        sorted(panels, key=lambda pair: rank(pair[1])) if len(panels) > PAGE_PANELS else panels
+    )
+    return paginate(ordered, PAGE_PANELS, group=lambda pair: pair[1])
+
+
+def page_panels(panels: Sequence[tuple[str, str]], context: FigureContext) -> list[tuple[str, str]]:
+    """The panels of the context's page (none past the last page)."""
+    pages = panel_pages(panels, context)
+    return pages[context.page] if context.page < len(pages) else []
+
+
+def page_heading(heading: str, panels: Sequence[tuple[str, str]], context: FigureContext) -> str:
+    """``heading``, its first line followed by which page of how many this is and the cost
+    model of its panels, when the figure has more than one page."""
+    pages = panel_pages(panels, context)
+    if len(pages) < 2 or context.page >= len(pages):
+        return heading
+    first, *rest = heading.split("\n")
+    models = ", ".join(dict.fromkeys(c for _, c in pages[context.page]))
+    return "\n".join([f"{first}: page {context.page + 1} of {len(pages)} ({models})", *rest])
+
+
 def grid(n_panels: int, width: float = 4.6, height: float = 3.4) -> tuple[Figure, list[Axes]]:
     ncols = min(NCOLS, max(1, n_panels))
     nrows = max(1, math.ceil(n_panels / ncols))
     width = max(width * ncols, 7.0)
-    # the title and the legend add their own height (grow_to_fit)
+    # the title adds its height, the legend its width (grow_to_fit)
     fig = Figure(figsize=(width, height * nrows), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).ravel())
     for ax in axes[max(1, n_panels) :]:
@@ -139,12 +193,13 @@ def reference(
 
 def draw_reference(
     ax: Axes, ref: pd.Series | None, catalogue: Catalogue, labelled: bool = True
-) -> None:
-    """The unbudgeted reference's error as a horizontal line, its 95 % interval shaded grey;
-    ``labelled=False`` leaves the line out of the legend (a figure that draws the reference's
-    legend entry itself)."""
+) -> bool:
+    """The unbudgeted reference's error as a horizontal line, its 95 % interval shaded grey
+    (clipped to [0, 1]; left out below :data:`MIN_INTERVAL_TRIALS` trials, which the return
+    value says); ``labelled=False`` leaves the line out of the legend (a figure that draws
+    the reference's legend entry itself)."""
     if ref is None:
-        return
+        return False
     s = catalogue[ref["algorithm"]].style
     ax.axhline(
         ref["error_mean"],
@@ -153,8 +208,13 @@ def draw_reference(
         linewidth=1.2,
         label=legend_label(catalogue, ref["algorithm"]) if labelled else "_reference",
     )
-    if np.isfinite(ref["ci_half"]):
-        ax.axhspan(ref["ci_low"], ref["ci_high"], color="0.6", alpha=0.18, linewidth=0)
+    if not np.isfinite(ref["ci_half"]):
+        return False
+    if ref["trials"] < MIN_INTERVAL_TRIALS:
+        return True
+    low, high = max(ref["ci_low"], 0.0), min(ref["ci_high"], 1.0)
+    ax.axhspan(low, high, color="0.6", alpha=0.18, linewidth=0)
+    return False
 
 
 def draw_curve(
@@ -165,10 +225,12 @@ def draw_curve(
     x: str = "budget",
     dodge: float = 0.0,
     dashes: tuple[float, tuple[float, float]] | None = None,
-) -> None:
+) -> bool:
     """The mean test error at each ``x``, its 95 % interval a thin error bar clipped to
     [0, 1], the whole drawn ``dodge`` points to the right of its data (see the module
     docstring); ``dashes`` (offset, (on, off)) draws the line dashed over a coinciding one.
+    Returns whether an interval was left out: a mean over fewer than
+    :data:`MIN_INTERVAL_TRIALS` trials has no error bar.
 
     The interval was a shaded band, and error bars before that: the bands of eight
     algorithms over three trials merged into one grey mass, and unclipped error bars ran
@@ -176,11 +238,18 @@ def draw_curve(
     """
     s = catalogue[algorithm].style
     curve = curve.sort_values(x)
-    half = curve["ci_half"].fillna(0.0)
+    enough = curve["trials"] >= MIN_INTERVAL_TRIALS
+    half = curve["ci_half"].where(enough).fillna(0.0)
     low = (curve["error_mean"] - half).clip(lower=0.0)
     high = (curve["error_mean"] + half).clip(upper=1.0)
     bars = ax.vlines(
-        curve[x], low, high, colors=s.colour, alpha=0.55, linewidth=1.0, gid=INTERVAL_GID
+        curve[x][enough],
+        low[enough],
+        high[enough],
+        colors=s.colour,
+        alpha=0.55,
+        linewidth=1.0,
+        gid=INTERVAL_GID,
     )
     (line,) = ax.plot(
         curve[x],
@@ -197,6 +266,7 @@ def draw_curve(
         shifted = offset_copy(ax.transData, fig=ax.get_figure(), x=dodge, units="points")
         bars.set_transform(shifted)
         line.set_transform(shifted)
+    return bool((~enough).any())
 
 
 def dodges(n_curves: int, n_budgets: int) -> np.ndarray:
@@ -272,12 +342,37 @@ def grid_ticks(values: Sequence[float], most: int = MAX_TICKS) -> np.ndarray:
     return grid[[0, -1]]
 
 
+@dataclasses.dataclass
+class PanelNotes:
+    """What a figure's legend says about its panels: which curves were drawn dashed over
+    which (``(dashed, under)`` labels -> the panels' titles) and whether an interval was
+    left out for too few trials."""
+
+    coinciding: dict[tuple[str, str], list[tuple[str, str]]] = dataclasses.field(
+        default_factory=dict
+    )
+    withheld: bool = False
+    panels: set[tuple[str, str]] = dataclasses.field(default_factory=set)
+
+    def add(self, panel: tuple[str, str], pairs: Sequence[tuple[str, str]], withheld: bool) -> None:
+        self.panels.add(panel)
+        for pair in pairs:
+            self.coinciding.setdefault(pair, []).append(panel)
+        self.withheld |= withheld
+
+
 def budget_panel(
-    ax: Axes, summary: pd.DataFrame, dataset: str, cost_model: str, context: FigureContext
+    ax: Axes,
+    summary: pd.DataFrame,
+    dataset: str,
+    cost_model: str,
+    context: FigureContext,
+    notes: PanelNotes | None = None,
 ) -> list[tuple[str, str]]:
     """One panel: the curves of the context's algorithms on ``dataset`` under
     ``cost_model`` (see the module docstring). Returns the pairs of labels (drawn dashed,
-    drawn under) of the curves that coincide, which the panel's x label names."""
+    drawn under) of the curves that coincide, and adds them to ``notes`` for the legend
+    with whether an interval was left out."""
     catalogue = context.catalogue
     part = summary[
         (summary["dataset"] == dataset)
@@ -286,8 +381,10 @@ def budget_panel(
     ]
     ax.set_title(f"{dataset} · {cost_model}")
     ax.set_ylabel("test error")
+    withheld = False
     if "reference" in context.families:
-        draw_reference(ax, reference(summary, dataset, cost_model, catalogue), catalogue)
+        ref = reference(summary, dataset, cost_model, catalogue)
+        withheld |= draw_reference(ax, ref, catalogue)
     algorithms = [
         a for a in context.algorithms(part["algorithm"]) if catalogue[a].family != "reference"
     ]
@@ -309,12 +406,14 @@ def budget_panel(
             pairs.append(
                 (legend_label(catalogue, algorithm), legend_label(catalogue, left[under[i]]))
             )
-        draw_curve(ax, curve, algorithm, catalogue, dodge=offsets[algorithm], dashes=dashes)
+        withheld |= draw_curve(
+            ax, curve, algorithm, catalogue, dodge=offsets[algorithm], dashes=dashes
+        )
     if secondary:
         right = ax.twinx()
         right.grid(False)
         for algorithm in secondary:
-            draw_curve(
+            withheld |= draw_curve(
                 right,
                 part[part["algorithm"] == algorithm],
                 algorithm,
@@ -326,8 +425,9 @@ def budget_panel(
         right.tick_params(axis="y", colors=colour)
     if budgets.size:
         ax.set_xticks(grid_ticks(budgets))
-    note = [f"dashed: {dashed} ≈ {drawn}" for dashed, drawn in pairs]
-    ax.set_xlabel("\n".join(["budget B", *_wrapped(note, ax)]))
+    ax.set_xlabel("budget B")
+    if notes is not None:
+        notes.add((dataset, cost_model), pairs, withheld)
     return pairs
 
 
@@ -336,20 +436,10 @@ def _span(curves: Sequence[pd.DataFrame]) -> float:
     if not curves:
         return 0.0
     both = pd.concat(curves)
-    half = both["ci_half"].fillna(0.0)
+    half = both["ci_half"].where(both["trials"] >= MIN_INTERVAL_TRIALS).fillna(0.0)
     low = (both["error_mean"] - half).clip(lower=0.0).min()
     high = (both["error_mean"] + half).clip(upper=1.0).max()
     return float(high - low) if np.isfinite(high - low) else 0.0
-
-
-def _wrapped(lines: list[str], ax: Axes) -> list[str]:
-    """``lines`` wrapped to the width of the panel's plotting area (about
-    :data:`NOTE_CHARS_PER_INCH` characters per inch of its column, less the y axis's
-    labels), so that a note under a panel of the rightmost column stays inside the figure;
-    never inside a hyphenated word ("cost-sensitive")."""
-    inches = ax.get_figure().get_figwidth() / max(ax.get_subplotspec().get_geometry()[1], 1)
-    width = max(24, int((inches - 0.8) * NOTE_CHARS_PER_INCH))
-    return [part for line in lines for part in textwrap.wrap(line, width, break_on_hyphens=False)]
 
 
 def placeholder(ax: Axes, message: str) -> None:
@@ -365,18 +455,22 @@ def placeholder(ax: Axes, message: str) -> None:
 
 def legend(
     fig: Figure,
-    ncols: int,
     catalogue: Catalogue,
     extra: Sequence[tuple[object, str]] = (),
 ) -> None:
-    """One figure legend with each algorithm once, in catalogue order, then the ``extra``
-    ``(handle, label)`` entries; the figure grows by the legend's height (see
-    :func:`grow_to_fit`)."""
+    """One figure legend beside the panels, each algorithm once, in catalogue order, then the
+    ``extra`` ``(handle, label)`` entries (notes: :func:`note_entries`); labels longer than
+    :data:`LEGEND_WIDTH` characters are wrapped. The figure grows by the legend's width, and
+    by its height where the legend is the taller (:func:`grow_to_fit`).
+
+    The legend was under the panels: under the suite's 38 panels it stood about 9,000 px
+    below the first one.
+    """
     by_label = {}
     for ax in fig.axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             by_label.setdefault(label, handle)
-    if not by_label:
+    if not by_label and not extra:
         return
     for name in catalogue:  # a curve's own style, not the dashes it was drawn over another in
         label = legend_label(catalogue, name)
@@ -398,29 +492,41 @@ def legend(
     for handle, label in extra:
         by_label.setdefault(label, handle)
         order.append(label)
-    # as many columns as fit the figure's width (about LEGEND_CHARS_PER_INCH characters per
-    # inch, each entry its label plus the marker), so that long labels are never cut off
-    widest = max(len(label) for label in order) + 6
-    fitting = max(1, int(fig.get_figwidth() * LEGEND_CHARS_PER_INCH / widest))
     shown = fig.legend(
         [by_label[label] for label in order],
-        order,
-        loc="outside lower center",
-        ncols=min(len(order), {1: 3, 2: 4}.get(ncols, 7), fitting),
+        [textwrap.fill(label, LEGEND_WIDTH, break_on_hyphens=False) for label in order],
+        loc="outside right upper",
         frameon=False,
     )
-    grow_to_fit(fig, shown)
+    grow_to_fit(fig, shown, beside=True)
 
 
-def coincide_handle() -> tuple[Line2D, str]:
-    """The legend entry of a curve drawn dashed over one with the same errors."""
-    handle = Line2D([], [], color="0.35", linestyle=(0, (DASH, DASH)), linewidth=1.4)
-    return handle, COINCIDE_LABEL
+def note_entries(notes: PanelNotes) -> list[tuple[Line2D, str]]:
+    """The legend's notes: each pair of coinciding curves with the panels where the first
+    is drawn dashed over the second (their datasets when the panels share a cost model;
+    a count beyond :data:`NOTE_PANELS`, or "every panel"), and whether an interval was left
+    out."""
+    entries = []
+    models = {cost_model for panels in notes.coinciding.values() for _, cost_model in panels}
+    for (dashed, under), panels in notes.coinciding.items():
+        names = [d if len(models) == 1 else f"{d} · {c}" for d, c in panels]
+        if len(notes.panels) > 1 and set(panels) == notes.panels:
+            where = "every panel"
+        elif len(names) <= NOTE_PANELS:
+            where = ", ".join(names)
+        else:
+            where = f"{len(names)} panels"
+        handle = Line2D([], [], color="0.35", linestyle=(0, (DASH, DASH)), linewidth=1.4)
+        entries.append((handle, f"dashed: {dashed} ≈ {under} in {where}"))
+    if notes.withheld:
+        entries.append((Line2D([], [], linestyle="none"), NO_INTERVAL_LABEL))
+    return entries
 
 
-def grow_to_fit(fig: Figure, artist) -> None:
+def grow_to_fit(fig: Figure, artist, beside: bool = False) -> None:
     """Make ``fig`` taller by the height ``artist`` (its title or legend) takes, measured
-    as it is rendered, so that the panels keep their height.
+    as it is rendered, so that the panels keep their height; ``beside``: wider by its width
+    instead, and taller only where it is taller than the figure.
 
     A panel grid left a fixed 0.9 inch for the title and the legend: the suite's 19
     algorithms in a one-panel figure needed 14 legend rows, constrained layout squeezed the
@@ -429,30 +535,13 @@ def grow_to_fit(fig: Figure, artist) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    height = artist.get_window_extent(canvas.get_renderer()).height / fig.dpi
-    fig.set_figheight(fig.get_figheight() + height + FIT_PAD)
-
-
-def grow_for_notes(fig: Figure, axes: Sequence[Axes]) -> None:
-    """Make ``fig`` taller by the notes under its panels (x labels of more than one line:
-    which dashed curve lies over which), the tallest of each row of panels, so that the
-    panels keep their height: many coinciding curves under one panel pushed the bottom row
-    off the canvas."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    renderer = canvas.get_renderer()
-    rows: dict[int, float] = {}
-    for ax in axes:
-        label = ax.xaxis.label
-        lines = label.get_text().count("\n")
-        if not lines:
-            continue
-        height = label.get_window_extent(renderer).height / fig.dpi
-        row = ax.get_subplotspec().rowspan.start
-        rows[row] = max(rows.get(row, 0.0), height * lines / (lines + 1))
-    if rows:
-        fig.set_figheight(fig.get_figheight() + sum(rows.values()))
+    box = artist.get_window_extent(canvas.get_renderer())
+    width, height = box.width / fig.dpi, box.height / fig.dpi
+    if not beside:
+        fig.set_figheight(fig.get_figheight() + height + FIT_PAD)
+        return
+    fig.set_figwidth(fig.get_figwidth() + width + FIT_PAD)
+    fig.set_figheight(max(fig.get_figheight(), height + 2 * FIT_PAD))
 
 
 def budget_curves(
@@ -462,7 +551,8 @@ def budget_curves(
     context: FigureContext,
     empty_message: str = "no results",
 ) -> Figure:
-    """Test error against budget, one panel per (dataset, cost_model) in ``panels``.
+    """Test error against budget, one panel per (dataset, cost_model) of ``panels`` on the
+    context's page (:func:`page_panels`).
 
     Lines: one per algorithm of the context's families with its 95 % CI as error bars;
     right-axis families (test-time sampling) on the right axis; the unbudgeted AdaBoost
@@ -471,25 +561,22 @@ def budget_curves(
     """
     catalogue = context.catalogue.including(summary["algorithm"])
     context = dataclasses.replace(context, catalogue=catalogue)
+    shown = page_panels(panels, context)
     axes_style, context_style = paper_style()
     with axes_style, context_style:
-        fig, axes = grid(len(panels))
-        if not panels:
+        fig, axes = grid(len(shown))
+        if not shown:
             placeholder(axes[0], empty_message)
-        dashed = False
-        for ax, (dataset, cost_model) in zip(axes, panels, strict=False):
-            dashed |= bool(budget_panel(ax, summary, dataset, cost_model, context))
-        grow_for_notes(fig, axes)
-        title(fig, heading)
-        extra = [coincide_handle()] if dashed else []
-        legend(fig, min(NCOLS, max(1, len(panels))), catalogue, extra)
+        notes = PanelNotes()
+        for ax, (dataset, cost_model) in zip(axes, shown, strict=False):
+            budget_panel(ax, summary, dataset, cost_model, context, notes)
+        title(fig, page_heading(heading, panels, context))
+        legend(fig, catalogue, note_entries(notes))
     return fig
 
 
 #: Characters of a figure title per inch of figure width (paper context, title size).
 TITLE_CHARS_PER_INCH = 8.5
-#: Characters of a note under a panel (its x label) per inch of the panel's width.
-NOTE_CHARS_PER_INCH = 10.0
 
 
 def title(fig: Figure, text: str, **kwargs) -> None:

@@ -38,7 +38,8 @@ from matplotlib.transforms import offset_copy
 
 from budgetboost.analysis.bands import BAND_LABELS, BANDS
 from budgetboost.analysis.ranks import nemenyi_p
-from budgetboost.catalogue import FAMILIES, Catalogue
+from budgetboost.catalogue import FAMILIES, Catalogue, paper_experiments
+from budgetboost.figures.pages import paginate
 from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext, figure
 
 __all__ = ["OUTCOME_COLOURS", "draw_cd_diagram", "figure_cd", "figure_outcomes"]
@@ -324,6 +325,7 @@ def figure_outcomes(
     control: str,
     labels: Mapping[str, str] | None = None,
     catalogue: Catalogue | None = None,
+    page: str = "",
 ) -> Figure:
     """Grid of each algorithm's outcome against the control, per (dataset, cost model) and
     budget band.
@@ -337,6 +339,10 @@ def figure_outcomes(
         The control's name.
     labels : Mapping[str, str], optional
         Display name of each algorithm (default: the names).
+    catalogue : Catalogue, optional
+        The order of the columns (default: the package's algorithms').
+    page : str, optional
+        Which page of a figure drawn in pages this is ("page 2 of 4"), for the title.
 
     Returns
     -------
@@ -421,9 +427,10 @@ def figure_outcomes(
         ax.set_title(BAND_LABELS[band], fontsize=10)
     handles = [mpl.patches.Patch(color=colours[o], label=o) for o in order]
     fig.legend(handles=handles, loc="outside lower center", ncols=min(len(order), 4), frameon=False)
+    where = f", {page}" if page else ""
     fig.suptitle(
-        f"Each algorithm against {labels.get(control, control)}: outcome per data set and band\n"
-        "(cell: mean difference in test error, the algorithm minus the control)",
+        f"Each algorithm against {labels.get(control, control)}: outcome per data set and "
+        f"band{where}\n(cell: mean difference in test error, the algorithm minus the control)",
         fontsize=10,
     )
     return fig
@@ -475,12 +482,36 @@ def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureConte
     return figure_cd(ranked, catalogue=catalogue)
 
 
+#: Rows (dataset, cost model) of the outcome grid on one page: its three bands of twelve rows
+#: stay within two screens (:mod:`budgetboost.figures.pages`).
+GRID_ROWS = 12
+
+
+def outcome_pages(
+    tables: Mapping[str, pd.DataFrame], context: FigureContext
+) -> list[list[tuple[str, str]]]:
+    """The (dataset, cost model) rows of each page of :func:`against_smoothed`: the paper's
+    experiments on which the control ran (those of its comparisons), :data:`GRID_ROWS` at
+    most a page, each cost model's on pages of its own when they do not fit one."""
+    summary = tables["summary"]
+    catalogue = context.catalogue.including(summary["algorithm"])
+    control = catalogue.with_role("smoothed") or "smoothed"
+    ran = paper_experiments(summary, summary, catalogue)
+    ran = ran[ran["algorithm"] == control]
+    pairs = sorted(set(zip(ran["dataset"], ran["cost_model"], strict=True)))
+    if len(pairs) > GRID_ROWS:  # the cost models' pages in config order
+        order = list(context.cost_models)
+        pairs.sort(key=lambda p: order.index(p[1]) if p[1] in order else len(order))
+    return paginate(pairs, GRID_ROWS, group=lambda pair: pair[1])
+
+
 @figure(
     "against_smoothed",
     title="each algorithm against Smoothed",
     category="Rank statistics",
     families=RANKED_FAMILIES,
-    tables=("comparisons",),
+    tables=("comparisons", "summary"),
+    pages=outcome_pages,
     caption="""
 **Each algorithm against Smoothed** (the paper's recommendation, Eq. 2), per (dataset, cost
 model) and budget band: the outcome of the paired comparison (each trial's error averaged over
@@ -498,6 +529,13 @@ def against_smoothed(tables: Mapping[str, pd.DataFrame], context: FigureContext)
     catalogue = context.catalogue.including(rows["x"])
     control = catalogue.with_role("smoothed") or "smoothed"
     rows = rows[rows["x"].isin(context.algorithms(rows["x"]))]
+    pages = outcome_pages(tables, context)
+    page = ""
+    if len(pages) > 1:
+        mine = pages[context.page] if context.page < len(pages) else []
+        keys = pd.MultiIndex.from_frame(rows[["dataset", "cost_model"]])
+        rows = rows[keys.isin(mine)]
+        page = f"page {context.page + 1} of {len(pages)}"
     return figure_outcomes(
-        rows, control, labels=_labels(FigureContext(catalogue)), catalogue=catalogue
+        rows, control, labels=_labels(FigureContext(catalogue)), catalogue=catalogue, page=page
     )

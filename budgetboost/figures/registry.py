@@ -18,9 +18,18 @@ families it draws
 figure of its family.
 
 Whether a figure has anything to draw for a run (Figure 2 without real costs does not) is
-:meth:`FigureSpec.has_content`: the entry's ``content`` function if it gives one (cheap: which
-panels it would draw), else the figure drawn and its axes read (a placeholder axes, which
-says "no results", is marked :data:`PLACEHOLDER_GID`).
+:meth:`FigureSpec.has_content`: the entry's ``content`` or ``pages`` function if it gives one
+(cheap: which panels it would draw), else the figure drawn and its axes read (a placeholder
+axes, which says "no results", is marked :data:`PLACEHOLDER_GID`). A figure too large for a
+screen is drawn in pages (:mod:`budgetboost.figures.pages`): its ``pages`` function splits
+what it draws, and the context's ``page`` says which one to draw.
+
+The workflow plans the figures before any result exists (:func:`planned`): from a stand-in
+of the summary table with a row for every (dataset, cost model, algorithm) the plan runs
+(:func:`planned_summary`), each entry's ``content`` and ``pages`` functions say whether it
+draws anything and on how many pages, so a figure with nothing to draw is not made. They
+read only the ``summary`` table's keys and ``trials`` (the stand-in has no errors, and one
+budget per cell).
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from budgetboost.analysis import results as results_tables
 from budgetboost.catalogue import FAMILIES, Catalogue
+from budgetboost.figures.pages import page_name
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -47,6 +57,9 @@ __all__ = [
     "check_modules",
     "figure",
     "load",
+    "plan_figures",
+    "planned",
+    "planned_summary",
     "registry",
     "with_content",
 ]
@@ -92,6 +105,8 @@ class FigureContext:
     field : mapping
         The cost models of the field's regime and each one's pool
         (:meth:`budgetboost.pipeline.plan.Plan.field_pools`), in config order.
+    page : int
+        Which page of the figure to draw (0: the first; :mod:`budgetboost.figures.pages`).
     """
 
     catalogue: Catalogue
@@ -101,6 +116,7 @@ class FigureContext:
     cost_models: Mapping[str, str] = field(default_factory=dict)
     baseline: str | None = None
     field: Mapping[str, str] = field(default_factory=dict)
+    page: int = 0
 
     @classmethod
     def of_run(
@@ -152,21 +168,33 @@ class FigureSpec:
     tables: tuple[str, ...]
     draw: Callable[[Mapping[str, pd.DataFrame], FigureContext], Figure]
     content: Callable[[Mapping[str, pd.DataFrame], FigureContext], bool] | None = None
+    pages: Callable[[Mapping[str, pd.DataFrame], FigureContext], list[list]] | None = None
 
     def has_content(self, tables: Mapping[str, pd.DataFrame], context: FigureContext) -> bool:
         """Whether the figure draws anything from ``tables`` (the run's results tables, those
         of :attr:`tables` at least) rather than only saying it has no results.
 
-        The entry's ``content`` function answers if it has one; otherwise the figure is drawn
-        and has content if one of its axes is not a placeholder (:data:`PLACEHOLDER_GID`).
-        A report lists only the figures that have content.
+        The entry's ``content`` function answers if it has one, else its ``pages`` function
+        (content: a page at least); otherwise the figure is drawn and has content if one of
+        its axes is not a placeholder (:data:`PLACEHOLDER_GID`). A report lists only the
+        figures that have content.
         """
         context = replace(context, families=self.families)
-        mine = {table: tables[table] for table in self.tables}
+        mine = {table: tables[table] for table in self.tables if table in tables}
         if self.content is not None:
             return bool(self.content(mine, context))
+        if self.pages is not None:
+            return bool(self.pages(mine, context))
         fig = self.draw(mine, context)
         return any(ax.get_gid() != PLACEHOLDER_GID for ax in fig.axes)
+
+    def page_count(self, tables: Mapping[str, pd.DataFrame], context: FigureContext) -> int:
+        """On how many pages the figure draws ``tables`` (one without a ``pages`` function)."""
+        if self.pages is None:
+            return 1
+        context = replace(context, families=self.families)
+        mine = {table: tables[table] for table in self.tables if table in tables}
+        return max(1, len(self.pages(mine, context)))
 
     @property
     def module(self) -> str:
@@ -193,10 +221,13 @@ def figure(
     families: Iterable[str],
     tables: Iterable[str] = ("summary",),
     content: Callable[[Mapping[str, pd.DataFrame], FigureContext], bool] | None = None,
+    pages: Callable[[Mapping[str, pd.DataFrame], FigureContext], list[list]] | None = None,
 ):
     """Register the decorated function as figure ``name`` (see the module docstring);
     ``content(tables, context)`` says cheaply whether it has anything to draw (optional:
-    :meth:`FigureSpec.has_content`)."""
+    :meth:`FigureSpec.has_content`); ``pages(tables, context)`` splits what it draws into
+    pages (:func:`budgetboost.figures.pages.paginate`), of which the function draws the
+    context's ``page``."""
     families, tables = tuple(families), tuple(tables)
     unknown = [f for f in families if f not in FAMILIES] + [t for t in tables if t not in TABLES]
     if unknown:
@@ -225,6 +256,7 @@ def figure(
             tables=tables,
             draw=draw,
             content=content,
+            pages=pages,
         )
         return draw
 
@@ -279,3 +311,78 @@ def with_content(
 def registry() -> dict[str, FigureSpec]:
     """Every figure registered so far in this process."""
     return dict(_REGISTRY)
+
+
+#: The summary table's columns a figure's ``content`` and ``pages`` functions may read when
+#: the workflow plans (:func:`planned_summary`).
+PLANNED_COLUMNS = ("dataset", "cost_model", "algorithm", "budget", "trials", "nodes_mean")
+
+
+def planned_summary(cells: Iterable[tuple[str, str, str, Iterable[float], int]]) -> pd.DataFrame:
+    """A stand-in of the summary table of a run not yet made: one row per (dataset, cost
+    model, algorithm) of ``cells`` (``(dataset, cost model, algorithm, budgets, trials)``,
+    the plan's experiments) at its largest budget (``inf`` for the unbudgeted reference),
+    with its trials, NaN errors and one node (a tree's panel is drawn where its nodes are
+    positive). What a figure draws and on how many pages depends on which cells ran, not on
+    their budgets: one row each keeps planning the suite's figures to a fraction of a
+    second."""
+    import numpy as np
+    import pandas as pd
+
+    rows = [
+        (dataset, cost_model, algorithm, max(float(b) for b in budgets), int(trials))
+        for dataset, cost_model, algorithm, budgets, trials in cells
+    ]
+    frame = pd.DataFrame(rows, columns=["dataset", "cost_model", "algorithm", "budget", "trials"])
+    return frame.assign(nodes_mean=1.0, error_mean=np.nan, ci_half=np.nan)
+
+
+def planned(
+    specs: Mapping[str, FigureSpec], summary: pd.DataFrame, context: FigureContext
+) -> dict[str, tuple[str, int]]:
+    """The figure files a run makes, before it runs: ``{file name: (figure, page)}`` (the
+    name without suffix, :func:`budgetboost.figures.pages.page_name`), in the registry's
+    order, from ``summary`` (:func:`planned_summary`).
+
+    A figure whose ``content`` or ``pages`` function finds nothing to draw in it is left
+    out (Figure 2 in a run without real costs made a PNG saying "no results"); one too large
+    for a screen gets a file per page. A figure without those functions, or whose functions
+    read a table other than the summary, is planned on one page: only its results can say.
+    """
+    out: dict[str, tuple[str, int]] = {}
+    for name, spec in specs.items():
+        tables = {"summary": summary}
+        try:
+            if (spec.content or spec.pages) and not spec.has_content(tables, context):
+                continue
+        except KeyError:  # it reads another table: only its results can say
+            pass
+        try:
+            count = spec.page_count(tables, context)
+        except KeyError:
+            count = 1
+        out.update({page_name(name, k): (name, k) for k in range(count)})
+    return out
+
+
+def plan_figures(
+    specs: Mapping[str, FigureSpec], plan, catalogue: Catalogue
+) -> dict[str, tuple[str, int]]:
+    """:func:`planned` for a :class:`budgetboost.pipeline.plan.Plan` (its experiments, their
+    budgets and trials, datasets and cost models) and the run's ``catalogue``: the figure
+    files the workflow makes."""
+    cells = (
+        (d, c, a, plan.block_budgets(d, c, a), plan.run_trials(d, c, a))
+        for d, c, a in plan.experiments()
+    )
+    context = FigureContext.of_run(
+        catalogue,
+        plan.local_datasets(),
+        plan.dataset_order(),
+        {
+            "baseline": plan.baseline_cost_model(),
+            "kinds": plan.cost_model_kinds(),
+            "field": plan.field_pools(),
+        },
+    )
+    return planned(specs, planned_summary(cells), context)

@@ -109,12 +109,19 @@ def _draw(ax, part: pd.DataFrame, datasets: list[str], families: list[str], titl
     ax.set_title(title, fontsize=9)
 
 
+def _standings_content(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> bool:
+    """Whether a method of the field's families ran: the field's question has rows."""
+    ran = set(tables["summary"]["algorithm"])
+    return bool(context.catalogue.including(ran).of_family(*FIELD_FAMILIES))
+
+
 @figure(
     "field_standings",
     title="where each family leads, per dataset",
     category="The field",
     families=("boosting", "peer", *FIELD_FAMILIES),
     tables=("findings", "field_mean_cost", "binding"),
+    content=_standings_content,
     caption="""
 **Where each family leads, per dataset.** For each pool of the field's regime (prices per
 raw attribute, budgets in attributes' worth; or the paper's experiments where a run has no

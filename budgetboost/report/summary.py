@@ -14,7 +14,13 @@ import pandas as pd
 
 from budgetboost.analysis.results import Results
 from budgetboost.analysis.summary import with_names
-from budgetboost.analysis.vocabulary import ALL, CONFIDENCE, EQUIVALENCE_MARGIN, OUTCOMES
+from budgetboost.analysis.vocabulary import (
+    ALL,
+    CONFIDENCE,
+    EQUIVALENCE_MARGIN,
+    MIN_INTERVAL_TRIALS,
+    OUTCOMES,
+)
 from budgetboost.catalogue import Catalogue
 from budgetboost.report.escape import for_markdown
 from budgetboost.report.findings import findings_table, where_findings_read
@@ -33,12 +39,14 @@ def error_table(
 
     Columns are the algorithms' labels, in catalogue order; the lowest mean of each finite
     budget is in bold (a description: which differences are real is the comparisons' to
-    say, per budget band).
+    say, per budget band). A mean over fewer than :data:`MIN_INTERVAL_TRIALS` trials is
+    printed alone: its interval would say nothing (``0.268 ± 1.489`` over two trials).
     """
     part = summary[(summary["dataset"] == dataset) & (summary["cost_model"] == cost_model)]
     catalogue = with_names(catalogue, part["algorithm"])
+    shown = part["ci_half"].notna() & (part["trials"] >= MIN_INTERVAL_TRIALS)
     cell = part["error_mean"].map("{:.3f}".format) + np.where(
-        part["ci_half"].notna(), " ± " + part["ci_half"].map("{:.3f}".format), ""
+        shown, " ± " + part["ci_half"].map("{:.3f}".format), ""
     )
     finite = np.isfinite(part["budget"].to_numpy())
     best = part[finite].groupby("budget")["error_mean"].transform("min")
@@ -77,6 +85,8 @@ def summary_markdown(results: Results, catalogue: Catalogue | None = None) -> st
         "interval over trials, about the dataset's population: its variance is the corrected "
         "resampled one (the trials split one finite sample; `docs/design.md`). Budget `inf` "
         "is the unbudgeted AdaBoost reference. "
+        f"A mean over fewer than {MIN_INTERVAL_TRIALS} trials is printed without an interval "
+        "(on one degree of freedom its critical value is 12.7: it would say nothing). "
         "**Bold**: the lowest mean at that budget (a description; the comparisons below, and "
         "`claims.md`, say which differences are real).",
         "",

@@ -289,8 +289,8 @@ def _pixels_of(rgba: np.ndarray, colour: str, tolerance: float = 60.0) -> int:
 def test_a_curve_that_coincides_with_another_is_drawn_dashed_over_it():
     """ecoli, boosted trees: Greedy with depth-2 trees had AdaBoostBT_Greedy's errors and hid
     it. The later curve is now dashed over the earlier, both colours show along the line,
-    the panel's x label names the two and the legend says what dashed means, while the
-    legend keeps the curve's own (solid) line."""
+    the legend names the two and the panel (its notes crowded the next row under the axes),
+    while it keeps the curve's own (solid) line."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     shards = synthetic_shards(datasets=("ecoli",), trials=3, budgets=(2, 6, 10), extra=())
@@ -312,15 +312,15 @@ def test_a_curve_that_coincides_with_another_is_drawn_dashed_over_it():
     under, over = drawn[catalogue.label("greedy")].lines[0], drawn["Greedy, trees"].lines[0]
     np.testing.assert_array_equal(under.get_ydata(), over.get_ydata())
     assert under.get_linestyle() == "-" and over.get_linestyle() == "--"
-    assert "dashed: Greedy, trees ≈ AdaBoostBT_Greedy" in ax.get_xlabel().replace("\n", " ")
+    assert ax.get_xlabel() == "budget B"
     entries = dict(
         zip(
-            [t.get_text() for t in fig.legends[0].get_texts()],
+            [t.get_text().replace("\n", " ") for t in fig.legends[0].get_texts()],
             fig.legends[0].legend_handles,
             strict=True,
         )
     )
-    assert curve_panels.COINCIDE_LABEL in entries
+    assert "dashed: Greedy, trees ≈ AdaBoostBT_Greedy in ecoli" in entries
     assert entries["Greedy, trees"].get_linestyle() == "-"
     # both colours along the line between the first two budgets, as rendered
     canvas = FigureCanvasAgg(fig)
@@ -378,3 +378,35 @@ def test_coinciding_curves_take_turns_along_the_line():
         first_shows = 1 - shown.sum(axis=0).mean()  # the solid curve in the gaps
         shares = [*shown.mean(axis=1), first_shows]
         np.testing.assert_allclose(shares, 1 / (len(group) + 1))
+
+
+def test_an_interval_is_clipped_to_the_error_scale_and_left_out_below_three_trials():
+    """With two trials the 95 % bands ran from 0 to 1 and flattened the curves: a mean over
+    fewer than three trials has no error bar (the legend says so), and every error bar
+    drawn lies within [0, 1]."""
+    from synthetic_results import trial_shards
+
+    from budgetboost.analysis.summary import summarize
+
+    shards = trial_shards(
+        {
+            ("greedy", 2.0): [0.0, 0.3, 0.02],  # a wide interval, its lower end below 0
+            ("greedy", 4.0): [0.98, 0.7, 1.0],  # its upper end above 1
+            ("smoothed", 2.0): [0.2, 0.3],
+            ("smoothed", 4.0): [0.1, 0.25],
+        }
+    )
+    summary = summarize(shards)
+    assert (summary["ci_low"] < 0).any() and (summary["ci_high"] > 1).any()
+    fig = plots.figure1({"summary": summary}, CONTEXT)
+    (ax,) = main_axes(fig)
+    bars = {
+        mcolors.to_hex(c.get_colors()[0]): np.concatenate(c.get_segments())
+        for c in ax.collections
+        if c.get_gid() == curve_panels.INTERVAL_GID and len(c.get_segments())
+    }
+    assert set(bars) == {mcolors.to_hex(CATALOGUE["greedy"].style.colour)}
+    ends = next(iter(bars.values()))[:, 1]
+    assert ends.min() == 0.0 and ends.max() == 1.0
+    legend = [t.get_text().replace("\n", " ") for t in fig.legends[0].get_texts()]
+    assert curve_panels.NO_INTERVAL_LABEL in legend

@@ -1,11 +1,13 @@
 """Every registered figure keeps its text inside its canvas: titles, subtitles,
 axis and tick labels, legends, read from the rendered artists' extents, on results shaped like
 the suite's (its algorithms, labels and families, the adversarial and few-cheap cost models)
-and on a run with no results for a figure."""
+and on a run with no results for a figure; and every page of it fits two screens, on results
+with as many datasets as the suite's."""
 
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 import matplotlib
 import numpy as np
@@ -15,8 +17,11 @@ import yaml
 from conftest import REPO
 from synthetic_results import synthetic_shards
 
+from budgetboost.analysis.vocabulary import ALL
 from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
+from budgetboost.figures.pages import MAX_SHOWN_HEIGHT, shown_height
+from budgetboost.figures.style import save_figure
 
 from .conftest import PAPER_DATASETS, make_context, results_tables
 
@@ -120,3 +125,40 @@ def test_a_figure_without_results_says_so_inside_its_canvas(name):
     assert outside(fig) == [], name
     titles = [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
     assert not any(title.rstrip().endswith(("; )", "()", "( )")) for title in titles), titles
+
+
+@pytest.fixture(scope="module")
+def many_datasets(suite_tables):
+    """The suite-like tables with every dataset four times over (36 datasets and the open
+    questions' cost models, as the suite's 38 make them): the per-dataset rows copied under
+    new names, the rows across datasets (findings, ranks) as they are."""
+    tables, catalogue = suite_tables
+    wide = dict(tables)
+    for name in ("summary", "comparisons"):
+        table = tables[name]
+        per = table[table["dataset"] != ALL]
+        copies = [per.assign(dataset=per["dataset"] + f"_{k}") for k in range(4)]
+        wide[name] = pd.concat([*copies, table[table["dataset"] == ALL]], ignore_index=True)
+    return wide, catalogue
+
+
+@pytest.mark.parametrize("name", list(figures.load()))
+def test_every_page_of_every_figure_fits_two_screens(many_datasets, name, tmp_path):
+    """No PNG taller than two screens when shown 1,400 px wide (pages.MAX_SHOWN_HEIGHT):
+    with the suite's 38 datasets one figure was 2,070 x 9,431 px, its legend 9,000 px below
+    its first panel. Each page is drawn as the plot rule draws it and saved as it saves it."""
+    from PIL import Image
+
+    tables, catalogue = many_datasets
+    spec = figures.load()[name]
+    context = make_context(catalogue, spec.families)
+    mine = {t: tables[t] for t in spec.tables}
+    count = spec.page_count(mine, context)
+    if name in ("figure1", "field_curves", "against_smoothed"):
+        assert count > 1, name  # more panels or rows than a page holds
+    for page in range(count):
+        path = tmp_path / f"{name}-{page}.png"
+        save_figure(spec.draw(mine, replace(context, page=page)), path)
+        with Image.open(path) as image:
+            width, height = image.size
+        assert shown_height(width, height) <= MAX_SHOWN_HEIGHT, (name, page, width, height)

@@ -23,7 +23,10 @@ def test_summary_markdown_is_a_readable_table():
         aggregate(df, Catalogue.default(), "uniform_0_2", sizes_for(df))
     )
     assert "## ecoli · uniform_0_2 (2 trials)" in text
-    assert "0.350 ± " in text  # greedy at budget 2
+    table = text.split("## ecoli")[1].split("##")[0]
+    assert "**0.350**" in table  # greedy at budget 2, without an interval: two trials
+    assert "±" not in table
+    assert "fewer than 3 trials is printed without an interval" in text
     assert "AdaBoostRS: cost paid per test example" in text
     table = [line for line in text.splitlines() if line.startswith("|")]
     assert len({line.count("|") for line in table[:4]}) == 1  # aligned columns
@@ -48,3 +51,15 @@ def test_error_table_marks_the_best_mean():
     other = ({"AdaBoostBT_Greedy", "AdaBoostBT_Smoothed"} - {best}).pop()
     assert row[best].startswith("**") and row[best].endswith("**")
     assert "*" not in row[other] and "*" not in row["AdaBoostBT"]
+
+
+def test_an_interval_is_printed_from_three_trials_on():
+    """Over two trials the 95 % interval of a mean error ran past the whole error scale
+    (``0.268 ± 1.489``): a mean over fewer than three trials is printed alone."""
+    df = trial_shards({("greedy", 2.0): [0.3, 0.4, 0.35], ("smoothed", 2.0): [0.25, 0.3]})
+    summary = summaries.summarize(df)
+    assert (summary["ci_half"] > 0.1).all()  # both have an interval, the two trials' wide
+    row = report_summary.error_table(summary, "ecoli", "uniform_0_2").iloc[0]
+    greedy, smoothed = row["AdaBoostBT_Greedy"], row["AdaBoostBT_Smoothed"]
+    assert greedy.startswith("0.350 ± ") and float(greedy.split("± ")[1]) < 0.2
+    assert smoothed.strip("*") == "0.275"

@@ -34,8 +34,6 @@ from budgetboost.pipeline.identity import IDENTITY_KEY
 from budgetboost.report.escape import rst_text
 
 CHROMIUM = Path("/usr/bin/chromium")
-#: the images of every registered figure (budgetboost.figures.registry), as the report holds them
-FIGURES = [f"figures/{name}.png" for name in figures.load()]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ENTRY = re.compile(r'"([^"]+)": (?=\{"name": )')
 
@@ -49,8 +47,30 @@ def results_of(repo: Path) -> str:
 
 
 def figure_paths(repo: Path) -> list[str]:
-    """The registered figures' images in the run's results folder."""
-    return [f"{results_of(repo)}/{path}" for path in FIGURES]
+    """The images of the run's figures in its results folder: the pages the test config
+    plans (budgetboost.figures.registry.plan_figures: none with nothing to draw), or every
+    registered figure in a run of the mini workflow (which makes them all)."""
+    folder = results_of(repo)
+    names = planned_pages(repo) if folder == RESULTS else list(figures.load())
+    return [f"{folder}/figures/{name}.png" for name in names]
+
+
+def planned_pages(repo: Path) -> list[str]:
+    """The files (without suffix) of the package's figures the test config's run in ``repo``
+    makes."""
+    import yaml
+
+    from budgetboost.catalogue import Catalogue
+    from budgetboost.checks import check_all
+    from budgetboost.pipeline.plan import Plan
+
+    config = yaml.safe_load((repo / "config/test.yaml").read_text())
+    # the package's figures only: a module of the repo's own is not importable here
+    config.pop("figure_modules", None)
+    checked, registry = check_all(config, repo)
+    plan = Plan(checked, registry)
+    catalogue = Catalogue.from_config(checked["algorithms"], tuned=plan.tuned())
+    return list(figures.plan_figures(figures.load(), plan, catalogue))
 
 
 def report_entries(html: str) -> dict[str, dict]:
@@ -231,6 +251,15 @@ def L(path):
 PACKAGE_VERSION = "test"
 FIGURE_MODULES = []
 FIGURES = figures.load(FIGURE_MODULES)
+FIGURE_PAGES = {{name: (name, 0) for name in FIGURES}}
+
+
+def figure_spec(wildcards):
+    return FIGURES[wildcards.figure]
+
+
+def figure_page(wildcards):
+    return {{"figure": wildcards.figure, "page": 0}}
 
 
 def all_shards():
@@ -700,7 +729,7 @@ def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
     summary = (repo / RESULTS / "summary/summary.md").read_text(encoding="utf-8")
     assert "Smoothed τ=0.5" in summary
     html = (repo / RESULTS / "report.html").read_text(encoding="utf-8")
-    images = [f"{RESULTS}/figures/{name}.png" for name in [*figures.load(), "extra_errors"]]
+    images = [f"{RESULTS}/figures/{name}.png" for name in [*planned_pages(repo), "extra_errors"]]
     assert missing_images(html, repo, images) == []
     entries = report_entries(html)
     assert "mean test error" in entries[f"{RESULTS}/figures/extra_errors.png"]["caption"]

@@ -85,9 +85,13 @@ for _name in ALGORITHMS:
         )
 #: labels, families, roles and styles of the algorithms, for every results rule
 CATALOGUE = Catalogue.from_config(config["algorithms"], tuned=PLAN.tuned())
-#: the registered figures (budgetboost.figures.registry): one plot job each
+#: the registered figures (budgetboost.figures.registry)
 FIGURE_MODULES = config["figure_modules"]
 FIGURES = figures.load(FIGURE_MODULES)
+#: the figure files the run makes, one plot job each: {file name: (figure, page)}, planned
+#: from a stand-in of the summary table with every cell the plan runs, so a figure with
+#: nothing to draw is not made and one too large for a screen is made in pages
+FIGURE_PAGES = figures.plan_figures(FIGURES, PLAN, CATALOGUE)
 #: the package version, for the report's first page
 PACKAGE_VERSION = package_version()
 
@@ -148,7 +152,7 @@ def results_outputs():
         R("summary/summary.html"),
         R("summary/claims.html"),
         R("report/landing.rst"),
-        *expand(R("figures/{figure}.{ext}"), figure=FIGURES, ext=["png", "pdf"]),
+        *expand(R("figures/{figure}.{ext}"), figure=FIGURE_PAGES, ext=["png", "pdf"]),
     ]
 
 
@@ -162,9 +166,14 @@ def claim_stumps():
     return PLAN.shards("stumps", claim_algorithms())
 
 
+def figure_spec(wildcards):
+    """The registry entry of a figure file (one page of a figure)."""
+    return FIGURES[FIGURE_PAGES[wildcards.figure][0]]
+
+
 def figure_inputs(wildcards):
     """The results tables a figure reads (by table name) and the code that draws it."""
-    spec = FIGURES[wildcards.figure]
+    spec = figure_spec(wildcards)
     return {
         **spec.input_tables(RESULTS),
         "code": code_files("budgetboost.figures.registry", spec.module),
@@ -176,11 +185,26 @@ def figure_modules():
     return sorted({spec.module for spec in FIGURES.values()})
 
 
+def figure_page(wildcards):
+    """``{"figure": name, "page": k}`` of a figure file (page 0 first)."""
+    name, page = FIGURE_PAGES[wildcards.figure]
+    return {"figure": name, "page": page}
+
+
 def figure_report(attribute):
-    """A report() argument read from the figure's registry entry."""
+    """A report() argument read from the figure's registry entry (its label says the page
+    of a figure made in pages)."""
     if attribute == "labels":
-        return lambda wildcards: {"figure": FIGURES[wildcards.figure].title}
-    return lambda wildcards: getattr(FIGURES[wildcards.figure], attribute)
+        return lambda wildcards: {"figure": page_label(wildcards)}
+    return lambda wildcards: getattr(figure_spec(wildcards), attribute)
+
+
+def page_label(wildcards):
+    """The figure's title, with "page k of n" when it has more than one page."""
+    name, page = FIGURE_PAGES[wildcards.figure]
+    count = sum(1 for figure, _ in FIGURE_PAGES.values() if figure == name)
+    title = FIGURES[name].title
+    return title if count == 1 else f"{title} (page {page + 1} of {count})"
 
 
 # --------------------------------------------------------------------- params functions

@@ -62,7 +62,8 @@ rule plot:
     conda:
         "../envs/budgetboost.yaml"
     params:
-        caption=lambda wildcards: FIGURES[wildcards.figure].caption,
+        caption=lambda wildcards: figure_spec(wildcards).caption,
+        page=figure_page,
         catalogue=CATALOGUE.param(),
         local_datasets=local_datasets(),
         datasets=dataset_order(),

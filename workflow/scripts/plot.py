@@ -1,4 +1,5 @@
-"""Rule ``plot``: one registered figure (PNG and PDF) from the results tables it reads."""
+"""Rule ``plot``: one page of a registered figure (PNG and PDF) from the results tables it
+reads (its file name: budgetboost.figures.pages.page_name)."""
 
 import sys
 from dataclasses import replace
@@ -15,7 +16,8 @@ from budgetboost.pipeline.job import run_job
 
 
 def plot(sm, job):
-    spec = figures.load(list(sm.params.modules))[sm.wildcards.figure]
+    name, page = sm.params.page["figure"], int(sm.params.page["page"])
+    spec = figures.load(list(sm.params.modules))[name]
     tables = {table: read_table(sm.input[table]) for table in spec.tables}
     context = figures.FigureContext.of_run(
         Catalogue.from_param(sm.params.catalogue),
@@ -23,9 +25,9 @@ def plot(sm, job):
         sm.params.datasets,
         sm.params.cost_models,
     )
-    context = replace(context, families=spec.families)
+    context = replace(context, families=spec.families, page=page)
     save_figure(spec.draw(tables, context), sm.output.png, sm.output.pdf)
-    return f"figure {sm.wildcards.figure} written: {', '.join(map(str, sm.output))}"
+    return f"figure {name} (page {page + 1}) written: {', '.join(map(str, sm.output))}"
 
 
 run_job(snakemake, plot)  # noqa: F821
