@@ -296,7 +296,7 @@ def figure_report(attribute):
 def results_outputs():
     return ["results/summary/summary.md", "results/summary/claims.md",
             "results/summary/summary.html", "results/summary/claims.html",
-            "results/report/landing.rst",
+            "results/report/landing.rst", "results/explore.html",
             *expand("results/figures/{{f}}.{{ext}}", f=FIGURES, ext=["png", "pdf"])]
 
 
@@ -483,6 +483,8 @@ def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_re
     claims = read_table(pipeline_report / RESULTS / "summary/claims.parquet")
     for text in ("What ran", "Verdicts", "Where to look", "heart · uniform_0_2 (3 trials)"):
         assert text in landing, text
+    assert f"`explore.html <explore.html>`__ (``{RESULTS}/explore.html``" in landing
+    assert (pipeline_report / RESULTS / "explore.html").is_file()
     for text in ("What ran", "Verdicts", "Where to look"):
         assert text in html, text  # the report's own first page
     for statement in claims["statement"]:
@@ -519,6 +521,13 @@ def test_mini_report_outputs(mini_report):
     assert "## Thresholds" in claims and "## Claim 5:" in claims
     for figure in figure_paths(mini_report):
         assert (mini_report / figure).with_suffix(".pdf").is_file()
+    # the interactive page, linked from the first page, holds every algorithm of the run
+    page = (mini_report / "results/explore.html").read_text(encoding="utf-8")
+    data = re.search(r'<script id="explore-data" type="application/json">(.*?)</script>', page)
+    summary = read_table(mini_report / "results/summary/summary.parquet")
+    assert set(json.loads(data.group(1))["methods"]) == set(summary["algorithm"])
+    landing = (mini_report / "results/report/landing.rst").read_text(encoding="utf-8")
+    assert "`explore.html <explore.html>`__ (``results/explore.html``" in landing
 
 
 @pytest.mark.slow
