@@ -197,7 +197,6 @@ def across_datasets(points: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.
             "cost_model": stats["cost_model"],
             "algorithm": stats["algorithm"],
             "budget": stats["budget"].astype(float),
-            "band": _band_bits(stats["budget"], [stats["cost_model"], stats["algorithm"]]),
             "datasets": stats["size"].astype(np.int64),
             "of": stats["cost_model"].map(of).astype(np.int64),
             "error": stats["mean"].astype(float),
@@ -208,7 +207,7 @@ def across_datasets(points: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.
     # the band of a budget in its cost model's grid (the union of its datasets' budgets)
     grid = out.drop_duplicates(["cost_model", "budget"])[["cost_model", "budget"]]
     grid = grid.assign(band=_band_bits(grid["budget"], [grid["cost_model"]]))
-    out = out.drop(columns="band").merge(grid, on=["cost_model", "budget"], how="left")
+    out = out.merge(grid, on=["cost_model", "budget"], how="left")
     complete = out.loc[out["datasets"] == out["of"], keys]
     ranked = points.merge(complete, on=keys)
     ranked = ranked[ranked.groupby(["cost_model", "budget"])["algorithm"].transform("nunique") > 1]
@@ -280,6 +279,8 @@ def explore_data(
     catalogue = catalogue.including(summary["algorithm"])
     if standings is None:
         standings = standings_of_run(tables, catalogue)
+    if "binds" not in standings:  # a run without the field's per-dataset rows
+        standings = standings.assign(binds=False)
     curves = curve_points(summary)
     references = reference_points(summary)
     across = pd.concat(

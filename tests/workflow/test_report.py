@@ -245,6 +245,10 @@ def cost_tables():
     return sorted({{f"results/costs/{{d}}/{{c}}.parquet" for d, c, _ in EXPERIMENTS}})
 
 
+def binarized_tables():
+    return sorted({{f"results/data/{{d}}.parquet" for d, _, _ in EXPERIMENTS}})
+
+
 def local_datasets():
     return []
 
@@ -255,7 +259,7 @@ def dataset_order():
 
 def cost_model_roles():
     kinds = {{"uniform_0_2": "uniform_random", "turney": "real"}}
-    return {{"baseline": "uniform_0_2", "kinds": kinds}}
+    return {{"baseline": "uniform_0_2", "kinds": kinds, "field": {{}}}}
 
 
 def claim_stumps():
@@ -331,6 +335,13 @@ def _mini_workflow(root: Path) -> Path:
         splits = pd.DataFrame({"trial": [], "train": [], "test": []})
         meta = {"dataset": d, "train_size": 200, "test_size": 1000, "n_rows": 20_000}
         write_splits(splits, root / f"results/splits/{d}.parquet", metadata=meta)
+    for d in {d for d, _, _ in experiments}:  # each indicator's attribute (metadata only)
+        columns = [{"name": f"x{j}", "attribute": f"a{j}"} for j in range(4)]
+        write_table(
+            pd.DataFrame({"y": pd.Series([], dtype="int8")}),
+            root / f"results/data/{d}.parquet",
+            metadata={"columns": columns},
+        )
     for d, c in {(d, c) for d, c, _ in experiments}:
         costs = np.full((5, 4), 1.0) if c == "turney" else np.linspace(0.1, 2, 20).reshape(5, 4)
         write_costs(
