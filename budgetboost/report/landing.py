@@ -14,7 +14,7 @@ from budgetboost.catalogue import Catalogue
 from budgetboost.report.escape import for_rst, rst_text
 from budgetboost.report.tables import rst_table
 
-__all__ = ["decided_findings", "landing_page"]
+__all__ = ["EXPLORE_NAME", "decided_findings", "landing_page"]
 
 #: Outcomes that decide nothing: the run has too few datasets or trials for one.
 UNDECIDABLE = (TOO_FEW_DATASETS, TOO_FEW_TRIALS)
@@ -57,6 +57,7 @@ def landing_page(
     findings: Sequence[str] = (),
     field: Sequence[str] = (),
     undecided: str = "",
+    explore: str = "",
 ) -> str:
     """The report's first page (reStructuredText): what ran, the verdicts, the findings
     beyond the paper, where to look.
@@ -66,7 +67,9 @@ def landing_page(
     ``findings`` the lines of :func:`budgetboost.report.findings.landing_lines` (of the
     rows :func:`decided_findings` keeps; ``undecided`` its sentence for the rest); ``field``
     the sentences of :func:`budgetboost.report.findings.family_sentences` (which family of
-    methods wins at small and at larger budgets), right under the verdicts.
+    methods wins at small and at larger budgets), right under the verdicts; ``explore`` the
+    path of the run's interactive page (:mod:`budgetboost.report.explore`), linked by its
+    name: it lies beside the report when the report is written into the run's folder.
 
     Every label, name and title is written literally (:func:`rst_text`), and the page is one
     Jinja2 ``raw`` block inside reStructuredText comments: Snakemake renders the report's
@@ -158,6 +161,15 @@ def landing_page(
         "Where to look",
         "-------------",
         "",
+        *(
+            [
+                f"- Interactive: `{EXPLORE_NAME} <{EXPLORE_NAME}>`__ (``{rst_text(explore)}``, "
+                "offline in a browser): the curves of any cost model, dataset (or all), band, "
+                "reading and methods, each number on hover, and where each family leads",
+            ]
+            if explore
+            else []
+        ),
         *[
             f"- {rst_text(category)}: {rst_text(title)} (``{name}``)"
             for name, title, category in figures
@@ -171,6 +183,8 @@ def landing_page(
     return "\n".join(lines)
 
 
+#: The interactive page's file name: the first page links it relative to the report.
+EXPLORE_NAME = "explore.html"
 #: Snakemake's report centres its main page in a box of the window's height, so the top of a
 #: page taller than the window lies above the box, where no scrolling reaches (reported
 #: upstream as Snakemake's GitHub issue 2782): while the page is shown, its boxes align their

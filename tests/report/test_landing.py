@@ -94,3 +94,35 @@ def test_the_method_text_is_printed_once_per_report():
     )
     sections = findings_text.findings_sections(rows, catalogue)
     assert claims_markdown(checked, catalogue, sections).count(paragraph) == 1
+
+
+def test_the_first_page_links_the_interactive_page():
+    """The first page links ``explore.html`` by its name (beside the report in the run's
+    folder) and names its path; a page without one has no link."""
+    import docutils.core
+
+    from budgetboost.report.landing import landing_page
+
+    summary = pd.DataFrame(
+        {"dataset": ["heart"], "cost_model": ["c"], "algorithm": ["greedy"], "trials": [3]}
+    )
+    claims = pd.DataFrame({"claim": ["1"], "verdict": ["reproduced"], "statement": ["A."]})
+    pages = {
+        explore: docutils.core.publish_parts(
+            landing_page(
+                claims,
+                summary,
+                catalogue=Catalogue.default(),
+                figures=[],
+                version="1",
+                explore=explore,
+            ),
+            writer="html",
+            settings_overrides={"halt_level": 2, "report_level": 2, "warning_stream": False},
+        )["html_body"]
+        for explore in ("results/my_run/explore.html", "")
+    }
+    linked = pages["results/my_run/explore.html"]
+    assert '<a class="reference external" href="explore.html">explore.html</a>' in linked
+    assert "results/my_run/explore.html" in linked
+    assert 'href="explore.html"' not in pages[""]

@@ -274,6 +274,10 @@ def cost_tables():
     return sorted({{f"results/costs/{{d}}/{{c}}.parquet" for d, c, _ in EXPERIMENTS}})
 
 
+def binarized_tables():
+    return sorted({{f"results/data/{{d}}.parquet" for d, _, _ in EXPERIMENTS}})
+
+
 def local_datasets():
     return []
 
@@ -284,7 +288,7 @@ def dataset_order():
 
 def cost_model_roles():
     kinds = {{"uniform_0_2": "uniform_random", "turney": "real"}}
-    return {{"baseline": "uniform_0_2", "kinds": kinds}}
+    return {{"baseline": "uniform_0_2", "kinds": kinds, "field": {{}}}}
 
 
 def claim_stumps():
@@ -325,7 +329,7 @@ def figure_report(attribute):
 def results_outputs():
     return ["results/summary/summary.md", "results/summary/claims.md",
             "results/summary/summary.html", "results/summary/claims.html",
-            "results/report/landing.rst",
+            "results/report/landing.rst", "results/explore.html",
             *expand("results/figures/{{f}}.{{ext}}", f=FIGURES, ext=["png", "pdf"])]
 
 
@@ -360,6 +364,13 @@ def _mini_workflow(root: Path) -> Path:
         splits = pd.DataFrame({"trial": [], "train": [], "test": []})
         meta = {"dataset": d, "train_size": 200, "test_size": 1000, "n_rows": 20_000}
         write_splits(splits, root / f"results/splits/{d}.parquet", metadata=meta)
+    for d in {d for d, _, _ in experiments}:  # each indicator's attribute (metadata only)
+        columns = [{"name": f"x{j}", "attribute": f"a{j}"} for j in range(4)]
+        write_table(
+            pd.DataFrame({"y": pd.Series([], dtype="int8")}),
+            root / f"results/data/{d}.parquet",
+            metadata={"columns": columns},
+        )
     for d, c in {(d, c) for d, c, _ in experiments}:
         costs = np.full((5, 4), 1.0) if c == "turney" else np.linspace(0.1, 2, 20).reshape(5, 4)
         write_costs(
@@ -512,6 +523,8 @@ def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_re
     claims = read_table(pipeline_report / RESULTS / "summary/claims.parquet")
     for text in ("What ran", "Verdicts", "Where to look", "heart · uniform_0_2 (3 trials)"):
         assert text in landing, text
+    assert f"`explore.html <explore.html>`__ (``{RESULTS}/explore.html``" in landing
+    assert (pipeline_report / RESULTS / "explore.html").is_file()
     for text in ("What ran", "Verdicts", "Where to look"):
         assert text in html, text  # the report's own first page
     for statement in claims["statement"]:
@@ -548,6 +561,13 @@ def test_mini_report_outputs(mini_report):
     assert "## Thresholds" in claims and "## Claim 5:" in claims
     for figure in figure_paths(mini_report):
         assert (mini_report / figure).with_suffix(".pdf").is_file()
+    # the interactive page, linked from the first page, holds every algorithm of the run
+    page = (mini_report / "results/explore.html").read_text(encoding="utf-8")
+    data = re.search(r'<script id="explore-data" type="application/json">(.*?)</script>', page)
+    summary = read_table(mini_report / "results/summary/summary.parquet")
+    assert set(json.loads(data.group(1))["methods"]) == set(summary["algorithm"])
+    landing = (mini_report / "results/report/landing.rst").read_text(encoding="utf-8")
+    assert "`explore.html <explore.html>`__ (``results/explore.html``" in landing
 
 
 @pytest.mark.slow

@@ -48,7 +48,15 @@ from budgetboost.data.io import read_metadata, read_table
 from budgetboost.pipeline import plan
 
 # after every shard (and the reproducibility checks, each after its own shard)
-RESULTS_RULES = {"aggregate", "plot", "claims", "evidence_page", "landing", "reproducible"}
+RESULTS_RULES = {
+    "aggregate",
+    "plot",
+    "claims",
+    "evidence_page",
+    "landing",
+    "explore",
+    "reproducible",
+}
 HAS_RESULTS = (REPO / "workflow" / "rules" / "results.smk").exists()
 
 
@@ -645,8 +653,9 @@ def test_adding_a_cost_model_runs_only_its_jobs(run_copy):
 def test_editing_plotting_code_reruns_only_the_plots(run_copy):
     plots = run_copy / "budgetboost" / "figures" / "panels.py"
     plots.write_text(plots.read_text() + "\n# an edit\n")
-    # and the first page, which lists the figures that draw something
-    assert set(planned_rules(run_copy)) == {"plot", "landing"}
+    # and the first page, which lists the figures that draw something, and the interactive
+    # page, whose standings the figures' code computes (figures.standings.standings_of_run)
+    assert set(planned_rules(run_copy)) == {"plot", "landing", "explore"}
 
 
 @pytest.mark.slow

@@ -152,6 +152,7 @@ def results_outputs():
         R("summary/summary.html"),
         R("summary/claims.html"),
         R("report/landing.rst"),
+        R("explore.html"),
         *expand(R("figures/{figure}.{ext}"), figure=FIGURE_PAGES, ext=["png", "pdf"]),
     ]
 

@@ -1,13 +1,16 @@
 # Results: aggregate every shard into summary tables, draw every registered figure (one job
-# each, budgetboost.figures.registry) and check the paper's claims; summary.md and claims.md
-# go into the report as HTML pages (budgetboost.report.pages: a browser downloads Markdown).
+# each, budgetboost.figures.registry), check the paper's claims and write the interactive page
+# (explore.html, budgetboost.report.explore); summary.md and claims.md go into the report as
+# HTML pages (budgetboost.report.pages: a browser downloads Markdown).
 # Statistics and verdicts live in budgetboost.analysis, figures in budgetboost.figures, the
 # text in budgetboost.report; each rule declares the package code it runs as input, so editing
 # one figure's code re-runs only that figure. Algorithms' labels, families and styles come
 # from the catalogue (a param). Input and target functions are in common.smk.
 
+import os
 
 from budgetboost.analysis import results as results_tables
+from budgetboost.report import explore as explore_page
 from budgetboost.report import pages
 
 
@@ -17,6 +20,7 @@ localrules:
     claims,
     evidence_page,
     landing,
+    explore,
 
 
 rule aggregate:
@@ -144,9 +148,30 @@ rule landing:
     params:
         catalogue=CATALOGUE.param(),
         version=PACKAGE_VERSION,
+        explore=R("explore.html"),
         local_datasets=local_datasets(),
         datasets=dataset_order(),
         cost_models=cost_model_roles(),
         modules=FIGURE_MODULES,
     script:
         "../scripts/landing.py"
+
+
+rule explore:
+    input:
+        # the curves read the summary; the standings of each family per dataset the rest
+        **{table: R(f"summary/{table}.parquet") for table in explore_page.TABLES},
+        code=code_files("budgetboost.report.explore"),
+    output:
+        R("explore.html"),
+    log:
+        L("results/explore.log"),
+    conda:
+        "../envs/budgetboost.yaml"
+    params:
+        catalogue=CATALOGUE.param(),
+        datasets=dataset_order(),
+        cost_models=lambda wildcards: list(cost_model_roles()["kinds"]),
+        title=f"budgetboost results: {os.path.basename(RESULTS)}",
+    script:
+        "../scripts/explore.py"

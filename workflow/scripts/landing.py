@@ -39,6 +39,7 @@ def landing(sm, job):
             tables["binding"],
             for_rst(catalogue),
         ),
+        explore=sm.params.explore,
     )
     write_text(page, sm.output[0])
     return "landing page written"
