@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .boosted import MaskedBoosted, SubsetBoosted, predicted_scores
 from .masked_logistic import MaskedLogistic, softplus
 from .masked_network import MaskedNetwork
 
@@ -108,6 +109,9 @@ class Oracle:
         :func:`rollout` is given a configuration's own (smaller) horizon.
     stopping : {"aco", "improvement"}
         The stopping rule (module docstring, step 4).
+    predictor : SubsetBoosted, MaskedBoosted or None
+        What predicts from the groups an example acquired (:mod:`~.boosted`); ``None``: the
+        classifier itself. The acquisition is planned with the classifier either way.
     """
 
     pool: np.ndarray
@@ -126,6 +130,7 @@ class Oracle:
     n_neighbors: int
     horizon: float
     stopping: str = "aco"
+    predictor: SubsetBoosted | MaskedBoosted | None = None
 
     @property
     def size(self) -> int:
@@ -495,8 +500,28 @@ def rollout(
     Returns
     -------
     Trajectories
-        Rows ``c * n_examples + i``: example ``i`` under configuration ``c``.
+        Rows ``c * n_examples + i``: example ``i`` under configuration ``c``; the scores
+        are the oracle's predictor's where it has one (:func:`~.boosted.predicted_scores`).
     """
+    trajectories = _rollout(oracle, X, alphas, limits, trace, horizons)
+    if oracle.predictor is None or not X.shape[0]:
+        return trajectories
+    example = np.tile(np.arange(X.shape[0]), np.asarray(alphas).size)
+    score = predicted_scores(
+        oracle.predictor, X, example, trajectories.group, trajectories.paid, oracle.size
+    )
+    return Trajectories(trajectories.group, trajectories.paid, score)
+
+
+def _rollout(
+    oracle: Oracle,
+    X: np.ndarray,
+    alphas: np.ndarray,
+    limits: np.ndarray | None,
+    trace: list | None,
+    horizons: np.ndarray | None,
+) -> Trajectories:
+    """:func:`rollout` with the classifier's scores."""
     alphas = np.asarray(alphas, dtype=np.float64)
     m = X.shape[0]
     T = oracle.candidates.shape[0]
