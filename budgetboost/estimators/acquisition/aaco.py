@@ -47,7 +47,7 @@ from .boosted import SubsetBoosted, fit_masked_boosted, reachable_subsets
 from .masked_logistic import fit_masked_logistic, softplus
 from .masked_network import MaskedNetwork, choose_masked_network, fit_masked_network
 from .pool import select_pool
-from .rollout import Oracle, Trajectories, mean_absolute_difference, rollout
+from .rollout import Oracle, Trajectories, mean_absolute_difference, predicted, rollout
 
 __all__ = [
     "AACO",
@@ -110,6 +110,25 @@ def _by_budget(
         np.add.at(diff, hi, -value[finite])
         means.append(np.cumsum(diff.reshape(n_configs, G + 1), axis=1)[:, :G] / max(m, 1))
     return budgets, means
+
+
+def _rescored(
+    oracle: Oracle,
+    X: np.ndarray,
+    trajectories: Trajectories,
+    boosted: np.ndarray,
+    groups: np.ndarray,
+) -> Trajectories:
+    """``trajectories`` (a rollout per group of budgets) with the predictor's scores for the
+    rollouts whose budgets' configuration predicts with it (``boosted``, per budget;
+    ``groups``, each budget's rollout)."""
+    m = X.shape[0]
+    score = trajectories.score.copy()
+    for position in np.unique(groups[boosted]).tolist():
+        rows = slice(position * m, (position + 1) * m)
+        own = Trajectories(trajectories.group[rows], trajectories.paid[rows], score[rows])
+        score[rows] = predicted(oracle, X, own).score
+    return Trajectories(trajectories.group, trajectories.paid, score)
 
 
 class AACO(TunedEstimator):
@@ -267,8 +286,10 @@ class AACO(TunedEstimator):
         ``None``: :data:`DEFAULT_HORIZONS`, ``budget`` alone. ``"budget"``: each budget
         served is its own horizon (above).
     predictor : {"classifier", "boosted"}, default="classifier"
-        What predicts from the acquired groups: the oracle's classifier, or LightGBM
-        (above).
+        What predicts from the acquired groups: the oracle's classifier, or, with
+        ``"boosted"``, LightGBM (above) or the classifier, whichever errs less on the
+        validation part, chosen per budget with ``alpha`` and the horizon (both score the
+        same trajectories: the configurations are doubled, the rollouts not).
     max_subset_models : int >= 1, default=256
         With ``predictor="boosted"``, the most subsets an example can reach (every subset
         of at most as many of the pool's groups as the cheapest fit in ``budget``,
@@ -314,6 +335,9 @@ class AACO(TunedEstimator):
         only; None where the fit part's pool was empty).
     network_losses_ : ndarray or None
         The validation masked log loss of the network at each strength, increasing.
+    boosted_ : ndarray of bool, shape (n_configs,)
+        Whether each configuration predicts with the boosted model (``predictor="boosted"``:
+        the second half of the configurations, the same plans as the first).
     predictor_trees_, predictor_losses_ : int and ndarray, or None
         ``predictor="boosted"`` with one masked model: its number of trees chosen on the
         validation part, and the validation masked log loss of every number (0 first);
@@ -668,6 +692,11 @@ class AACO(TunedEstimator):
             horizons = np.unique(horizons)[::-1]
         self.horizons_ = np.repeat(horizons, grid.size)
         tradeoffs = np.tile(grid, horizons.size)
+        self.boosted_ = np.zeros(tradeoffs.size, dtype=bool)
+        if oracle.predictor is not None:  # each plan scored by the classifier, then boosted
+            self.horizons_ = np.tile(self.horizons_, 2)
+            self.boosted_ = np.repeat([False, True], tradeoffs.size)
+            tradeoffs = np.tile(tradeoffs, 2)
         return tradeoffs, [oracle] * tradeoffs.size
 
     def _budget_horizons(self, oracle) -> np.ndarray:
@@ -687,7 +716,21 @@ class AACO(TunedEstimator):
         (ties: lower log loss, then the earlier configuration: larger horizon, smaller
         ``alpha``), every validation row rolled out under every configuration."""
         oracle = self.models_[0]
-        trajectories = rollout(oracle, data.X[rows], self.tradeoffs_, horizons=self.horizons_)
+        plans = ~self.boosted_  # the configurations that plan (the rest rescore them)
+        trajectories = rollout(
+            oracle,
+            data.X[rows],
+            self.tradeoffs_[plans],
+            horizons=self.horizons_[plans],
+            predict=False,
+        )
+        if self.boosted_.any():
+            boosted = predicted(oracle, data.X[rows], trajectories)
+            trajectories = Trajectories(
+                np.concatenate([trajectories.group, boosted.group]),
+                np.concatenate([trajectories.paid, boosted.paid]),
+                np.concatenate([trajectories.score, boosted.score]),
+            )
         y = np.tile(data.y[rows], self.tradeoffs_.size)
         score = trajectories.score + self.majority_ * EMPTY_SCORE
         wrong = ((score > 0) != (y[:, None] > 0)).astype(np.float64)
@@ -736,8 +779,11 @@ class AACO(TunedEstimator):
             limits = np.array([capped[groups == g].max() for g in range(used.size)])
             alphas, horizons = self.tradeoffs_[used], self.horizons_[used]
         oracle = self.refits_[int(config[0])]
-        trajectories = rollout(oracle, X, alphas, limits, horizons=horizons)
+        trajectories = rollout(oracle, X, alphas, limits, horizons=horizons, predict=False)
         m = X.shape[0]
+        boosted = self.boosted_[config]
+        if boosted.any():
+            trajectories = _rescored(oracle, X, trajectories, boosted, groups)
         served = []
         for position in range(limits.size):  # a rollout per configuration or budget
             at = np.flatnonzero(groups == position)

@@ -54,7 +54,7 @@ from .boosted import MaskedBoosted, SubsetBoosted, predicted_scores
 from .masked_logistic import MaskedLogistic, softplus
 from .masked_network import MaskedNetwork
 
-__all__ = ["Oracle", "Trajectories", "nearest", "rollout"]
+__all__ = ["Oracle", "Trajectories", "nearest", "predicted", "rollout"]
 
 #: The floating type of the (states, neighbours, candidates) loss tensor.
 LOSS_DTYPE = np.float32
@@ -474,6 +474,7 @@ def rollout(
     limits: np.ndarray | None = None,
     trace: list | None = None,
     horizons: np.ndarray | None = None,
+    predict: bool = True,
 ) -> Trajectories:
     """Every example's acquisition under every configuration (the module docstring).
 
@@ -496,6 +497,9 @@ def rollout(
     horizons : ndarray of shape (n_configs,), optional
         Each configuration's horizon: the most an example may pay, within which its
         candidate subsets must fit (default: ``oracle.horizon`` for every configuration).
+    predict : bool, default=True
+        Score the trajectories with the oracle's predictor, where it has one (``False``:
+        with the classifier).
 
     Returns
     -------
@@ -504,9 +508,16 @@ def rollout(
         are the oracle's predictor's where it has one (:func:`~.boosted.predicted_scores`).
     """
     trajectories = _rollout(oracle, X, alphas, limits, trace, horizons)
-    if oracle.predictor is None or not X.shape[0]:
+    if oracle.predictor is None or not X.shape[0] or not predict:
         return trajectories
-    example = np.tile(np.arange(X.shape[0]), np.asarray(alphas).size)
+    return predicted(oracle, X, trajectories)
+
+
+def predicted(oracle: Oracle, X: np.ndarray, trajectories: Trajectories) -> Trajectories:
+    """``trajectories`` of the examples ``X`` (rows ``c * n_examples + i``) scored by the
+    oracle's predictor (:func:`~.boosted.predicted_scores`)."""
+    m = X.shape[0]
+    example = np.tile(np.arange(m), trajectories.group.shape[0] // max(m, 1))
     score = predicted_scores(
         oracle.predictor, X, example, trajectories.group, trajectories.paid, oracle.size
     )

@@ -153,18 +153,36 @@ def test_aaco_uses_a_model_per_subset_where_few_else_the_masked_model_chosen_on_
     scores, _ = many._checked_scores_and_costs(X[200:], np.array([2.0]))
     refit = many.refits_[next(iter(many.refits_))]
     config, _ = many.choice_.at(np.array([2.0]))
-    one = rollout(refit, X[200:], many.tradeoffs_[config], horizons=many.horizons_[config])
+    one = rollout(
+        refit,
+        X[200:],
+        many.tradeoffs_[config],
+        horizons=many.horizons_[config],
+        predict=bool(many.boosted_[config[0]]),
+    )
     steps, score, _ = one.at_budgets(np.array([2.0]))
     np.testing.assert_allclose(scores[0], score[0] + many.majority_ * 1e-10, rtol=0, atol=1e-12)
 
 
 def test_each_budget_is_its_own_horizon_and_alpha_is_chosen_on_validation_rollouts():
     """With ``horizons="budget"``: the validation rollouts' horizons are ``budget`` halved
-    while the cheapest group fits; at each validation budget the configuration chosen is,
-    among those whose horizon stands for the budget (the largest at most it), the one of
-    fewest validation errors; a served budget is a rollout whose horizon is the budget."""
-    model, X, y = aaco(horizons="budget", alphas=[0.0, 0.5])
+    while the cheapest group fits; at each validation budget the configuration chosen
+    (``alpha``, and the boosted predictor or the classifier) is, among those whose horizon
+    stands for the budget (the largest at most it), the one of fewest validation errors,
+    the two predictors scoring the same plans; a served budget is a rollout whose horizon
+    is the budget."""
+    model, X, y = aaco(horizons="budget", alphas=[0.0, 0.5], predictor="boosted")
     np.testing.assert_allclose(np.unique(model.horizons_)[::-1], [2.0, 1.0, 0.5, 0.25])
+    half = model.tradeoffs_.size // 2
+    assert not model.boosted_[:half].any() and model.boosted_[half:].all()
+    np.testing.assert_array_equal(model.tradeoffs_[:half], model.tradeoffs_[half:])
+    oracle, rows = model.models_[0], model.validation_rows_
+    plans = rollout(oracle, X[rows], model.tradeoffs_[:half], horizons=model.horizons_[:half])
+    classified = rollout(
+        oracle, X[rows], model.tradeoffs_[:half], horizons=model.horizons_[:half], predict=False
+    )
+    np.testing.assert_array_equal(plans.paid, classified.paid)
+    assert not np.array_equal(plans.score, classified.score)
     budgets = model.validation_budgets_
     config, _ = model.choice_.at(budgets)
     grid = np.unique(model.horizons_)
@@ -180,7 +198,13 @@ def test_each_budget_is_its_own_horizon_and_alpha_is_chosen_on_validation_rollou
     refit = model.refits_[next(iter(model.refits_))]
     chosen, _ = model.choice_.at(served)
     for b, budget in enumerate(served):
-        one = rollout(refit, test, model.tradeoffs_[[chosen[b]]], horizons=[budget])
+        one = rollout(
+            refit,
+            test,
+            model.tradeoffs_[[chosen[b]]],
+            horizons=[budget],
+            predict=bool(model.boosted_[chosen[b]]),
+        )
         _, score, paid = one.at_budgets(np.array([budget]))
         np.testing.assert_array_equal(scores[b], score[0] + model.majority_ * 1e-10)
         assert report.max_example_cost[b] == paid.max() <= budget
