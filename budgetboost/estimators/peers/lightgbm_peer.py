@@ -354,9 +354,9 @@ class BudgetedLightGBM(PeerBooster):
     learning_rate : float > 0 or array-like of them, default=(0.1, 0.3, 1.0)
         One value, or several to choose from on the validation part (LightGBM's default
         is 0.1). 1.0 is the full Newton step, the counterpart of the step AdaBoost takes
-        each round: without it the step size capped the peers (tic-tac-toe's error at larger
-        budgets 0.16 with 0.1 and 0.3, 0.02 with 1.0, as the boosters'), and with room above
-        it (3.0) the choice stays at 1.0 (``benchmarks/peer_grids.py`` prints both).
+        each round; with room above it (3.0) the choice on validation stays at 1.0
+        (``benchmarks/peer_grids.py`` prints both; how the grid was chosen:
+        ``docs/design.md``, "How the defaults were chosen").
     num_leaves : int >= 2, default=31
         LightGBM caps it at ``2 ** max_depth`` when ``max_depth > 0``.
     max_depth : int or array-like of int, default=-1
