@@ -43,12 +43,19 @@ from ..contract.tuning import (
     choose_by_budget,
     grid_size,
 )
+from .boosted import SubsetBoosted, fit_masked_boosted, reachable_subsets
 from .masked_logistic import fit_masked_logistic, softplus
 from .masked_network import MaskedNetwork, choose_masked_network, fit_masked_network
 from .pool import select_pool
-from .rollout import Oracle, Trajectories, mean_absolute_difference, rollout
+from .rollout import Oracle, Trajectories, mean_absolute_difference, predicted, rollout
 
-__all__ = ["AACO", "DEFAULT_ALPHAS", "DEFAULT_HORIZONS", "DEFAULT_NETWORK_REGULARIZATION"]
+__all__ = [
+    "AACO",
+    "BUDGET_HORIZONS",
+    "DEFAULT_ALPHAS",
+    "DEFAULT_HORIZONS",
+    "DEFAULT_NETWORK_REGULARIZATION",
+]
 
 #: Default grid of ``alpha``, in units of (label entropy / mean price of the pool's groups).
 DEFAULT_ALPHAS = (0.0, 1 / 64, 1 / 16, 1 / 4, 1.0)
@@ -56,6 +63,9 @@ DEFAULT_ALPHAS = (0.0, 1 / 64, 1 / 16, 1 / 4, 1.0)
 DEFAULT_HORIZONS = (1.0,)
 #: Default L2 strengths (per training row) the network's is chosen from on held-out rows.
 DEFAULT_NETWORK_REGULARIZATION = (3.0, 10.0, 30.0)
+#: With ``horizons="budget"``, the most horizons of the choice on validation: ``budget``
+#: halved until the cheapest group of the pool no longer fits.
+BUDGET_HORIZONS = 8
 #: A validation log loss this small a weight only breaks ties of the validation error.
 _LOSS_TIE_WEIGHT = 1e-6
 
@@ -102,6 +112,25 @@ def _by_budget(
     return budgets, means
 
 
+def _rescored(
+    oracle: Oracle,
+    X: np.ndarray,
+    trajectories: Trajectories,
+    boosted: np.ndarray,
+    groups: np.ndarray,
+) -> Trajectories:
+    """``trajectories`` (a rollout per group of budgets) with the predictor's scores for the
+    rollouts whose budgets' configuration predicts with it (``boosted``, per budget;
+    ``groups``, each budget's rollout)."""
+    m = X.shape[0]
+    score = trajectories.score.copy()
+    for position in np.unique(groups[boosted]).tolist():
+        rows = slice(position * m, (position + 1) * m)
+        own = Trajectories(trajectories.group[rows], trajectories.paid[rows], score[rows])
+        score[rows] = predicted(oracle, X, own).score
+    return Trajectories(trajectories.group, trajectories.paid, score)
+
+
 class AACO(TunedEstimator):
     """AACO (Valancius et al. 2024), adapted to test-time budgets and feature groups.
 
@@ -124,8 +153,14 @@ class AACO(TunedEstimator):
        rule), with ``stopping="improvement"`` (default) only when no affordable subset
        lowers the expected loss (the candidates are then those that do).
 
-    The prediction after any number of acquisitions is ``f(x_o)``. The examples' trajectories
-    stop at ``max_acquisitions``.
+    The prediction after any number of acquisitions is ``f(x_o)``, or, with
+    ``predictor="boosted"``, a gradient-boosted model's (LightGBM, :mod:`~.boosted`), as the
+    authors predict: one model per subset of the pool's groups where the subsets an example
+    can reach within ``budget`` are at most ``max_subset_models``, otherwise one model on
+    randomly masked inputs whose number of trees is chosen on the validation part (masked
+    log loss). The acquisition is planned with ``f`` either way (its scores of every
+    candidate of every neighbour need a model additive over groups). The examples'
+    trajectories stop at ``max_acquisitions``.
 
     **Budgets.** One trajectory per (example, ``alpha``) serves every budget: at budget
     ``B`` an example keeps the longest prefix of its trajectory whose cumulative price is at
@@ -139,7 +174,13 @@ class AACO(TunedEstimator):
     ``budget`` (the pipeline sets the grid's largest) is the horizon: no trajectory plans or
     pays beyond it. With ``horizons``, the horizon is chosen too: each fraction of
     ``budget`` is a horizon, and every (``alpha``, horizon) pair a configuration with its
-    own trajectories. A horizon near ``B`` plans what ``B`` can buy (the budget-constrained
+    own trajectories. With ``horizons="budget"`` every budget served is its own horizon:
+    budget ``B`` is served by a rollout that plans and pays within ``B`` (the paper's
+    budget-constrained ACO at ``B``), the ``alpha`` chosen for it on validation rollouts
+    whose horizon is the largest of a grid (``budget``, halved up to
+    :data:`BUDGET_HORIZONS` times while the cheapest pool group fits) at most ``B``; a
+    served rollout per distinct budget, where the fractions need one per chosen
+    configuration. A horizon near ``B`` plans what ``B`` can buy (the budget-constrained
     ACO at ``B``); a larger one may start with a group that only pays off with others a
     small budget cannot afford, or find a better order because it looks further. The
     configurations share the work of a step (their states are the examples' observed
@@ -239,10 +280,21 @@ class AACO(TunedEstimator):
         the refit uses its strength. ``None``: :data:`DEFAULT_NETWORK_REGULARIZATION` ``(3,
         10, 30)`` (at the logistic model's 1 the network predicts held-out rows worse than
         the logistic model: :mod:`~.masked_network`). Unused by the logistic model.
-    horizons : float, array-like of float in (0, 1] or None, default=None
+    horizons : float, array-like of float in (0, 1], "budget" or None, default=None
         The horizons to choose from per budget, as fractions of ``budget`` (sorted and
         deduplicated when fitted; with ``budget=None`` all are unlimited, one horizon).
-        ``None``: :data:`DEFAULT_HORIZONS`, ``budget`` alone.
+        ``None``: :data:`DEFAULT_HORIZONS`, ``budget`` alone. ``"budget"``: each budget
+        served is its own horizon (above).
+    predictor : {"classifier", "boosted"}, default="classifier"
+        What predicts from the acquired groups: the oracle's classifier, or, with
+        ``"boosted"``, LightGBM (above) or the classifier, whichever errs less on the
+        validation part, chosen per budget with ``alpha`` and the horizon (both score the
+        same trajectories: the configurations are doubled, the rollouts not).
+    max_subset_models : int >= 1, default=256
+        With ``predictor="boosted"``, the most subsets an example can reach (every subset
+        of at most as many of the pool's groups as the cheapest fit in ``budget``,
+        :func:`~.boosted.reachable_subsets`) for one LightGBM per subset; above it, one
+        masked model. 256: every subset of 8 groups (pima, ecoli, bupa under any budget).
     validation_fraction : float in [0, 1), default=0.25
         Share of each class held out to choose ``alpha`` and the horizon per budget (and the
         network's strength). 0 needs a single value of each (then the model is fitted on all
@@ -283,6 +335,13 @@ class AACO(TunedEstimator):
         only; None where the fit part's pool was empty).
     network_losses_ : ndarray or None
         The validation masked log loss of the network at each strength, increasing.
+    boosted_ : ndarray of bool, shape (n_configs,)
+        Whether each configuration predicts with the boosted model (``predictor="boosted"``:
+        the second half of the configurations, the same plans as the first).
+    predictor_trees_, predictor_losses_ : int and ndarray, or None
+        ``predictor="boosted"`` with one masked model: its number of trees chosen on the
+        validation part, and the validation masked log loss of every number (0 first);
+        None with a model per subset.
 
     Notes
     -----
@@ -304,8 +363,9 @@ class AACO(TunedEstimator):
     Feature Acquisition. ICML 2024 (arXiv:2302.13960); code: github.com/lupalab/aaco.
     """
 
-    #: scipy fits the classifier (L-BFGS) and gives its sigmoid; scikit-learn the network.
-    libraries = ("scipy", "scikit-learn")
+    #: scipy fits the classifier (L-BFGS) and gives its sigmoid; scikit-learn the network;
+    #: LightGBM the boosted predictor.
+    libraries = ("scipy", "scikit-learn", "lightgbm")
 
     conformance_cases = {
         "logistic": {"n_subsets": 4, "max_acquisitions": 3},
@@ -315,6 +375,12 @@ class AACO(TunedEstimator):
             "classifier": "network",
             "hidden_units": 3,
             "horizons": [0.5, 1.0],
+        },
+        "boosted": {
+            "n_subsets": 4,
+            "max_acquisitions": 3,
+            "predictor": "boosted",
+            "horizons": "budget",
         },
     }
     _parameter_constraints = {
@@ -331,7 +397,14 @@ class AACO(TunedEstimator):
         "classifier": [Options(("logistic", "network"))],
         "hidden_units": [Interval(Integral, 1, None, closed="left")],
         "network_regularization": [Interval(Real, 0, None, closed="neither"), GRID, None],
-        "horizons": [Interval(Real, 0, 1, closed="right"), UnitGrid(), None],
+        "horizons": [
+            Interval(Real, 0, 1, closed="right"),
+            UnitGrid(),
+            Options(("budget",)),
+            None,
+        ],
+        "predictor": [Options(("classifier", "boosted"))],
+        "max_subset_models": [Interval(Integral, 1, None, closed="left")],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "random_state": RANDOM_STATE,
         **PRICES,
@@ -359,6 +432,8 @@ class AACO(TunedEstimator):
         feature_groups=None,
         discount_groups=None,
         discount_costs=None,
+        predictor: str = "classifier",
+        max_subset_models: int = 256,
     ):
         self.budget = budget
         self.alphas = alphas
@@ -380,6 +455,8 @@ class AACO(TunedEstimator):
         self.feature_groups = feature_groups
         self.discount_groups = discount_groups
         self.discount_costs = discount_costs
+        self.predictor = predictor
+        self.max_subset_models = max_subset_models
 
     @classmethod
     def check_params(cls, params: Mapping[str, Any]) -> None:
@@ -397,7 +474,9 @@ class AACO(TunedEstimator):
         super().check_params(params)
         counts = {
             "alphas": grid_size(params.get("alphas"), DEFAULT_ALPHAS),
-            "horizons": grid_size(params.get("horizons"), DEFAULT_HORIZONS),
+            "horizons": 1
+            if params.get("horizons") == "budget"
+            else grid_size(params.get("horizons"), DEFAULT_HORIZONS),
         }
         if params.get("classifier") == "network":
             strengths = params.get("network_regularization")
@@ -443,6 +522,11 @@ class AACO(TunedEstimator):
         oracle_X = X[order][:, columns]
         scale = np.bincount(group_of, mean_absolute_difference(oracle_X), minlength=pool.size)
         pricing = data.pricing
+        candidates = self._candidates(pool.size, rng)
+        predictor = None
+        if self.predictor == "boosted":
+            read = columns[classifier_columns], group_of[classifier_columns]
+            predictor = self._boosted(X, y, *read, pricing.base[pool], rng, held_out, data)
         discount = pricing.discount_group[pool]
         used, compact = np.unique(discount[discount >= 0], return_inverse=True)
         discount_group = np.full(pool.size, -1, dtype=np.intp)
@@ -460,11 +544,50 @@ class AACO(TunedEstimator):
             base=pricing.base[pool],
             discount_group=discount_group,
             shared=pricing.shared[used],
-            candidates=self._candidates(pool.size, rng),
+            candidates=candidates,
             n_neighbors=int(self.n_neighbors),
             horizon=horizon,
             stopping=self.stopping,
+            predictor=predictor,
         )
+
+    def _boosted(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        columns: np.ndarray,
+        column_group: np.ndarray,
+        least_price: np.ndarray,
+        rng: np.random.Generator,
+        held_out: np.ndarray | None,
+        data: TrainingData,
+    ):
+        """The boosted predictor on the rows ``X, y`` (:mod:`~.boosted`): a model per subset
+        where the reachable subsets are at most ``max_subset_models``, else the masked model,
+        its trees chosen on the rows ``held_out`` (a refit, ``held_out`` None, uses the
+        number chosen)."""
+        horizon = self._fitted_budget()
+        seed = int(rng.integers(2**31 - 1))
+        steps = int(self.max_acquisitions)
+        if reachable_subsets(least_price, horizon, steps) <= int(self.max_subset_models):
+            y01 = (y > 0).astype(np.int32)
+            return SubsetBoosted(X[:, columns], y01, columns, column_group, seed)
+        held = None if held_out is None else (data.X[held_out], data.y[held_out])
+        model, losses = fit_masked_boosted(
+            X,
+            y,
+            columns,
+            column_group,
+            least_price.size,
+            np.random.default_rng(seed),
+            int(self.n_masks),
+            steps,
+            held,
+            self.predictor_trees_,
+        )
+        if held is not None:
+            self.predictor_trees_, self.predictor_losses_ = model.n_trees, losses
+        return model
 
     def _network(
         self, arguments: tuple, held_out: tuple[np.ndarray, np.ndarray] | None
@@ -547,6 +670,7 @@ class AACO(TunedEstimator):
         (largest first, then ``alpha`` increasing: ties of the choice go to the larger
         horizon and the smaller ``alpha``)."""
         self._refit_seed = int(rng.integers(2**63 - 1))
+        self.predictor_trees_, self.predictor_losses_ = None, None
         if self.classifier == "network":
             self.network_regularization_, self.network_losses_ = None, None
         held_out = self.validation_rows_ if self.validation_rows_.size else fit_rows
@@ -560,18 +684,53 @@ class AACO(TunedEstimator):
             positive = price[price > 0]
             unit = _entropy(data.y[fit_rows]) / (positive.mean() if positive.size else 1.0)
             grid = np.unique(np.asarray(DEFAULT_ALPHAS) * unit)
-        fractions = DEFAULT_HORIZONS if self.horizons is None else self.horizons
-        horizons = np.unique(np.asarray(fractions, dtype=np.float64) * oracle.horizon)[::-1]
+        if isinstance(self.horizons, str):  # "budget": a grid of horizons to choose on
+            horizons = self._budget_horizons(oracle)
+        else:
+            fractions = DEFAULT_HORIZONS if self.horizons is None else self.horizons
+            horizons = np.asarray(fractions, dtype=np.float64) * oracle.horizon
+            horizons = np.unique(horizons)[::-1]
         self.horizons_ = np.repeat(horizons, grid.size)
         tradeoffs = np.tile(grid, horizons.size)
+        self.boosted_ = np.zeros(tradeoffs.size, dtype=bool)
+        if oracle.predictor is not None:  # each plan scored by the classifier, then boosted
+            self.horizons_ = np.tile(self.horizons_, 2)
+            self.boosted_ = np.repeat([False, True], tradeoffs.size)
+            tradeoffs = np.tile(tradeoffs, 2)
         return tradeoffs, [oracle] * tradeoffs.size
+
+    def _budget_horizons(self, oracle) -> np.ndarray:
+        """``horizons="budget"``: the horizons of the validation rollouts, decreasing:
+        ``budget`` halved while the cheapest group of the pool fits, at most
+        :data:`BUDGET_HORIZONS` of them (``inf`` alone without a budget)."""
+        top = oracle.horizon
+        if not np.isfinite(top):
+            return np.array([np.inf])
+        positive = oracle.base[oracle.base > 0]
+        least = float(positive.min()) if positive.size else top
+        halvings = top * 0.5 ** np.arange(BUDGET_HORIZONS)
+        return halvings[(halvings >= least) | (np.arange(BUDGET_HORIZONS) == 0)]
 
     def _choose(self, data: TrainingData, rows: np.ndarray) -> Choice:
         """The configuration (``alpha``, horizon) of lowest validation error at every budget
         (ties: lower log loss, then the earlier configuration: larger horizon, smaller
         ``alpha``), every validation row rolled out under every configuration."""
         oracle = self.models_[0]
-        trajectories = rollout(oracle, data.X[rows], self.tradeoffs_, horizons=self.horizons_)
+        plans = ~self.boosted_  # the configurations that plan (the rest rescore them)
+        trajectories = rollout(
+            oracle,
+            data.X[rows],
+            self.tradeoffs_[plans],
+            horizons=self.horizons_[plans],
+            predict=False,
+        )
+        if self.boosted_.any():
+            boosted = predicted(oracle, data.X[rows], trajectories)
+            trajectories = Trajectories(
+                np.concatenate([trajectories.group, boosted.group]),
+                np.concatenate([trajectories.paid, boosted.paid]),
+                np.concatenate([trajectories.score, boosted.score]),
+            )
         y = np.tile(data.y[rows], self.tradeoffs_.size)
         score = trajectories.score + self.majority_ * EMPTY_SCORE
         wrong = ((score > 0) != (y[:, None] > 0)).astype(np.float64)
@@ -580,7 +739,18 @@ class AACO(TunedEstimator):
         )
         self.validation_budgets_ = budgets
         self.validation_error_ = error
-        return choose_by_budget(budgets, error + _LOSS_TIE_WEIGHT * loss)
+        objective = error + _LOSS_TIE_WEIGHT * loss
+        if isinstance(self.horizons, str):  # each budget: the rollouts of its own horizon
+            objective = np.where(self._own_horizon(budgets), objective, np.inf)
+        return choose_by_budget(budgets, objective)
+
+    def _own_horizon(self, budgets: np.ndarray) -> np.ndarray:
+        """``horizons="budget"``: whether each configuration's horizon is the one standing
+        for each budget, the largest at most the budget (the smallest below them all):
+        shape (n_configs, n_budgets)."""
+        grid = np.unique(self.horizons_)  # increasing
+        at = np.maximum(np.searchsorted(grid, budgets, side="right") - 1, 0)
+        return self.horizons_[:, None] == grid[at][None, :]
 
     def _refit(self, data: TrainingData, chosen: Sequence[int], sizes: Sequence[int]) -> list:
         """The model on all training rows, shared by the chosen ``alpha`` values."""
@@ -593,21 +763,30 @@ class AACO(TunedEstimator):
         self, X: np.ndarray, budgets: np.ndarray
     ) -> tuple[Oracle, list[tuple[np.ndarray, Trajectories, np.ndarray]]]:
         """Each example's rollout under each budget's configuration (``alpha``, horizon): one
-        rollout for every configuration chosen at these budgets. Returns the oracle and, per
-        configuration, the positions of its budgets, its trajectories and those budgets
-        (capped at ``budget``)."""
+        rollout for every configuration chosen at these budgets (with ``horizons="budget"``,
+        for every distinct budget, its own horizon). Returns the oracle and, per rollout,
+        the positions of its budgets, its trajectories and those budgets (capped at
+        ``budget``)."""
         capped = self._capped(budgets)
         config, _ = self.choice_.at(capped)
-        used = np.unique(config)
-        oracle = self.refits_[int(used[0])]
-        limits = [capped[config == index].max() for index in used]  # what each serves
-        trajectories = rollout(
-            oracle, X, self.tradeoffs_[used], np.asarray(limits), horizons=self.horizons_[used]
-        )
+        if isinstance(self.horizons, str):  # "budget": a rollout per distinct budget
+            limits, first, groups = np.unique(capped, return_index=True, return_inverse=True)
+            groups = groups.reshape(-1)
+            alphas, horizons = self.tradeoffs_[config[first]], limits
+        else:
+            used, groups = np.unique(config, return_inverse=True)
+            groups = groups.reshape(-1)
+            limits = np.array([capped[groups == g].max() for g in range(used.size)])
+            alphas, horizons = self.tradeoffs_[used], self.horizons_[used]
+        oracle = self.refits_[int(config[0])]
+        trajectories = rollout(oracle, X, alphas, limits, horizons=horizons, predict=False)
         m = X.shape[0]
+        boosted = self.boosted_[config]
+        if boosted.any():
+            trajectories = _rescored(oracle, X, trajectories, boosted, groups)
         served = []
-        for position, index in enumerate(used):  # the chosen configurations
-            at = np.flatnonzero(config == index)
+        for position in range(limits.size):  # a rollout per configuration or budget
+            at = np.flatnonzero(groups == position)
             rows = slice(position * m, (position + 1) * m)
             own = Trajectories(
                 trajectories.group[rows], trajectories.paid[rows], trajectories.score[rows]

@@ -50,10 +50,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .boosted import MaskedBoosted, SubsetBoosted, predicted_scores
 from .masked_logistic import MaskedLogistic, softplus
 from .masked_network import MaskedNetwork
 
-__all__ = ["Oracle", "Trajectories", "nearest", "rollout"]
+__all__ = ["Oracle", "Trajectories", "nearest", "predicted", "rollout"]
 
 #: The floating type of the (states, neighbours, candidates) loss tensor.
 LOSS_DTYPE = np.float32
@@ -108,6 +109,9 @@ class Oracle:
         :func:`rollout` is given a configuration's own (smaller) horizon.
     stopping : {"aco", "improvement"}
         The stopping rule (module docstring, step 4).
+    predictor : SubsetBoosted, MaskedBoosted or None
+        What predicts from the groups an example acquired (:mod:`~.boosted`); ``None``: the
+        classifier itself. The acquisition is planned with the classifier either way.
     """
 
     pool: np.ndarray
@@ -126,6 +130,7 @@ class Oracle:
     n_neighbors: int
     horizon: float
     stopping: str = "aco"
+    predictor: SubsetBoosted | MaskedBoosted | None = None
 
     @property
     def size(self) -> int:
@@ -469,6 +474,7 @@ def rollout(
     limits: np.ndarray | None = None,
     trace: list | None = None,
     horizons: np.ndarray | None = None,
+    predict: bool = True,
 ) -> Trajectories:
     """Every example's acquisition under every configuration (the module docstring).
 
@@ -491,12 +497,42 @@ def rollout(
     horizons : ndarray of shape (n_configs,), optional
         Each configuration's horizon: the most an example may pay, within which its
         candidate subsets must fit (default: ``oracle.horizon`` for every configuration).
+    predict : bool, default=True
+        Score the trajectories with the oracle's predictor, where it has one (``False``:
+        with the classifier).
 
     Returns
     -------
     Trajectories
-        Rows ``c * n_examples + i``: example ``i`` under configuration ``c``.
+        Rows ``c * n_examples + i``: example ``i`` under configuration ``c``; the scores
+        are the oracle's predictor's where it has one (:func:`~.boosted.predicted_scores`).
     """
+    trajectories = _rollout(oracle, X, alphas, limits, trace, horizons)
+    if oracle.predictor is None or not X.shape[0] or not predict:
+        return trajectories
+    return predicted(oracle, X, trajectories)
+
+
+def predicted(oracle: Oracle, X: np.ndarray, trajectories: Trajectories) -> Trajectories:
+    """``trajectories`` of the examples ``X`` (rows ``c * n_examples + i``) scored by the
+    oracle's predictor (:func:`~.boosted.predicted_scores`)."""
+    m = X.shape[0]
+    example = np.tile(np.arange(m), trajectories.group.shape[0] // max(m, 1))
+    score = predicted_scores(
+        oracle.predictor, X, example, trajectories.group, trajectories.paid, oracle.size
+    )
+    return Trajectories(trajectories.group, trajectories.paid, score)
+
+
+def _rollout(
+    oracle: Oracle,
+    X: np.ndarray,
+    alphas: np.ndarray,
+    limits: np.ndarray | None,
+    trace: list | None,
+    horizons: np.ndarray | None,
+) -> Trajectories:
+    """:func:`rollout` with the classifier's scores."""
     alphas = np.asarray(alphas, dtype=np.float64)
     m = X.shape[0]
     T = oracle.candidates.shape[0]

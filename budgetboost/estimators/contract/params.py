@@ -32,6 +32,7 @@ __all__ = [
     "Interval",
     "InvalidParameterError",
     "NonNegativeVector",
+    "OptionGrid",
     "Options",
     "Vector",
     "validate_params",
@@ -136,6 +137,28 @@ class Options(Constraint):
 
     def __str__(self) -> str:
         return f"one of {list(self.options)}"
+
+
+class OptionGrid(Options):
+    """One of a fixed set of strings, or a non-empty list or tuple of distinct ones (the
+    values to choose from)."""
+
+    def __init__(self, options: Sequence[str], what: str):
+        super().__init__(options)
+        self.what = what
+
+    def is_satisfied_by(self, value: Any) -> bool:
+        if isinstance(value, str):
+            return super().is_satisfied_by(value)
+        return (
+            isinstance(value, list | tuple)
+            and len(value) > 0
+            and all(super(OptionGrid, self).is_satisfied_by(v) for v in value)
+            and len(set(value)) == len(value)
+        )
+
+    def __str__(self) -> str:
+        return f"one of {list(self.options)} or a non-empty list of distinct ones ({self.what})"
 
 
 class Boolean(Constraint):

@@ -154,11 +154,11 @@ class BudgetedSTreeD(TunedEstimator):
         test and the training rows) took a median 1.8 s CPU, 6.3 s at worst (38 datasets
         and five with Turney's costs, 5 trials each, 75-1,000 training rows); depth 4 on
         128 tests would take ten times as long, and ``max_depth=(1, 2, 3),
-        max_columns=64`` a seventh (its test errors 0.004 higher on average, 3 trials).
+        max_columns=64`` a seventh (``docs/design.md``, "How the defaults were chosen").
     max_thresholds : int, default=4
         The most tests of one feature group (thresholds of one raw attribute when groups are
-        given) among them, so that the tests spread over the attributes (on the five datasets
-        with Turney's costs, 4 erred no more than 8, 16 or 32, at a fraction of the time).
+        given) among them, so that the tests spread over the attributes (4 at a fraction of
+        the time of 8, 16 or 32: ``docs/design.md``, "How the defaults were chosen").
     min_leaf_node_size : int >= 1 or array-like of them, default=1
         pystreed's: the fewest training rows in a leaf (of the rows a tree is solved on: the
         fit part, then all training rows for the refit; a tree pruned to a budget only

@@ -298,6 +298,10 @@ class PeerBooster(TunedEstimator):
         return configs
 
     def _check_choices(self) -> None:
+        check_validation_part(self.get_params(), self._choice_counts())
+
+    def _choice_counts(self) -> dict[str, int]:
+        """Per parameter chosen on validation, how many values it holds."""
         counts = {}
         if self._tradeoff_name is not None:  # None: the default grid
             tradeoffs = getattr(self, self._tradeoff_name)
@@ -306,7 +310,7 @@ class PeerBooster(TunedEstimator):
                 default if tradeoffs is None else len(self._grid(self._tradeoff_name))
             )
         counts.update({name: len(self._grid(name)) for name in self._grid_parameters()})
-        check_validation_part(self.get_params(), counts)
+        return counts
 
     def _fit(self, data: TrainingData) -> None:
         """The protocol (the library's data built once), then the refits' prefix costs."""

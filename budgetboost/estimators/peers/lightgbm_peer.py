@@ -1,9 +1,12 @@
 """LightGBM with cost-effective gradient boosting (CEGB) as a budgeted peer.
 
-LightGBM's CEGB (Peter et al. 2017) subtracts ``cegb_tradeoff * cegb_penalty_feature_coupled[j]``
-from the gain of a split on feature ``j`` until ``j`` is first used anywhere in the model
-(``src/treelearner/cost_effective_gradient_boosting.hpp``); a split whose penalised gain is
-not positive is not made, and training stops at the first tree that cannot split.
+LightGBM's CEGB (Peter et al. 2017) subtracts a feature's penalty from the gain of a split on
+it (``src/treelearner/cost_effective_gradient_boosting.hpp``): the *coupled* penalty
+``cegb_tradeoff * cegb_penalty_feature_coupled[j]`` until ``j`` is first used anywhere in the
+model (a per-model cost), or the *lazy* one, ``cegb_tradeoff * cegb_penalty_feature_lazy[j]``
+for each row of the leaf that has not yet read ``j`` on its path through an earlier split of
+any tree (a per-example cost: the paper's Eq. 9). A split whose penalised gain is not
+positive is not made, and training stops at the first tree that cannot split.
 """
 
 from __future__ import annotations
@@ -21,9 +24,10 @@ from ..contract.base import (
     BudgetCosts,
     TrainingData,
 )
-from ..contract.params import Boolean, Interval, Options
+from ..contract.params import Boolean, Interval, OptionGrid, Options
 from ..contract.threads import thread_limit
 from ..contract.tuning import GRID, LARGEST, TRADEOFF, Choice, IntegerGrid, TradeoffGrid
+from ..contract.validation import check_budgets
 from . import _per_example
 from ._base import LibraryParams, PeerBooster, PeerModel
 from ._columns import distinct_columns
@@ -32,6 +36,13 @@ __all__ = ["BudgetedLightGBM"]
 
 #: The most (example, tree, level) cells of one step of :meth:`_Model.first_reads`.
 _CELLS = 4_000_000
+
+#: CEGB's feature penalties, by the wrapper's name (``cegb_feature_penalty``): LightGBM's
+#: parameter that receives the columns' costs.
+PENALTIES = {
+    "coupled": "cegb_penalty_feature_coupled",
+    "lazy": "cegb_penalty_feature_lazy",
+}
 
 
 def _reserved() -> dict[str, str]:
@@ -316,6 +327,14 @@ class BudgetedLightGBM(PeerBooster):
     earlier configuration). ``spent`` is then the most an example paid. Per model (the
     default) every example of a budget gets the same prefix and ``spent`` is its price.
 
+    **CEGB's penalty follows the charging** (``cegb_feature_penalty``): per model, the
+    coupled penalty (a feature is paid once for the model, as a per-model budget pays it);
+    per example, CEGB's own per-example penalty, the lazy one (a feature is paid by each row
+    that reads it, the first time its path does: Peter et al.'s Eq. 9, the cost a
+    per-example budget charges), with the coupled one as a further candidate. Each
+    penalty's models join the configurations, and the one of lowest validation error is
+    chosen per budget with the rest (:meth:`chosen_penalties`).
+
     The defaults are LightGBM's maintainers' advice for data of the benchmark's size (75 to
     1,000 training rows): leaves and bins of very few rows (``min_data_in_leaf`` and
     ``min_data_in_bin`` of 1-5, in LightGBM's GitHub issues 5493, 6023 and 3507 on small data;
@@ -335,9 +354,9 @@ class BudgetedLightGBM(PeerBooster):
     learning_rate : float > 0 or array-like of them, default=(0.1, 0.3, 1.0)
         One value, or several to choose from on the validation part (LightGBM's default
         is 0.1). 1.0 is the full Newton step, the counterpart of the step AdaBoost takes
-        each round: without it the step size capped the peers (tic-tac-toe's error at larger
-        budgets 0.16 with 0.1 and 0.3, 0.02 with 1.0, as the boosters'), and with room above
-        it (3.0) the choice stays at 1.0 (``benchmarks/peer_grids.py`` prints both).
+        each round; with room above it (3.0) the choice on validation stays at 1.0
+        (``benchmarks/peer_grids.py`` prints both; how the grid was chosen:
+        ``docs/design.md``, "How the defaults were chosen").
     num_leaves : int >= 2, default=31
         LightGBM caps it at ``2 ** max_depth`` when ``max_depth > 0``.
     max_depth : int or array-like of int, default=-1
@@ -365,6 +384,18 @@ class BudgetedLightGBM(PeerBooster):
         below almost any useful gain (features nearly free); at ``0.4 n_fit / c`` above all
         but the best splits, so only features far cheaper than average are used. Dividing by
         ``c`` makes the grid independent of the cost unit.
+    cegb_feature_penalty : {"coupled", "lazy"}, a list of them, or None, default=None
+        Which of CEGB's feature penalties receives the columns' costs: LightGBM's
+        ``cegb_penalty_feature_coupled`` (a feature's cost paid once per model) or
+        ``cegb_penalty_feature_lazy`` (paid by each training row on whose path it is first
+        read); several are a grid chosen per budget on the validation part. ``None``: the
+        coupled penalty per model (``charging="model"``), and per example both, the lazy
+        first (ties go to it; the lazy alone with ``validation_fraction=0``). The default
+        trade-off grid is scaled for each: the lazy penalty is charged per row, as the gain
+        grows, so its grid is the coupled one divided by ``n_fit`` (``(0, 1e-4, ...,
+        1e-4 * 4^6) / c``: at the root the penalty of a feature of average cost is then the
+        same share of the largest gain as the coupled one's). Trade-offs given as values
+        are used as given for each penalty.
     cegb_penalty_split : float >= 0, default=0.0
         LightGBM's penalty per split and row of the node (times ``cegb_tradeoff``).
     validation_fraction : float in [0, 1), default=0.25
@@ -482,6 +513,10 @@ class BudgetedLightGBM(PeerBooster):
         "charging": [Options(("model", "example"))],
         "merge_identical_columns": [Boolean()],
         "cegb_tradeoff": TRADEOFF,
+        "cegb_feature_penalty": [
+            OptionGrid(tuple(PENALTIES), "the penalties to choose from"),
+            None,
+        ],
         "cegb_penalty_split": [Interval(Real, 0, None, closed="left")],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "random_state": RANDOM_STATE,
@@ -509,6 +544,7 @@ class BudgetedLightGBM(PeerBooster):
         discount_costs=None,
         charging: str = "model",
         merge_identical_columns: bool = False,
+        cegb_feature_penalty=None,
     ):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -528,10 +564,59 @@ class BudgetedLightGBM(PeerBooster):
         self.discount_costs = discount_costs
         self.charging = charging
         self.merge_identical_columns = merge_identical_columns
+        self.cegb_feature_penalty = cegb_feature_penalty
 
     # ------------------------------------------------------------------ hooks
     def _tradeoff_scale(self, n_fit: int, mean_cost: float) -> float:
         return n_fit / mean_cost
+
+    def _penalties(self) -> list[str]:
+        """The feature penalties to fit (``cegb_feature_penalty``; ``None``: by charging);
+        none for a subclass without a trade-off (no penalty is charged)."""
+        value = self.cegb_feature_penalty
+        if self._tradeoff_name is None:
+            return []
+        if value is None and self.charging == "model":
+            return ["coupled"]
+        if value is None:  # nothing held out: nothing to choose between
+            return ["lazy", "coupled"] if float(self.validation_fraction) > 0 else ["lazy"]
+        return [value] if isinstance(value, str) else list(value)
+
+    def _choice_counts(self) -> dict[str, int]:
+        return {**super()._choice_counts(), "cegb_feature_penalty": len(self._penalties())}
+
+    def _configs(self, n_fit: int, penalty: np.ndarray) -> list[dict]:
+        """The protocol's configurations once per feature penalty (the penalty varying
+        slowest), the lazy penalty's default trade-offs divided by ``n_fit`` (its penalty
+        grows with the rows of a leaf, as the gain does)."""
+        if not self._penalties():
+            return super()._configs(n_fit, penalty)
+        configs = []
+        for kind in self._penalties():
+            per_row = kind == "lazy" and self.cegb_tradeoff is None
+            for config in super()._configs(n_fit, penalty):
+                if per_row and "tradeoff" in config:
+                    config = {**config, "tradeoff": config["tradeoff"] / n_fit}
+                configs.append({**config, "cegb_feature_penalty": kind})
+        return configs
+
+    def chosen_penalties(self, budgets: Any) -> np.ndarray:
+        """The feature penalty (``"coupled"`` or ``"lazy"``) of the model used at each
+        budget, chosen on the validation part; ``""`` where the empty model is.
+
+        Parameters
+        ----------
+        budgets : float or array-like of float
+            As in :meth:`chosen_tradeoffs`.
+
+        Returns
+        -------
+        ndarray of str, shape (len(budgets),)
+        """
+        self._check_fitted()
+        config, _ = self.choice_.at(self._capped(check_budgets(budgets)))
+        kinds = np.array([c.get("cegb_feature_penalty", "coupled") for c in self.configs_])
+        return np.where(config >= 0, kinds[np.maximum(config, 0)], "")
 
     def _library_params(self, seed: int, config: dict | None = None) -> dict[str, Any]:
         """The LightGBM parameters of the fits of ``config`` (its trees' depth and
@@ -575,14 +660,15 @@ class BudgetedLightGBM(PeerBooster):
         if columns is not None:
             X, penalty = X[:, columns], penalty[columns]
         dataset = lightgbm.Dataset(X, label=y01, params=params, free_raw_data=True).construct()
-        coupled = np.asarray(penalty, dtype=np.float64)  # an array: cheap to deepcopy
+        costs = np.asarray(penalty, dtype=np.float64)  # an array: cheap to deepcopy
         models = []
         for config, trees in zip(configs, n_trees, strict=True):
+            kind = config.get("cegb_feature_penalty", "coupled")
             params = {
                 **self._library_params(seed, config),
                 "learning_rate": float(config["learning_rate"]),
                 "cegb_tradeoff": float(config.get("tradeoff", 0.0)),
-                "cegb_penalty_feature_coupled": coupled,
+                PENALTIES[kind]: costs,
             }
             booster, text = _train(params, dataset, int(trees))
             models.append(_Model(booster, columns, text))

@@ -136,10 +136,10 @@ class BudgetPrune(TunedEstimator):
     scikit-learn's soft vote, over the trees the example entered: a tree whose root it could
     not pay for (or whose root the pruning made a leaf) abstains, since its root's bootstrap
     prior, counted, outvotes the few trees a small budget can read (:func:`forest_scores`).
-    An example that enters no tree gets the empty model, the training majority. (Over the
-    38 datasets of ``config/suite.yaml``, 3 trials each, the mean test error over the
-    U[0, 2] budgets was 0.160 with this vote, 0.167 with a majority vote of the trees'
-    classes, and 0.164 counting the abstaining trees' priors.)
+    An example that enters no tree gets the empty model, the training majority. (This vote,
+    a majority vote of the trees' classes and one counting the abstaining trees' priors
+    were compared on the suite's first trials: ``docs/design.md``, "How the defaults were
+    chosen", says how.)
 
     **Choosing lambda** (and ``tau``; the protocol of every tuned estimator,
     :mod:`~budgetboost.estimators.contract.tuning`): a forest is grown on a fit part of the
@@ -157,20 +157,18 @@ class BudgetPrune(TunedEstimator):
     Parameters
     ----------
     n_estimators : int, default=10
-        Trees of the forest. Over the 38 datasets (3 trials each) 5, 10 and 20 trees
-        erred alike on average over the budgets (0.160-0.161); 5 did better at small
-        budgets (4-10), 10 and 20 at large ones (30-40), and 10 takes half the time of 20.
-        40 trees (with ``"sqrt"`` columns) erred no less than 20 (0.177 against 0.176)
-        and took up to 48 s.
+        Trees of the forest: 5, 10 and 20 trees erred alike over the suite's first trials,
+        and 10 takes half the time of 20 (how it was chosen: ``docs/design.md``, "How the
+        defaults were chosen").
     max_features : {"sqrt", "log2"}, int, float in (0, 1] or None, default=0.5
         Columns drawn at each split, in scikit-learn's meaning (a float is a share of the
         columns; None: all). Half the columns, rather than the classic square root, lets
         the trees split on the same informative columns, which an example then pays for
-        once: over the 38 datasets (20 trees) it erred least (0.161 mean test error,
-        against 0.176 for ``"sqrt"``, 0.165 for 0.3 and 0.162 for all columns).
+        once (how it was chosen: ``docs/design.md``, "How the defaults were chosen").
     max_depth : int or None, default=8
         Depth of the grown trees (None: until ``min_samples_leaf``); with ``n_estimators``
-        it bounds the size of the program and the length of the walk (12 erred alike).
+        it bounds the size of the program and the length of the walk (``docs/design.md``,
+        "How the defaults were chosen").
     min_samples_leaf : int, default=3
         scikit-learn's least number of training rows in a leaf.
     tradeoffs : float, array-like of float or None, default=None

@@ -358,9 +358,14 @@ def _set_price(columns, costs, discount_groups, discount_costs):
 
 #: The non-additive oracle with a chosen horizon, as the tests run it (few hidden units).
 NETWORK = {"classifier": "network", "hidden_units": 4, "horizons": [0.25, 0.5, 1.0]}
+#: The boosted predictor, a model per subset, each budget its own horizon; and the masked one.
+BOOSTED = {"predictor": "boosted", "horizons": "budget"}
+MASKED = {"predictor": "boosted", "max_subset_models": 1}
 
 
-@pytest.mark.parametrize("variant", [{}, NETWORK], ids=["logistic", "network"])
+@pytest.mark.parametrize(
+    "variant", [{}, NETWORK, BOOSTED, MASKED], ids=["logistic", "network", "boosted", "masked"]
+)
 def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget(variant):
     """Each example's prefix at each budget costs the price of its groups (shared parts once)
     and at most the budget; ``evaluate_at_budgets`` reports their mean and maximum, and
@@ -386,9 +391,9 @@ def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget(vari
     first_column = {g: int(np.flatnonzero(groups == g)[0]) for g in np.unique(groups)}
     for b, budget in enumerate(capped):
         chosen = [config[b]]
-        trajectories = rollout(
-            oracle, test, model.tradeoffs_[chosen], horizons=model.horizons_[chosen]
-        )
+        own = model.horizons == "budget"  # each budget its own horizon
+        horizon = [budget] if own else model.horizons_[chosen]
+        trajectories = rollout(oracle, test, model.tradeoffs_[chosen], horizons=horizon)
         steps, _, paid = trajectories.at_budgets(np.array([budget]))
         expected = [
             _set_price([first_column[oracle.pool[g]] for g in row[:s]], costs, dg, dc)
@@ -407,7 +412,9 @@ def test_examples_pay_exactly_their_groups_with_discounts_and_within_budget(vari
         assert report.rounds[b] == pytest.approx(steps.mean())
 
 
-@pytest.mark.parametrize("variant", [{}, NETWORK], ids=["logistic", "network"])
+@pytest.mark.parametrize(
+    "variant", [{}, NETWORK, BOOSTED, MASKED], ids=["logistic", "network", "boosted", "masked"]
+)
 def test_reproducible_under_the_same_random_state(variant):
     """Same inputs and seed: byte-identical outputs; the refit is what serves."""
     X, y, costs, groups, dg, dc = _mixed_problem(5, n=150)
@@ -768,7 +775,9 @@ def test_configuration_chosen_per_budget_as_a_brute_force(classifier):
             assert (0.0 if steps == 0 else one.paid[i, steps - 1]) <= budget
 
 
-@pytest.mark.parametrize("variant", [{}, NETWORK], ids=["logistic", "network"])
+@pytest.mark.parametrize(
+    "variant", [{}, NETWORK, BOOSTED, MASKED], ids=["logistic", "network", "boosted", "masked"]
+)
 def test_no_example_reads_a_column_it_did_not_pay_for(variant):
     """At each budget, every test example's score and cost stay the same, to the bit, when
     every column of the groups it did not pay for changes its value."""
@@ -787,7 +796,8 @@ def test_no_example_reads_a_column_it_did_not_pay_for(variant):
     for budget in (0.4, 1.0, 2.0, 3.0):
         scores, report = model._checked_scores_and_costs(test, np.array([budget]))
         config, _ = model.choice_.at(np.array([budget]))
-        one = rollout(refit, test, model.tradeoffs_[config], horizons=model.horizons_[config])
+        horizon = [budget] if model.horizons == "budget" else model.horizons_[config]
+        one = rollout(refit, test, model.tradeoffs_[config], horizons=horizon)
         steps, _, _ = one.at_budgets(np.array([budget]))
         other = 1.0 - test  # every 0/1 value flipped, then the paid ones put back
         for i in range(test.shape[0]):

@@ -484,3 +484,90 @@ def test_regularisation_grids_join_the_configurations_and_reach_lightgbm():
         est.chosen_values("reg_lambda", budgets),
         [est.configs_[c]["reg_lambda"] if c >= 0 else np.nan for c in config],
     )
+
+
+# ---------------------------------------------------------------------- CEGB's feature penalty
+def per_example_fit(**params) -> tuple[BudgetedLightGBM, np.ndarray, np.ndarray, np.ndarray]:
+    """A per-example peer on :func:`problem` (300 training rows) and the training rows."""
+    X, y, costs = problem(n=300)
+    est = BudgetedLightGBM(
+        n_estimators=15,
+        max_depth=2,
+        learning_rate=[0.3, 1.0],
+        charging="example",
+        feature_costs=costs,
+        random_state=4,
+        **params,
+    ).fit(X, y)
+    return est, X, y, costs
+
+
+def test_per_example_the_lazy_penalty_is_fitted_and_the_coupled_is_a_candidate():
+    """Per example, every configuration is fitted with the lazy penalty (first) and with the
+    coupled one; a lazy model is LightGBM's model with ``cegb_penalty_feature_lazy`` set to
+    the costs, at the coupled default trade-off divided by the fit rows; per model, only
+    the coupled penalty is fitted."""
+    est, X, y, costs = per_example_fit()
+    kinds = [c["cegb_feature_penalty"] for c in est.configs_]
+    half = len(kinds) // 2
+    assert kinds == ["lazy"] * half + ["coupled"] * half
+    n_fit = est.fit_rows_.size
+    np.testing.assert_allclose(est.tradeoffs_[:half] * n_fit, est.tradeoffs_[half:])
+    Xf, yf = X[est.fit_rows_], y[est.fit_rows_]
+    lazy_index = int(np.flatnonzero(est.tradeoffs_[:half] > 0)[7])  # a middle trade-off
+    config = est.configs_[lazy_index]
+    params = reference_params(est, config["tradeoff"], costs, config["learning_rate"])
+    params["max_depth"], params["num_leaves"] = 2, 4
+    params["cegb_penalty_feature_lazy"] = params.pop("cegb_penalty_feature_coupled")
+    booster = lightgbm.train(
+        params, lightgbm.Dataset(Xf, label=(yf > 0).astype(int), params=params), 15
+    )
+    model = est.models_[lazy_index]
+    assert booster.num_trees() == model.n_trees > 0
+    np.testing.assert_array_equal(
+        model.raw_scores(Xf, model.n_trees), booster.predict(Xf, raw_score=True)
+    )
+    # the penalty reached LightGBM: the coupled model of the same row differs
+    coupled = est.models_[lazy_index + half]
+    assert split_columns(coupled.booster) != split_columns(model.booster)
+    per_model = BudgetedLightGBM(n_estimators=5, feature_costs=costs, random_state=4).fit(X, y)
+    assert {c["cegb_feature_penalty"] for c in per_model.configs_} == {"coupled"}
+
+
+def test_the_penalty_is_chosen_per_budget_on_the_validation_rows_only():
+    """The penalty served at each budget is that of the configuration of fewest validation
+    errors there (``validation_error_``, from the fit-part models on the validation rows),
+    and the estimator fitted on the same training rows beside other test rows chooses the
+    same; a penalty given alone is the only one served."""
+    est, X, y, costs = per_example_fit()
+    budgets = est.validation_budgets_
+    config, _ = est.choice_.at(budgets)
+    kinds = np.array([c["cegb_feature_penalty"] for c in est.configs_])
+    served = est.chosen_penalties(budgets)
+    np.testing.assert_array_equal(served, np.where(config >= 0, kinds[np.maximum(config, 0)], ""))
+    fewest = est.validation_error_.min(axis=0)
+    chosen = est.validation_error_[np.maximum(config, 0), np.arange(budgets.size)]
+    np.testing.assert_array_equal(np.where(config >= 0, chosen, fewest), fewest)
+    assert set(served) - {""} <= {"lazy", "coupled"}
+    Xt, _, _ = problem(n=200, seed=7)
+    again, *_ = per_example_fit()
+    again.predict_at_budgets(Xt, budgets)  # serving test rows changes nothing
+    np.testing.assert_array_equal(again.chosen_penalties(budgets), served)
+    np.testing.assert_array_equal(again.choice_.config, est.choice_.config)
+    alone, *_ = per_example_fit(cegb_feature_penalty="coupled")
+    assert set(alone.chosen_penalties(budgets)) <= {"coupled", ""}
+
+
+def test_the_feature_penalty_is_checked():
+    for bad in ("eager", ["lazy", "lazy"], [], 1):
+        with pytest.raises(InvalidParameterError, match="^cegb_feature_penalty: "):
+            BudgetedLightGBM.check_params({"cegb_feature_penalty": bad})
+    BudgetedLightGBM.check_params({"cegb_feature_penalty": ["coupled", "lazy"]})
+    X, y, costs = problem(n=100)
+    with pytest.raises(InvalidParameterError, match="cegb_feature_penalty"):
+        BudgetedLightGBM(
+            learning_rate=0.3,
+            cegb_tradeoff=1.0,
+            cegb_feature_penalty=["coupled", "lazy"],
+            validation_fraction=0.0,
+        ).fit(X, y)

@@ -17,8 +17,16 @@ from budgetboost.estimators.contract.pricing import Pricing
 from budgetboost.estimators.selection.select_then_train import SelectThenTrain
 
 BUDGETS = np.array([0.0, 0.3, 0.8, 1.5, 2.5, 4.0, 6.0, np.inf])
-#: Small settings that keep a fit well under a second.
-FAST = {"n_estimators": 20, "max_groups": 6, "forward_tradeoffs": (0.0, 0.25)}
+#: Small settings that keep a fit well under a second (the exhaustive search: the sets of one
+#: group, or of two of the six attributes).
+FAST = {
+    "n_estimators": 20,
+    "max_groups": 6,
+    "forward_tradeoffs": (0.0, 0.25),
+    "max_exhaustive_sets": 30,
+    "learning_rate": 0.1,
+    "num_leaves": 31,
+}
 
 
 def _binarized(seed: int, n: int = 240):
@@ -215,7 +223,7 @@ def test_chosen_tradeoffs_name_the_served_sets_path():
     ]
     assert np.array_equal(fitted.chosen_tradeoffs(budgets), expected, equal_nan=True)
     names = {fitted.set_paths_[s][0] for s, _ in fitted.configs_}
-    assert names == {"forward", "lasso"}
+    assert names == {"forward", "lasso", "exhaustive"}
 
 
 @pytest.mark.parametrize("model", ["gbm", "linear"])
@@ -318,3 +326,92 @@ def test_contract_holds_on_small_problems(problem, model, budget, budgets):
     assert np.all(report.mean_example_cost <= report.max_example_cost + 1e-12)
     for a, b in zip(reports[0].as_dict().values(), reports[1].as_dict().values(), strict=True):
         assert a.tobytes() == b.tobytes()
+
+
+# ---------------------------------------------------------------------- the exhaustive search
+def test_the_searched_size_and_the_sets_enumerated():
+    from math import comb
+
+    from budgetboost.estimators.selection.exhaustive import enumerate_sets, searched_size
+
+    assert searched_size(57, 3, 1700) == 2 and comb(57, 1) + comb(57, 2) == 1653
+    assert searched_size(21, 3, 1700) == 3 and searched_size(22, 3, 1700) == 2
+    assert searched_size(1701, 3, 1700) == 0 and searched_size(4, 3, 1700) == 3
+    pricing = Pricing.plain(np.array([1.0, 1.0, 2.5, 0.5]))
+    eligible = np.array([True, True, True, False])
+    sets = enumerate_sets(eligible, pricing, 3.0, 3, 100)
+    expected = [[0], [1], [2], [0, 1]]  # {0, 2}, {1, 2}, {0, 1, 2} cost more than 3
+    assert [s.tolist() for s in sets] == expected
+
+
+@given(
+    price=st.lists(st.integers(0, 4), min_size=1, max_size=12),
+    data=st.data(),
+    keep=st.integers(1, 4),
+)
+@settings(max_examples=60, deadline=None)
+def test_kept_sets_are_the_few_best_of_every_set_costing_no_more(price, data, keep):
+    from budgetboost.estimators.selection.exhaustive import pareto_sets
+
+    n = len(price)
+    loss = data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
+    price, loss = np.array(price, float), np.array(loss, float)
+    kept = pareto_sets(price, loss, keep)
+    for i in range(n):
+        better = [
+            j
+            for j in range(n)
+            if price[j] <= price[i] and (loss[j], price[j], j) < (loss[i], price[i], i)
+        ]
+        assert kept[i] == (len(better) < keep)
+
+
+def _xor_attributes(seed: int, n: int = 400):
+    """Six raw attributes as 4 indicators each; the label is the XOR of attributes 0 and 1
+    (5 % noise): neither says anything alone, so a forward path never starts with them."""
+    rng = np.random.default_rng(seed)
+    raw = rng.normal(size=(n, 6))
+    label = (raw[:, 0] > 0) ^ (raw[:, 1] > 0) ^ (rng.random(n) < 0.05)
+    X = np.column_stack([raw[:, a] >= t for a in range(6) for t in (-1.0, -0.3, 0.0, 0.3)])
+    return X.astype(float), np.where(label, 1, -1), np.repeat(np.arange(6), 4)
+
+
+def test_the_exhaustive_search_finds_a_pair_scored_by_lightgbm_on_the_fit_part_only():
+    """Under equal prices the XOR's pair is among the exhaustive sets kept, and budget 2 is
+    served by it (the forward paths do not reach it; the lasso path may, so it is left out
+    here); the kept sets are scored on the fit part: other values on the validation rows
+    (shuffled among them, the split unchanged) keep the same sets; every (rate, leaves)
+    pair is a configuration the validation part chooses among."""
+    X, y, groups = _xor_attributes(0)
+    params = {
+        "budget": 3.0,
+        "random_state": 2,
+        "n_estimators": 40,
+        "paths": ("forward", "exhaustive"),
+        "feature_costs": np.ones(24),
+        "feature_groups": groups,
+    }
+    fitted = SelectThenTrain(**params).fit(X[:300], y[:300])
+    kept = [s.tolist() for s, (path, _) in zip(fitted.sets_, fitted.set_paths_, strict=True)]
+    origin = dict(zip(map(tuple, kept), [p for p, _ in fitted.set_paths_], strict=True))
+    assert origin.get((0, 1)) == "exhaustive"
+    assert fitted.exhaustive_sets_ == 6 + 15 + 20  # every set of at most 3 of 6 attributes
+    config, _ = fitted.choice_.at(np.array([2.0]))
+    assert fitted.sets_[fitted.configs_[config[0]][0]].tolist() == [0, 1]
+    assert fitted.evaluate_at_budgets(X[300:], y[300:], [1.0, 2.0]).error[1] < 0.2
+    rows = fitted.validation_rows_
+    shuffled = X[:300].copy()
+    shuffled[rows] = shuffled[rows][np.random.default_rng(1).permutation(rows.size)]
+    other = SelectThenTrain(**params).fit(shuffled, y[:300])
+    assert np.array_equal(other.validation_rows_, rows)
+
+    def exhaustive(model):
+        return [
+            s.tolist()
+            for s, (path, _) in zip(model.sets_, model.set_paths_, strict=True)
+            if path == "exhaustive"
+        ]
+
+    assert exhaustive(other) == exhaustive(fitted)
+    values = {value for _, value in fitted.configs_}
+    assert values == {(0.1, 4), (0.1, 31), (0.3, 4), (0.3, 31)}
