@@ -119,8 +119,8 @@ def _standings_content(tables: Mapping[str, pd.DataFrame], context: FigureContex
     "field_standings",
     title="where each family leads, per dataset",
     category="The field",
-    families=("boosting", "peer", *FIELD_FAMILIES),
-    tables=("findings", "field_mean_cost", "binding"),
+    families=("peer", *FIELD_FAMILIES),  # and their opponents, as the field's figure
+    tables=("summary", "findings", "field_mean_cost", "binding"),
     content=_standings_content,
     caption="""
 **Where each family leads, per dataset.** For each pool of the field's regime (prices per

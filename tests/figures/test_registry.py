@@ -237,10 +237,17 @@ def test_has_content_says_whether_the_figure_draws_more_than_a_placeholder(shard
                 "boosted_trees",
                 "few_cheap_costs",
                 "field_curves",
+                "field_standings",
                 "peers",
             },
             # no real costs, no few-cheap cost model, no peer, no method of the field's families
-            "open_questions": {"figure2", "few_cheap_costs", "field_curves", "peers"},
+            "open_questions": {
+                "figure2",
+                "few_cheap_costs",
+                "field_curves",
+                "field_standings",
+                "peers",
+            },
             "reference_only": set(found),  # AdaBoost alone: nothing is drawn
         }[case]
     ), (case, empty)
