@@ -129,6 +129,8 @@ def leads(
         if rows.empty:
             continue
         standings = dataset_standings(rows, catalogue)
+        if standings.empty:  # no row faces two families
+            continue
         pools = rows.drop_duplicates("cost_model").set_index("cost_model")["pool"]
         standings["pool"] = standings["cost_model"].map(pools).fillna(ALL)
         binds = pd.concat(

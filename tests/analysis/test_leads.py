@@ -94,3 +94,9 @@ def test_counts_per_pool_and_band_name_the_datasets_led_and_count_where_the_band
     assert trees["leads_on"] == "a"
     other = table[(table["family"] == "optimal_tree") & (table["pool"] == "all")].iloc[0]
     assert other["leads_on"] == "c"
+
+
+def test_rows_that_face_no_other_family_give_no_counts():
+    rows = _rows({("smoothed", "greedy"): "better"})  # one family: nothing to stand against
+    catalogue = Catalogue({"smoothed": {"family": "boosting"}, "greedy": {"family": "boosting"}})
+    assert leads({"cap": rows}, catalogue, pd.DataFrame()).empty

@@ -235,11 +235,12 @@ def test_the_headlines_simulation_prints_each_sentences_share():
 
 def test_the_learners_check_prints_both_corrections():
     """``benchmarks/inference.py --learners --quick``: each learner at the suite's most common
-    size, under the test rows' share alone and with the training rows' counted."""
+    size, under the former rule (the 95 % interval) and the current one (90 %: the one-sided
+    tests at 5 %)."""
     lines = _printed("inference.py", "--learners", "--quick").splitlines()
     assert lines[0].split()[:3] == ["learner", "shape", "rows"]
     rules = [line.split()[7] for line in lines[1:]]
-    assert rules == ["today", "now"] * 3
+    assert rules == ["95%", "90%"] * 3
     assert [line.split()[0] for line in lines[1::2]] == ["stumps", "trees", "nearest"]
     assert all(line.split()[8] == "0.500" for line in lines[2::2])  # 0.25 + 0.5 x 0.5
 
