@@ -394,7 +394,7 @@ def field_lines(
     the across-dataset verdict of each band (:func:`family_sentences`), then on how many
     datasets each family leads, is on par, trails or is undecided
     (:mod:`budgetboost.analysis.leads`), also where the band binds
-    (:mod:`budgetboost.analysis.binding`). Paragraphs, each one string."""
+    (:mod:`budgetboost.analysis.binding`): one paragraph per pool and reading."""
     cap = readings.get("cap", pd.DataFrame())
     if cap.empty or "pool" not in cap:
         return []
@@ -412,15 +412,21 @@ def field_lines(
             counts = leads[(leads["reading"] == reading) & (leads["pool"] == pool_)]
             if not sentences and counts.empty:
                 continue
-            lines.append(f"*{_pool_name(pool_).capitalize()}, {READING_NAMES[reading]}.*")
-            lines.extend(sentences)
-            for band, part in counts.groupby("band", sort=False):
+            said = [f"*{_pool_name(pool_).capitalize()}, {READING_NAMES[reading]}.*", *sentences]
+            decided = counts[["leads", "on_par", "trails"]].to_numpy().sum() > 0
+            for band, part in counts.groupby("band", sort=False) if decided else ():
                 budgets = _band_budgets(binding, pools_of, pool_, band)
                 at = f" ({budgets})" if budgets else ""
                 bound = int(part["binding_datasets"].max())
-                lines.append(
+                said.append(
                     f"Per dataset at {BAND_NAMES.get(band, band)} budgets{at}, binding on "
                     f"{bound} of {int(part['datasets'].max())} datasets: "
                     f"{_lead_sentence(part)}."
                 )
+            if not counts.empty and not decided:
+                said.append(
+                    f"Per dataset, every family's standing is undecided on each of "
+                    f"{int(counts['datasets'].max())} datasets, in every band."
+                )
+            lines.append(" ".join(said))  # one paragraph per pool and reading
     return lines
