@@ -127,7 +127,8 @@ class Comparison:
     binding : frozenset of (dataset, cost model, band) or None
         Where each band binds (:mod:`budgetboost.analysis.binding`: a criterion of the prices
         alone, never of an error): each pool then has a second row across datasets, on the
-        datasets where the band binds, pooled as ``"{pool}"`` + :data:`BINDING_POOL`.
+        datasets where the band binds, pooled as ``"{pool}"`` + :data:`BINDING_POOL` (not
+        where every dataset of the pool binds: that row is the pool's own).
     """
 
     question: str
@@ -254,7 +255,12 @@ def _across_rows(family: list[dict], comparison: Comparison, band: str, alpha: f
             (d, c, band) in comparison.binding
             for d, c in zip(table["dataset"], table["cost_model"], strict=True)
         ]
-        bound = table[binds].assign(pool=lambda t: t["pool"] + BINDING_POOL)
+        bound = table[binds]
+        # a pool whose every dataset binds has that row already: no second, identical test
+        whole = {p: part["dataset"].nunique() for p, part in table.groupby("pool")}
+        some = {p: part["dataset"].nunique() for p, part in bound.groupby("pool")}
+        strict = np.array([some[p] < whole[p] for p in bound["pool"]], dtype=bool)
+        bound = bound.loc[strict].assign(pool=lambda t: t["pool"] + BINDING_POOL)
         table = pd.concat([table, bound], ignore_index=True)
     rows = []
     for pool, part in table.groupby("pool", sort=False):

@@ -43,7 +43,13 @@ ENTRY = {"estimator": "my_method:CheapestFirst", "label": "Cheapest first", "fam
 @pytest.mark.slow
 def test_a_new_estimator_is_one_file_and_a_config_entry(run_copy, monkeypatch):
     (run_copy / "my_method.py").write_text(MODULE)
-    edit_config(run_copy, lambda c: c["algorithms"].update(cheapest=ENTRY))
+
+    def add(config):
+        config["algorithms"].update(cheapest=ENTRY)
+        # the field's question is asked in the field's regime: the method runs there too
+        config["cost_models"]["attribute_unit"]["algorithms"].append("cheapest")
+
+    edit_config(run_copy, add)
 
     # planned: one train job per dataset, cost model and block, besides the results
     trained = [outs for rule, outs in planned_jobs(run_copy) if rule == "train"]
@@ -74,9 +80,9 @@ def test_a_new_estimator_is_one_file_and_a_config_entry(run_copy, monkeypatch):
     assert conformance.returncode == 0 and " passed" in summary and "failed" not in summary, (
         conformance.stdout[-3000:]
     )
-    # every check that applies: 9 (it takes no discount groups and does not say what it
-    # reads, so those 5 are skipped; the train job probes what it reads)
-    assert summary.startswith("9 passed, 5 skipped"), summary
+    # every check that applies: 11 (it takes no discount groups and does not say what it
+    # reads, so those 6 are skipped; the train job probes what it reads)
+    assert summary.startswith("11 passed, 6 skipped"), summary
 
     # run, compared in the findings
     snakemake(run_copy, "--cores", "2")
