@@ -383,6 +383,20 @@ def _lead_sentence(part: pd.DataFrame) -> str:
     return "leads / on par / trails: " + "; ".join(said) + tail
 
 
+def _same_for_every_band(sentences: list[str]) -> list[str]:
+    """The bands' sentences, said once when each says the same of its band ("At small
+    budgets, too few datasets ..." and "At larger budgets, too few datasets ...")."""
+    if len(sentences) < 2 or any(", " not in s for s in sentences):
+        return list(sentences)
+    heads, tails = (
+        zip(*(s.split(", ", 1) for s in sentences), strict=True) if sentences else ((), ())
+    )
+    if len(sentences) > 1 and len(set(tails)) == 1 and all(h.startswith("At ") for h in heads):
+        bands = " and ".join(h.removeprefix("At ").removesuffix(" budgets") for h in heads)
+        return [f"At {bands} budgets, {tails[0]}"]
+    return list(sentences)
+
+
 def field_lines(
     readings: dict[str, pd.DataFrame],
     leads: pd.DataFrame,
@@ -404,6 +418,7 @@ def field_lines(
     order = [p for p in dict.fromkeys(field["pool"]) if p != ALL] or [ALL]
     lines = []
     for pool_ in order:
+        bodies: dict[str, list[str]] = {}
         for reading, table in readings.items():
             if table.empty:
                 continue
@@ -412,7 +427,7 @@ def field_lines(
             counts = leads[(leads["reading"] == reading) & (leads["pool"] == pool_)]
             if not sentences and counts.empty:
                 continue
-            said = [f"*{_pool_name(pool_).capitalize()}, {READING_NAMES[reading]}.*", *sentences]
+            said = _same_for_every_band(sentences)
             decided = counts[["leads", "on_par", "trails"]].to_numpy().sum() > 0
             for band, part in counts.groupby("band", sort=False) if decided else ():
                 budgets = _band_budgets(binding, pools_of, pool_, band)
@@ -428,5 +443,8 @@ def field_lines(
                     f"Per dataset, every family's standing is undecided on each of "
                     f"{int(counts['datasets'].max())} datasets, in every band."
                 )
-            lines.append(" ".join(said))  # one paragraph per pool and reading
+            bodies.setdefault(" ".join(said), []).append(reading)
+        for body, read in bodies.items():  # readings that say the same: one paragraph
+            named = " and ".join(READING_NAMES[r] for r in read)
+            lines.append(f"*{_pool_name(pool_).capitalize()}, {named}.* {body}")
     return lines
