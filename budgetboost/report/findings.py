@@ -332,7 +332,7 @@ def landing_lines(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
 #: How the first page names each reading (:data:`budgetboost.analysis.average_cost.READINGS`).
 READING_NAMES = {
     "cap": "read at the hard cap per example",
-    "mean": "read at matched mean cost per example (each method's error-cost front)",
+    "mean": "read at matched mean cost per example",
 }
 
 
@@ -439,10 +439,7 @@ def field_lines(
                     f"{_lead_sentence(part)}."
                 )
             if not counts.empty and not decided:
-                said.append(
-                    f"Per dataset, every family's standing is undecided on each of "
-                    f"{int(counts['datasets'].max())} datasets, in every band."
-                )
+                said.append("Per dataset: all undecided.")
             bodies.setdefault(" ".join(said), []).append(reading)
         for body, read in bodies.items():  # readings that say the same: one paragraph
             named = " and ".join(READING_NAMES[r] for r in read)
