@@ -369,7 +369,7 @@ def explore_page(data: Mapping[str, Any], title: str) -> str:
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1rem auto; max-width: 90rem;
-       padding: 0 1rem; color: #222; }
+       padding: 0 1rem; color: #222222; }
 h1 { font-size: 1.4rem; margin: 0.2rem 0 0.6rem; }
 h2 { font-size: 1.1rem; margin: 1.2rem 0 0.3rem; }
 #controls { display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; align-items: center; }
@@ -378,10 +378,10 @@ select { font-size: 0.9rem; margin-left: 0.3rem; }
 #methods { display: flex; flex-wrap: wrap; gap: 0.1rem 0.9rem; border: 1px solid #ddd;
            margin: 0.6rem 0; padding: 0.3rem 0.6rem; font-size: 0.85rem; }
 #methods legend button { font-size: 0.8rem; margin-left: 0.4rem; }
-#methods label.absent { color: #999; }
+#methods label.absent { color: #999999; }
 .swatch { display: inline-block; width: 0.8rem; height: 0.8rem; margin-right: 0.25rem;
           vertical-align: -0.1rem; border-radius: 2px; }
-.note { font-size: 0.85rem; color: #444; max-width: 75rem; margin: 0.2rem 0; }
+.note { font-size: 0.85rem; color: #444444; max-width: 75rem; margin: 0.2rem 0; }
 #standings-key span { margin-right: 1rem; font-size: 0.85rem; }
 """
 
@@ -647,7 +647,7 @@ function drawStandings(st) {
   if (st.ds !== "all" && col.has(st.ds)) {
     const j = col.get(st.ds);
     shapes.push({type: "rect", xref: "x", yref: "paper", x0: j - 0.5, x1: j + 0.5, y0: 0,
-                 y1: 1, line: {color: "#222", width: 2}});
+                 y1: 1, line: {color: "#222222", width: 2}});
   }
   const height = 120 + 24 * ys.length + 6 * Math.max(...datasets.map((d) =>
     D.datasets[d].length));
