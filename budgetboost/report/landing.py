@@ -20,6 +20,15 @@ __all__ = ["EXPLORE_NAME", "decided_findings", "landing_page"]
 UNDECIDABLE = (TOO_FEW_DATASETS, TOO_FEW_TRIALS)
 
 
+def families(catalogue: Catalogue, algorithms: Sequence[str]) -> dict[str, list[str]]:
+    """The run's algorithms grouped by family, in the catalogue's order (a family first
+    appears where its first member does): one line per family on the first page."""
+    grouped: dict[str, list[str]] = {}
+    for a in algorithms:
+        grouped.setdefault(catalogue.including([a])[a].family, []).append(a)
+    return grouped
+
+
 def decided_findings(findings: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """The findings the first page prints (each comparison and band whose row, across
     datasets or on its one dataset, reached an outcome) and one sentence for the rest: the
@@ -144,18 +153,20 @@ def landing_page(
         "What ran",
         "--------",
         "",
-        "Datasets and cost models (trials):",
+        "Datasets, their cost models and trials:",
         "",
         *[
-            f"- {rst_text(r.dataset)} · {rst_text(r.cost_model)} ({int(r.trials)} trials)"
-            for r in trials.itertuples()
+            f"- {rst_text(dataset)}: "
+            + ", ".join(f"{rst_text(r.cost_model)} ({int(r.trials)})" for r in rows.itertuples())
+            for dataset, rows in trials.groupby("dataset", sort=True)
         ],
         "",
-        "Algorithms (by family):",
+        "Algorithms, by family:",
         "",
         *[
-            f"- {catalogue.label(a)} (``{a}``, {catalogue.including([a])[a].family})"
-            for a in algorithms
+            f"- {rst_text(family)}: "
+            + ", ".join(f"{catalogue.label(a)} (``{a}``)" for a in members)
+            for family, members in families(catalogue, algorithms).items()
         ],
         "",
         "Where to look",

@@ -126,3 +126,30 @@ def test_the_first_page_links_the_interactive_page():
     assert '<a class="reference external" href="explore.html">explore.html</a>' in linked
     assert "results/my_run/explore.html" in linked
     assert 'href="explore.html"' not in pages[""]
+
+
+def test_what_ran_is_one_line_per_dataset_and_per_family():
+    """Each dataset lists its cost models with their trials, each family its algorithms, in
+    the catalogue's order: the suite's 38 datasets and 20 methods fit in under a screen."""
+    from budgetboost.report.landing import landing_page
+
+    summary = pd.DataFrame(
+        {
+            "dataset": ["heart", "heart", "ecoli", "heart", "heart"],
+            "cost_model": ["u", "a", "u", "u", "u"],
+            "algorithm": ["greedy", "greedy", "greedy", "smoothed", "adaboost_rs"],
+            "trials": [3, 2, 3, 3, 3],
+        }
+    )
+    claims = pd.DataFrame({"claim": ["1"], "verdict": ["reproduced"], "statement": ["A."]})
+    page = landing_page(
+        claims, summary, catalogue=Catalogue.default(), figures=[], version="1", explore=""
+    )
+    lines = page.splitlines()
+    assert "- ecoli: u (3)" in lines
+    assert "- heart: a (2), u (3)" in lines
+    boosting = [line for line in lines if line.startswith("- boosting: ")]
+    assert boosting == [
+        "- boosting: AdaBoostBT_Greedy (``greedy``), AdaBoostBT_Smoothed (``smoothed``)"
+    ]
+    assert "- sampling: AdaBoostRS (``adaboost_rs``)" in lines

@@ -521,7 +521,7 @@ def test_the_report_opens_on_the_verdicts_and_points_to_every_figure(pipeline_re
     html = (pipeline_report / RESULTS / "report.html").read_text(encoding="utf-8")
     landing = (pipeline_report / RESULTS / "report/landing.rst").read_text(encoding="utf-8")
     claims = read_table(pipeline_report / RESULTS / "summary/claims.parquet")
-    for text in ("What ran", "Verdicts", "Where to look", "heart · uniform_0_2 (3 trials)"):
+    for text in ("What ran", "Verdicts", "Where to look", "- heart: ", "uniform_0_2 (3)"):
         assert text in landing, text
     assert f"`explore.html <explore.html>`__ (``{RESULTS}/explore.html``" in landing
     assert (pipeline_report / RESULTS / "explore.html").is_file()
