@@ -30,8 +30,8 @@ __all__ = [
 ]
 
 #: Resources of the submitted rules when the config does not set them (MB, minutes):
-#: :func:`suggested` from the full run of ``config/config.yaml`` (2026-11-25, two cores, two
-#: jobs at a time): the largest train job 1,028 MiB and 30.0 min (CatBoost stumps on sonar,
+#: :func:`suggested` from a full run of ``config/config.yaml`` on two cores, two jobs at a
+#: time (``python benchmarks/resources.py``): the largest train job 1,028 MiB and 30.0 min (CatBoost stumps on sonar,
 #: 30 trials in one block), adaboost_path 763 MiB and 0.6 min, binarize 409 MiB and 0.04 min.
 DEFAULTS: dict[str, dict[str, int]] = {
     "binarize": {"mem_mb": 700, "runtime": 5},

@@ -285,3 +285,23 @@ def test_every_train_job_logs_where_its_cpu_outside_the_estimators_goes(base_run
         total = float(re.findall(r"INFO cpu: ([\d.]+) s", text)[-1])
         assert sum(stages.values()) + inside == pytest.approx(total, abs=1e-6)
         assert stages["start-up"] > 0 and stages["import"] >= 0 and stages["writing"] >= 0
+
+
+def test_a_recorded_section_replaces_its_last_figures_and_keeps_the_rest(tmp_path):
+    """``benchmarks/record.py`` writes a benchmark's figures into the measurements page: a
+    new section is appended with its machine line, a second record replaces it whole, and the
+    page's other text and sections stay as they were."""
+    record = _benchmark("record")
+    page = tmp_path / "performance.md"
+    page.write_text("# page\n\nwhy the engines are built so\n")
+    record.record("first_run", "The first run", "wall 90 s\n", 0.5, page=page)
+    record.record("scale", "Scale", "slope 1.0\n", 0.5, page=page)
+    record.record("first_run", "The first run", "wall 70 s\n", 1.25, page=page)
+    text = page.read_text()
+    assert text.startswith("# page\n\nwhy the engines are built so\n")
+    assert "wall 90 s" not in text and text.count("wall 70 s") == 1
+    assert text.count("<!-- measured: first_run -->") == 1 and "slope 1.0" in text
+    assert text.index("wall 70 s") < text.index("slope 1.0")  # replaced where it stood
+    assert "load 1.25 at the start" in text and "cores" in text
+    with pytest.raises(ValueError, match="lowercase word"):
+        record.record("first run", "x", "y", 0.0, page=page)
