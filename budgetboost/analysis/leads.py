@@ -32,7 +32,7 @@ from budgetboost.analysis.binding import band_binds
 from budgetboost.analysis.vocabulary import ALL, BETTER, EQUIVALENT, WORSE
 from budgetboost.catalogue import Catalogue
 
-__all__ = ["LEAD_COLUMNS", "STANDINGS", "dataset_standings", "leads"]
+__all__ = ["LEAD_COLUMNS", "STANDINGS", "dataset_standings", "leads", "standings_of_run"]
 
 #: A family's standing on one dataset, in the order they are counted.
 STANDINGS = ("leads", "on_par", "trails", "undecided")
@@ -180,3 +180,33 @@ def _where(part: pd.DataFrame) -> list[str]:
         f"{d} ({c})" if several else str(d)
         for d, c in zip(part["dataset"], part["cost_model"], strict=True)
     ]
+
+
+def standings_of_run(tables: Mapping[str, pd.DataFrame], catalogue: Catalogue) -> pd.DataFrame:
+    """Every family's standing per (reading, pool, dataset, cost model, band):
+    :func:`dataset_standings` of the findings (hard cap) and of
+    ``field_mean_cost`` (mean cost), with the pool of each row and whether the band binds."""
+    parts = []
+    for reading, name in (("cap", "findings"), ("mean", "field_mean_cost")):
+        rows = tables[name]
+        rows = rows[(rows["question"] == "field") & (rows["dataset"] != ALL)]
+        if rows.empty:
+            continue
+        found = dataset_standings(rows, catalogue)
+        pools = rows.drop_duplicates("cost_model").set_index("cost_model")["pool"]
+        parts.append(found.assign(reading=reading, pool=found["cost_model"].map(pools)))
+    if not parts:
+        return pd.DataFrame(
+            columns=["reading", "pool", "dataset", "cost_model", "band", "family", "standing"]
+        )
+    out = pd.concat(parts, ignore_index=True)
+    binding = tables["binding"]
+    binds = pd.concat([band_binds(binding, b) for b in out["band"].unique()], ignore_index=True)
+    if binds.empty:
+        return out.assign(binds=False)
+    out = out.merge(
+        binds[["dataset", "cost_model", "band", "binds"]],
+        on=["dataset", "cost_model", "band"],
+        how="left",
+    )
+    return out.assign(binds=out["binds"].fillna(False).astype(bool))

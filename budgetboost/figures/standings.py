@@ -18,15 +18,14 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from budgetboost.analysis.average_cost import READINGS
-from budgetboost.analysis.binding import band_binds
-from budgetboost.analysis.leads import STANDINGS, dataset_standings
+from budgetboost.analysis.leads import STANDINGS, standings_of_run
 from budgetboost.analysis.vocabulary import ALL, FINDING_BANDS
 from budgetboost.catalogue import FIELD_FAMILIES
 from budgetboost.figures.panels import placeholder
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
 
-__all__ = ["SHORT_FAMILY_NAMES", "STANDING_COLOURS", "standings", "standings_of_run"]
+__all__ = ["SHORT_FAMILY_NAMES", "STANDING_COLOURS", "standings"]
 
 #: Colours of the standings, in :data:`~budgetboost.analysis.leads.STANDINGS` order.
 STANDING_COLOURS = {
@@ -47,36 +46,6 @@ SHORT_FAMILY_NAMES = {
     "selection": "select-then-train",
     "other": "other",
 }
-
-
-def standings_of_run(tables: Mapping[str, pd.DataFrame], catalogue) -> pd.DataFrame:
-    """Every family's standing per (reading, pool, dataset, cost model, band):
-    :func:`~budgetboost.analysis.leads.dataset_standings` of the findings (hard cap) and of
-    ``field_mean_cost`` (mean cost), with the pool of each row and whether the band binds."""
-    parts = []
-    for reading, name in (("cap", "findings"), ("mean", "field_mean_cost")):
-        rows = tables[name]
-        rows = rows[(rows["question"] == "field") & (rows["dataset"] != ALL)]
-        if rows.empty:
-            continue
-        found = dataset_standings(rows, catalogue)
-        pools = rows.drop_duplicates("cost_model").set_index("cost_model")["pool"]
-        parts.append(found.assign(reading=reading, pool=found["cost_model"].map(pools)))
-    if not parts:
-        return pd.DataFrame(
-            columns=["reading", "pool", "dataset", "cost_model", "band", "family", "standing"]
-        )
-    out = pd.concat(parts, ignore_index=True)
-    binding = tables["binding"]
-    binds = pd.concat([band_binds(binding, b) for b in out["band"].unique()], ignore_index=True)
-    if binds.empty:
-        return out.assign(binds=False)
-    out = out.merge(
-        binds[["dataset", "cost_model", "band", "binds"]],
-        on=["dataset", "cost_model", "band"],
-        how="left",
-    )
-    return out.assign(binds=out["binds"].fillna(False).astype(bool))
 
 
 def _family_order(families) -> list[str]:

@@ -23,7 +23,7 @@ computed here, from the results tables:
   front of mean points is read at each budget as a mean-cost level, by the rule of
   :func:`budgetboost.analysis.average_cost.at_mean_cost`;
 * **standings**: each family's standing per dataset and band, at the hard cap and at mean
-  cost (:func:`budgetboost.figures.standings.standings_of_run`).
+  cost (:func:`budgetboost.analysis.leads.standings_of_run`).
 """
 
 from __future__ import annotations
@@ -39,14 +39,10 @@ from scipy import stats as sps
 
 from budgetboost.analysis.average_cost import READINGS, at_mean_cost
 from budgetboost.analysis.bands import BAND_LABELS, BANDS, in_budget_band
-from budgetboost.analysis.leads import STANDINGS
+from budgetboost.analysis.leads import STANDINGS, standings_of_run
 from budgetboost.analysis.vocabulary import CONFIDENCE
 from budgetboost.catalogue import FAMILY_NAMES, Catalogue
-from budgetboost.figures.standings import (
-    SHORT_FAMILY_NAMES,
-    STANDING_COLOURS,
-    standings_of_run,
-)
+from budgetboost.figures.standings import SHORT_FAMILY_NAMES, STANDING_COLOURS
 
 __all__ = [
     "MIN_INTERVAL_TRIALS",
@@ -272,7 +268,7 @@ def explore_data(
     datasets, cost_models : sequence of str
         The order the selectors list them in (the run's; names not given follow, sorted).
     standings : DataFrame, optional
-        :func:`~budgetboost.figures.standings.standings_of_run` of ``tables`` (computed when
+        :func:`~budgetboost.analysis.leads.standings_of_run` of ``tables`` (computed when
         not given).
     """
     summary = tables["summary"]

@@ -15,11 +15,11 @@ import pytest
 from synthetic_results import PEER, PEER_CATALOGUE, const, curve_shards, sizes_for
 
 from budgetboost.analysis.binding import Prices
+from budgetboost.analysis.leads import standings_of_run
 from budgetboost.analysis.results import aggregate
 from budgetboost.analysis.summary import t_interval
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.seeds import rng_from_key
-from budgetboost.figures.standings import standings_of_run
 from budgetboost.report.explore import (
     BAND_BITS,
     MIN_INTERVAL_TRIALS,
