@@ -38,7 +38,7 @@ from budgetboost.data.registry import load_registry
 from budgetboost.data.seeds import seed_from_key
 from budgetboost.estimators.contract.tuning import EMPTY_SCORE, validation_split
 from budgetboost.estimators.pruning import BudgetPrune, budgeted_walk, forest_scores
-from budgetboost.pipeline.blocks import block_inputs
+from budgetboost.pipeline.blocks import Offered, block_inputs
 from budgetboost.pipeline.plan import grid_budgets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,6 +92,12 @@ def main() -> None:
     args = parser.parse_args()
     config = load_config_file(args.configfile)
     registry = load_registry(ROOT / config["registry"])
+    for name in args.datasets:
+        if name not in registry:
+            parser.error(f"--datasets: {name!r} is not in the registry {config['registry']}")
+    for name in args.cost_models:
+        if name not in config["cost_models"]:
+            parser.error(f"--cost-models: {name!r} is not a cost model of {args.configfile}")
     default = BudgetPrune().get_params()
     rows = []
     for dataset, cost_model in itertools.product(args.datasets, args.cost_models):
@@ -116,10 +122,20 @@ def main() -> None:
                 seed_from_key("budget_prune_defaults", dataset, cost_model, trial)
             )
             fit, held = validation_split(np.where(y > 0, 1.0, -1.0), HELD_OUT, rng)
-            X_fit, y_fit, X_held, y_held = data.X[train][fit], y[fit], data.X[train][held], y[held]
-            prices = {"feature_costs": inputs.costs[trial]}
-            if inputs.grouped:
-                prices["feature_groups"] = data.groups
+            # the columns the cost model offers (finite prices), as the train jobs fit
+            offered = Offered.of(
+                data.X,
+                inputs.costs[trial],
+                data.groups if inputs.grouped else None,
+                inputs.discounts.get(trial),
+            )
+            X = offered.X[train]
+            X_fit, y_fit, X_held, y_held = X[fit], y[fit], X[held], y[held]
+            prices = {"feature_costs": offered.costs}
+            if offered.groups is not None:
+                prices["feature_groups"] = offered.groups
+            if offered.discounts is not None:
+                prices["discount_groups"], prices["discount_costs"] = offered.discounts
             seed = seed_from_key("sampling", dataset, cost_model, "budget_prune", trial)
             settings = itertools.product(args.n_estimators, args.max_features, args.max_depths)
             for n_estimators, max_features, max_depth in settings:
