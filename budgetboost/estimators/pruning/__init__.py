@@ -1,17 +1,18 @@
 """Forest pruning (BudgetPrune, Nan, Wang & Saligrama, NIPS 2016), a room of its own with a
-module per job: the starting forest (:mod:`.forest`), the pruning program (:mod:`.program`),
+module per job: the starting forest (:mod:`.forest`; BudgetRF's cost-weighted one,
+:mod:`.cost_weighted`), the pruning program (:mod:`.program`),
 serving under a per-example budget (:mod:`.serving`) and the estimator (:mod:`.budget_prune`).
 """
 
-from .budget_prune import CHOICE_GRID, DEFAULT_TRADEOFFS, BudgetPrune
-from .forest import (
-    DEFAULT_COLUMN_SHARES,
-    ColumnCostGrid,
-    Forest,
-    column_cost_grid,
-    columns_within,
-    grow_forest,
+from .budget_prune import (
+    CHOICE_GRID,
+    DEFAULT_TRADEOFFS,
+    FOREST_KINDS,
+    MEAN_COST_TRADEOFFS,
+    BudgetPrune,
 )
+from .cost_weighted import best_split, grow_cost_weighted_forest, n_candidates
+from .forest import Forest, grow_forest
 from .program import (
     INTEGRALITY_TOL,
     PrunedForest,
@@ -25,20 +26,21 @@ from .serving import Served, Walk, budgeted_walk, forest_scores, serve, walk_row
 __all__ = [
     "BudgetPrune",
     "CHOICE_GRID",
-    "ColumnCostGrid",
-    "DEFAULT_COLUMN_SHARES",
     "DEFAULT_TRADEOFFS",
+    "FOREST_KINDS",
     "Forest",
     "INTEGRALITY_TOL",
+    "MEAN_COST_TRADEOFFS",
     "PrunedForest",
     "PruningProblem",
     "Served",
     "Walk",
+    "best_split",
     "budgeted_walk",
-    "column_cost_grid",
-    "columns_within",
     "forest_scores",
+    "grow_cost_weighted_forest",
     "grow_forest",
+    "n_candidates",
     "prune",
     "pruning_problem",
     "serve",

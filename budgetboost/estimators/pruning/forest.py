@@ -1,5 +1,5 @@
-"""The starting forest of BudgetPrune: grown on the columns a price bound allows
-(scikit-learn's random forest), kept as arrays.
+"""The starting forest of BudgetPrune: scikit-learn's random forest, kept as arrays (the
+cost-aware one, BudgetRF's, is :mod:`.cost_weighted`).
 
 Part of :mod:`budgetboost.estimators.pruning` (BudgetPrune, Nan, Wang & Saligrama 2016).
 """
@@ -7,27 +7,13 @@ Part of :mod:`budgetboost.estimators.pruning` (BudgetPrune, Nan, Wang & Saligram
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from ..contract.params import NonNegativeVector
 from ..contract.threads import thread_limit
 
-__all__ = [
-    "ColumnCostGrid",
-    "DEFAULT_COLUMN_SHARES",
-    "Forest",
-    "column_cost_grid",
-    "columns_within",
-    "grow_forest",
-]
-
-#: Default ``max_column_cost`` grid (``"auto"``): the least prices at or below which these
-#: shares of the feature groups lie (each group at its full price), then ``inf`` (every
-#: column): forests on the cheapest eighth, quarter and half of the groups, and on all.
-DEFAULT_COLUMN_SHARES = (1 / 8, 1 / 4, 1 / 2)
+__all__ = ["Forest", "grow_forest"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,15 +92,12 @@ def grow_forest(
     max_depth: int | None,
     min_samples_leaf: int,
     seed: int,
-    columns: np.ndarray | None = None,
 ) -> Forest:
     """A scikit-learn random forest on ``(X, y)`` as a :class:`Forest`.
 
     Bootstrap samples, ``max_features`` columns drawn at each split (Breiman 2001), gini;
     ``n_jobs`` is :func:`~budgetboost.estimators.contract.threads.thread_limit` (the trees
-    do not depend on it). With ``columns`` the forest is grown on those columns of ``X``
-    alone (scikit-learn never sees the others, so no tree splits on them) and its nodes name
-    the columns of ``X`` they split on.
+    do not depend on it).
 
     Parameters
     ----------
@@ -129,16 +112,9 @@ def grow_forest(
         scikit-learn's ``RandomForestClassifier`` parameters.
     seed : int
         scikit-learn's ``random_state``.
-    columns : ndarray of int, shape (n_columns,), optional
-        The columns the forest may split on, increasing (None: all); an integer
-        ``max_features`` is capped at their number.
     """
     from sklearn.ensemble import RandomForestClassifier
 
-    if columns is not None:
-        X = X[:, columns]
-        if isinstance(max_features, Integral):
-            max_features = min(int(max_features), columns.size)
     forest = RandomForestClassifier(
         n_estimators=n_estimators,
         max_features=max_features,
@@ -164,8 +140,6 @@ def grow_forest(
         offset += tree.node_count
     left, right = (np.concatenate(parts[k]).astype(np.intp) for k in ("left", "right"))
     feature = np.concatenate(parts["feature"]).astype(np.intp)
-    if columns is not None:  # the grown forest's column k is the column columns[k] of X
-        feature = np.where(feature >= 0, columns[np.maximum(feature, 0)], -1)
     p = np.concatenate(parts["p"])
     parent = np.full(left.size, -1, dtype=np.intp)
     inner = np.flatnonzero(left >= 0)
@@ -184,65 +158,3 @@ def grow_forest(
         roots=np.asarray(roots, dtype=np.intp),
         depths=np.asarray(depths, dtype=np.intp),
     )
-
-
-def column_cost_grid(max_column_cost: Any, group_cost: np.ndarray) -> np.ndarray:
-    """The ``max_column_cost`` values (``tau``) to grow forests under, increasing.
-
-    Parameters
-    ----------
-    max_column_cost : None, "auto", float or array-like of float
-        None: ``inf`` alone (every column); ``"auto"``: the least price at or below which
-        each share of :data:`DEFAULT_COLUMN_SHARES` of the feature groups lies (the
-        ``ceil(share * n_groups)``-th smallest full price), then ``inf``; numbers >= 0
-        (``inf`` allowed): those.
-    group_cost : ndarray of shape (n_groups,)
-        Each feature group's full price (alone, with Turney's discount groups: the tau
-        filter compares a group's own price, whatever else an example reads).
-
-    Returns
-    -------
-    ndarray of float64
-        One ``tau`` per distinct set of feature groups priced at most ``tau``, the largest
-        of those giving the same set (so ``inf`` stands for every column); a ``tau`` below
-        every price (no column) is dropped.
-    """
-    if max_column_cost is None:
-        return np.array([np.inf])
-    price = np.sort(np.asarray(group_cost, dtype=np.float64))
-    if isinstance(max_column_cost, str):  # "auto"
-        count = np.ceil(np.asarray(DEFAULT_COLUMN_SHARES) * price.size).astype(np.intp)
-        taus = np.append(price[np.maximum(count, 1) - 1], np.inf)
-    else:
-        taus = np.atleast_1d(np.asarray(max_column_cost, dtype=np.float64))
-    taus = np.unique(taus)
-    admitted = np.searchsorted(price, taus, side="right")
-    last = np.append(admitted[1:] != admitted[:-1], True)  # the largest tau of each set
-    return taus[last & (admitted > 0)]
-
-
-def columns_within(
-    tau: float, group_of_column: np.ndarray, group_cost: np.ndarray
-) -> np.ndarray | None:
-    """The columns whose feature group's full price is at most ``tau``, increasing; None
-    when that is every column (the forest is grown on ``X`` itself)."""
-    within = group_cost[group_of_column] <= tau
-    return None if within.all() else np.flatnonzero(within)
-
-
-class ColumnCostGrid(NonNegativeVector):
-    """A non-empty 1-d array-like of numbers >= 0, ``inf`` allowed: the ``tau`` to grow
-    forests under (``inf``: every column)."""
-
-    description = "a non-empty 1-d array-like of numbers >= 0 (inf: every column)"
-
-    def is_satisfied_by(self, value: Any) -> bool:
-        array = self._numbers(value)
-        return array is not None and array.size > 0 and bool(np.all(array >= 0))
-
-    def explain(self, value: Any) -> str | None:
-        array = self._numbers(value)
-        if array is not None and array.size == 0:
-            return "got an empty grid"
-        bad = np.flatnonzero(~(array >= 0)) if array is not None else []
-        return f"got {array[bad[0]]} at index {bad[0]}" if len(bad) else None

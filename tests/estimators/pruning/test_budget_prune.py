@@ -476,15 +476,15 @@ def test_empty_model_and_zero_budget():
         ({"validation_fraction": 0.0}, "validation_fraction"),
         ({"random_state": -3}, "random_state"),
         ({"feature_costs": [1.0, -1.0]}, "feature_costs"),
-        ({"max_column_cost": -1.0}, "max_column_cost"),
-        ({"max_column_cost": "cheap"}, "max_column_cost"),
-        ({"max_column_cost": []}, "max_column_cost"),
-        ({"max_column_cost": [0.5, np.nan]}, "max_column_cost"),
-        ({"max_column_cost": "auto", "validation_fraction": 0.0}, "validation_fraction"),
+        ({"forest": "cheap"}, "forest"),
+        ({"forest": None}, "forest"),
+        ({"operating_point": "mean"}, "operating_point"),
+        ({"forest": "both", "validation_fraction": 0.0}, "validation_fraction"),
         (
-            {"max_column_cost": [1.0, 2.0], "tradeoffs": 0.1, "validation_fraction": 0.0},
+            {"forest": "both", "tradeoffs": 0.1, "validation_fraction": 0.0},
             "validation_fraction",
         ),
+        ({"operating_point": "mean_cost", "validation_fraction": 0.0}, "validation_fraction"),
     ],
 )
 def test_parameter_errors_name_the_parameter(params, name):
@@ -504,12 +504,12 @@ def test_a_single_tradeoff_needs_no_validation_part():
     assert BudgetPrune.tunes({}) and not BudgetPrune.tunes({"validation_fraction": 0})
 
 
-# ------------------------------------------------------------------ the cost-aware forest
+# ------------------------------------------------------------------ the default, written out
 def _recomposed_default(X, y, costs, random_state, X_test, budgets):
-    """The default protocol written out from the module's functions, with no ``tau``
-    anywhere: the validation split, one forest on the fit part pruned at each ``lambda``,
-    the ``lambda`` of fewest validation errors per budget, one forest on all rows pruned at
-    the chosen ones, each test budget served by its ``lambda``'s pruned forest."""
+    """The default protocol written out from the module's functions: the validation split,
+    one forest on the fit part pruned at each ``lambda``, the ``lambda`` of fewest
+    validation errors per budget, one forest on all rows pruned at the chosen ones, each
+    test budget served by its ``lambda``'s pruned forest."""
     from budgetboost.estimators.contract.pricing import Pricing
     from budgetboost.estimators.contract.tuning import choose_by_budget, validation_split
 
@@ -521,6 +521,7 @@ def _recomposed_default(X, y, costs, random_state, X_test, budgets):
     fit, val = validation_split(ypm, 0.25, rng)
     seeds = rng.integers(0, 2**31 - 1, size=2)
     grid = np.asarray(budget_prune.DEFAULT_TRADEOFFS) / costs[costs > 0].mean()
+    defaults = BudgetPrune().get_params()
 
     def pruned(rows, seed, tradeoffs):
         forest = budget_prune.grow_forest(
@@ -528,10 +529,10 @@ def _recomposed_default(X, y, costs, random_state, X_test, budgets):
             ypm[rows],
             groups,
             majority,
-            n_estimators=10,
-            max_features=0.5,
-            max_depth=8,
-            min_samples_leaf=3,
+            n_estimators=defaults["n_estimators"],
+            max_features=defaults["max_features"],
+            max_depth=defaults["max_depth"],
+            min_samples_leaf=defaults["min_samples_leaf"],
             seed=seed,
         )
         problem = budget_prune.pruning_problem(forest, forest.paths(X[rows]), ypm[rows], pricing)
@@ -562,10 +563,9 @@ def _recomposed_default(X, y, costs, random_state, X_test, budgets):
     return scores, grid[config]
 
 
-def test_default_is_the_forest_on_every_column():
-    """The default (``max_column_cost=None``) is the protocol without ``tau``, written out
-    from the module's functions, score for score; ``[inf]`` and a ``tau`` above every price
-    are the same fit, byte for byte."""
+def test_default_is_the_protocol_written_out():
+    """The default (scikit-learn's forest, the hard cap) is the protocol written out from
+    the module's functions, score for score; ``forest="random"`` is the same fit."""
     X, y, costs = _budget_problem(2, 300)
     budgets = np.array([0.0, 0.3, 1.0, 2.0, 6.0, np.inf])
     model = BudgetPrune(feature_costs=costs, random_state=5).fit(X[:200], y[:200])
@@ -573,13 +573,7 @@ def test_default_is_the_forest_on_every_column():
     np.testing.assert_array_equal(model.predict_at_budgets(X[200:], budgets), scores > 0)
     np.testing.assert_array_equal(model.decision_function(X[200:]), scores[-1])
     np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), tradeoffs)
-    np.testing.assert_array_equal(model.chosen_max_column_costs(budgets), np.inf)
-    for caps in ([np.inf], 3.0, [3.0, 5.0]):
-        other = BudgetPrune(feature_costs=costs, random_state=5, max_column_cost=caps)
-        other.fit(X[:200], y[:200])
-        before, after = (_fingerprint(m, X[200:], y[200:], budgets) for m in (model, other))
-        for a, b in zip(before, after, strict=True):
-            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(model.chosen_forests(budgets), "random")
 
 
 def _fingerprint(model, X, y, budgets):
@@ -623,104 +617,6 @@ def test_default_fingerprint_is_unchanged(problem, expected):
     assert _digest(_fingerprint(model, X[n_fit:], y[n_fit:], budgets)) == expected
 
 
-def test_column_cost_grid_hand_checked():
-    """``"auto"``: the 1st, 2nd and 4th smallest of 8 prices (the least prices at or below
-    which an eighth, a quarter and a half of the groups lie), then inf; a ``tau`` giving the
-    same groups as a larger one gives way to it, one below every price is dropped."""
-    price = np.array([0.7, 0.1, 0.4, 1.9, 0.2, 1.2, 0.9, 0.3])
-    grid = budget_prune.column_cost_grid
-    np.testing.assert_array_equal(grid("auto", price), [0.1, 0.2, 0.4, np.inf])
-    np.testing.assert_array_equal(grid(None, price), [np.inf])
-    np.testing.assert_array_equal(grid([0.05, 0.15, 0.19, 0.5, 2.0], price), [0.19, 0.5, 2.0])
-    np.testing.assert_array_equal(grid([2.0, np.inf], price), [np.inf])
-    assert grid(0.01, price).size == 0
-    np.testing.assert_array_equal(grid("auto", np.ones(5)), [np.inf])  # unit costs: one forest
-    np.testing.assert_array_equal(grid("auto", np.array([0.0, 0.0, 1.0])), [0.0, np.inf])
-    within = budget_prune.columns_within(0.3, np.array([0, 0, 1, 2, 3]), np.array([0.3, 1, 0, 2]))
-    np.testing.assert_array_equal(within, [0, 1, 3])
-    assert budget_prune.columns_within(np.inf, np.arange(3), np.ones(3)) is None
-
-
-@SETTINGS
-@given(problem=priced_problems(rows=(12, 40), attributes=(2, 5)), share=st.floats(0.05, 1.0))
-def test_a_forest_under_tau_never_splits_above_tau(problem, share):
-    """Every forest grown under ``tau`` (fit part and refits) splits only on columns whose
-    feature group's full price (alone, with discount groups) is at most ``tau``, its paths
-    ignore every other column, and the configurations of one ``tau`` share its forest."""
-    X, y, params = problem
-    column_price = np.asarray(params["feature_costs"])  # a group's full price, per column
-    tau = float(np.quantile(column_price, share))
-    model = BudgetPrune(
-        n_estimators=4, max_depth=3, random_state=0, max_column_cost=[tau, np.inf], **params
-    ).fit(X, y)
-    scrambled = X.copy()
-    above = column_price > tau
-    scrambled[:, above] = 1 - X[:, above]
-    caps = model.max_column_costs_
-    pairs = [
-        *zip(model.models_, caps, strict=True),
-        *((m, caps[k]) for k, m in model.refits_.items()),
-    ]
-    forests = {}
-    for m, cap in zip(model.models_, caps, strict=True):
-        forests.setdefault(cap, set()).add(id(m.forest))
-    assert all(len(ids) == 1 for ids in forests.values())
-    for m, cap in pairs:
-        inner = m.forest.internal
-        assert np.all(column_price[m.forest.feature[inner]] <= cap)
-        if cap < np.inf:
-            for a, b in zip(m.forest.paths(X), m.forest.paths(scrambled), strict=True):
-                np.testing.assert_array_equal(a, b)
-
-
-def test_tau_and_lambda_chosen_by_brute_force_over_the_grid():
-    """Every (``tau``, ``lambda``) of the grid (``tau``-major) is a forest of the fit part;
-    its validation error at each budget of the validation grid, counted row by row with the
-    walk written per example, is what the fit recorded; at each budget the first
-    configuration of fewest errors is chosen (a loop over the grid); the chosen ones are
-    pruned again at their ``lambda`` on a forest of all rows grown under their ``tau``; and
-    the forest of ``tau = inf`` is the default's."""
-    X, y, costs = _budget_problem(6, 160)
-    settings_ = {"n_estimators": 4, "max_depth": 3, "tradeoffs": [0.0, 0.1, 0.5]}
-    model = BudgetPrune(
-        feature_costs=costs, random_state=3, max_column_cost="auto", **settings_
-    ).fit(X, y)
-    taus = [0.05, 0.1, 0.3, np.inf]  # the 1st, 2nd and 4th smallest of the 8 prices, inf
-    np.testing.assert_array_equal(model.column_cost_grid_, taus)
-    np.testing.assert_array_equal(model.max_column_costs_, np.repeat(taus, 3))
-    np.testing.assert_array_equal(model.tradeoffs_, np.tile([0.0, 0.1, 0.5], 4))
-    val, budgets = model.validation_rows_, model.validation_budgets_
-    errors = np.zeros((len(model.models_), budgets.size))
-    for c, pruned in enumerate(model.models_):
-        for b, budget in enumerate(budgets):
-            for i in val:
-                stops, _, _ = ref_walk(pruned.forest, pruned.split, X[i], budget, model.pricing_)
-                score = ref_score(pruned.forest, stops, model.majority_)
-                errors[c, b] += (score > 0) != (y[i] == model.classes_[1])
-    errors /= val.size
-    np.testing.assert_allclose(np.vstack(model.validation_error_), errors, atol=1e-12)
-    best = []
-    for b in range(budgets.size):
-        first = 0
-        for c in range(len(model.models_)):
-            if errors[c, b] < errors[first, b]:
-                first = c
-        best.append(first)
-    np.testing.assert_array_equal(
-        model.chosen_max_column_costs(budgets), model.max_column_costs_[best]
-    )
-    np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), model.tradeoffs_[best])
-    assert len(set(model.max_column_costs_[best])) > 1  # the choice is not one forest's
-    for k, refit in model.refits_.items():
-        inner = refit.forest.internal
-        assert refit.tradeoff == model.tradeoffs_[k]
-        assert np.all(costs[refit.forest.feature[inner]] <= model.max_column_costs_[k])
-    default = BudgetPrune(feature_costs=costs, random_state=3, **settings_).fit(X, y)
-    for a, b in zip(model.models_[-3:], default.models_, strict=True):
-        np.testing.assert_array_equal(a.forest.feature, b.forest.feature)
-        np.testing.assert_array_equal(a.split, b.split)
-
-
 def _cost_problem(kind):
     """Training and test rows with per-column prices, grouped prices or Turney's discount
     groups."""
@@ -733,30 +629,226 @@ def _cost_problem(kind):
     return X, y, params
 
 
+# ------------------------------------------------------------------ BudgetRF's forest
+def ref_gini_sum(weight, positive):
+    """``W g(P / W)``, ``g(p) = 2 p (1 - p)``: the node's weighted gini."""
+    return 2.0 * positive * (weight - positive) / weight if weight > 0 else 0.0
+
+
+def ref_marginal_price(g, paid, opened, pricing):
+    """What reading group ``g`` adds on a path that paid ``paid`` and opened ``opened``."""
+    if g in paid:
+        return 0.0
+    d = int(pricing.discount_group[g])
+    if d < 0:
+        return float(pricing.cost[g])
+    return float(pricing.base[g]) + (0.0 if d in opened else float(pricing.shared[d]))
+
+
+def ref_best_split(X, weight, positive, price, min_samples_leaf):
+    """BudgetRF's split from its definition, one column and one cut at a time: each
+    column's cut of largest gini reduction (cuts between consecutive distinct values, at
+    their midpoint, at least ``min_samples_leaf`` rows a side; the lowest of equal ones),
+    then the column of largest reduction per unit of price, a free column's (price 0)
+    first; ``(-1, nan)`` when nothing reduces the impurity."""
+    n, m = X.shape
+    total_w, total_p = float(weight.sum()), float(positive.sum())
+    parent = ref_gini_sum(total_w, total_p)
+    best = []
+    for j in range(m):
+        values = sorted(set(X[:, j].tolist()))
+        top_gain, top_cut = -np.inf, np.nan
+        for lo, hi in itertools.zip_longest(values[:-1], values[1:]):
+            if hi is None:
+                break
+            cut = (lo + hi) / 2.0
+            left = [i for i in range(n) if X[i, j] <= cut]
+            if len(left) < min_samples_leaf or n - len(left) < min_samples_leaf:
+                continue
+            w_left = float(sum(weight[i] for i in left))
+            p_left = float(sum(positive[i] for i in left))
+            children = ref_gini_sum(w_left, p_left) + ref_gini_sum(
+                total_w - w_left, total_p - p_left
+            )
+            if parent - children > top_gain:
+                top_gain, top_cut = parent - children, cut
+        best.append((top_gain, top_cut))
+    floor = 1e-12 * max(parent, 1.0)
+    pick, pick_key = -1, None
+    for j, (gain, _) in enumerate(best):
+        if not gain > floor:
+            continue
+        key = (1, gain) if price[j] <= 0 else (0, gain / price[j])
+        if pick_key is None or key > pick_key:
+            pick, pick_key = j, key
+    return (pick, best[pick][1]) if pick >= 0 else (-1, np.nan)
+
+
+@st.composite
+def split_problems(draw):
+    """A node's rows (0/1 and many-valued columns), bootstrap counts and prices, some 0."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    n, m = draw(st.integers(2, 25)), draw(st.integers(1, 6))
+    levels = rng.integers(2, 6, size=m)
+    X = (rng.integers(0, 100, size=(n, m)) % levels).astype(np.float32)
+    X[:, rng.random(m) < 0.3] *= np.float32(0.37)  # some columns not 0/1
+    weight = rng.integers(1, 4, size=n).astype(np.float64)
+    label = rng.integers(0, 2, size=n)
+    price = np.where(rng.random(m) < 0.3, 0.0, np.round(rng.uniform(0.1, 2, size=m), 1))
+    return X, weight, weight * label, price, draw(st.integers(1, 3))
+
+
+@SETTINGS
+@given(problem=split_problems())
+def test_best_split_is_budget_rfs_split(problem):
+    """The vectorised split (0/1 columns by sums, the others by sorted cuts) is the one the
+    loop over columns and cuts chooses, threshold included."""
+    X, weight, positive, price, leaf = problem
+    binary = np.all((X == 0) | (X == 1), axis=0)
+    got = budget_prune.best_split(X, binary, weight, positive, price, leaf)
+    want = ref_best_split(X.astype(np.float64), weight, positive, price, leaf)
+    assert got[0] == want[0]
+    if want[0] >= 0:
+        assert got[1] == want[1]
+    # marking no column 0/1 takes the sorted path for all: the same split
+    assert (
+        budget_prune.best_split(X, np.zeros_like(binary), weight, positive, price, leaf)[0]
+        == got[0]
+    )
+
+
+def ref_grow(X, y, counts, groups, pricing, max_depth, min_samples_leaf):
+    """One cost-weighted tree from the definition, recursively: a node of rows with
+    bootstrap ``counts`` splits by :func:`ref_best_split` on every column, each priced at
+    its group's marginal price on the path, unless pure, at ``max_depth`` or of fewer than
+    ``2 * min_samples_leaf`` rows; nested dicts."""
+
+    def grow(rows, depth, paid, opened):
+        w = counts[rows].astype(np.float64)
+        wp = w * (y[rows] > 0)
+        node = {"p": float(wp.sum() / w.sum())}
+        if wp.sum() in (0.0, w.sum()) or depth >= max_depth or rows.size < 2 * min_samples_leaf:
+            return node
+        price = np.array(
+            [ref_marginal_price(int(g), paid, opened, pricing) for g in groups], dtype=float
+        )
+        j, cut = ref_best_split(X[rows].astype(np.float64), w, wp, price, min_samples_leaf)
+        if j < 0:
+            return node
+        g = int(groups[j])
+        d = int(pricing.discount_group[g])
+        paid2, opened2 = paid | {g}, opened | ({d} if d >= 0 else set())
+        left = X[rows, j] <= cut
+        node.update(
+            feature=j,
+            threshold=cut,
+            left=grow(rows[left], depth + 1, paid2, opened2),
+            right=grow(rows[~left], depth + 1, paid2, opened2),
+        )
+        return node
+
+    return grow(np.flatnonzero(counts > 0), 0, set(), set())
+
+
+def _same_tree(forest, node, ref):
+    """The forest's subtree at ``node`` is the reference's, node for node."""
+    assert forest.score[node] == pytest.approx(2 * ref["p"] - 1, abs=1e-12)
+    if "feature" not in ref:
+        assert forest.left[node] < 0
+        return
+    assert forest.feature[node] == ref["feature"]
+    assert forest.threshold[node] == ref["threshold"]
+    _same_tree(forest, forest.left[node], ref["left"])
+    _same_tree(forest, forest.right[node], ref["right"])
+
+
+@SETTINGS
+@given(problem=priced_problems(rows=(10, 40), attributes=(2, 4)), depth=st.integers(1, 4))
+def test_cost_weighted_tree_is_the_recursive_definition(problem, depth):
+    """A one-tree cost-weighted forest on every column (no draw at the nodes) is the tree
+    the recursive definition grows on its bootstrap sample (the counts of ``n`` draws of
+    the forest's generator), split for split and score for score, under per-column prices,
+    grouped ones and Turney's discount groups."""
+    X, y, params = problem
+    groups = np.asarray(params["feature_groups"])
+    # the contract's prices of the groups, as every fit reads them
+    pricing = BudgetPrune(tradeoffs=0.0, validation_fraction=0, **params).fit(X, y).pricing_
+    ypm = np.where(y > 0, 1.0, -1.0)
+    forest = budget_prune.grow_cost_weighted_forest(
+        X,
+        ypm,
+        groups,
+        pricing,
+        1.0,
+        n_estimators=1,
+        max_features=None,
+        max_depth=depth,
+        min_samples_leaf=2,
+        seed=11,
+    )
+    counts = np.bincount(np.random.default_rng(11).integers(0, y.size, y.size), minlength=y.size)
+    ref = ref_grow(X.astype(np.float32), ypm, counts, groups, pricing, depth, 2)
+    _same_tree(forest, 0, ref)
+
+
+def test_cost_weighted_prefers_what_the_path_paid_for():
+    """Column 0 agrees with the label on 90 % of rows, column 2 on 85 %, column 1 is noise.
+    At equal prices the root splits on column 0; below it a split on column 2 reduces the
+    impurity most, yet a tree whose column 1 belongs to column 0's attribute re-reads that
+    attribute (its price is 0 there); with three attributes, column 2. Priced 10 against 1,
+    the root is column 2 (its reduction per unit of price is the larger)."""
+    from budgetboost.estimators.contract.pricing import Pricing
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 400)
+    X = np.column_stack(
+        [np.where(rng.random(400) < 0.9, y, 1 - y), rng.integers(0, 2, 400)]
+        + [np.where(rng.random(400) < 0.85, y, 1 - y)]
+    ).astype(float)
+    ypm = np.where(y > 0, 1.0, -1.0)
+
+    def tree(groups, prices):
+        return budget_prune.grow_cost_weighted_forest(
+            X,
+            ypm,
+            np.asarray(groups),
+            Pricing.plain(np.asarray(prices, dtype=float)),
+            1.0,
+            n_estimators=1,
+            max_features=None,
+            max_depth=2,
+            min_samples_leaf=1,
+            seed=0,
+        )
+
+    one_attribute = tree([0, 0, 1], [1, 1])
+    three = tree([0, 1, 2], [1, 1, 1])
+    assert one_attribute.feature[0] == three.feature[0] == 0
+    children = [one_attribute.left[0], one_attribute.right[0]]
+    assert list(one_attribute.feature[children]) == [1, 1]
+    assert list(three.feature[[three.left[0], three.right[0]]]) == [2, 2]
+    assert tree([0, 1, 2], [10, 1, 1]).feature[0] == 2
+
+
 @pytest.mark.parametrize("kind", ["per_column", "grouped", "discount_groups"])
-def test_cost_aware_forests_keep_the_contract(kind):
-    """With several forests (one per chosen ``tau``), every test example at every budget
-    walks the forest of its budget's ``tau`` as the per-example loop does, paying (at the
-    contract's prices) for each group before it reads it and never more than the budget;
-    the reported costs and predictions are those of the loop, and no forest reads a column
-    priced above its ``tau``."""
+def test_both_forests_keep_the_contract(kind):
+    """With both forests (each configuration a (forest, ``lambda``)), every test example at
+    every budget walks the forest of its budget's configuration as the per-example loop
+    does, paying (at the contract's prices) for each group before it reads it and never
+    more than the budget; the reported costs and predictions are those of the loop."""
     X, y, params = _cost_problem(kind)
-    model = BudgetPrune(
-        n_estimators=5, max_depth=4, max_column_cost="auto", random_state=4, **params
-    ).fit(X[:200], y[:200])
+    model = BudgetPrune(n_estimators=5, max_depth=4, forest="both", random_state=4, **params)
+    model.fit(X[:200], y[:200])
+    np.testing.assert_array_equal(model.forests_, np.repeat(["random", "cost_weighted"], 4))
     X_test, y_test = X[200:], y[200:]
-    column_price = np.asarray(params["feature_costs"])
     budgets = np.array([0.0, 0.1, 0.5, 1.0, 2.0, 3.5, 5.0, 8.0, 20.0, np.inf])
     report = model.evaluate_at_budgets(X_test, y_test, budgets)
     predictions = model.predict_at_budgets(X_test, budgets)
     config, _ = model.choice_.at(budgets)
-    assert len({id(model.refits_[c].forest) for c in config}) > 1  # several forests serve
     for b, budget in enumerate(budgets):
+        if config[b] < 0:
+            continue
         pruned = model.refits_[int(config[b])]
-        inner = pruned.forest.internal
-        assert np.all(
-            column_price[pruned.forest.feature[inner]] <= model.max_column_costs_[config[b]]
-        )
         spent, n_paid = [], []
         for i, x in enumerate(X_test):
             stops, paid, cost = ref_walk(pruned.forest, pruned.split, x, budget, model.pricing_)
@@ -772,27 +864,129 @@ def test_cost_aware_forests_keep_the_contract(kind):
         assert report.nodes[b] == pruned.n_nodes
 
 
-def test_cost_aware_is_reproducible_and_seeded():
-    """The same random_state gives the same bytes with several forests; another one does
-    not."""
+def test_forest_and_lambda_chosen_by_brute_force_over_the_grid():
+    """Every (forest, ``lambda``) of the grid (forest-major) is pruned from a forest of the
+    fit part; its validation error at each budget of the validation grid, counted row by
+    row with the walk written per example, is what the fit recorded; at each budget the
+    first configuration of fewest errors is chosen (a loop over the grid); the chosen ones
+    are pruned again at their ``lambda`` on their kind of forest grown on all rows; and the
+    cost-blind forest is the default's."""
+    X, y, costs = _budget_problem(6, 160)
+    settings_ = {"n_estimators": 4, "max_depth": 3, "tradeoffs": [0.0, 0.1, 0.5]}
+    model = BudgetPrune(feature_costs=costs, random_state=3, forest="both", **settings_).fit(X, y)
+    np.testing.assert_array_equal(model.tradeoffs_, np.tile([0.0, 0.1, 0.5], 2))
+    val, budgets = model.validation_rows_, model.validation_budgets_
+    errors = np.zeros((len(model.models_), budgets.size))
+    for c, pruned in enumerate(model.models_):
+        for b, budget in enumerate(budgets):
+            for i in val:
+                stops, _, _ = ref_walk(pruned.forest, pruned.split, X[i], budget, model.pricing_)
+                score = ref_score(pruned.forest, stops, model.majority_)
+                errors[c, b] += (score > 0) != (y[i] == model.classes_[1])
+    errors /= val.size
+    np.testing.assert_allclose(np.vstack(model.validation_error_), errors, atol=1e-12)
+    best = [int(np.flatnonzero(errors[:, b] == errors[:, b].min())[0]) for b in range(budgets.size)]
+    np.testing.assert_array_equal(model.chosen_forests(budgets), model.forests_[best])
+    np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), model.tradeoffs_[best])
+    for k, refit in model.refits_.items():
+        assert refit.tradeoff == model.tradeoffs_[k]
+        assert refit.forest.roots.size == 4
+    default = BudgetPrune(feature_costs=costs, random_state=3, **settings_).fit(X, y)
+    for a, b in zip(model.models_[:3], default.models_, strict=True):
+        np.testing.assert_array_equal(a.forest.feature, b.forest.feature)
+        np.testing.assert_array_equal(a.split, b.split)
+
+
+def test_cost_weighted_is_reproducible_and_seeded():
+    """The same random_state gives the same bytes with the cost-weighted forest (its
+    nodes' columns drawn); another one does not."""
     X, y, costs = _budget_problem(1, 200)
     budgets = [0.0, 0.2, 0.5, 1.0, 2.0, 4.0, 8.0, np.inf]
-    settings_ = {"n_estimators": 5, "max_depth": 4, "feature_costs": costs}
+    settings_ = {"n_estimators": 5, "max_depth": 4, "feature_costs": costs, "max_features": 0.5}
     fits = [
-        BudgetPrune(max_column_cost="auto", random_state=s, **settings_).fit(X, y)
+        BudgetPrune(forest="cost_weighted", random_state=s, **settings_).fit(X, y)
         for s in (7, 7, 8)
     ]
     digests = [_digest(_fingerprint(m, X, y, budgets)) for m in fits]
     assert digests[0] == digests[1] != digests[2]
-    np.testing.assert_array_equal(
-        fits[0].chosen_max_column_costs(budgets), fits[1].chosen_max_column_costs(budgets)
-    )
 
 
-def test_a_tau_below_every_price_is_refused():
-    X, y, costs = _budget_problem(0, 80)
-    with pytest.raises(ValueError, match="max_column_cost: .* below the price of every"):
-        BudgetPrune(max_column_cost=0.01, feature_costs=costs + 0.1).fit(X, y)
-    one = BudgetPrune(max_column_cost=0.3, tradeoffs=0.1, validation_fraction=0)
-    one.set_params(feature_costs=costs).fit(X, y)
-    np.testing.assert_array_equal(one.chosen_max_column_costs([0.0, np.inf]), [0.3, 0.3])
+# ------------------------------------------------------------------ the mean-cost operating point
+@pytest.mark.parametrize("kind", ["per_column", "discount_groups"])
+def test_mean_cost_points_chosen_on_validation_by_brute_force(kind):
+    """``operating_point="mean_cost"``: each configuration's pruned forest walked in full by
+    every validation row (the loop per example), its errors and its dearest walk; at each
+    budget the configuration of fewest errors among those whose dearest walk fits (ties:
+    the cheaper, then the earlier), the empty model where none fits: what is chosen. The
+    test rows then walk the chosen forest in full wherever their walk fits the budget (the
+    score and the cost of the unbudgeted walk)."""
+    X, y, params = _cost_problem(kind)
+    model = BudgetPrune(
+        n_estimators=4, max_depth=3, operating_point="mean_cost", random_state=2, **params
+    ).fit(X[:200], y[:200])
+    assert model.tradeoffs_.size == len(budget_prune.MEAN_COST_TRADEOFFS)
+    val = model.validation_rows_
+    error, dearest, mean = [], [], []
+    for pruned in model.models_:
+        wrong, spent = 0, []
+        for i in val:
+            stops, _, cost = ref_walk(pruned.forest, pruned.split, X[i], np.inf, model.pricing_)
+            wrong += (ref_score(pruned.forest, stops, model.majority_) > 0) != (
+                y[i] == model.classes_[1]
+            )
+            spent.append(cost)
+        error.append(wrong / val.size)
+        dearest.append(max(spent))
+        mean.append(np.mean(spent))
+    np.testing.assert_allclose(np.concatenate(model.validation_error_), error, atol=1e-12)
+    np.testing.assert_allclose(model.validation_budgets_, dearest, atol=1e-12)
+    np.testing.assert_allclose(model.validation_mean_cost_, mean, atol=1e-12)
+    budgets = np.unique(np.concatenate([[0.0, np.inf], dearest, np.linspace(0, 12, 25)]))
+    empty = np.mean((model.majority_ > 0) != (y[val] == model.classes_[1]))
+    want = []
+    for budget in budgets:
+        fits = [(error[c], dearest[c], c) for c in range(len(error)) if dearest[c] <= budget]
+        best = min(fits + [(empty, 0.0, -1)] if empty <= min(fits, default=(2,))[0] else fits)
+        want.append(best[2])
+    config, _ = model.choice_.at(budgets)
+    np.testing.assert_array_equal(config, want)
+    chosen = np.where(np.asarray(want) >= 0, model.tradeoffs_[np.maximum(want, 0)], np.nan)
+    np.testing.assert_array_equal(model.chosen_tradeoffs(budgets), chosen)
+    predictions = model.predict_at_budgets(X[200:], budgets)
+    report = model.evaluate_at_budgets(X[200:], y[200:], budgets)
+    for b, c in enumerate(config):
+        if c < 0:
+            assert report.max_example_cost[b] == 0
+            continue
+        pruned = model.refits_[int(c)]
+        spent = []
+        for i, x in enumerate(X[200:]):
+            stops, _, free_cost = ref_walk(pruned.forest, pruned.split, x, np.inf, model.pricing_)
+            if free_cost <= budgets[b]:  # the full walk fits: served in full
+                score = ref_score(pruned.forest, stops, model.majority_)
+                assert predictions[b, i] == model.classes_[int(score > 0)]
+            spent.append(min(free_cost, budgets[b]) if free_cost <= budgets[b] else None)
+        fitting = [s for s in spent if s is not None]
+        assert report.max_example_cost[b] <= budgets[b]
+        if len(fitting) == len(spent):
+            assert report.mean_example_cost[b] == pytest.approx(np.mean(fitting), abs=1e-12)
+
+
+def test_mean_cost_leaves_the_hard_cap_alone():
+    """The two operating points grow and prune the same forests at a common ``lambda``;
+    only the choice differs, and the hard cap's choice is the default's, byte for byte."""
+    X, y, costs = _budget_problem(3, 240)
+    grid = [0.0, 0.05, 0.3]
+    common = {"feature_costs": costs, "random_state": 1, "tradeoffs": grid}
+    cap = BudgetPrune(**common).fit(X[:160], y[:160])
+    mean = BudgetPrune(operating_point="mean_cost", **common).fit(X[:160], y[:160])
+    for a, b in zip(cap.models_, mean.models_, strict=True):
+        np.testing.assert_array_equal(a.split, b.split)
+    default = BudgetPrune(**common, operating_point="hard_cap").fit(X[:160], y[:160])
+    budgets = [0.0, 0.5, 1.0, 3.0, np.inf]
+    for a, b in zip(
+        _fingerprint(cap, X[160:], y[160:], budgets),
+        _fingerprint(default, X[160:], y[160:], budgets),
+        strict=True,
+    ):
+        np.testing.assert_array_equal(a, b)
