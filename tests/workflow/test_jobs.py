@@ -161,6 +161,24 @@ def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls,
     assert not (repo / shard("odd")).exists()
 
 
+def test_a_segfault_in_fit_fails_the_job_in_one_line(tmp_path):
+    """Poor case: a segfault in ``fit`` ended the job with Snakemake's multi-line report and
+    no line naming the algorithm, dataset, trial or signal; the threads' tracebacks
+    (faulthandler) stay in the log."""
+    repo = copy_repo(tmp_path / "repo")
+    own_estimators(repo, {"odd": "misbehaving_estimators:Crasher"})
+    line = one_line_error(run(repo, shard("odd"), check=False), "rule train ")
+    assert line == (
+        "rule train (dataset=heart, cost_model=uniform_0_2, algorithm=odd, block=0): "
+        "the job's process died by SIGSEGV (Segmentation fault) while running algorithm "
+        "'odd', dataset 'heart', cost model 'uniform_0_2', trial 0 (traceback: "
+        f"{train_log('odd')})"
+    )
+    log = (repo / train_log("odd")).read_text()
+    assert "Fatal Python error: Segmentation fault" in log and "_fit" in log
+    assert not (repo / shard("odd")).exists()
+
+
 def test_an_estimator_reporting_its_own_error_stops_at_planning(tmp_path):
     """Wrong case: a plug-in whose own evaluate_at_budgets reported half its error ran, exit
     status 0, and was summarised as the best method (0.193 against 0.385 for the identical
