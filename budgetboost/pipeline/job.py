@@ -34,7 +34,6 @@ the job with status 0 and no outputs: Snakemake blamed the file system's latency
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import faulthandler
 import logging
@@ -48,7 +47,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from budgetboost.data import io
 from budgetboost.data.io import cpu_seconds, job_log, log_cpu
 from budgetboost.estimators.contract.threads import limit_threads
 from budgetboost.pipeline.resources import DEFAULTS
@@ -74,11 +72,11 @@ _FAULTS = {
     for name in ("SIGSEGV", "SIGFPE", "SIGABRT", "SIGBUS", "SIGILL")
     if hasattr(signal, name)
 }
-#: The signals the waiting process passes on to the job's (a terminal's Ctrl-C reaches both;
-#: a ``kill`` of the job's process id reaches the waiting one only).
-_PASSED_ON = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
-)
+#: The signals the waiting process passes on to the job's: a ``kill`` of the job's process
+#: id (Snakemake's, a scheduler's) reaches the waiting one only. A terminal's Ctrl-C
+#: (SIGINT) reaches both, so the waiting process ignores it.
+_PASSED_ON = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_HELD = {*_PASSED_ON, signal.SIGINT}
 
 
 class JobTimeout(BaseException):
@@ -161,9 +159,14 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
         start_up = cpu_seconds()
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
+        waiter = os.getpid()
+        # held until each process has its handlers: a signal in between waits, not kills
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
         child = os.fork()
         if child:
             _wait(child, snakemake, log, shared)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        _end_with(waiter)
         log.addFilter(_WithStartUp(start_up))
     job = Job(log, shared)
     console = (os.dup(1), os.dup(2))
@@ -226,14 +229,29 @@ class _WithStartUp(logging.Filter):
         return True
 
 
+def _end_with(waiter: int) -> None:
+    """Have the kernel end this child process if the waiting one dies (``kill -9`` of the
+    job's process id): on Linux, where ``prctl(PR_SET_PDEATHSIG)`` exists."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != waiter:  # it died before the line above
+        _EXIT(1)
+
+
 def _wait(child: int, snakemake: Any, log: logging.Logger, shared: mmap.mmap) -> None:
     """Wait for the job's child process and end this one with its exit status (never
-    returns). A child killed by a signal ends the job with one line on the console naming
-    the signal and what the child was doing, and status 1; the signals a terminal or a
-    scheduler sends this process are passed on to the child."""
-    atexit.unregister(io._log_peak_memory)  # the child logs its own CPU and memory
+    returns; :func:`os._exit`, so the child alone logs its CPU and memory at its exit). A
+    child killed by a signal ends the job with one line on the console naming the signal
+    and what the child was doing, and status 1; a SIGTERM or SIGHUP sent to this process is
+    passed on to the child."""
     for number in _PASSED_ON:
         signal.signal(number, lambda signum, frame: os.kill(child, signum))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     _, status = os.waitpid(child, 0)
     code = os.waitstatus_to_exitcode(status)
     if code < 0:

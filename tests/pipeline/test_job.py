@@ -4,6 +4,7 @@ limit, memory above ``mem_mb`` (each in one line)."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
@@ -99,6 +100,17 @@ def test_a_death_by_any_signal_fails_the_job_in_one_line(tmp_path, body, said):
         f"rule train (dataset=heart, block=0): the job's process {said}{tmp_path / 'job.log'})"
     )
     assert said in log
+
+
+def test_the_job_ends_with_the_process_snakemake_started(tmp_path):
+    """A ``kill -9`` of the job's process (the one waiting for the work) ends the work too:
+    it never goes on as an orphan, writing outputs of a job Snakemake counts as dead."""
+    import time
+
+    start = time.monotonic()
+    status, _, _ = run_job(tmp_path, "os.kill(waiter, signal.SIGKILL)\ntime.sleep(30)")
+    assert status == -signal.SIGKILL
+    assert time.monotonic() - start < 20  # the console stayed open until the work ended
 
 
 def test_the_cpu_readings_count_the_start_up(tmp_path):
