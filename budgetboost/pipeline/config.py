@@ -26,11 +26,11 @@ from budgetboost.data.cost_kinds import check_attributes
 from budgetboost.data.cost_registry import MAX_COST
 from budgetboost.data.costs import SpecError, check_spec, kind_of
 from budgetboost.data.datasets import check_labels, source_columns
-from budgetboost.data.io import CorruptTableError, read_arrow
+from budgetboost.data.io import CorruptTableError, SmallFileError, read_arrow, read_small_text
 from budgetboost.data.jsonschema import validate_with_defaults
 from budgetboost.data.registry import DatasetError, load_registry, source_files
 from budgetboost.data.splits import check_training_classes
-from budgetboost.data.yamlfile import YamlError, load_yaml
+from budgetboost.data.yamlfile import MAX_BYTES, YamlError, load_yaml
 from budgetboost.estimators.contract.base import BudgetedEstimator
 from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.estimators.contract.params import InvalidParameterError
@@ -75,18 +75,57 @@ def load_config_file(path: str | Path) -> dict[str, Any]:
     A syntax error names the file, line and column (Snakemake's own reader reports only
     "Config file is not valid JSON or YAML"); a key given twice names both lines (YAML, and
     Snakemake, would keep the last one silently); a file that is not a small text file, or
-    whose aliases expand too far, stops with one line.
+    whose aliases expand too far, stops with one line; a YAML tag that would build a Python
+    object (``!!python/object/apply:os.system``) is named as written, with its line
+    (:func:`_tag_problem`), and never built.
     """
     try:
         loaded = load_yaml(path, "config file")
     except YamlError as exc:
-        raise ConfigError(str(exc)) from None
+        unknown_tag = "could not determine a constructor for the tag" in str(exc)
+        raise ConfigError((unknown_tag and _tag_problem(path)) or str(exc)) from None
     if not isinstance(loaded, dict):
         raise ConfigError(
             f"config file {path}: expected a mapping of keys at the top level, "
             f"got {type(loaded).__name__}"
         )
     return loaded
+
+
+#: The tags of YAML's core schema, which a config's values may carry (``!!str 1``).
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "merge")
+)
+
+
+def _tag_problem(path: str | Path) -> str | None:
+    """``config file <path>, line <n>: YAML tag <tag> ...`` for the first tag in the file
+    that is not one of YAML's plain types (a tag asking for a Python object, a set, bytes),
+    or None. Reads the file's tokens only: nothing is built."""
+    import yaml
+
+    try:
+        text = read_small_text(path, MAX_BYTES)
+    except SmallFileError:
+        return None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if not isinstance(token, yaml.TagToken):
+                continue
+            handle, suffix = token.value
+            written = f"{handle or ''}{suffix}"
+            full = f"tag:yaml.org,2002:{suffix}" if handle == "!!" else written
+            if full not in _PLAIN_TAGS:
+                return (
+                    f"config file {path}, line {token.start_mark.line + 1}: YAML tag "
+                    f"{written} is not allowed (a config holds plain values: text, numbers, "
+                    "true/false, lists and mappings); remove the tag, or quote the value if "
+                    "it is text"
+                )
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def validate_config(

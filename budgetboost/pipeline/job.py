@@ -16,6 +16,11 @@ work to :func:`run_job`, which
   crash of the interpreter itself (a segfault in a library) writes every thread's
   traceback to the log (:mod:`faulthandler`), and a job that ignores its time limit is
   ended :data:`HARD_STOP_SECONDS` later with the same one line;
+- runs the work in a child process that it waits for (:func:`os.fork`, where the platform
+  has it), so that a death by a signal, which no code of the dying process outlives (a
+  segfault in a compiled library, a ``kill``), still ends the job with one line naming the
+  signal and what the job was doing (:meth:`Job.doing`, shared with the waiting process);
+  the CPU seconds the log records count the job's whole process, start-up included;
 - says, on the console and in the log, when the job used more memory than its rule's
   ``mem_mb`` (a local run does not enforce it; a cluster would have killed the job).
 
@@ -32,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import logging
+import mmap
 import os
 import signal
 import sys
@@ -41,7 +47,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from budgetboost.data.io import job_log, log_cpu
+from budgetboost.data.io import cpu_seconds, job_log, log_cpu
 from budgetboost.estimators.contract.threads import limit_threads
 from budgetboost.pipeline.resources import DEFAULTS
 
@@ -57,6 +63,20 @@ HARD_STOP_SECONDS = 60
 LINE_CHARS = 1000
 #: The process's own exit, whatever :meth:`Job.isolated` puts in ``os._exit`` meanwhile.
 _EXIT = os._exit
+#: The most bytes of :meth:`Job.doing`'s text the waiting process can name.
+ACTIVITY_BYTES = 4096
+#: The signals whose death :mod:`faulthandler` records in the log with every thread's
+#: traceback (the others, a ``kill`` say, leave none).
+_FAULTS = {
+    getattr(signal, name)
+    for name in ("SIGSEGV", "SIGFPE", "SIGABRT", "SIGBUS", "SIGILL")
+    if hasattr(signal, name)
+}
+#: The signals the waiting process passes on to the job's: a ``kill`` of the job's process
+#: id (Snakemake's, a scheduler's) reaches the waiting one only. A terminal's Ctrl-C
+#: (SIGINT) reaches both, so the waiting process ignores it.
+_PASSED_ON = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_HELD = {*_PASSED_ON, signal.SIGINT}
 
 
 class JobTimeout(BaseException):
@@ -78,9 +98,10 @@ class Job:
         The job's log.
     """
 
-    def __init__(self, log: logging.Logger):
+    def __init__(self, log: logging.Logger, shared: mmap.mmap | None = None):
         self.log = log
         self.activity = ""
+        self._shared = shared  # what the job does, for the process waiting for it
         self._hard_stop: Any = None  # the log, open for faulthandler while the job runs
         self._watchdog: threading.Timer | None = None  # ends a job that ignores its alarm
 
@@ -88,6 +109,8 @@ class Job:
         """Record what the job does now (logged; named if it runs past its time)."""
         self.activity = what
         self.log.info("%s", what)
+        if self._shared is not None:
+            _share(self._shared, what)
 
     @contextlib.contextmanager
     def isolated(self) -> Iterator[None]:
@@ -124,11 +147,28 @@ def _refused_exit(status: int = 0) -> None:
 
 def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
     """Run ``work(snakemake, job)`` as the rule script's job (see the module docstring);
-    its return value, a sentence, ends the log."""
+    its return value, a sentence, ends the log.
+
+    The work runs in a child process; this one waits for it and ends with its exit status
+    (:func:`_wait`), so only the child returns from here."""
     rule = snakemake.rule
     limit_threads(getattr(snakemake, "threads", 1) or 1)  # the libraries' threads: the job's
     log = job_log(snakemake.log[0], rule)
-    job = Job(log)
+    shared = mmap.mmap(-1, ACTIVITY_BYTES) if hasattr(os, "fork") else None
+    if shared is not None:
+        start_up = cpu_seconds()
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        waiter = os.getpid()
+        # held until each process has its handlers: a signal in between waits, not kills
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        child = os.fork()
+        if child:
+            _wait(child, snakemake, log, shared)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+        _end_with(waiter)
+        log.addFilter(_WithStartUp(start_up))
+    job = Job(log, shared)
     console = (os.dup(1), os.dup(2))
     failure: BaseException | None = None
     with tempfile.TemporaryFile() as printed, open(snakemake.log[0], "a") as crashes:
@@ -155,6 +195,93 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
     if warning := _memory_warning(snakemake):
         log.warning("%s", warning)
         os.write(console[1], (warning + "\n").encode())
+
+
+def _share(shared: mmap.mmap, what: str) -> None:
+    """Write ``what`` (cut to fit) where the waiting process reads it: its length last."""
+    data = what.encode("utf-8", "replace")[: ACTIVITY_BYTES - 4]
+    shared[:4] = (0).to_bytes(4, "little")
+    shared[4 : 4 + len(data)] = data
+    shared[:4] = len(data).to_bytes(4, "little")
+
+
+def _shared_activity(shared: mmap.mmap) -> str:
+    size = min(int.from_bytes(shared[:4], "little"), ACTIVITY_BYTES - 4)
+    return shared[4 : 4 + size].decode("utf-8", "replace")
+
+
+class _WithStartUp(logging.Filter):
+    """Add the CPU seconds the job's process used before it forked to the CPU readings the
+    child logs (:func:`budgetboost.data.io.log_cpu` and the log's last reading), so that
+    they count the whole job, start-up included, as they would without the fork."""
+
+    _READINGS = ("cpu %s: %.3f s", "cpu: %.3f s")
+
+    def __init__(self, seconds: float):
+        super().__init__()
+        self.seconds = seconds
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in self._READINGS and isinstance(record.args, tuple) and record.args:
+            *head, value = record.args
+            if isinstance(value, (int, float)):
+                record.args = (*head, value + self.seconds)
+        return True
+
+
+def _end_with(waiter: int) -> None:
+    """Have the kernel end this child process if the waiting one dies (``kill -9`` of the
+    job's process id): on Linux, where ``prctl(PR_SET_PDEATHSIG)`` exists."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != waiter:  # it died before the line above
+        _EXIT(1)
+
+
+def _wait(child: int, snakemake: Any, log: logging.Logger, shared: mmap.mmap) -> None:
+    """Wait for the job's child process and end this one with its exit status (never
+    returns; :func:`os._exit`, so the child alone logs its CPU and memory at its exit). A
+    child killed by a signal ends the job with one line on the console naming the signal
+    and what the child was doing, and status 1; a SIGTERM or SIGHUP sent to this process is
+    passed on to the child."""
+    for number in _PASSED_ON:
+        signal.signal(number, lambda signum, frame: os.kill(child, signum))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    _, status = os.waitpid(child, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:
+        line = _signal_line(snakemake, -code, _shared_activity(shared))
+        log.error("%s", line)
+        os.write(2, (line + "\n").encode())
+        code = 1
+    logging.shutdown()
+    _EXIT(code)
+
+
+def _signal_line(snakemake: Any, number: int, activity: str) -> str:
+    """``rule <rule> (<wildcards>): died by signal SIGSEGV (...) while running <activity>
+    (traceback: <log>)``."""
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    meaning = signal.strsignal(number) or "unknown signal"
+    doing = f" while running {activity}" if activity else ""
+    if number in _FAULTS:
+        where = f"traceback: {snakemake.log[0]}"
+    else:
+        where = f"log: {snakemake.log[0]}"
+    hint = ""
+    if name == "SIGKILL":
+        hint = " (a kill -9, or the system out of memory: see its mem_mb)"
+    return (
+        f"{_where(snakemake)}: the job's process died by {name} ({meaning}){doing}{hint} ({where})"
+    )
 
 
 def one_line(exc: BaseException) -> str:

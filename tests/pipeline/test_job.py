@@ -4,6 +4,7 @@ limit, memory above ``mem_mb`` (each in one line)."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
@@ -22,6 +23,7 @@ sm = types.SimpleNamespace(
     resources={{"runtime": {runtime}, "mem_mb": {mem_mb}}},
     threads=1,
 )
+waiter = os.getpid()  # the process run_job is called in
 
 def work(sm, job):
     job.doing("trial 0")
@@ -62,12 +64,65 @@ def test_an_os_exit_inside_the_job_is_its_failure_in_one_line(tmp_path):
     assert "Traceback" in log
 
 
-def test_a_segfault_leaves_its_traceback_in_the_log(tmp_path):
-    """A crash of the interpreter (a library's segfault) left nothing but Snakemake's error."""
-    status, _, log = run_job(tmp_path, "ctypes.string_at(0)")
-    assert status != 0
+def test_a_segfault_fails_the_job_in_one_line_its_traceback_in_the_log(tmp_path):
+    """A crash of the interpreter (a library's segfault) left nothing but Snakemake's
+    multi-line error: no line naming the signal or what the job was doing."""
+    status, console, log = run_job(tmp_path, "ctypes.string_at(0)")
+    assert status == 1
+    assert console.strip() == (
+        "rule train (dataset=heart, block=0): the job's process died by SIGSEGV "
+        f"(Segmentation fault) while running trial 0 (traceback: {tmp_path / 'job.log'})"
+    )
     assert "Fatal Python error: Segmentation fault" in log
     assert "in work" in log and "trial 0" in log
+    assert "died by SIGSEGV" in log
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (
+            "os.kill(os.getpid(), signal.SIGKILL)",
+            "died by SIGKILL (Killed) while running trial 0 (a kill -9, or the system out "
+            "of memory: see its mem_mb) (log: ",
+        ),
+        # a signal sent to the process Snakemake started is passed on to the job's
+        (
+            "os.kill(waiter, signal.SIGTERM)\ntime.sleep(30)",
+            "died by SIGTERM (Terminated) while running trial 0 (log: ",
+        ),
+    ],
+)
+def test_a_death_by_any_signal_fails_the_job_in_one_line(tmp_path, body, said):
+    status, console, log = run_job(tmp_path, body)
+    assert status == 1
+    assert console.strip() == (
+        f"rule train (dataset=heart, block=0): the job's process {said}{tmp_path / 'job.log'})"
+    )
+    assert said in log
+
+
+def test_the_job_ends_with_the_process_snakemake_started(tmp_path):
+    """A ``kill -9`` of the job's process (the one waiting for the work) ends the work too:
+    it never goes on as an orphan, writing outputs of a job Snakemake counts as dead."""
+    import time
+
+    start = time.monotonic()
+    status, _, _ = run_job(tmp_path, "os.kill(waiter, signal.SIGKILL)\ntime.sleep(30)")
+    assert status == -signal.SIGKILL
+    assert time.monotonic() - start < 20  # the console stayed open until the work ended
+
+
+def test_the_cpu_readings_count_the_start_up(tmp_path):
+    """The work runs in a child process, whose own CPU count starts at zero: the log's
+    readings still count the job's whole process, in order, the last one the largest."""
+    import re
+
+    status, _, log = run_job(tmp_path, "sum(range(10**6))")
+    assert status == 0
+    readings = [float(v) for v in re.findall(r" INFO cpu[^:]*: ([\d.]+) s$", log, re.M)]
+    assert len(readings) == 2  # before the work, and the last
+    assert 0.05 < readings[0] < readings[1]  # start-up: Python and the imports
 
 
 def test_a_job_ignoring_its_alarm_is_ended_with_one_line(tmp_path):

@@ -4,9 +4,11 @@ the config path."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 import yaml
-from conftest import BAD_CONFIGS, REPO, SNAKEMAKE, edited
+from conftest import BAD_CONFIGS, REPO, SNAKEMAKE, copy_repo, edited, runtime_env
 
 from budgetboost.checks import ConfigError, check_all, load_config_file, main
 
@@ -184,3 +186,75 @@ def test_a_device_given_as_configfile_is_snakemakes_to_refuse(capsys):
     assert capsys.readouterr().out == (
         "config file /dev/zero: is not a regular file (a device, folder or pipe)\n"
     )
+
+
+#: A config's value that YAML would build into a Python object: a tag PyYAML's full loader
+#: refuses (object/apply), one it builds (name: the function os.system, not called), one
+#: unknown to YAML.
+TAGS = [
+    ('!!python/object/apply:os.system ["touch {marker}"]', "!!python/object/apply:os.system"),
+    ("!!python/name:os.system", "!!python/name:os.system"),
+    ("!custom 3", "!custom"),
+]
+
+
+def tag_line(path, line: int, tag: str) -> str:
+    return (
+        f"config file {path}, line {line}: YAML tag {tag} is not allowed (a config holds plain "
+        "values: text, numbers, true/false, lists and mappings); remove the tag, or quote the "
+        "value if it is text"
+    )
+
+
+@pytest.mark.parametrize(("value", "tag"), TAGS)
+def test_a_yaml_tag_is_named_as_written_and_never_built(tmp_path, value, tag):
+    """Poor case: a tag such as ``!!python/object/apply`` was reported as an invalid YAML
+    constructor (by Snakemake: as tab indentation)."""
+    marker = tmp_path / "ran"
+    path = tmp_path / "tagged.yaml"
+    path.write_text("results: results/x\nnote: !!str 1\nextra: " + value.format(marker=marker))
+    with pytest.raises(ConfigError) as err:
+        load_config_file(path)
+    assert str(err.value) == tag_line(path, 3, tag)
+    assert not marker.exists()
+
+
+@pytest.mark.slow
+def test_a_yaml_tag_in_a_config_stops_planning_in_one_line(tmp_path):
+    """Planning reads each config file strictly before its checks (the Snakefile): a tag
+    Snakemake's own reader builds, or one in the default config, is named there. A tag that
+    reader refuses in a ``--configfile`` stops Snakemake before any code of this workflow
+    runs, with its own message (when this test fails there, Snakemake names the tag itself);
+    ``python -m budgetboost.checks`` names it. Nothing is ever built or run."""
+    repo = copy_repo(tmp_path / "repo")
+    marker = tmp_path / "ran"
+    apply = TAGS[0][0].format(marker=marker)
+    test_config = (repo / "config/test.yaml").read_text()
+    (repo / "named.yaml").write_text(test_config + "extra: !!python/name:os.system\n")
+    (repo / "applied.yaml").write_text(test_config + f"extra: {apply}\n")
+    default = repo / "config/config.yaml"
+    default.write_text(default.read_text() + f"extra: {apply}\n")
+    last = len(test_config.splitlines()) + 1
+
+    def plan(*args):
+        proc = subprocess.run(
+            [SNAKEMAKE, "-n", *args],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=runtime_env(),
+        )
+        assert proc.returncode != 0
+        return (proc.stdout + proc.stderr).splitlines()
+
+    named = tag_line("named.yaml", last, "!!python/name:os.system")
+    assert named in plan("--configfile", "named.yaml")
+    lines = len(default.read_text().splitlines())
+    assert tag_line("config/config.yaml", lines, TAGS[0][1]) in plan()
+    assert (
+        "Config file is not valid JSON or YAML. In case of YAML, make sure to not mix "
+        "whitespace and tab indentation."
+    ) in plan("--configfile", "applied.yaml")
+    assert main([str(repo / "applied.yaml")]) == 1
+    assert not marker.exists()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -159,6 +161,66 @@ def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls,
     assert f"algorithm=odd, block=0): {start}" in line
     assert "Traceback" in (repo / train_log("odd")).read_text()  # the log has it all
     assert not (repo / shard("odd")).exists()
+
+
+def test_a_segfault_in_fit_fails_the_job_in_one_line(tmp_path):
+    """Poor case: a segfault in ``fit`` ended the job with Snakemake's multi-line report and
+    no line naming the algorithm, dataset, trial or signal; the threads' tracebacks
+    (faulthandler) stay in the log."""
+    repo = copy_repo(tmp_path / "repo")
+    own_estimators(repo, {"odd": "misbehaving_estimators:Crasher"})
+    line = one_line_error(run(repo, shard("odd"), check=False), "rule train ")
+    assert line == (
+        "rule train (dataset=heart, cost_model=uniform_0_2, algorithm=odd, block=0): "
+        "the job's process died by SIGSEGV (Segmentation fault) while running algorithm "
+        "'odd', dataset 'heart', cost model 'uniform_0_2', trial 0 (traceback: "
+        f"{train_log('odd')})"
+    )
+    log = (repo / train_log("odd")).read_text()
+    assert "Fatal Python error: Segmentation fault" in log and "_fit" in log
+    assert not (repo / shard("odd")).exists()
+
+
+def test_a_second_run_on_a_results_folder_stops_at_its_start(tmp_path):
+    """Poor case: two runs on one results folder started 4 s apart both ran the same job.
+    Snakemake's own lock is checked, then written, once a run has planned: a second run that
+    planned faster than the first found none. Simulated here by removing the first run's
+    Snakemake locks while its job runs; the second stops before any job, in one line, and a
+    run killed outright (no hooks run) leaves nothing that blocks the next."""
+    repo = copy_repo(tmp_path / "repo")
+    own_estimators(repo, {"sleeper": "misbehaving_estimators:Sleeper"})
+    env = runtime_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(repo), env["PYTHONPATH"]])
+    first = subprocess.Popen(
+        [SNAKEMAKE, shard("sleeper"), "--cores", "1", "--configfile", TEST_CONFIG],
+        cwd=repo,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        log = repo / train_log("sleeper")
+        deadline = time.monotonic() + 300
+        while "trial 0" not in (log.read_text() if log.is_file() else ""):
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(1)
+        for lock in (repo / ".snakemake/locks").iterdir():
+            lock.unlink()
+        second = run(repo, shard("sleeper"), check=False, timeout=300)
+        start = f"results folder {RESULTS} is in use by another snakemake run (pid {first.pid} "
+        line = one_line_error(second, start)
+        assert line.endswith(
+            "two runs on one folder would run the same jobs: wait for it to end, or stop it. "
+            f"The lock ({RESULTS}/.budgetboost-run) ends with its process, so a run that has "
+            "ended never holds it; runs whose jobs share no file may skip it with --nolock"
+        )
+        assert "rule train:" not in second.stdout + second.stderr  # no job started
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    proc = run(repo, f"{RESULTS}/data/heart.parquet", "--forcerun", "binarize", check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
 
 
 def test_an_estimator_reporting_its_own_error_stops_at_planning(tmp_path):

@@ -13,7 +13,7 @@ from budgetboost.checks import ConfigError, check_all
 from budgetboost.data.registry import download_targets, source_files
 from budgetboost.estimators.contract.names import estimator_module
 from budgetboost.figures import registry as figures
-from budgetboost.pipeline import folders, partitions
+from budgetboost.pipeline import folders, partitions, run_lock
 from budgetboost.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import canonical, canonical_spec
@@ -53,13 +53,34 @@ if _settings is not None:
         raise WorkflowError(_problem)
 
 
-# a run that writes records its config as the owner of its results folder: another config
-# planned into it stops (common.smk's check_all) instead of overwriting its outputs
+# a run that writes locks its results folder for as long as it runs (a second run on it
+# stops: budgetboost.pipeline.run_lock; --nolock skips it, as it skips Snakemake's own) and
+# records its config as the folder's owner: another config planned into it stops
+# (common.smk's check_all) instead of overwriting its outputs. Only the main process runs
+# these hooks: a dry run, --report and the jobs a cluster runs skip them.
+_RUN_LOCK = []
+
+
 onstart:
+    if workflow.execution_settings.lock:
+        try:
+            _RUN_LOCK.append(run_lock.take(RESULTS))
+        except run_lock.RunLockError as _exc:
+            raise WorkflowError(str(_exc)) from None
     try:
         folders.claim(RESULTS, folders.config_identity(CONFIG_FILES))
     except folders.FolderError as _exc:
         raise WorkflowError(str(_exc)) from None
+
+
+onsuccess:
+    for _lock in _RUN_LOCK:
+        _lock.release()
+
+
+onerror:
+    for _lock in _RUN_LOCK:
+        _lock.release()
 
 
 def R(path):
