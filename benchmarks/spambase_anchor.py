@@ -57,6 +57,7 @@ DEFAULT = (
     "streed_leaf5",
     "budget_prune",
     "budget_prune_cost_aware",
+    "budget_prune_mean",
     "aaco",
     "aaco_network",
     "select_gbm",
