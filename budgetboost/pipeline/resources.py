@@ -30,9 +30,10 @@ __all__ = [
 ]
 
 #: Resources of the submitted rules when the config does not set them (MB, minutes):
-#: :func:`suggested` from a full run of ``config/config.yaml`` on two cores, two jobs at a
-#: time (``python benchmarks/resources.py``): the largest train job 1,028 MiB and 30.0 min (CatBoost stumps on sonar,
-#: 30 trials in one block), adaboost_path 763 MiB and 0.6 min, binarize 409 MiB and 0.04 min.
+#: :func:`suggested` from a full run of ``config/config.yaml`` on two cores, two jobs at a time
+#: (``python benchmarks/resources.py``): the largest train job 1,028 MiB and 30.0 min (CatBoost
+#: stumps on sonar, 30 trials in one block), adaboost_path 763 MiB and 0.6 min, binarize 409 MiB and
+#: 0.04 min.
 DEFAULTS: dict[str, dict[str, int]] = {
     "binarize": {"mem_mb": 700, "runtime": 5},
     "adaboost_path": {"mem_mb": 1300, "runtime": 5},

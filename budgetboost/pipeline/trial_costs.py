@@ -63,13 +63,13 @@ DEFAULT_SECONDS = 10.0
 _PROTOCOL_KEYS = ("unbudgeted", "refit_per_budget", "adaboost_path")
 #: A model needs at least this many datasets of distinct sizes.
 _MIN_POINTS = 4
-#: How much slower than its estimate a train job may run and still end within
-#: ``block_seconds``: blocks are sized to ``block_seconds / HEADROOM`` expected. The
-#: calibration times one process alone; a run has a job on every core, and jobs side by side
-#: share caches and memory bandwidth: one LightGBM trial on sonar took 10.5 CPU-s alone and
-#: 15.8 beside a second (1.50x, two cores), and on a full default run the jobs expected over 60 s ran at 0.82-1.44x their estimate (LightGBM's at 1.28-1.44x,
-#: two of them past 120 s). With blocks in powers of two a job is expected within
-#: (``block_seconds / 2 HEADROOM``, ``block_seconds / HEADROOM``].
+#: How much slower than its estimate a train job may run and still end within ``block_seconds``:
+#: blocks are sized to ``block_seconds / HEADROOM`` expected. The calibration times one process
+#: alone; a run has a job on every core, and jobs side by side share caches and memory bandwidth:
+#: one LightGBM trial on sonar took 10.5 CPU-s alone and 15.8 beside a second (1.50x, two cores),
+#: and on a full default run the jobs expected over 60 s ran at 0.82-1.44x their estimate
+#: (LightGBM's at 1.28-1.44x, two of them past 120 s). With blocks in powers of two a job is
+#: expected within (``block_seconds / 2 HEADROOM``, ``block_seconds / HEADROOM``].
 HEADROOM = 1.5
 
 
