@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from conftest import problems
+from helpers import problems
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -150,7 +150,7 @@ def ref_predict(model, X, budget_leaf):
 # ---------------------------------------------------------------------------- problems
 def tree_problems(max_m=10):
     """Tiny problems: integer-valued or 0/1 columns, labels 0/1, costs with zeros, optional
-    groups (:func:`conftest.problems`)."""
+    groups (:func:`helpers.problems`)."""
     return problems(
         rows=(2, max_m), labels=(0, 1), costs=st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0])
     )

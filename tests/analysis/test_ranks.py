@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import DEMSAR_AUC, DEMSAR_NAMES
+from helpers import DEMSAR_AUC, DEMSAR_NAMES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import spearmanr
@@ -27,7 +27,7 @@ from budgetboost.data.io import read_metadata, write_table
 from budgetboost.data.registry import load_registry
 from budgetboost.data.splits import split_indices
 
-from .conftest import toy_data
+from .helpers import toy_data
 
 UNIFORM = {"model": "uniform_random", "low": 0, "high": 2}
 

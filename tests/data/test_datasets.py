@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.data.costs import make_costs
 from budgetboost.data.datasets import (

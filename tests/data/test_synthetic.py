@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost import BudgetedTree, SelectThenTrain
 from budgetboost.data.io import read_arrow, sha256_file

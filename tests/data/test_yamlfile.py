@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import alias_bomb
+from helpers import alias_bomb
 
 from budgetboost.data.yamlfile import MAX_VALUES, YamlError, load_yaml, parse_yaml
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.yamlfile import load_yaml

@@ -19,7 +19,7 @@ from budgetboost.figures import panels as curve_panels
 from budgetboost.figures import registry as figures
 from budgetboost.figures.curves import BASELINE_ALPHA
 
-from .conftest import (
+from .helpers import (
     CATALOGUE,
     CONTEXT,
     LOCAL,

@@ -11,7 +11,7 @@ from synthetic_results import synthetic_shards
 from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
 
-from .conftest import curves, main_axes, make_context, results_tables
+from .helpers import curves, main_axes, make_context, results_tables
 
 #: the README's example: a method of family ``other`` with a label of its own
 MINE = {"estimator": "my_methods:CheapestStump", "label": "Cheapest stump", "family": "other"}

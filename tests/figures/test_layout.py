@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO
 from synthetic_results import synthetic_shards
 
 from budgetboost.analysis.vocabulary import ALL
@@ -23,7 +23,7 @@ from budgetboost.figures import registry as figures
 from budgetboost.figures.pages import MAX_SHOWN_HEIGHT, shown_height
 from budgetboost.figures.style import save_figure
 
-from .conftest import PAPER_DATASETS, make_context, results_tables
+from .helpers import PAPER_DATASETS, make_context, results_tables
 
 matplotlib.use("Agg")
 

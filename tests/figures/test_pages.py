@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pandas as pd
 import pytest
-from conftest import REPO
+from helpers import REPO
 from synthetic_results import synthetic_shards
 
 from budgetboost.analysis.summary import summarize
@@ -20,7 +20,7 @@ from budgetboost.figures import registry as figures
 from budgetboost.figures.pages import MAX_SHOWN_HEIGHT, page_name, paginate, shown_height
 from budgetboost.pipeline.plan import Plan
 
-from .conftest import PAPER_DATASETS, make_context
+from .helpers import PAPER_DATASETS, make_context
 
 
 def test_units_that_fit_one_page_stay_on_one():

@@ -17,7 +17,7 @@ from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
 from budgetboost.report import summary as report_summary
 
-from .conftest import (
+from .helpers import (
     BASELINE,
     CATALOGUE,
     curves,

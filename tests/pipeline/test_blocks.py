@@ -20,7 +20,7 @@ from budgetboost.data.seeds import seed_from_key
 from budgetboost.estimators.contract.checks import ContractError
 from budgetboost.pipeline import blocks, specs
 
-from .conftest import N_COLS, N_TRIALS, run, spec
+from .helpers import N_COLS, N_TRIALS, run, spec
 
 # ------------------------------------------------------------------ run_block
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO, edited
+from helpers import REPO, edited
 
 from budgetboost.checks import ConfigError
 from budgetboost.pipeline.config import check_config, validate_config

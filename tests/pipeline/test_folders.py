@@ -5,7 +5,7 @@ folder another config owns refused at planning."""
 from __future__ import annotations
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.checks import ConfigError, check_all, check_file, load_config_file
 from budgetboost.pipeline import folders

@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 SCRIPT = """
 import ctypes, os, signal, sys, time, types

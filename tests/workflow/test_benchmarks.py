@@ -9,7 +9,7 @@ import runpy
 import sys
 
 import pytest
-from conftest import REPO, ran_job
+from helpers import REPO, ran_job
 
 
 @pytest.mark.parametrize(

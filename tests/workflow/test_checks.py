@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import BAD_CONFIGS, REPO, SNAKEMAKE, edited
+from helpers import BAD_CONFIGS, REPO, SNAKEMAKE, edited
 
 from budgetboost.checks import ConfigError, check_all, load_config_file, main
 
@@ -81,7 +81,7 @@ PLANNING_ERRORS = [
 
 @pytest.mark.parametrize("edit, message", BAD_CONFIGS)
 def test_a_bad_config_stops_at_planning_in_one_line(test_config, edit, message):
-    """Every bad config of conftest.BAD_CONFIGS, through the checks the workflow makes when
+    """Every bad config of helpers.BAD_CONFIGS, through the checks the workflow makes when
     it is planned (test_workflow.py runs some through ``snakemake -n``)."""
     with pytest.raises(ConfigError) as err:
         check_all(edited(test_config, edit), REPO, ["config/test.yaml"])

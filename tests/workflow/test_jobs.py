@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     LOGS,
     REPO,
     RESULTS,

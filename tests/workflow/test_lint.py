@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SNAKEMAKE, TEST_CONFIG, snakemake
+from helpers import REPO, SNAKEMAKE, TEST_CONFIG, snakemake
 
 RUFF = Path(sys.executable).with_name("ruff")
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import snakemake.report as snakemake_report
-from conftest import REPO, RESULTS, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
+from helpers import REPO, RESULTS, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
 from matplotlib import image as mpimg
 from synthetic_results import synthetic_shards
 

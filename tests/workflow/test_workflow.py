@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import (
+from helpers import (
     BAD_CONFIGS,
     LOGS,
     REPO,
@@ -199,7 +199,7 @@ def test_a_key_given_twice_in_the_configfile_stops_naming_both_lines(tmp_path):
 
 def test_an_alias_bomb_in_the_configfile_ends_in_one_short_line(tmp_path):
     """Poor case: 3.4 kB of nested YAML aliases gave a 15 MB one-line error."""
-    from conftest import alias_bomb
+    from helpers import alias_bomb
 
     repo = copy_repo(tmp_path / "repo")
     (repo / TEST_CONFIG).write_text((repo / TEST_CONFIG).read_text() + alias_bomb())

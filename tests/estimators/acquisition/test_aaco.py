@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import problems
+from helpers import problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

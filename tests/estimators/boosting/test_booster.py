@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from conftest import CRITERIA, problems
-from conftest import fit_engine as _engine
+from helpers import CRITERIA, problems
+from helpers import fit_engine as _engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_fit

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import problems
+from helpers import problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

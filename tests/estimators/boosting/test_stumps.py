@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import CRITERIA
-from conftest import fit_engine as _engine
+from helpers import CRITERIA
+from helpers import fit_engine as _engine
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_fit

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import CRITERIA, problems
+from helpers import CRITERIA, problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_tree_fit

@@ -10,7 +10,7 @@ from numbers import Integral, Real
 import numpy as np
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost import (
     AdaBoostRS,

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import CRITERIA
+from helpers import CRITERIA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

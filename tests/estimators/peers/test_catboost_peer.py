@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .conftest import BUDGETS, pay_once
-from .conftest import problem as _problem
+from .helpers import BUDGETS, pay_once
+from .helpers import problem as _problem
 
 catboost = pytest.importorskip("catboost")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .conftest import BUDGETS, pay_once, problem
+from .helpers import BUDGETS, pay_once, problem
 
 lightgbm = pytest.importorskip("lightgbm")
 

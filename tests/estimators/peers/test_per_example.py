@@ -15,7 +15,7 @@ from budgetboost.estimators.contract.pricing import Pricing
 from budgetboost.estimators.contract.tuning import EMPTY_SCORE
 from budgetboost.estimators.peers import _per_example
 
-from .conftest import priced, problem
+from .helpers import priced, problem
 
 lightgbm = pytest.importorskip("lightgbm")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import problems
+from helpers import problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
