@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from helpers import problems
+from helpers import examples, problems
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -176,5 +176,5 @@ TRADEOFFS = st.sampled_from([None, 0.0, 0.01, 0.05, 0.2, 1.0])
 
 
 SETTINGS = settings(
-    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(120), derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from helpers import REPO
+from helpers import REPO, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import spearmanr
@@ -54,7 +54,7 @@ def test_uniform_random_is_seeded_per_trial_and_cost_model():
     assert not np.array_equal(table.costs[0], table.costs[1])
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(low=st.floats(0, 5), width=st.floats(0, 5), trial=st.integers(0, 10_000))
 def test_uniform_costs_stay_in_their_interval(low, width, trial):
     spec = {"model": "uniform_random", "low": low, "high": low + width}

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,7 +123,7 @@ def test_grouped_costs_pay_an_attribute_once(problem):
     assert ungrouped["n_features"].max() > N_COLS // 2
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15))
 @given(
     cuts=st.sets(st.integers(1, N_TRIALS - 1)),
     algorithm=st.sampled_from(["smoothed", "adaboost_rs"]),

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pytest
-from helpers import problems
+from helpers import examples, problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -500,7 +500,7 @@ def test_fixed_alpha_without_validation_fits_on_all_rows():
     assert model.score(X, y) == 1.0
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=examples(25), derandomize=True)
 @given(
     problem=problems(rows=(6, 30), columns=5, levels=(2, 3)),
     budget=st.sampled_from([0.0, 0.3, 1.0, 2.5, None]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -42,7 +43,7 @@ def test_sampling_frequencies_match_p(toy, cost_weighted):
     assert result.pvalue > 1e-3
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=examples(40), derandomize=True)
 @given(
     budgets=st.lists(st.floats(0, 30, allow_nan=False), min_size=1, max_size=6),
     cost_weighted=st.booleans(),
@@ -169,7 +170,7 @@ def _reference_sample(model, X, budgets):
     return out
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=examples(25), derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     cost_weighted=st.booleans(),

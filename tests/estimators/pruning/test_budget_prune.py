@@ -16,6 +16,7 @@ import itertools
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
@@ -25,7 +26,7 @@ from budgetboost.estimators.contract.params import InvalidParameterError
 from budgetboost.estimators.contract.tuning import EMPTY_SCORE
 from budgetboost.estimators.pruning import BudgetPrune
 
-SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(10), suppress_health_check=[HealthCheck.too_slow])
 
 
 # ------------------------------------------------------------------ problems
