@@ -58,5 +58,3 @@ def test_source_files_of_the_blocks_module():
     files = {path.name for path in paths}
     assert {"blocks.py", "specs.py", "seeds.py", "splits.py", "costs.py"} <= files
     assert "boosting.py" not in files  # an estimator's module is its own jobs' code
-    layers = {path.parent.name for path in paths}
-    assert not layers & {"analysis", "figures", "report"}  # no layer above the pipeline
