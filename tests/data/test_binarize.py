@@ -146,7 +146,8 @@ def test_the_first_non_numeric_value_is_named_with_its_row():
 
 
 def test_an_infinite_feature_value_is_named_with_its_row():
-    """``inf`` gave an indicator ``a1>=inf`` and metadata that was not valid JSON."""
+    """An ``inf`` feature value stops binarization naming its row: no indicator ``a1>=inf``, no
+    metadata that is not valid JSON."""
     frame = pd.DataFrame({"a1": [1.0, np.inf, 3.0]})
     with pytest.raises(NotNumericError, match="'a1': its value inf at row 1 .* is not finite"):
         binarize_frame(frame, {"numeric": {"method": "distinct"}})

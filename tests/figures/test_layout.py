@@ -99,9 +99,9 @@ def suite_tables(suite_like):
 
 @pytest.mark.parametrize("name", list(figures.load()))
 def test_every_figure_keeps_its_text_inside_its_canvas(suite_tables, name):
-    """... and constrained layout lays it out: the suite's 19 algorithms in a one-panel
-    figure (adversarial costs, few cheap features) needed 14 legend rows in a fixed height,
-    matplotlib warned "axes sizes collapsed to zero" and drew the legend over the panel."""
+    """... and constrained layout lays it out: the suite's 19 algorithms in a one-panel figure
+    (adversarial costs, few cheap features) keep their legend off the panel, without matplotlib's
+    "axes sizes collapsed to zero"."""
     tables, catalogue = suite_tables
     spec = figures.load()[name]
     context = make_context(catalogue, spec.families)
@@ -144,9 +144,8 @@ def many_datasets(suite_tables):
 
 @pytest.mark.parametrize("name", list(figures.load()))
 def test_every_page_of_every_figure_fits_two_screens(many_datasets, name, tmp_path):
-    """No PNG taller than two screens when shown 1,400 px wide (pages.MAX_SHOWN_HEIGHT):
-    with the suite's 38 datasets one figure was 2,070 x 9,431 px, its legend 9,000 px below
-    its first panel. Each page is drawn as the plot rule draws it and saved as it saves it."""
+    """No PNG taller than two screens when shown 1,400 px wide (pages.MAX_SHOWN_HEIGHT), with the
+    suite's 38 datasets; each page is drawn as the plot rule draws it and saved as it saves it."""
     from PIL import Image
 
     tables, catalogue = many_datasets

@@ -61,8 +61,8 @@ def _plan(edit=None):
 
 
 def test_the_tiny_run_plans_no_figure_with_nothing_to_draw():
-    """Its ``turney`` cost model is used by no dataset and no cost model is adversarial:
-    Figure 2 said "no results" and the adversarial figure was empty; they are not made."""
+    """Its ``turney`` cost model is used by no dataset and no cost model is adversarial: Figure 2
+    and the adversarial figure, which would say "no results" or be empty, are not made."""
     planned = _plan()
     names = {name for name, _ in planned.values()}
     assert "figure2" not in names and "adversarial_costs" not in names

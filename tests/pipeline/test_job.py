@@ -50,8 +50,8 @@ def run_job(tmp_path, body: str, runtime: float = 5, mem_mb: int = 100_000):
 
 
 def test_an_os_exit_inside_the_job_is_its_failure_in_one_line(tmp_path):
-    """``os._exit(0)`` in ``fit`` ended the job with status 0 and no outputs, and Snakemake
-    blamed the file system's latency."""
+    """``os._exit(0)`` in ``fit`` is the job's failure, said in one line (not status 0 and no
+    outputs, which Snakemake blames on the file system's latency)."""
     status, console, log = run_job(tmp_path, "with job.isolated():\n    os._exit(0)")
     assert status == 1
     assert console.strip() == (
@@ -63,7 +63,8 @@ def test_an_os_exit_inside_the_job_is_its_failure_in_one_line(tmp_path):
 
 
 def test_a_segfault_leaves_its_traceback_in_the_log(tmp_path):
-    """A crash of the interpreter (a library's segfault) left nothing but Snakemake's error."""
+    """A crash of the interpreter (a library's segfault) leaves its traceback in the job's log,
+    beyond Snakemake's error."""
     status, _, log = run_job(tmp_path, "ctypes.string_at(0)")
     assert status != 0
     assert "Fatal Python error: Segmentation fault" in log
@@ -71,8 +72,8 @@ def test_a_segfault_leaves_its_traceback_in_the_log(tmp_path):
 
 
 def test_a_job_ignoring_its_alarm_is_ended_with_one_line(tmp_path):
-    """An estimator that ignores SIGALRM ran past its runtime, and its end showed only a
-    CalledProcessError."""
+    """An estimator that ignores SIGALRM is ended at its runtime, with one line saying so (not a
+    bare CalledProcessError)."""
     body = "signal.signal(signal.SIGALRM, signal.SIG_IGN)\ntime.sleep(60)"
     status, console, log = run_job(tmp_path, body, runtime=0.01)
     assert status == 1

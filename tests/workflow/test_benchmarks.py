@@ -71,8 +71,8 @@ def _resources(root, *args: str) -> tuple[int, str, str]:
 
 
 def test_resources_refuses_the_logs_of_another_config(tmp_path):
-    """Bad case 10: asked about config/config.yaml where only the tiny config ran, it
-    suggested the tiny run's train mem_mb 500 and runtime 5 (documented: 1,700 and 90)."""
+    """Asked about config/config.yaml where only the tiny config ran, ``benchmarks/resources.py``
+    refuses the other config's logs rather than suggest the tiny run's train resources for it."""
     from budgetboost.pipeline import folders
 
     ran_job(tmp_path, "train", "logs/test/train/heart/uniform_0_2/greedy/block-0.log", 30, 400, 1)

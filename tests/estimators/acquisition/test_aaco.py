@@ -811,12 +811,10 @@ def test_no_example_reads_a_column_it_did_not_pay_for(variant):
 
 
 def test_defaults_give_the_results_of_before_the_network_and_the_horizons():
-    """The default AACO (logistic oracle, the fitted budget as the only horizon) gives what
-    it gave before the network and the horizon grid were added: a digest of its errors,
-    costs, labels at every budget and chosen configurations on two small problems, recorded
-    with the commit before them (every decision there clear of near-ties, so the digest
-    does not depend on the machine's rounding); and the defaults spelled out give the same
-    bytes."""
+    """The default AACO (logistic oracle, the fitted budget as the only horizon) gives a recorded
+    digest of its errors, costs, labels at every budget and chosen configurations on two small
+    problems (every decision there clear of near-ties, so the digest does not depend on the
+    machine's rounding); the defaults spelled out give the same bytes."""
     budgets = [0.0, 0.3, 0.6, 1.0, 1.5, 2.0, 2.5, 3.0]
     recorded = {
         3: "745fe1db156d2ccb317170c050169ebd7efb98703b77982d43477d2e9149e2f1",

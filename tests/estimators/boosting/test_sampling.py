@@ -209,10 +209,10 @@ def test_sampling_is_the_reference_loop_on_the_same_stream(
 
 @pytest.mark.parametrize("cost_weighted", [False, True])
 def test_a_budget_samples_the_same_whatever_the_other_budgets(toy, cost_weighted):
-    """Several blocks of rows: what an example draws at a budget does not depend on the
-    other budgets asked with it (the largest one sets how many steps a block takes; with
-    one stream shared by the blocks, the later blocks' draws moved with it: a train job's
-    check of unread columns, at one budget, then saw draws its evaluation never made)."""
+    """Several blocks of rows: what an example draws at a budget does not depend on the other
+    budgets asked with it (the largest one sets how many steps a block takes, which must not move a
+    later block's draws: a train job's check of unread columns, at one budget, sees the draws its
+    evaluation made)."""
     X, y, costs = toy
     model = AdaBoostRS(n_rounds=30, cost_weighted=cost_weighted, feature_costs=costs)
     model.set_params(random_state=7, max_draws=300).fit(X[:150], y[:150])

@@ -609,10 +609,9 @@ def _digest(arrays) -> str:
     ],
 )
 def test_default_fingerprint_is_unchanged(problem, expected):
-    """The default's predictions, scores, costs and ``lambda`` on two fixed problems hash as
-    they did before ``max_column_cost`` existed (computed then with scikit-learn 1.9.1, numpy
-    2.4.6, scipy 1.17.1: a library whose forest or LP changes changes them too, and the
-    suite's results with them)."""
+    """The default's predictions, scores, costs and ``lambda`` on two fixed problems hash to
+    recorded digests (recorded with scikit-learn 1.9.1, numpy 2.4.6, scipy 1.17.1: a library whose
+    forest or LP changes changes them too, and the suite's results with them)."""
     if problem == "plain":
         X, y, costs = _budget_problem(2, 300)
         params, budgets, n_fit, seed = {"feature_costs": costs}, [0.0, 0.3, 1.0, 2.0, 6.0], 200, 5
