@@ -130,6 +130,7 @@ def errors_at_budget(built) -> dict[str, float]:
     return {name: float(np.mean(values)) for name, values in errors.items()}
 
 
+@pytest.mark.slow
 def test_a_per_example_tree_reaches_the_bayes_error_at_3_attributes(errors_at_budget):
     assert errors_at_budget["tree"] <= best_adaptive_error(BUDGET) + 0.03
 

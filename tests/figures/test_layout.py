@@ -97,6 +97,7 @@ def suite_tables(suite_like):
     return results_tables(suite_like, catalogue), catalogue
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(figures.load()))
 def test_every_figure_keeps_its_text_inside_its_canvas(suite_tables, name):
     """... and constrained layout lays it out: the suite's 19 algorithms in a one-panel figure
@@ -142,6 +143,7 @@ def many_datasets(suite_tables):
     return wide, catalogue
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(figures.load()))
 def test_every_page_of_every_figure_fits_two_screens(many_datasets, name, tmp_path):
     """No PNG taller than two screens when shown 1,400 px wide (pages.MAX_SHOWN_HEIGHT), with the

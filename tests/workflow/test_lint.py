@@ -20,6 +20,7 @@ def test_ruff(args):
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "config", ["config/config.yaml", "config/peers_extended.yaml", TEST_CONFIG]
 )

@@ -79,6 +79,7 @@ def all_rows(repo: Path, **filters) -> pd.DataFrame:
 # --------------------------------------------------------------------- static checks
 
 
+@pytest.mark.slow
 def test_full_config_dry_run_plans_every_shard(fresh_repo):
     jobs = planned_jobs(fresh_repo, "--configfile", "config/config.yaml")
     config = load_config("config/config.yaml")
@@ -139,6 +140,7 @@ def test_the_three_dependency_lists_agree():
 # --------------------------------------------------------------------- bad config
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "edit,message",
     [BAD_CONFIGS[i] for i in (0, 4, 9, 13, 21, 27, -2, -1)],
@@ -269,6 +271,7 @@ def test_a_user_csv_with_fewer_rows_than_its_sizes_stops_at_planning(tmp_path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value, reason", [("-5", "is -5.0"), ("inf", "is inf")])
 def test_a_real_cost_file_with_a_bad_value_stops_at_planning(tmp_path, value, reason):
     repo = copy_repo(tmp_path / "repo")
