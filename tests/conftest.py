@@ -25,7 +25,7 @@ from hypothesis import settings
 # timing test: hypothesis's 200 ms deadline per example would only make the property tests
 # fail on a loaded machine (CI's two cores run the end-to-end tests too).
 settings.register_profile("ci", max_examples=CI_EXAMPLES, deadline=None)
-settings.register_profile("fast", max_examples=CI_EXAMPLES // 5, deadline=None)
+settings.register_profile("fast", max_examples=CI_EXAMPLES // 10, deadline=None)
 settings.load_profile("fast")
 
 #: markers of the tests a plain ``pytest`` leaves out (``--all`` or ``-m`` runs them)

@@ -498,7 +498,7 @@ CI_EXAMPLES = 100
 
 def examples(ci: int) -> int:
     """``max_examples`` of a property test that runs ``ci`` examples under the ``ci`` profile,
-    scaled by the loaded profile's ``max_examples`` (the fast loop's runs a fifth), so one
+    scaled by the loaded profile's ``max_examples`` (the fast loop's runs a tenth), so one
     setting scales every test; at least ``min(ci, 5)``."""
     from hypothesis import settings
 
