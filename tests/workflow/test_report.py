@@ -423,6 +423,7 @@ def planned_files(dry_run: str) -> dict[str, dict[str, list[str]]]:
     return jobs
 
 
+@pytest.mark.slow
 def test_the_results_rules_read_the_table_registry(tmp_path):
     """No rule names the results tables: a table registered where the rules are read (by
     the Snakefile here, standing in for one more registration in

@@ -163,6 +163,7 @@ def _stops_at_planning(repo: Path, message: str, **kwargs) -> None:
     assert not (repo / "results").exists()
 
 
+@pytest.mark.slow
 def test_a_snakefile_run_from_another_folder_says_where_to_run_it(tmp_path):
     """``snakemake -s path/Snakefile`` from another folder says where to run it (``-d``), not that
     the config or registry cannot be read."""
@@ -184,6 +185,7 @@ def test_a_snakefile_run_from_another_folder_says_where_to_run_it(tmp_path):
     ) in proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_a_key_given_twice_in_the_configfile_stops_naming_both_lines(tmp_path):
     """A second ``datasets:`` block in the configfile stops the run naming both lines, never
     replacing the first."""
@@ -199,6 +201,7 @@ def test_a_key_given_twice_in_the_configfile_stops_naming_both_lines(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_an_alias_bomb_in_the_configfile_ends_in_one_short_line(tmp_path):
     """3.4 kB of nested YAML aliases in the configfile end in one short line."""
     from helpers import alias_bomb
@@ -211,6 +214,7 @@ def test_an_alias_bomb_in_the_configfile_ends_in_one_short_line(tmp_path):
     assert "expands to more than 100,000 values through its aliases" in output
 
 
+@pytest.mark.slow
 def test_a_cost_file_that_is_no_cost_table_is_named_never_printed(tmp_path):
     """A ``real`` cost file pointed at the process environment is named, never printed (a text file
     of secrets likewise: test_costs.py)."""
@@ -246,6 +250,7 @@ def _user_csv(repo: Path, text: str) -> None:
     (repo / "config/datasets_mine.yaml").write_text(yaml.safe_dump(registry))
 
 
+@pytest.mark.slow
 def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
     """An empty CSV, a missing label column and a label outside the rule stop at planning, before
     binarize (the other two: test_datasets.py)."""
@@ -259,6 +264,7 @@ def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_user_csv_with_fewer_rows_than_its_sizes_stops_at_planning(tmp_path):
     """A CSV of one data row stops at planning: the rows are counted where the label rule is read,
     not left to binarize."""
@@ -288,6 +294,7 @@ def test_a_real_cost_file_with_a_bad_value_stops_at_planning(tmp_path, value, re
     )
 
 
+@pytest.mark.slow
 def test_an_estimator_module_with_a_syntax_error_stops_at_planning(tmp_path):
     repo = copy_repo(tmp_path / "repo")
     (tmp_path / "site").mkdir()
@@ -364,6 +371,7 @@ def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
     assert not (repo / f"{RESULTS}/data/heart_inf.parquet").exists()
 
 
+@pytest.mark.slow
 def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
     """A config file (``--configfile`` files are read by Snakemake itself, before the
     workflow: ``python -m budgetboost.checks FILE`` names their line; see test_config.py).
@@ -937,6 +945,7 @@ def _bundled_components(config: dict) -> int:
     return len({root(node) for node in list(parent)})
 
 
+@pytest.mark.slow
 def test_the_dry_run_asks_for_the_configs_resources():
     """A real ``snakemake -n`` through the SLURM profile (tests/slurm/count_submissions.py):
     each job of the full-size config asks for what config/full_size.yaml measured."""
