@@ -11,7 +11,8 @@ from budgetboost.estimators.contract.names import ESTIMATORS, estimator_class
 
 
 def test_every_built_in_estimator_imports_from_the_package():
-    """``from budgetboost import AACO`` (or any field method or peer) failed."""
+    """``from budgetboost import AACO`` (or any other built-in estimator the registry names) gives
+    the registered class, listed in ``__all__``."""
     for name in ESTIMATORS:
         cls = getattr(budgetboost, name)
         assert cls is estimator_class(name) and issubclass(cls, BudgetedEstimator), name

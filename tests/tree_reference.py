@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from conftest import problems
+from helpers import examples, problems
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -150,7 +150,7 @@ def ref_predict(model, X, budget_leaf):
 # ---------------------------------------------------------------------------- problems
 def tree_problems(max_m=10):
     """Tiny problems: integer-valued or 0/1 columns, labels 0/1, costs with zeros, optional
-    groups (:func:`conftest.problems`)."""
+    groups (:func:`helpers.problems`)."""
     return problems(
         rows=(2, max_m), labels=(0, 1), costs=st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0])
     )
@@ -176,5 +176,5 @@ TRADEOFFS = st.sampled_from([None, 0.0, 0.01, 0.05, 0.2, 1.0])
 
 
 SETTINGS = settings(
-    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(120), derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -9,6 +9,7 @@ import math
 import baycomp
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
@@ -32,7 +33,7 @@ from budgetboost.analysis.vocabulary import (
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=1, max_size=18, unique=True))
 def test_without_ties_it_is_scipys_exact_wilcoxon(values):
     d = np.asarray([v for v in values if abs(v) > 1e-9])
@@ -53,7 +54,7 @@ def _enumerated_p(values: np.ndarray) -> float:
     return float(np.mean(flips))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(st.lists(st.integers(-4, 4), min_size=1, max_size=12))
 def test_with_ties_and_zeros_it_is_the_permutation_test_of_the_signed_ranks(counts):
     """Mean ranks for ties, every sign vector enumerated; a zero takes the smallest rank and
@@ -75,7 +76,7 @@ def test_with_ties_and_zeros_it_is_the_permutation_test_of_the_signed_ranks(coun
     assert signed_rank_p(d) == pytest.approx(expected, abs=1e-12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(
     st.lists(st.integers(-40, 40), min_size=2, max_size=30),
     st.integers(0, 6),

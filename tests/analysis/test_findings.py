@@ -32,8 +32,8 @@ def test_the_questions_come_from_the_catalogue():
 
 
 def test_as_published_names_the_papers_algorithms_only():
-    """A user's method that chooses nothing was labelled "(as published)", which means the
-    paper's settings (tau = 1 for its boosters): it reads "fixed settings"."""
+    """A user's method that chooses nothing reads "fixed settings"; "(as published)" means the
+    paper's settings (tau = 1 for its boosters) and names the paper's algorithms only."""
     from budgetboost.catalogue import Catalogue
 
     catalogue = Catalogue.from_config(

@@ -107,6 +107,7 @@ def test_the_switching_learner_has_the_stated_population_difference():
     assert population_error(1.0) == pytest.approx(0.3085, abs=1e-4)
 
 
+@pytest.mark.slow
 def test_a_learner_that_reads_its_training_rows_needs_their_share_of_the_correlation():
     """One nearest neighbour against its twin on an exchangeable block of attributes (equal
     population errors), 10 trials of 117 training and 38 test rows of 155 (the suite's
@@ -165,6 +166,7 @@ def _sentences(leads: dict[str, float], replicates: int, key: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_the_field_sentences_say_what_the_simulated_truth_is():
     """A lead of 0.03: AACO's family wins. All equal, or a lead inside the margin (0.006):
     no family wins, and no method is said to be lower than another (a lead the report calls

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
@@ -85,7 +86,7 @@ def test_bad_sizes_are_named(args, match):
         compare_paired([0.1, 0.2, 0.3], *args)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(
     counts=st.lists(st.integers(-30, 30), min_size=2, max_size=40),
     shape=sizes,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import DEMSAR_AUC, DEMSAR_NAMES
+from helpers import DEMSAR_AUC, DEMSAR_NAMES, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
@@ -98,7 +98,7 @@ def test_nemenyi_p_equals_scikit_posthocs(demsar_errors):
         pd.testing.assert_frame_equal(ours, theirs, check_names=False, rtol=0, atol=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(
     st.lists(st.floats(1.0, 6.0), min_size=2, max_size=8),
     st.integers(2, 40),
@@ -151,7 +151,7 @@ def tied_tables(k: tuple[int, int], rows: tuple[int, int]) -> st.SearchStrategy:
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(tied_tables(k=(3, 7), rows=(2, 15)))
 def test_friedman_equals_scipy_with_and_without_ties(errors):
     # errors 1e-15 apart still tie (rounded)
@@ -248,7 +248,7 @@ def test_nemenyi_cd_formula_and_arguments():
         ranks.nemenyi_q(3, alpha=1.5)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(tied_tables(k=(2, 8), rows=(1, 12)))
 def test_average_ranks_sum_to_k_k_plus_1_over_2(errors):
     # tied ranks are averaged, so the sum holds anyway

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
@@ -27,7 +28,7 @@ def enumerated_p(d) -> float:
     return float(np.mean(hits))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     counts=st.lists(st.integers(-40, 40), min_size=1, max_size=12),
     test_size=st.sampled_from([51, 108, 170, 2175, 5000]),

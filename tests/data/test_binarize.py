@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,7 @@ def test_distinct_gives_one_indicator_per_value_above_the_minimum():
     assert X.dtype == np.uint8
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=40))
 def test_distinct_indicators_encode_the_order_exactly(values):
     """Row sums are the rank among distinct values: x_a < x_b <=> sum_a < sum_b."""
@@ -145,7 +146,8 @@ def test_the_first_non_numeric_value_is_named_with_its_row():
 
 
 def test_an_infinite_feature_value_is_named_with_its_row():
-    """``inf`` gave an indicator ``a1>=inf`` and metadata that was not valid JSON."""
+    """An ``inf`` feature value stops binarization naming its row: no indicator ``a1>=inf``, no
+    metadata that is not valid JSON."""
     frame = pd.DataFrame({"a1": [1.0, np.inf, 3.0]})
     with pytest.raises(NotNumericError, match="'a1': its value inf at row 1 .* is not finite"):
         binarize_frame(frame, {"numeric": {"method": "distinct"}})

@@ -15,7 +15,7 @@ from budgetboost.data.costs import (
     write_costs,
 )
 
-from .conftest import toy_data
+from .helpers import toy_data
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import spearmanr
@@ -27,7 +27,7 @@ from budgetboost.data.io import read_metadata, write_table
 from budgetboost.data.registry import load_registry
 from budgetboost.data.splits import split_indices
 
-from .conftest import toy_data
+from .helpers import toy_data
 
 UNIFORM = {"model": "uniform_random", "low": 0, "high": 2}
 
@@ -54,7 +54,7 @@ def test_uniform_random_is_seeded_per_trial_and_cost_model():
     assert not np.array_equal(table.costs[0], table.costs[1])
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(low=st.floats(0, 5), width=st.floats(0, 5), trial=st.integers(0, 10_000))
 def test_uniform_costs_stay_in_their_interval(low, width, trial):
     spec = {"model": "uniform_random", "low": low, "high": low + width}
@@ -448,8 +448,8 @@ def test_an_attribute_listed_twice_in_a_cost_file_is_rejected(tmp_path, heart):
     ],
 )
 def test_a_cost_file_error_quotes_the_value_never_the_file(tmp_path, text, message):
-    """Bad case 11: an error about a cost file echoed its content (the process environment,
-    pointed at /proc/self/environ). Now it names the path and the offending value, cut."""
+    """An error about a cost file (here the process environment, /proc/self/environ) names the path
+    and the offending value, cut, never the file's content."""
     path = tmp_path / "secrets.env"
     path.write_text(text)
     with pytest.raises(ValueError) as err:
@@ -469,8 +469,8 @@ def test_a_cost_file_error_quotes_the_value_never_the_file(tmp_path, text, messa
     ],
 )
 def test_costs_that_would_overflow_are_the_configs_error(spec, key):
-    """Poor case: ``uniform_random`` with ``high: 1e308`` overflowed in the sums, and the
-    contract blamed the estimator."""
+    """``uniform_random`` with ``high: 1e308``, whose sums would overflow, is the config's error,
+    not blamed on the estimator by the contract."""
     with pytest.raises(SpecError) as err:
         check_spec(spec)
     assert err.value.key == key and "larger than 1e+100" in err.value.reason

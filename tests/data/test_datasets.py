@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.data.costs import make_costs
 from budgetboost.data.datasets import (
@@ -372,8 +372,8 @@ def test_text_in_a_parquet_column_names_the_value_and_the_way_out(tmp_path):
     ],
 )
 def test_the_label_rule_is_checked_against_a_present_file(tmp_path, text, message):
-    """An empty user CSV, a missing label column and a label outside
-    the rule failed binarize after a traceback; planning calls this (check_labels)."""
+    """An empty user CSV, a missing label column and a label outside the rule each stop in
+    ``check_labels`` (which planning calls), before binarize runs."""
     from budgetboost.data.datasets import check_labels
 
     path = tmp_path / "mine.csv"
@@ -425,7 +425,8 @@ def test_exclude_naming_a_missing_column_stops_at_planning(tmp_path):
 
 
 def test_the_missing_value_hint_of_an_infinite_value_is_the_text_a_file_holds():
-    """The hint of an infinite value printed ``np.float64(inf)`` (numpy's repr)."""
+    """The hint of an infinite value quotes the text a file holds, not numpy's repr
+    (``np.float64(inf)``)."""
     from budgetboost.data.datasets import _missing_value_hint
 
     for fmt, expected in [
@@ -459,8 +460,8 @@ def test_the_missing_value_hint_of_an_infinite_value_is_the_text_a_file_holds():
     ],
 )
 def test_a_label_column_not_found_gets_the_hint_its_header_gives(tmp_path, text, hint):
-    """A ``;``-separated file, or a header `` presence``, said only that the label
-    column was not there."""
+    """A ``;``-separated file, or a header `` presence``, gets the hint its header gives, beyond
+    saying that the label column is not there."""
     import io
 
     from budgetboost.data.datasets import DatasetError, label_vector

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from helpers import FIXTURES
 
 from budgetboost.data.download import DownloadError, fetch
 

@@ -78,8 +78,8 @@ def _shard_like(tmp_path):
 
 
 def test_a_table_edited_after_it_was_written_is_refused_naming_it(tmp_path):
-    """Bad case 9: a shard edited by hand (test_error 0, metadata kept) was read as a
-    result; the next summary showed 0.0."""
+    """A shard edited by hand (test_error 0, metadata kept) is refused when read, naming it, never
+    read as a result."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 

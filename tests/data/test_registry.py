@@ -8,7 +8,7 @@ import hashlib
 
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.data.registry import (
     download_targets,

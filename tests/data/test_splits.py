@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,7 @@ from budgetboost.data.splits import (
 )
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50))
 @given(n_rows=st.integers(2, 400), data=st.data())
 def test_splits_are_disjoint_sorted_and_of_the_asked_sizes(n_rows, data):
     train_size = data.draw(st.integers(1, n_rows - 1))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO
+from helpers import REPO
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost import BudgetedTree, SelectThenTrain
 from budgetboost.data.io import read_arrow, sha256_file
@@ -130,10 +130,12 @@ def errors_at_budget(built) -> dict[str, float]:
     return {name: float(np.mean(values)) for name, values in errors.items()}
 
 
+@pytest.mark.slow
 def test_a_per_example_tree_reaches_the_bayes_error_at_3_attributes(errors_at_budget):
     assert errors_at_budget["tree"] <= best_adaptive_error(BUDGET) + 0.03
 
 
+@pytest.mark.slow
 def test_a_fixed_set_of_3_attributes_does_not(errors_at_budget):
     """The best fixed set chosen on training rows errs as the analysis says (1,500 test rows:
     a standard error of about 0.01); select-then-train, a fixed set too, errs no less, and

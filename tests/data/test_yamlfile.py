@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import alias_bomb
+from helpers import alias_bomb
 
 from budgetboost.data.yamlfile import MAX_VALUES, YamlError, load_yaml, parse_yaml
 
@@ -28,7 +28,8 @@ def _error(path, what="config file") -> str:
     ],
 )
 def test_a_key_given_twice_names_the_file_the_key_and_both_lines(tmp_path, text, line, key, first):
-    """Bad case 4: PyYAML kept the last of two equal keys without a word."""
+    """Two equal keys stop the read naming the file, the key and both lines (PyYAML alone keeps the
+    last without a word)."""
     path = tmp_path / "my.yaml"
     path.write_text(text)
     assert _error(path) == (
@@ -45,7 +46,7 @@ def test_merge_keys_may_still_be_overridden():
 
 
 def test_an_alias_bomb_ends_in_a_short_line(tmp_path):
-    """Poor case: a 3.4 kB alias bomb gave a 15 MB one-line error."""
+    """A 3.4 kB alias bomb ends in a short one-line error, not its expansion."""
     path = tmp_path / "bomb.yaml"
     path.write_text(alias_bomb())
     message = _error(path)
@@ -69,8 +70,8 @@ def test_a_recursive_document_is_refused(tmp_path):
     ],
 )
 def test_files_that_are_no_yaml_text_are_refused_without_their_content(target, reason):
-    """A registry pointed at an endless device file read forever; the process environment
-    must never be printed."""
+    """A registry pointed at an endless device file is refused without being read to its end; the
+    process environment is never printed."""
     if not os.path.exists(target):
         pytest.skip(f"{target} does not exist here")
     os.environ["BUDGETBOOST_SECRET_PROBE"] = "s3cr3t-value"

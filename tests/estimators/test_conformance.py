@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.yamlfile import load_yaml
@@ -140,6 +140,7 @@ def test_the_cases_pass_the_parameter_checks(cls):
 
 
 # ------------------------------------------------------------------ scikit-learn
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:Estimator .* does not inherit")
 def test_scikit_learns_estimator_checks(case):
     from sklearn.utils.estimator_checks import check_estimator

@@ -19,7 +19,7 @@ from budgetboost.figures import panels as curve_panels
 from budgetboost.figures import registry as figures
 from budgetboost.figures.curves import BASELINE_ALPHA
 
-from .conftest import (
+from .helpers import (
     CATALOGUE,
     CONTEXT,
     LOCAL,
@@ -35,8 +35,8 @@ from .conftest import (
 
 
 def test_panel_selection(summary):
-    """Figure 2 holds the real costs, whatever the dataset's source (a local
-    dataset was drawn there whatever its costs)."""
+    """Figure 2 holds the datasets with real costs, whatever their source: a local dataset is drawn
+    there only for its real costs."""
     fig1 = plots.figure1_panels(summary, LOCAL)
     fig2 = plots.figure2_panels(summary, LOCAL)
     paper = [(d, "uniform_0_2") for d in PAPER_DATASETS]  # the paper's Table 1 order
@@ -255,10 +255,10 @@ def test_the_budget_axis_is_ticked_at_budgets_of_the_grid():
 
 
 def test_intervals_are_error_bars_set_side_by_side():
-    """With three trials the intervals are wide: as shaded bands, eight of them merged into
-    one grey mass. Now each is a thin error bar in its curve's colour, and the curves of a
-    panel are drawn a few points apart (their data stay the budgets), so no two markers or
-    bars of one budget are drawn on top of each other."""
+    """With three trials the intervals are wide: each is a thin error bar in its curve's colour (not
+    a shaded band merging with the others), and the curves of a panel are drawn a few points apart
+    (their data stay the budgets), so no two markers or bars of one budget are drawn on top of each
+    other."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.collections import LineCollection, PolyCollection
 
@@ -287,10 +287,10 @@ def _pixels_of(rgba: np.ndarray, colour: str, tolerance: float = 60.0) -> int:
 
 
 def test_a_curve_that_coincides_with_another_is_drawn_dashed_over_it():
-    """ecoli, boosted trees: Greedy with depth-2 trees had AdaBoostBT_Greedy's errors and hid
-    it. The later curve is now dashed over the earlier, both colours show along the line,
-    the legend names the two and the panel (its notes crowded the next row under the axes),
-    while it keeps the curve's own (solid) line."""
+    """ecoli, boosted trees, where Greedy with depth-2 trees has AdaBoostBT_Greedy's errors: the
+    later curve is dashed over the earlier, both colours show along the line, the legend names the
+    two and the panel (its notes kept off the next row's axes), while it keeps the curve's own
+    (solid) line."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     shards = synthetic_shards(datasets=("ecoli",), trials=3, budgets=(2, 6, 10), extra=())
@@ -349,8 +349,8 @@ def test_a_long_title_wraps_into_lines_of_even_length():
 
 
 def test_figure3_legend_explains_the_diamonds(summary):
-    """Figure 3 drew black diamonds its legend did not explain: the reference's entry now
-    shows the diamond on the dotted line."""
+    """Figure 3's legend explains its black diamonds: the reference's entry shows the diamond on the
+    dotted line."""
     fig = plots.figure_trees(summary, TREES)
     texts_ = [t.get_text() for t in fig.legends[0].get_texts()]
     reference = dict(zip(texts_, fig.legends[0].legend_handles, strict=True))[label("adaboost")]
@@ -381,9 +381,8 @@ def test_coinciding_curves_take_turns_along_the_line():
 
 
 def test_an_interval_is_clipped_to_the_error_scale_and_left_out_below_three_trials():
-    """With two trials the 95 % bands ran from 0 to 1 and flattened the curves: a mean over
-    fewer than three trials has no error bar (the legend says so), and every error bar
-    drawn lies within [0, 1]."""
+    """A mean over fewer than three trials has no error bar (the legend says so), so two trials' 95
+    % bands (0 to 1) never flatten the curves; every error bar drawn lies within [0, 1]."""
     from synthetic_results import trial_shards
 
     from budgetboost.analysis.summary import summarize

@@ -11,7 +11,7 @@ from synthetic_results import synthetic_shards
 from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
 
-from .conftest import curves, main_axes, make_context, results_tables
+from .helpers import curves, main_axes, make_context, results_tables
 
 #: the README's example: a method of family ``other`` with a label of its own
 MINE = {"estimator": "my_methods:CheapestStump", "label": "Cheapest stump", "family": "other"}
@@ -56,10 +56,10 @@ def _field_run():
 
 
 def test_a_users_method_is_drawn_against_budget_beside_its_references():
-    """The README's `mine` (family other) got a flat mean-rank line "(1 datasets)" and two
-    panels saying "no results". The field's curves draw it on every dataset and cost model
-    it ran, at every budget, with the references where they ran there: Smoothed and Greedy
-    as published and tuned, the peers and the field's other methods; nothing else."""
+    """A user's method (the README's `mine`, family other) is drawn against budget on every dataset
+    and cost model it ran, at every budget, with the references where they ran there: Smoothed and
+    Greedy as published and tuned, the peers and the field's other methods; nothing else (no
+    mean-rank line over one dataset, no "no results" panel)."""
     tables, catalogue = _field_run()
     spec = figures.load()["field_curves"]
     context = make_context(catalogue, spec.families)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO
 from synthetic_results import synthetic_shards
 
 from budgetboost.analysis.vocabulary import ALL
@@ -23,7 +23,7 @@ from budgetboost.figures import registry as figures
 from budgetboost.figures.pages import MAX_SHOWN_HEIGHT, shown_height
 from budgetboost.figures.style import save_figure
 
-from .conftest import PAPER_DATASETS, make_context, results_tables
+from .helpers import PAPER_DATASETS, make_context, results_tables
 
 matplotlib.use("Agg")
 
@@ -97,11 +97,12 @@ def suite_tables(suite_like):
     return results_tables(suite_like, catalogue), catalogue
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(figures.load()))
 def test_every_figure_keeps_its_text_inside_its_canvas(suite_tables, name):
-    """... and constrained layout lays it out: the suite's 19 algorithms in a one-panel
-    figure (adversarial costs, few cheap features) needed 14 legend rows in a fixed height,
-    matplotlib warned "axes sizes collapsed to zero" and drew the legend over the panel."""
+    """... and constrained layout lays it out: the suite's 19 algorithms in a one-panel figure
+    (adversarial costs, few cheap features) keep their legend off the panel, without matplotlib's
+    "axes sizes collapsed to zero"."""
     tables, catalogue = suite_tables
     spec = figures.load()[name]
     context = make_context(catalogue, spec.families)
@@ -142,11 +143,11 @@ def many_datasets(suite_tables):
     return wide, catalogue
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(figures.load()))
 def test_every_page_of_every_figure_fits_two_screens(many_datasets, name, tmp_path):
-    """No PNG taller than two screens when shown 1,400 px wide (pages.MAX_SHOWN_HEIGHT):
-    with the suite's 38 datasets one figure was 2,070 x 9,431 px, its legend 9,000 px below
-    its first panel. Each page is drawn as the plot rule draws it and saved as it saves it."""
+    """No PNG taller than two screens when shown 1,400 px wide (pages.MAX_SHOWN_HEIGHT), with the
+    suite's 38 datasets; each page is drawn as the plot rule draws it and saved as it saves it."""
     from PIL import Image
 
     tables, catalogue = many_datasets

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pandas as pd
 import pytest
-from conftest import REPO
+from helpers import REPO
 from synthetic_results import synthetic_shards
 
 from budgetboost.analysis.summary import summarize
@@ -20,7 +20,7 @@ from budgetboost.figures import registry as figures
 from budgetboost.figures.pages import MAX_SHOWN_HEIGHT, page_name, paginate, shown_height
 from budgetboost.pipeline.plan import Plan
 
-from .conftest import PAPER_DATASETS, make_context
+from .helpers import PAPER_DATASETS, make_context
 
 
 def test_units_that_fit_one_page_stay_on_one():
@@ -61,8 +61,8 @@ def _plan(edit=None):
 
 
 def test_the_tiny_run_plans_no_figure_with_nothing_to_draw():
-    """Its ``turney`` cost model is used by no dataset and no cost model is adversarial:
-    Figure 2 said "no results" and the adversarial figure was empty; they are not made."""
+    """Its ``turney`` cost model is used by no dataset and no cost model is adversarial: Figure 2
+    and the adversarial figure, which would say "no results" or be empty, are not made."""
     planned = _plan()
     names = {name for name, _ in planned.values()}
     assert "figure2" not in names and "adversarial_costs" not in names

@@ -8,7 +8,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import DEMSAR_AUC, DEMSAR_NAMES
+from helpers import DEMSAR_AUC, DEMSAR_NAMES
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure

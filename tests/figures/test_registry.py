@@ -17,7 +17,7 @@ from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
 from budgetboost.report import summary as report_summary
 
-from .conftest import (
+from .helpers import (
     BASELINE,
     CATALOGUE,
     curves,
@@ -213,9 +213,9 @@ def _reference_only_tables():
 
 @pytest.mark.parametrize("case", ["paper", "open_questions", "reference_only"])
 def test_has_content_says_whether_the_figure_draws_more_than_a_placeholder(shards, case):
-    """The first page listed Figure 2 and the adversarial figure for runs in which they only
-    said "no results". Each figure's ``has_content`` (its cheap ``content`` function, where
-    it has one) agrees with what its drawing shows: an axes other than a placeholder."""
+    """Each figure's ``has_content`` (its cheap ``content`` function, where it has one) agrees with
+    what its drawing shows: an axes other than a placeholder (the first page lists only figures with
+    content)."""
     tables, catalogue = {
         "paper": lambda: (results_tables(shards), CATALOGUE),
         "open_questions": _open_question_tables,

@@ -7,7 +7,7 @@ from budgetboost.figures import curves as plots
 from budgetboost.figures import panels as curve_panels
 from budgetboost.figures.style import save_figure
 
-from .conftest import CONTEXT
+from .helpers import CONTEXT
 
 
 def test_save_figure_png_and_pdf_reproducible(summary, tmp_path):

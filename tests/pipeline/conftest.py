@@ -1,5 +1,5 @@
-"""What the pipeline layer's tests share: a small problem in the pipeline's shapes, an algorithm
-entry and one training block."""
+"""The pipeline layer's fixture: a small problem in the pipeline's shapes (the rest the tests
+share is in ``helpers.py``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 
 from budgetboost.data.seeds import rng_from_key
-from budgetboost.pipeline import blocks, specs
 
-N_ROWS, N_COLS, N_TRIALS = 80, 12, 4
+from .helpers import N_COLS, N_ROWS, N_TRIALS
 
 
 @pytest.fixture(scope="module")
@@ -28,34 +27,3 @@ def problem():
         costs[t] = rng_from_key("test_experiment", "costs", t).uniform(0, 2, N_COLS)
     groups = np.arange(N_COLS) // 2
     return SimpleNamespace(X=X, y=y, splits=splits, costs=costs, groups=groups)
-
-
-def spec(name="smoothed", **entry):
-    entry.setdefault("estimator", "BudgetedBoost")
-    entry.setdefault("params", {"criterion": "smoothed", "max_rounds": 30})
-    return specs.algorithm_spec(name, entry, registry_rounds=7)
-
-
-def run(
-    problem,
-    algorithm,
-    trials=range(N_TRIALS),
-    budgets=(1.0, 2.0, 4.0, 8.0),
-    grouped=False,
-    costs=None,
-    twin=False,
-):
-    return blocks.run_block(
-        X=problem.X,
-        y=problem.y,
-        groups=problem.groups,
-        splits=problem.splits,
-        costs=problem.costs if costs is None else costs,
-        grouped=grouped,
-        dataset="toy",
-        cost_model="u02",
-        spec=algorithm,
-        budgets=list(budgets),
-        trials=list(trials),
-        twin=twin,
-    )

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,7 @@ from budgetboost.data.seeds import seed_from_key
 from budgetboost.estimators.contract.checks import ContractError
 from budgetboost.pipeline import blocks, specs
 
-from .conftest import N_COLS, N_TRIALS, run, spec
+from .helpers import N_COLS, N_TRIALS, run, spec
 
 # ------------------------------------------------------------------ run_block
 
@@ -122,7 +123,7 @@ def test_grouped_costs_pay_an_attribute_once(problem):
     assert ungrouped["n_features"].max() > N_COLS // 2
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15))
 @given(
     cuts=st.sets(st.integers(1, N_TRIALS - 1)),
     algorithm=st.sampled_from(["smoothed", "adaboost_rs"]),
@@ -256,10 +257,9 @@ def test_the_pipeline_runs_an_external_estimator(data):
 
 @pytest.mark.parametrize("name", ["DictEvaluation", "OverspendingRecord", "HalfError"])
 def test_an_estimators_own_evaluation_never_enters_the_shard(data, name):
-    """Records an estimator's own evaluate_at_budgets returns (a dict, an overspent
-    ``spent``, half the error) were stored or refused as they stood: the shard is computed
-    from the labels and costs of its checked hook, the same as the honest model's (planning
-    refuses such a class: test_config)."""
+    """What an estimator's own evaluate_at_budgets returns (a dict, an overspent ``spent``, half the
+    error) never enters the shard: the shard is computed from the labels and costs of its checked
+    hook, the same as the honest model's (planning refuses such a class: test_config)."""
     X, y = data
 
     def shard_of(estimator):
@@ -335,9 +335,8 @@ def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, de
     ],
 )
 def test_a_model_that_reads_unpaid_columns_or_is_not_reproducible_fails(data, name, message):
-    """An estimator reading the best column while reporting a spent of 0
-    was accepted, and one drawing from global random state (0.529 / 0.429 / 0.588 in three
-    runs) too."""
+    """An estimator reading the best column while reporting a spent of 0 fails the verification, and
+    so does one drawing from global random state."""
     X, y = data
     spec = specs.algorithm_spec("odd", {"estimator": f"fixtures.misbehaving_estimators:{name}"})
     with pytest.raises(ContractError) as err:
@@ -370,8 +369,9 @@ def test_honest_estimators_pass_the_verification(problem):
 
 
 def test_a_training_part_of_one_class_is_named_by_the_train_job():
-    """``train_size: 2`` failed the train job, which may run before the split job,
-    with the estimator's ``y must contain exactly two classes``, no trial named."""
+    """``train_size: 2`` (a training part of one class) fails the train job, which may run before
+    the split job, naming the trial, not with the estimator's ``y must contain exactly two classes``
+    alone."""
     from types import SimpleNamespace
 
     data = SimpleNamespace(y=np.array([1] * 18 + [-1] * 2), X=np.zeros((20, 1)))

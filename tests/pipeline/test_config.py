@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO, edited
+from helpers import REPO, edited
 
 from budgetboost.checks import ConfigError
 from budgetboost.pipeline.config import check_config, validate_config
@@ -220,7 +220,8 @@ def test_check_config_names_the_config_path(test_config, registry, edit, message
 
 
 def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config, registry):
-    """``sklearn.tree:DecisionTreeClassifier`` planned 54 jobs and failed in training."""
+    """``sklearn.tree:DecisionTreeClassifier``, not a budgeted estimator, stops at planning, before
+    any job."""
     pytest.importorskip("sklearn")
     config = validate_config(
         edited(
@@ -239,8 +240,8 @@ def test_a_class_that_is_not_a_budgeted_estimator_stops_at_planning(test_config,
 
 
 def test_a_required_constructor_parameter_stops_at_planning(test_config, registry):
-    """An estimator whose ``__init__`` needs an argument the config does not give
-    passed planning and failed every train job."""
+    """An estimator whose ``__init__`` needs an argument the config does not give stops at planning,
+    before any train job."""
     needy = "fixtures.misbehaving_estimators:Needy"
     config = validate_config(
         edited(test_config, lambda c: c["algorithms"]["greedy"].update(estimator=needy, params={}))
@@ -292,8 +293,8 @@ def test_an_estimator_without_the_prices_its_cost_model_passes_stops_at_planning
 def test_an_estimator_overriding_what_the_pipeline_computes_stops_at_planning(
     test_config, registry, estimator, methods
 ):
-    """Wrong case: an estimator whose own evaluate_at_budgets reported half its error was
-    summarised as the best method; a train job never calls it, and planning says so."""
+    """An estimator whose own evaluate_at_budgets reports half its error stops at planning: a train
+    job never calls it, and planning says so."""
     config = validate_config(
         edited(test_config, lambda c: c["algorithms"].update(mine={"estimator": estimator}))
     )
@@ -309,9 +310,9 @@ def test_an_estimator_overriding_what_the_pipeline_computes_stops_at_planning(
 
 
 def test_a_constraint_written_the_scikit_learn_way_is_read_so(test_config, registry):
-    """Poor case: a ``_parameter_constraints`` entry that is a plain type (``[int]``, as
-    scikit-learn allows) ended planning in a traceback; it is read as scikit-learn reads it,
-    and an entry that is no constraint stops in one line naming the class and parameter."""
+    """A ``_parameter_constraints`` entry that is a plain type (``[int]``, as scikit-learn allows)
+    is read as scikit-learn reads it; an entry that is no constraint stops planning in one line
+    naming the class and parameter."""
     fixtures = "fixtures.misbehaving_estimators"
 
     def planned(estimator, params):
@@ -434,8 +435,8 @@ def test_real_cost_values_are_checked_at_planning(test_config, registry, tmp_pat
 def test_a_cost_file_against_the_datasets_attributes_at_planning(
     test_config, registry, tmp_path, edit, detail
 ):
-    """A cost file missing an attribute failed every train job instead of planning;
-    a cost for an attribute that does not exist, or for the label, was silently ignored."""
+    """A cost file missing an attribute, or with a cost for an attribute that does not exist or for
+    the label, stops at planning, before any train job."""
     rows = (REPO / "resources/heart_cleveland_turney_costs.csv").read_text().splitlines()
     assert "thal,102.90,B,1.00" in rows
     edit(rows)
@@ -455,7 +456,7 @@ def test_a_cost_file_against_the_datasets_attributes_at_planning(
 
 
 def test_a_cost_file_header_may_have_spaces_around_its_names(tmp_path):
-    """A header ``feature , cost`` was not recognised as the cost table's."""
+    """A header ``feature , cost`` (spaces around the names) is recognised as the cost table's."""
     from budgetboost.data.cost_kinds import read_test_costs
 
     (tmp_path / "c.csv").write_text("feature , cost\nage,1.5\nsex,2\n")

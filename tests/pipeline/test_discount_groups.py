@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.estimators.boosting.booster import adaboost_path
 from budgetboost.pipeline.blocks import block_inputs, run_block_on

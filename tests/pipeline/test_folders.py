@@ -5,7 +5,7 @@ folder another config owns refused at planning."""
 from __future__ import annotations
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.checks import ConfigError, check_all, check_file, load_config_file
 from budgetboost.pipeline import folders
@@ -122,9 +122,8 @@ def test_an_owner_record_that_is_no_text_file_or_a_results_file_is_named(tmp_pat
 
 
 def test_a_results_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
-    """A read-only results folder gave a traceback at the start of a run (the
-    owner file could not be written). Simulated: the tests may run as root, who may write
-    anywhere."""
+    """A read-only results folder (its owner file cannot be written) stops the run in one line, not
+    a traceback. Simulated: the tests may run as root, who may write anywhere."""
 
     def refuse(text, path):
         raise PermissionError(13, "Permission denied", str(path))

@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 SCRIPT = """
 import ctypes, os, signal, sys, time, types
@@ -52,8 +52,8 @@ def run_job(tmp_path, body: str, runtime: float = 5, mem_mb: int = 100_000):
 
 
 def test_an_os_exit_inside_the_job_is_its_failure_in_one_line(tmp_path):
-    """``os._exit(0)`` in ``fit`` ended the job with status 0 and no outputs, and Snakemake
-    blamed the file system's latency."""
+    """``os._exit(0)`` in ``fit`` is the job's failure, said in one line (not status 0 and no
+    outputs, which Snakemake blames on the file system's latency)."""
     status, console, log = run_job(tmp_path, "with job.isolated():\n    os._exit(0)")
     assert status == 1
     assert console.strip() == (
@@ -65,8 +65,8 @@ def test_an_os_exit_inside_the_job_is_its_failure_in_one_line(tmp_path):
 
 
 def test_a_segfault_fails_the_job_in_one_line_its_traceback_in_the_log(tmp_path):
-    """A crash of the interpreter (a library's segfault) left nothing but Snakemake's
-    multi-line error: no line naming the signal or what the job was doing."""
+    """A crash of the interpreter (a library's segfault) ends the job in one line naming the
+    signal and the trial, and leaves its traceback in the job's log."""
     status, console, log = run_job(tmp_path, "ctypes.string_at(0)")
     assert status == 1
     assert console.strip() == (
@@ -126,8 +126,8 @@ def test_the_cpu_readings_count_the_start_up(tmp_path):
 
 
 def test_a_job_ignoring_its_alarm_is_ended_with_one_line(tmp_path):
-    """An estimator that ignores SIGALRM ran past its runtime, and its end showed only a
-    CalledProcessError."""
+    """An estimator that ignores SIGALRM is ended at its runtime, with one line saying so (not a
+    bare CalledProcessError)."""
     body = "signal.signal(signal.SIGALRM, signal.SIG_IGN)\ntime.sleep(60)"
     status, console, log = run_job(tmp_path, body, runtime=0.01)
     assert status == 1

@@ -6,7 +6,7 @@ import os
 import stat
 
 import pytest
-from conftest import copy_repo, snakemake
+from helpers import copy_repo, snakemake
 
 from budgetboost.pipeline.partitions import (
     cluster_partitions,

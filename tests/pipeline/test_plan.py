@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.checks import check_all, load_config_file
 from budgetboost.pipeline import plan

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ran_job
+from helpers import ran_job
 
 from budgetboost.pipeline.resources import DEFAULTS, measured, rule_resources, suggested
 

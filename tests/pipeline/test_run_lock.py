@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.pipeline import run_lock
 

@@ -9,7 +9,7 @@ import pytest
 from budgetboost.data.seeds import seed_from_key
 from budgetboost.pipeline import specs
 
-from .conftest import spec
+from .helpers import spec
 
 
 def test_algorithm_spec_copies_registry_rounds_into_the_named_parameter():

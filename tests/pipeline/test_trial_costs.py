@@ -93,7 +93,7 @@ def test_estimates_come_from_the_row_then_the_kind_then_the_class_then_the_defau
 
 
 def test_the_shipped_calibration_covers_every_algorithm_of_the_shipped_configs():
-    from conftest import REPO
+    from helpers import REPO
 
     from budgetboost.checks import check_all, load_config_file
     from budgetboost.pipeline.plan import PATH_ENTRY, Plan

@@ -55,7 +55,8 @@ def checked(estimator, data, seed=0, grid=GRID, prices=None):
 
 
 def test_the_old_check_looked_at_three_budgets_of_six():
-    """Wrong case 1's premise: the grid's first, middle and last budgets leave 1.0 out."""
+    """The grid's first, middle and last budgets leave 1.0 out: a check of those three alone misses
+    a model cheating at 1.0 (the next test)."""
     assert {GRID[0], GRID[len(GRID) // 2], GRID[-1]} == {0.25, 2.0, 4.0}
 
 
@@ -70,9 +71,9 @@ def test_the_old_check_looked_at_three_budgets_of_six():
     ],
 )
 def test_a_model_cheating_at_one_budget_is_caught_at_that_budget(data, seed, name, detail):
-    """Wrong case 1: honest everywhere but at budget 1.0, where it reads the best column
-    (1.35) and reports a spent of 0; the check looked at the first, middle and last budgets
-    only and accepted it."""
+    """A model honest everywhere but at budget 1.0, where it reads the best column (1.35) and
+    reports a spent of 0, is caught at that budget (not only the first, middle and last budgets are
+    checked)."""
     cheat = fitted(data, name)
     evaluation = cheat.evaluate_at_budgets(data[0][200:], data[1][200:], GRID)
     assert evaluation.spent[GRID.index(1.0)] == 0  # what it reports there
@@ -96,8 +97,8 @@ def test_a_model_cheating_at_one_budget_is_caught_at_that_budget(data, seed, nam
     ],
 )
 def test_a_model_reading_cheaper_columns_than_it_reports_is_caught(data, seed, name, detail):
-    """Wrong case 2: a vote of three columns (1.35 + 0.53 + 1.65 = 3.54) reported as 1.65 was
-    accepted: only the columns priced above 1.65 were shuffled."""
+    """A vote of three columns (1.35 + 0.53 + 1.65 = 3.54) reported as 1.65 is caught, though only
+    the 1.65 column is priced at the reported spent."""
     cheat = fitted(data, name)
     assert sorted(cheat.columns_.tolist()) == [0, 1, 2] and cheat.reported_ == 1.65
     with pytest.raises(ContractError) as err:
@@ -167,9 +168,8 @@ def test_the_stored_question_is_asked_again_a_few_times_whatever_the_grid(data, 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_model_reading_an_unpaid_column_on_large_questions_only_is_caught(data, seed):
-    """Wrong case: it pays for and says its three cheapest columns, and reads the best column
-    outside them only when asked about more rows than 8 per budget, the check's sample: it
-    passed the check, its stored error below the honest model's at the same price."""
+    """A model that pays for and says its three cheapest columns, and reads the best column outside
+    them only when asked about more rows than 8 per budget (the check's sample), is caught."""
     cheat = fitted(data, "SizePeeker")
     X, y = data
     big, _ = measure(cheat, X[200:], y[200:], GRID)
@@ -191,8 +191,8 @@ def test_a_model_reading_an_unpaid_column_on_large_questions_only_is_caught(data
 
 
 def test_the_stored_error_is_that_of_the_predicted_labels(data):
-    """Wrong case: an estimator whose own evaluate_at_budgets reports half its error was
-    stored as the best method; the pipeline never calls it."""
+    """The stored error is that of the predicted labels, never what an estimator's own
+    evaluate_at_budgets reports (here half its error): the pipeline never calls it."""
     X, y = data
     cheat = fitted(data, "HalfError")
     honest = CheapestStump(feature_costs=COSTS).fit(X[:200], y[:200])
@@ -207,9 +207,9 @@ def test_the_stored_error_is_that_of_the_predicted_labels(data):
 
 @pytest.mark.parametrize("name", ["Restless", "RestlessSays"])
 def test_a_model_drawing_from_global_random_state_is_called_not_reproducible(data, name):
-    """Poor case: a model drawing from global random state at every question was reported
-    as reading columns it does not pay for; asked the stored question again, unchanged, it
-    answers otherwise, and that is what the check says."""
+    """A model drawing from global random state at every question is called not reproducible (asked
+    the stored question again, unchanged, it answers otherwise), not a model reading columns it does
+    not pay for."""
     model = fitted(data, name)
     with pytest.raises(ContractError) as err:
         checked(model, data)

@@ -110,7 +110,7 @@ def test_plain_labels_keep_their_look_in_markdown():
 
 
 def test_wide_characters_keep_the_tables_aligned():
-    """Poor case: a CJK or emoji label broke the first page's tables ("Malformed table")."""
+    """A CJK or emoji label keeps the first page's tables aligned (no "Malformed table")."""
     labels = ["决策树", "🌳🌲 trees", "Smoothed τ=0.5", "e\u0301"]
     table = rst_table(pd.DataFrame({"algorithm": labels, "error": [0.1, 0.2, 0.3, 0.4]}))
     assert "决策树" in rendered_first_page(table)

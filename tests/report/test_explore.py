@@ -287,6 +287,7 @@ def _probe(page: str, tmp_path: Path) -> dict:
     return json.loads(html_lib.unescape(found.group(1)))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_a_reader_chooses_datasets_and_every_method_in_chromium(results, tmp_path):
     data = explore_data(results, CATALOGUE)
@@ -337,6 +338,7 @@ def suite_sized_page(datasets=38, methods=30, budgets=20, cost_models=3) -> str:
     return explore_page(data, "suite-sized run")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_a_suite_sized_page_loads_quickly(tmp_path):
     """38 datasets x 30 methods x 20 budgets x 3 cost models: the page's size and the time

@@ -37,8 +37,8 @@ def _findings():
 
 
 def test_the_first_page_prints_decided_rows_and_counts_the_rest():
-    """The tiny run's first page was ~6,000 px of rows reading "too few datasets": it
-    prints the comparisons that reached an outcome and one sentence for the others."""
+    """The tiny run's first page prints the comparisons that reached an outcome and one sentence for
+    the others, not a row per undecided comparison."""
     rows, catalogue = _findings()
     every = findings_text.findings_table(rows, catalogue)
     undecidable = every["outcome"].isin(UNDECIDABLE)

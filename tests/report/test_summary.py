@@ -54,8 +54,8 @@ def test_error_table_marks_the_best_mean():
 
 
 def test_an_interval_is_printed_from_three_trials_on():
-    """Over two trials the 95 % interval of a mean error ran past the whole error scale
-    (``0.268 ± 1.489``): a mean over fewer than three trials is printed alone."""
+    """A mean error over fewer than three trials is printed alone, without its 95 % interval (over
+    two, e.g. ``0.268 ± 1.489``, it runs past the whole error scale)."""
     df = trial_shards({("greedy", 2.0): [0.3, 0.4, 0.35], ("smoothed", 2.0): [0.25, 0.3]})
     summary = summaries.summarize(df)
     assert (summary["ci_half"] > 0.1).all()  # both have an interval, the two trials' wide

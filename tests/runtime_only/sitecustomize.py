@@ -7,7 +7,7 @@ end-to-end tests run the real ``snakemake`` with this guard, so a module that th
 rule script or the report imports but that no declared dependency provides fails the tests
 with ``ModuleNotFoundError`` instead of passing only because the test extra installed it.
 
-``BUDGETBOOST_RUNTIME_MODULES`` (set by ``tests/conftest.py``) lists the allowed top-level
+``BUDGETBOOST_RUNTIME_MODULES`` (set by ``tests/helpers.py``) lists the allowed top-level
 modules of installed distributions; modules of the standard library and modules that belong
 to no installed distribution (the working tree's own) are not affected.
 """

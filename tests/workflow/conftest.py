@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import copy_repo
+from helpers import copy_repo
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO
+from helpers import REPO
 from snakemake.iocontainers import Namedlist
 from synthetic_results import sizes_for, synthetic_shards
 

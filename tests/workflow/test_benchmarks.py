@@ -9,7 +9,7 @@ import runpy
 import sys
 
 import pytest
-from conftest import REPO, ran_job
+from helpers import REPO, ran_job
 
 
 @pytest.mark.parametrize(
@@ -71,8 +71,8 @@ def _resources(root, *args: str) -> tuple[int, str, str]:
 
 
 def test_resources_refuses_the_logs_of_another_config(tmp_path):
-    """Bad case 10: asked about config/config.yaml where only the tiny config ran, it
-    suggested the tiny run's train mem_mb 500 and runtime 5 (documented: 1,700 and 90)."""
+    """Asked about config/config.yaml where only the tiny config ran, ``benchmarks/resources.py``
+    refuses the other config's logs rather than suggest the tiny run's train resources for it."""
     from budgetboost.pipeline import folders
 
     ran_job(tmp_path, "train", "logs/test/train/heart/uniform_0_2/greedy/block-0.log", 30, 400, 1)
@@ -137,6 +137,7 @@ def test_list_scheduling_starts_the_highest_priority_ready_job_first():
     assert makespan.schedule(chain, 64) == (5.0, 3.0)
 
 
+@pytest.mark.slow
 def test_calibration_measures_a_trial_as_a_train_job_and_merges_its_rows(tmp_path):
     """``benchmarks/calibrate_blocks.py`` on one dataset and algorithm: a row per kind (the
     shared path's too), CPU seconds > 0, the binarized columns; a second run replaces its
@@ -224,6 +225,7 @@ def _printed(script: str, *args: str) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_the_headlines_simulation_prints_each_sentences_share():
     """``benchmarks/headlines.py --quick``: one replicate of the suite's field, a lead of 0.03
     beyond the margin: the acquisition family wins both bands, rightly."""
@@ -233,6 +235,7 @@ def test_the_headlines_simulation_prints_each_sentences_share():
     assert "e.g. At small budgets, per-example feature acquisition wins: AACO" in text
 
 
+@pytest.mark.slow
 def test_the_learners_check_prints_both_corrections():
     """``benchmarks/inference.py --learners --quick``: each learner at the suite's most common
     size, under the former rule (the 95 % interval) and the current one (90 %: the one-sided

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 import yaml
-from conftest import BAD_CONFIGS, REPO, SNAKEMAKE, copy_repo, edited, runtime_env
+from helpers import BAD_CONFIGS, REPO, SNAKEMAKE, copy_repo, edited, runtime_env
 
 from budgetboost.checks import ConfigError, check_all, load_config_file, main
 
@@ -83,7 +83,7 @@ PLANNING_ERRORS = [
 
 @pytest.mark.parametrize("edit, message", BAD_CONFIGS)
 def test_a_bad_config_stops_at_planning_in_one_line(test_config, edit, message):
-    """Every bad config of conftest.BAD_CONFIGS, through the checks the workflow makes when
+    """Every bad config of helpers.BAD_CONFIGS, through the checks the workflow makes when
     it is planned (test_workflow.py runs some through ``snakemake -n``)."""
     with pytest.raises(ConfigError) as err:
         check_all(edited(test_config, edit), REPO, ["config/test.yaml"])
@@ -115,8 +115,8 @@ def test_an_unreadable_registry_is_named(test_config):
 def test_a_registry_that_cannot_be_read_stops_in_one_line(
     tmp_path, capsys, test_config, registry, reason
 ):
-    """Poor cases: an endless device file and malformed YAML were raw tracebacks, also of
-    ``python -m budgetboost.checks``."""
+    """A registry that cannot be read (an endless device file, malformed YAML) stops in one line,
+    also under ``python -m budgetboost.checks``."""
     (tmp_path / "bad.yaml").write_text("heart: {source: [1\n")
     (tmp_path / "twice.yaml").write_text("heart: {}\necoli: {}\nheart: {}\n")
     config = edited(test_config, lambda c: c.update(registry=registry.format(root=tmp_path)))
@@ -131,7 +131,8 @@ def test_a_registry_that_cannot_be_read_stops_in_one_line(
 
 
 def test_a_key_given_twice_in_a_config_file_stops_naming_both_lines(tmp_path):
-    """Bad case 4: a second ``datasets:`` block replaced the first, and this said "ok"."""
+    """A second ``datasets:`` block in a config file stops the checks naming both lines, never
+    replacing the first."""
     text = (REPO / "config/test.yaml").read_text()
     path = tmp_path / "twice.yaml"
     path.write_text(text + "datasets:\n  heart: {cost_models: [uniform_0_2]}\n")
@@ -159,12 +160,12 @@ def test_the_command_line_checks_files(tmp_path, capsys, test_config):
 
 @pytest.mark.slow
 def test_a_device_given_as_configfile_is_snakemakes_to_refuse(capsys):
-    """Wrong case 4 of ``--configfile /dev/zero`` grew to 4.9 GB in 15 s. Snakemake
-    reads every ``--configfile`` itself (``ConfigSettings``: ``json.load`` of the whole file)
-    before any code of this workflow runs, so only Snakemake can refuse it there: capped at
-    1 GiB here, it dies of a MemoryError in its own loader (when this test fails, Snakemake
-    checks the file itself: docs/running.md can say so). ``python -m budgetboost.checks``,
-    which docs/running.md gives for a config file of unknown origin, names it in one line."""
+    """``--configfile /dev/zero``: Snakemake reads every ``--configfile`` itself
+    (``ConfigSettings``: ``json.load`` of the whole file) before any code of this workflow runs, so
+    only Snakemake can refuse it there: capped at 1 GiB here, it dies of a MemoryError in its own
+    loader (when this test fails, Snakemake checks the file itself: docs/running.md can say so).
+    ``python -m budgetboost.checks``, which docs/running.md gives for a config file of unknown
+    origin, names it in one line."""
     import resource
     import subprocess
 

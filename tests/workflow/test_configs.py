@@ -4,7 +4,7 @@ default run's trials do."""
 from __future__ import annotations
 
 import pytest
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost.checks import check_file, load_config_file
 from budgetboost.data.registry import load_registry

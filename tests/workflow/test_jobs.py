@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import (
+from helpers import (
     LOGS,
     REPO,
     RESULTS,
@@ -71,9 +71,9 @@ def one_line_error(proc, start: str) -> str:
 
 
 def test_an_estimator_cannot_move_or_write_the_jobs_outputs(tmp_path, monkeypatch):
-    """Bad case 8 (an estimator's ``chdir`` sent the shard to another folder; its writes into
-    ``results/`` were read as results) and bad case 9 (an edited shard was summarised as
-    it stood; a truncated one failed with ArrowInvalid and no way out)."""
+    """An estimator's ``chdir`` does not send the shard to another folder, its writes into
+    ``results/`` are never read as results, an edited shard is refused and a truncated one fails
+    naming the way out."""
     repo = copy_repo(tmp_path / "repo")
     cheap, wanderer = "external_estimator:CheapestStump", "misbehaving_estimators:Wanderer"
     own_estimators(repo, {"cheap": cheap, "wanderer": wanderer})
@@ -116,7 +116,8 @@ def test_an_estimator_cannot_move_or_write_the_jobs_outputs(tmp_path, monkeypatc
 
 
 def test_a_job_past_its_runtime_stops_naming_algorithm_dataset_and_trial(tmp_path):
-    """Bad case 7: an estimator that hangs in ``fit`` ran forever on a local run."""
+    """An estimator that hangs in ``fit`` is stopped at its runtime on a local run, naming
+    algorithm, dataset and trial."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"sleeper": "misbehaving_estimators:Sleeper"}, runtime=1)
     proc = run(repo, shard("sleeper"), check=False, timeout=300)
@@ -149,12 +150,10 @@ def test_a_job_past_its_runtime_stops_naming_algorithm_dataset_and_trial(tmp_pat
     ],
 )
 def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls, start):
-    """``sys.exit(0)`` in ``fit`` gave a MissingOutputException
-    and an empty log; a KeyboardInterrupt a 20-line traceback on the console. Case 2: a
-    model reading a column it reports not paying for, or not reproducible, was accepted.
-    ``os._exit(0)`` was blamed on the file system's latency; a model cheating at
-    one budget only, or voting with three columns and reporting one, was accepted, and one
-    reading an unpaid column only when asked about more rows than the check sampled."""
+    """``sys.exit(0)``, ``os._exit(0)`` or a KeyboardInterrupt in ``fit`` fails the job in one line;
+    a model reading a column it reports not paying for (at every budget, at one budget
+    only, voting with three columns and reporting one, or only when asked about more rows than the
+    check samples), or not reproducible, fails its job."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"odd": f"misbehaving_estimators:{cls}"})
     line = one_line_error(run(repo, shard("odd"), check=False), "rule train ")
@@ -224,9 +223,8 @@ def test_a_second_run_on_a_results_folder_stops_at_its_start(tmp_path):
 
 
 def test_an_estimator_reporting_its_own_error_stops_at_planning(tmp_path):
-    """Wrong case: a plug-in whose own evaluate_at_budgets reported half its error ran, exit
-    status 0, and was summarised as the best method (0.193 against 0.385 for the identical
-    honest model). A train job never calls it; planning stops in one line, no job run."""
+    """A plug-in whose own evaluate_at_budgets reports half its error stops at planning in one line,
+    no job run (a train job never calls it)."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"odd": "misbehaving_estimators:HalfError"})
     proc = run(repo, f"{RESULTS}/summary/summary.parquet", check=False)
@@ -243,9 +241,9 @@ def test_an_estimator_reporting_its_own_error_stops_at_planning(tmp_path):
 
 
 def test_a_method_that_is_not_reproducible_fails_the_run(tmp_path):
-    """An estimator drawing from global random state (Moody) was accepted; its train job
-    passes (it reads only what it pays for), the reproducibility check of its cheapest
-    trial, a job of its own, stops the run before the findings, in one line."""
+    """An estimator drawing from global random state (Moody) passes its train job (it reads only
+    what it pays for); the reproducibility check of its cheapest trial, a job of its own, stops the
+    run before the findings, in one line."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"odd": "misbehaving_estimators:Moody"})
     summary = f"{RESULTS}/summary/summary.parquet"
@@ -256,7 +254,7 @@ def test_a_method_that_is_not_reproducible_fails_the_run(tmp_path):
 
 
 def test_what_an_estimator_prints_goes_to_the_jobs_log(tmp_path):
-    """Poor case: an estimator printing 8 MB flooded the console (its log got 188 bytes)."""
+    """What an estimator prints (8 MB here) goes to the job's log, not the console."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"chatter": "misbehaving_estimators:Chatter"})
     proc = run(repo, shard("chatter"))
@@ -269,8 +267,7 @@ def test_what_an_estimator_prints_goes_to_the_jobs_log(tmp_path):
 
 
 def test_an_estimator_module_outside_the_repository_is_part_of_its_jobs_code(tmp_path):
-    """Bad case 6: editing an estimator on PYTHONPATH, or a helper it imports, left its
-    shards standing ("Nothing to be done")."""
+    """Editing an estimator on PYTHONPATH, or a helper it imports, re-runs its shards."""
     repo = copy_repo(tmp_path / "repo")
     site = tmp_path / "site"
     site.mkdir()
@@ -299,8 +296,8 @@ def test_an_estimator_module_outside_the_repository_is_part_of_its_jobs_code(tmp
 
 
 def test_each_config_writes_to_a_folder_of_its_own(run_copy, tmp_path):
-    """Bad case 5: config/test.yaml wrote into the default run's results/; a dry run of the
-    default config then planned 27 train jobs over its shards."""
+    """config/test.yaml writes to a results folder of its own, so a dry run of the default config
+    plans its train jobs without counting the test run's shards."""
     assert (run_copy / RESULTS / ".budgetboost-config").read_text().startswith(TEST_CONFIG)
     assert not (run_copy / "results/shards").exists() and not (run_copy / "logs/train").exists()
     jobs = planned_jobs(run_copy, "--configfile", "config/config.yaml")
@@ -372,11 +369,10 @@ def test_a_train_job_that_breaks_the_contract_fails_and_writes_no_shard(tmp_path
 
 
 def test_a_shard_made_by_another_config_is_never_read(tmp_path):
-    """Wrong case 3 of a shard copied from a run with ``max_rounds: 3`` over this
-    run's (``max_rounds: 10``) was summarised as it stood (Greedy 0.271 -> 0.318 at every
-    budget) and ``-n`` had nothing to do: it is newer than its inputs and Snakemake has no
-    params of its own for it. Its identity is not the plan's: the summary stops, naming the
-    file and the command that rebuilds it, which gives back this config's shard."""
+    """A shard copied from a run with ``max_rounds: 3`` over this run's (``max_rounds: 10``) is
+    never read: it is newer than its inputs and Snakemake has no params of its own for it, but its
+    identity is not the plan's, so the summary stops, naming the file and the command that rebuilds
+    it, which gives back this config's shard."""
     runs = {}
     for rounds in (10, 3):
         repo = runs[rounds] = copy_repo(tmp_path / f"rounds-{rounds}")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SNAKEMAKE, TEST_CONFIG, snakemake
+from helpers import REPO, SNAKEMAKE, TEST_CONFIG, snakemake
 
 RUFF = Path(sys.executable).with_name("ruff")
 
@@ -20,6 +20,7 @@ def test_ruff(args):
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "config", ["config/config.yaml", "config/peers_extended.yaml", TEST_CONFIG]
 )

@@ -10,7 +10,7 @@ import sys
 from dataclasses import replace
 
 import pytest
-from conftest import REPO, RESULTS, TEST_CONFIG, edit_config, planned_jobs, snakemake
+from helpers import REPO, RESULTS, TEST_CONFIG, edit_config, planned_jobs, snakemake
 
 from budgetboost.catalogue import Catalogue
 from budgetboost.checks import check_all

@@ -26,7 +26,7 @@ import math
 
 import pytest
 import yaml
-from conftest import copy_repo, snakemake
+from helpers import copy_repo, snakemake
 from scipy import stats as sps
 
 from budgetboost.analysis.per_dataset import TRAINING_SHARE

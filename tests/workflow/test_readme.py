@@ -18,7 +18,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, copy_repo
+from helpers import REPO, copy_repo
 
 from budgetboost.data.datasets import read_binarized
 from budgetboost.data.io import read_table

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import snakemake.report as snakemake_report
-from conftest import REPO, RESULTS, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
+from helpers import REPO, RESULTS, SNAKEMAKE, clone_run, copy_repo, edit_config, runtime_env
 from matplotlib import image as mpimg
 from synthetic_results import synthetic_shards
 
@@ -423,6 +423,7 @@ def planned_files(dry_run: str) -> dict[str, dict[str, list[str]]]:
     return jobs
 
 
+@pytest.mark.slow
 def test_the_results_rules_read_the_table_registry(tmp_path):
     """No rule names the results tables: a table registered where the rules are read (by
     the Snakefile here, standing in for one more registration in
@@ -582,9 +583,8 @@ def test_report_renders_in_headless_chromium(report_repo, tmp_path):
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 @pytest.mark.parametrize("size", [(1400, 900), (1920, 1080)])
 def test_the_first_page_opens_on_its_title_and_verdicts(report_repo, tmp_path, size):
-    """The report opened in the middle of a table, its title at -2,301 px and
-    out of reach (Snakemake centres a tall page). At 1400x900 and 1920x1080 the title and the
-    whole verdicts table now lie inside the window, without scrolling."""
+    """At 1400x900 and 1920x1080 the first page's title and the whole verdicts table lie inside the
+    window, without scrolling (Snakemake centres a tall page)."""
     html = report_repo / results_of(report_repo) / "report.html"
     where = page_positions(html, tmp_path / "profile", *size)
     for name in ("title", "table"):
@@ -692,10 +692,9 @@ def page_text(url: str, profile: Path) -> str:
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (/usr/bin/chromium)")
 def test_the_evidence_opens_as_a_readable_page_in_chromium(report_repo, tmp_path):
-    """The first page sends readers to claims.md (Tables), but its link was a
-    ``data:text/markdown`` URL that chromium downloads instead of showing (summary.md too).
-    The report holds them as HTML pages: its own code shows each in a frame, and the frame's
-    page reads, as text, every heading and table cell of the Markdown."""
+    """The first page's links to claims.md (Tables) and summary.md open as HTML pages in chromium,
+    not as a ``data:text/markdown`` URL it would download: the report's own code shows each in a
+    frame, and the frame's page reads, as text, every heading and table cell of the Markdown."""
     from markdown_it import MarkdownIt
 
     results = results_of(report_repo)
@@ -777,8 +776,8 @@ def test_a_config_only_algorithm_and_a_test_only_figure_plug_in(tmp_path):
 
 @pytest.mark.slow
 def test_a_report_from_out_of_date_results_is_refused(base_run, tmp_path):
-    """``snakemake --report`` after a config change built "Report created." from the old
-    results; now it stops, saying how many jobs are out of date, and writes no report."""
+    """``snakemake --report`` after a config change stops, saying how many jobs are out of date, and
+    writes no report from the old results."""
     repo = clone_run(base_run, tmp_path / "repo")
     edit_config(repo, lambda c: c["algorithms"]["greedy"]["params"].update(max_rounds=30))
     proc = subprocess.run(
@@ -871,11 +870,11 @@ def _script_blocks(html: str) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_a_report_shows_hostile_labels_as_text(tmp_path):
-    """Bad cases 1-3 and the poor cases of labels: a label ``</script>`` ended the report's
-    results script (live ``<img onerror>`` and ``<script>`` in the page), a label became a
-    ``javascript:`` link or was evaluated by Jinja2 ("Greedy 49"), ``{{ oops`` stopped the
-    report, a CJK label broke the first page's tables. The real run, the real report, parsed
-    (and rendered by chromium where it is installed)."""
+    """Hostile labels are shown as text: a label ``</script>`` does not end the report's results
+    script (no live ``<img onerror>`` or ``<script>``), no label becomes a ``javascript:`` link or
+    is evaluated by Jinja2, ``{{ oops`` does not stop the report, a CJK label keeps the first page's
+    tables. The real run, the real report, parsed (and rendered by chromium where it is
+    installed)."""
     repo = copy_repo(tmp_path / "repo")
     edit_config(repo, _hostile)
     _run(repo, "--cores", "2", "--configfile", "config/test.yaml")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO
 
 pytestmark = pytest.mark.slurm
 

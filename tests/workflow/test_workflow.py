@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import (
+from helpers import (
     BAD_CONFIGS,
     LOGS,
     REPO,
@@ -79,6 +79,7 @@ def all_rows(repo: Path, **filters) -> pd.DataFrame:
 # --------------------------------------------------------------------- static checks
 
 
+@pytest.mark.slow
 def test_full_config_dry_run_plans_every_shard(fresh_repo):
     jobs = planned_jobs(fresh_repo, "--configfile", "config/config.yaml")
     config = load_config("config/config.yaml")
@@ -139,6 +140,7 @@ def test_the_three_dependency_lists_agree():
 # --------------------------------------------------------------------- bad config
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "edit,message",
     [BAD_CONFIGS[i] for i in (0, 4, 9, 13, 21, 27, -2, -1)],
@@ -161,9 +163,10 @@ def _stops_at_planning(repo: Path, message: str, **kwargs) -> None:
     assert not (repo / "results").exists()
 
 
+@pytest.mark.slow
 def test_a_snakefile_run_from_another_folder_says_where_to_run_it(tmp_path):
-    """``snakemake -s path/Snakefile`` from another folder said the config (or the
-    registry) cannot be read, with no word of ``-d``."""
+    """``snakemake -s path/Snakefile`` from another folder says where to run it (``-d``), not that
+    the config or registry cannot be read."""
     repo = copy_repo(tmp_path / "repo")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -182,9 +185,10 @@ def test_a_snakefile_run_from_another_folder_says_where_to_run_it(tmp_path):
     ) in proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_a_key_given_twice_in_the_configfile_stops_naming_both_lines(tmp_path):
-    """Bad case 4: a second ``datasets:`` block replaced the first (ecoli gone, 54 jobs
-    became 31) without a word."""
+    """A second ``datasets:`` block in the configfile stops the run naming both lines, never
+    replacing the first."""
     repo = copy_repo(tmp_path / "repo")
     path = repo / TEST_CONFIG
     text = path.read_text()
@@ -197,9 +201,10 @@ def test_a_key_given_twice_in_the_configfile_stops_naming_both_lines(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_an_alias_bomb_in_the_configfile_ends_in_one_short_line(tmp_path):
-    """Poor case: 3.4 kB of nested YAML aliases gave a 15 MB one-line error."""
-    from conftest import alias_bomb
+    """3.4 kB of nested YAML aliases in the configfile end in one short line."""
+    from helpers import alias_bomb
 
     repo = copy_repo(tmp_path / "repo")
     (repo / TEST_CONFIG).write_text((repo / TEST_CONFIG).read_text() + alias_bomb())
@@ -209,9 +214,10 @@ def test_an_alias_bomb_in_the_configfile_ends_in_one_short_line(tmp_path):
     assert "expands to more than 100,000 values through its aliases" in output
 
 
+@pytest.mark.slow
 def test_a_cost_file_that_is_no_cost_table_is_named_never_printed(tmp_path):
-    """Bad case 11: a ``real`` cost file pointed at the process environment printed it (a
-    text file of secrets likewise: test_costs.py)."""
+    """A ``real`` cost file pointed at the process environment is named, never printed (a text file
+    of secrets likewise: test_costs.py)."""
     target, message = "/proc/self/environ", "cost file /proc/self/environ: is not a text file"
     repo = copy_repo(tmp_path / "repo")
     edit_config(
@@ -244,9 +250,10 @@ def _user_csv(repo: Path, text: str) -> None:
     (repo / "config/datasets_mine.yaml").write_text(yaml.safe_dump(registry))
 
 
+@pytest.mark.slow
 def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
-    """Poor cases: an empty CSV, a missing label column and a label outside the rule passed
-    planning and failed binarize after a traceback (the other two: test_datasets.py)."""
+    """An empty CSV, a missing label column and a label outside the rule stop at planning, before
+    binarize (the other two: test_datasets.py)."""
     repo = copy_repo(tmp_path / "repo")
     _user_csv(repo, "a,y\n1,0\n2,1\n3,2\n")
     _stops_at_planning(
@@ -257,9 +264,10 @@ def test_a_user_csv_the_label_rule_cannot_read_stops_at_planning(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_user_csv_with_fewer_rows_than_its_sizes_stops_at_planning(tmp_path):
-    """Poor case: a CSV of one data row passed planning and its binarize job said that
-    every attribute is constant; the rows are counted where the label rule is read."""
+    """A CSV of one data row stops at planning: the rows are counted where the label rule is read,
+    not left to binarize."""
     repo = copy_repo(tmp_path / "repo")
     _user_csv(repo, "a,y\n1,0\n")
     _stops_at_planning(
@@ -269,6 +277,7 @@ def test_a_user_csv_with_fewer_rows_than_its_sizes_stops_at_planning(tmp_path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value, reason", [("-5", "is -5.0"), ("inf", "is inf")])
 def test_a_real_cost_file_with_a_bad_value_stops_at_planning(tmp_path, value, reason):
     repo = copy_repo(tmp_path / "repo")
@@ -285,6 +294,7 @@ def test_a_real_cost_file_with_a_bad_value_stops_at_planning(tmp_path, value, re
     )
 
 
+@pytest.mark.slow
 def test_an_estimator_module_with_a_syntax_error_stops_at_planning(tmp_path):
     repo = copy_repo(tmp_path / "repo")
     (tmp_path / "site").mkdir()
@@ -311,9 +321,9 @@ def test_an_estimator_module_with_a_syntax_error_stops_at_planning(tmp_path):
     ],
 )
 def test_sizes_the_data_cannot_hold_stop_at_planning_once_it_exists(run_copy, sizes, message):
-    """Found only in train jobs before. Planning checks the sizes against the rows of the
-    source file (read for its label rule) and, where the binarized data exists (any run
-    after the first), every trial's training classes against it."""
+    """Planning checks the sizes against the rows of the source file (read for its label rule) and,
+    where the binarized data exists (any run after the first), every trial's training classes
+    against it."""
     edit_config(run_copy, lambda c: c["datasets"]["heart"].update(sizes))
     proc = snakemake(run_copy, "-n", check=False)
     output = proc.stdout + proc.stderr
@@ -341,7 +351,8 @@ def _heart_as(repo: Path, name: str, source: dict, sha256: str | None = None) ->
 
 @pytest.mark.slow
 def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
-    """``inf`` gave an indicator ``a1>=inf`` and metadata that was not valid JSON."""
+    """An ``inf`` feature value fails binarize naming it: no indicator ``a1>=inf``, no metadata that
+    is not valid JSON."""
     import hashlib
 
     repo = copy_repo(tmp_path / "repo")
@@ -360,6 +371,7 @@ def test_an_infinite_feature_value_fails_binarize_naming_it(tmp_path):
     assert not (repo / f"{RESULTS}/data/heart_inf.parquet").exists()
 
 
+@pytest.mark.slow
 def test_a_yaml_error_in_the_default_config_names_file_and_line(tmp_path):
     """A config file (``--configfile`` files are read by Snakemake itself, before the
     workflow: ``python -m budgetboost.checks FILE`` names their line; see test_config.py).
@@ -526,8 +538,7 @@ def test_writing_an_algorithms_params_in_another_order_reruns_nothing(run_copy):
 
 @pytest.mark.slow
 def test_writing_a_cost_as_an_integer_reruns_nothing(run_copy):
-    """``high: 2.0`` written ``high: 2`` (the same number) re-ran the cost tables
-    and every shard of the cost model."""
+    """``high: 2.0`` written ``high: 2`` (the same number) re-runs nothing."""
 
     def integers(config):
         for model in config["cost_models"].values():
@@ -934,6 +945,7 @@ def _bundled_components(config: dict) -> int:
     return len({root(node) for node in list(parent)})
 
 
+@pytest.mark.slow
 def test_the_dry_run_asks_for_the_configs_resources():
     """A real ``snakemake -n`` through the SLURM profile (tests/slurm/count_submissions.py):
     each job of the full-size config asks for what config/full_size.yaml measured."""

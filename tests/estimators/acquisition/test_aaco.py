@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import problems
+from helpers import examples, problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -500,7 +500,7 @@ def test_fixed_alpha_without_validation_fits_on_all_rows():
     assert model.score(X, y) == 1.0
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=examples(25), derandomize=True)
 @given(
     problem=problems(rows=(6, 30), columns=5, levels=(2, 3)),
     budget=st.sampled_from([0.0, 0.3, 1.0, 2.5, None]),
@@ -811,12 +811,10 @@ def test_no_example_reads_a_column_it_did_not_pay_for(variant):
 
 
 def test_defaults_give_the_results_of_before_the_network_and_the_horizons():
-    """The default AACO (logistic oracle, the fitted budget as the only horizon) gives what
-    it gave before the network and the horizon grid were added: a digest of its errors,
-    costs, labels at every budget and chosen configurations on two small problems, recorded
-    with the commit before them (every decision there clear of near-ties, so the digest
-    does not depend on the machine's rounding); and the defaults spelled out give the same
-    bytes."""
+    """The default AACO (logistic oracle, the fitted budget as the only horizon) gives a recorded
+    digest of its errors, costs, labels at every budget and chosen configurations on two small
+    problems (every decision there clear of near-ties, so the digest does not depend on the
+    machine's rounding); the defaults spelled out give the same bytes."""
     budgets = [0.0, 0.3, 0.6, 1.0, 1.5, 2.0, 2.5, 3.0]
     recorded = {
         3: "745fe1db156d2ccb317170c050169ebd7efb98703b77982d43477d2e9149e2f1",

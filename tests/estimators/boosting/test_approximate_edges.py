@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import threadpoolctl
-from conftest import CRITERIA
-from conftest import fit_engine as _engine
+from helpers import CRITERIA, examples
+from helpers import fit_engine as _engine
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,7 +68,7 @@ def test_the_kernel_picked_is_a_known_one_and_built(one_blas_thread):
             assert (block.sparse is not None) == (forced == "sparse")
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     m=st.sampled_from([2, 33, 700, 5000]),
@@ -152,7 +152,7 @@ def test_without_refinement_the_fits_differ(one_blas_thread, kernel):
     )
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=examples(150), derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     criterion=st.sampled_from(["adaboost", "greedy", "smoothed", "speedboost", "hybrid"]),

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from conftest import CRITERIA, problems
-from conftest import fit_engine as _engine
+from helpers import CRITERIA, examples, problems
+from helpers import fit_engine as _engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_fit
@@ -17,7 +17,7 @@ from budgetboost.estimators.boosting.booster import GAMMA_CAP, adaboost_path
 
 
 @settings(
-    max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(250), derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(
     problem=problems(),
@@ -39,7 +39,7 @@ def test_engine_matches_reference(problem, criterion, tau, max_rounds):
         np.testing.assert_allclose(model.alpha_, a, rtol=1e-12, atol=1e-12)
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=examples(150), derandomize=True)
 @given(
     problem=problems(), criterion=st.sampled_from(CRITERIA), budget=st.floats(0, 4, allow_nan=False)
 )
@@ -282,7 +282,7 @@ def test_a_path_without_rounds_has_typed_empty_arrays():
 # ----------------------------------------------------------- the shared AdaBoost path
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(
     seed=st.integers(0, 2**32 - 1),
     max_rounds=st.integers(1, 40),

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import problems
+from helpers import examples, problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,8 +103,7 @@ def _prepared(gamma: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 @settings(
-    max_examples=1000,
-    deadline=None,
+    max_examples=examples(1000),
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -165,7 +164,7 @@ FITS = problems(
 
 
 @settings(
-    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(300), derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(
     problem=FITS,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -42,7 +43,7 @@ def test_sampling_frequencies_match_p(toy, cost_weighted):
     assert result.pvalue > 1e-3
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=examples(40), derandomize=True)
 @given(
     budgets=st.lists(st.floats(0, 30, allow_nan=False), min_size=1, max_size=6),
     cost_weighted=st.booleans(),
@@ -169,7 +170,7 @@ def _reference_sample(model, X, budgets):
     return out
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=examples(25), derandomize=True)
 @given(
     seed=st.integers(0, 2**32 - 1),
     cost_weighted=st.booleans(),
@@ -208,10 +209,10 @@ def test_sampling_is_the_reference_loop_on_the_same_stream(
 
 @pytest.mark.parametrize("cost_weighted", [False, True])
 def test_a_budget_samples_the_same_whatever_the_other_budgets(toy, cost_weighted):
-    """Several blocks of rows: what an example draws at a budget does not depend on the
-    other budgets asked with it (the largest one sets how many steps a block takes; with
-    one stream shared by the blocks, the later blocks' draws moved with it: a train job's
-    check of unread columns, at one budget, then saw draws its evaluation never made)."""
+    """Several blocks of rows: what an example draws at a budget does not depend on the other
+    budgets asked with it (the largest one sets how many steps a block takes, which must not move a
+    later block's draws: a train job's check of unread columns, at one budget, sees the draws its
+    evaluation made)."""
     X, y, costs = toy
     model = AdaBoostRS(n_rounds=30, cost_weighted=cost_weighted, feature_costs=costs)
     model.set_params(random_state=7, max_draws=300).fit(X[:150], y[:150])

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import CRITERIA
-from conftest import fit_engine as _engine
+from helpers import CRITERIA, examples
+from helpers import fit_engine as _engine
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import reference_fit
@@ -32,7 +32,7 @@ def _binarized(rng, m, n_attributes, levels):
     return np.column_stack(cols).astype(float)
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(seed=st.integers(0, 2**32 - 1), m=st.integers(2, 40), levels=st.integers(9, 15))
 def test_every_edge_block_gives_the_direct_edges(seed, m, levels):
     """Chains, sign products and sorted cumulative sums agree with sum_i D(i) y_i h(x_i)."""
@@ -71,7 +71,7 @@ def _zero_one_columns(rng, m):
     return np.column_stack([X, X[:, 4], 1.0 - X[:, 9]])
 
 
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=examples(80), derandomize=True)
 @given(seed=st.integers(0, 2**32 - 1), m=st.integers(2, 60), exact=st.booleans())
 def test_sparse_block_gives_the_direct_edges(seed, m, exact):
     """The sparse block's edges are ``S^T (D*y)`` over the +-1 outputs: to the last bits for

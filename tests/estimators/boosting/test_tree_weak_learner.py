@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import CRITERIA, problems
+from helpers import CRITERIA, examples, problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import reference_tree_fit
@@ -43,7 +43,7 @@ def _fit(X, y, costs, groups, criterion, max_rounds, depth, budget=None, tau=1.0
 
 
 @settings(
-    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(120), derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(
     problem=problems(),
@@ -91,7 +91,7 @@ def _check_against_reference(X, y, costs, groups, criterion, max_rounds, depth, 
 
 
 @settings(
-    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(150), derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(
     problem=problems(),
@@ -123,7 +123,7 @@ def test_trees_match_the_reference_on_a_larger_problem(criterion, grouped):
         _check_against_reference(X, y, costs, groups, criterion, 6, depth, tau=0.5)
 
 
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=examples(80), derandomize=True)
 @given(
     problem=problems(),
     criterion=st.sampled_from(CRITERIA),

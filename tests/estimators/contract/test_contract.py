@@ -71,7 +71,8 @@ def test_scores_must_be_finite_and_one_row_per_budget():
 
 
 def test_scores_and_costs_that_are_not_numbers_are_named():
-    """String scores failed inside numpy (``ufunc 'isfinite'``)."""
+    """Scores and costs that are not numbers (strings) are refused naming them, not failing inside
+    numpy (``ufunc 'isfinite'``)."""
     budgets = np.array([1.0, 3.0])
     with pytest.raises(ContractError, match=r"m: scores must be numbers .* dtype <U3, e.g. 'yes'"):
         check_scores("m", np.full((2, 5), "yes"), budgets, 5)

@@ -10,7 +10,7 @@ from numbers import Integral, Real
 import numpy as np
 import pytest
 import yaml
-from conftest import REPO
+from helpers import REPO
 
 from budgetboost import (
     AdaBoostRS,
@@ -180,8 +180,8 @@ def test_interval_membership():
     ("text", "written"), [("1e308", "1.0e+308"), ("1e-5", "1.0e-05"), ("2.5e20", "2.5e+20")]
 )
 def test_a_number_read_as_text_is_shown_with_a_number_yaml_reads(text, written):
-    """Poor case: ``1e308`` (text to YAML) was answered "write 1e+308", which YAML reads as
-    text again; the number suggested is one YAML reads as a number, the same number."""
+    """A number YAML read as text (``1e308``) is answered with a number YAML reads as a number, the
+    same number (not "write 1e+308", which YAML reads as text again)."""
     message = shown(text)
     assert message == f"{text!r} (text, not a number: write {written})"
     assert yaml.safe_load(f"x: {written}")["x"] == float(text)

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import CRITERIA
+from helpers import CRITERIA, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -101,7 +101,7 @@ def _budgets(cost) -> np.ndarray:
 
 # ------------------------------------------------------------------ the price
 @given(problem=priced(), order_seed=st.integers(0, 1000))
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.too_slow])
 def test_the_set_price_is_turneys_order_rule(problem, order_seed):
     """Every way the package prices a set (a set, rows of sets, a sequence of reads, step by
     step) gives what Turney's rule charges in any order."""
@@ -238,7 +238,7 @@ def _within(evaluation, budgets) -> None:
 
 
 @given(problem=priced())
-@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), suppress_health_check=[HealthCheck.too_slow])
 def test_every_family_stays_within_the_budget_under_grouped_costs(problem):
     """BudgetedBoost (every criterion, stumps and trees), TunedBoost, AdaBoostRS and RS_AC,
     BudgetedTree plain and cost-sensitive: spent and every example's cost at most the budget,
@@ -259,7 +259,7 @@ def test_every_family_stays_within_the_budget_under_grouped_costs(problem):
 
 
 @given(problem=priced(max_attributes=4))
-@settings(max_examples=5, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(5), suppress_health_check=[HealthCheck.too_slow])
 def test_the_peers_stay_within_the_budget_under_grouped_costs(problem):
     """LightGBM's and CatBoost's penalties know no discount groups; their choice per budget
     and their evaluation use the grouped price, so no budget is exceeded."""
@@ -271,7 +271,7 @@ def test_the_peers_stay_within_the_budget_under_grouped_costs(problem):
 
 
 @given(problem=priced())
-@settings(max_examples=15, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), suppress_health_check=[HealthCheck.too_slow])
 def test_boosters_and_trees_are_charged_turneys_price_per_example(problem):
     """Against the loop reference: a stump prefix costs its groups in round order; an example
     of boosted trees pays for the groups on its paths through the prefix; an example of a
@@ -318,7 +318,7 @@ def test_boosters_and_trees_are_charged_turneys_price_per_example(problem):
 
 
 @given(problem=priced(), budget=st.floats(0, 12))
-@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), suppress_health_check=[HealthCheck.too_slow])
 def test_the_shared_adaboost_path_is_cut_as_boosting_anew_under_discount_groups(problem, budget):
     """One AdaBoost path per trial serves every cost model: cut under grouped prices it is
     the path AdaBoostBT boosts anew under them, bit for bit."""

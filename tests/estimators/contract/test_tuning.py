@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +35,7 @@ candidates = st.integers(1, 25).flatmap(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(candidates)
 def test_choose_is_the_best_affordable_candidate_at_every_budget(drawn):
     config, size, cost, error, loss = (np.asarray(a) for a in drawn)

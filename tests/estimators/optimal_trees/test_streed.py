@@ -24,7 +24,7 @@ from budgetboost.estimators.optimal_trees import (  # noqa: E402
     solve,
 )
 
-from ..peers.conftest import BUDGETS, problem  # noqa: E402
+from ..peers.helpers import BUDGETS, problem  # noqa: E402
 
 
 # ------------------------------------------------------------------ problems

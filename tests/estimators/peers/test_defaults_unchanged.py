@@ -11,7 +11,7 @@ from importlib.metadata import version
 import numpy as np
 import pytest
 
-from .conftest import BUDGETS, priced, problem
+from .helpers import BUDGETS, priced, problem
 
 #: The versions the digests were recorded under.
 VERSIONS = {"lightgbm": "4.7.0", "catboost": "1.2.10", "pystreed": "1.4.0", "numpy": "2.4.6"}

@@ -19,7 +19,7 @@ import pytest
 
 from budgetboost import InvalidParameterError
 
-from .conftest import BUDGETS, problem
+from .helpers import BUDGETS, problem
 
 
 @dataclass(frozen=True)

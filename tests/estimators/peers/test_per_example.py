@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +16,7 @@ from budgetboost.estimators.contract.pricing import Pricing
 from budgetboost.estimators.contract.tuning import EMPTY_SCORE
 from budgetboost.estimators.peers import _per_example
 
-from .conftest import priced, problem
+from .helpers import priced, problem
 
 lightgbm = pytest.importorskip("lightgbm")
 
@@ -141,7 +142,7 @@ def test_prefix_costs_are_the_price_of_the_groups_read_so_far(kind):
     trees=st.integers(0, 5),
     n_budgets=st.integers(1, 6),
 )
-@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), suppress_health_check=[HealthCheck.too_slow])
 def test_errors_by_cap_serve_every_example_its_capped_affordable_prefix(seed, n, trees, n_budgets):
     rng = np.random.default_rng(seed)
     steps = rng.choice([0.0, 0.5, 1.0], size=(n, trees))

@@ -16,6 +16,7 @@ import itertools
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
@@ -25,7 +26,7 @@ from budgetboost.estimators.contract.params import InvalidParameterError
 from budgetboost.estimators.contract.tuning import EMPTY_SCORE
 from budgetboost.estimators.pruning import BudgetPrune
 
-SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(10), suppress_health_check=[HealthCheck.too_slow])
 
 
 # ------------------------------------------------------------------ problems
@@ -602,10 +603,9 @@ def _digest(arrays) -> str:
     ],
 )
 def test_default_fingerprint_is_unchanged(problem, expected):
-    """The default's predictions, scores, costs and ``lambda`` on two fixed problems hash as
-    they did before ``max_column_cost`` existed (computed then with scikit-learn 1.9.1, numpy
-    2.4.6, scipy 1.17.1: a library whose forest or LP changes changes them too, and the
-    suite's results with them)."""
+    """The default's predictions, scores, costs and ``lambda`` on two fixed problems hash to
+    recorded digests (recorded with scikit-learn 1.9.1, numpy 2.4.6, scipy 1.17.1: a library whose
+    forest or LP changes changes them too, and the suite's results with them)."""
     if problem == "plain":
         X, y, costs = _budget_problem(2, 300)
         params, budgets, n_fit, seed = {"feature_costs": costs}, [0.0, 0.3, 1.0, 2.0, 6.0], 200, 5

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import problems
+from helpers import examples, problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -294,7 +294,7 @@ def test_nothing_affordable_is_the_empty_model():
     assert np.all(fitted.predict(X[160:]) == majority)
 
 
-@settings(max_examples=20, deadline=None, derandomize=True)
+@settings(max_examples=examples(20), derandomize=True)
 @given(
     problem=problems(rows=(8, 40), columns=5, levels=(2, 3)),
     model=st.sampled_from(["gbm", "linear"]),
@@ -349,7 +349,7 @@ def test_the_searched_size_and_the_sets_enumerated():
     data=st.data(),
     keep=st.integers(1, 4),
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 def test_kept_sets_are_the_few_best_of_every_set_costing_no_more(price, data, keep):
     from budgetboost.estimators.selection.exhaustive import pareto_sets
 
