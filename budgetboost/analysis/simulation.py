@@ -22,11 +22,13 @@ rows enter through the switch only.
   copies of one learner each on its own one of two exchangeable blocks of attributes, so
   their population errors are equal by construction: AdaBoost on stumps or on depth-4 trees
   (the pipeline's :class:`~budgetboost.BudgetedBoost`, reading binarized attributes as the
-  pipeline's datasets are), or one nearest neighbour (scikit-learn's, on the attributes
-  themselves: every prediction is a training row, the most a learner's error can depend on
-  them). A known ``difference`` is added exactly: on the rows an irrelevant uniform marks
-  (a share ``difference`` of the population), x is right and y wrong, so the true mean
-  difference x - y is ``-difference``.
+  pipeline's datasets are), one nearest neighbour (scikit-learn's, on the attributes
+  themselves: every prediction is a training row), or the stress learner ``grown_tree``, a
+  decision tree grown until its leaves are pure (scikit-learn's, on the attributes
+  themselves): it fits every training row, label noise included, so its test errors move
+  with its training rows. A known ``difference`` is added exactly: on the rows an irrelevant
+  uniform marks (a share ``difference`` of the population), x is right and y wrong, so the
+  true mean difference x - y is ``-difference``.
 
 * :func:`field_band_means`: a field of methods on many datasets, each method's true error
   known, as the band means the pipeline's comparisons read
@@ -46,6 +48,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 from sklearn.neighbors import KNeighborsClassifier
+from sklearn.tree import DecisionTreeClassifier
 
 from budgetboost.estimators.boosting.booster import BudgetedBoost
 
@@ -154,7 +157,9 @@ BLOCK_ATTRIBUTES = 4
 _CUTS = np.array([-0.8, 0.0, 0.8])
 #: The learners of :func:`learner_differences`: ``stumps`` (AdaBoost, 100 rounds), ``trees``
 #: (AdaBoost on depth-4 trees, 30 rounds), ``nearest`` (one nearest neighbour).
-LEARNERS = ("stumps", "trees", "nearest")
+LEARNERS = ("stumps", "trees", "nearest", "grown_tree")
+#: The learners that read the attributes themselves (the others their 0/1 indicators).
+_RAW_LEARNERS = ("nearest", "grown_tree")
 
 
 def _fit_predict(
@@ -163,6 +168,9 @@ def _fit_predict(
     """Predictions on ``test`` of ``learner`` fitted on ``train`` (rows of ``X``)."""
     if learner == "nearest":
         model = KNeighborsClassifier(n_neighbors=1).fit(X[train], y[train])
+        return model.predict(X[test])
+    if learner == "grown_tree":  # random_state fixes the order features are tried in
+        model = DecisionTreeClassifier(random_state=0).fit(X[train], y[train])
         return model.predict(X[test])
     kind = {"stumps": {}, "trees": {"weak_learner": "tree", "max_depth": 4}}[learner]
     rounds = 100 if learner == "stumps" else 30
@@ -197,7 +205,7 @@ def learner_differences(
     z = rng.standard_normal((n_pool, 2 * BLOCK_ATTRIBUTES)) + shift * labels[:, None]
     marked = rng.random(n_pool) < difference
     y = np.where(labels, 1, -1).astype(np.int8)
-    if learner == "nearest":
+    if learner in _RAW_LEARNERS:
         blocks = np.split(z, 2, axis=1)
     else:
         indicators = (z[:, :, None] >= _CUTS).astype(np.uint8)

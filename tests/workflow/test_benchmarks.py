@@ -243,8 +243,8 @@ def test_the_learners_check_prints_both_corrections():
     lines = _printed("inference.py", "--learners", "--quick").splitlines()
     assert lines[0].split()[:3] == ["learner", "shape", "rows"]
     rules = [line.split()[7] for line in lines[1:]]
-    assert rules == ["95%", "90%"] * 3
-    assert [line.split()[0] for line in lines[1::2]] == ["stumps", "trees", "nearest"]
+    assert rules == ["95%", "90%"] * 4
+    assert [line.split()[0] for line in lines[1::2]] == ["stumps", "trees", "nearest", "grown_tree"]
     assert all(line.split()[8] == "0.500" for line in lines[2::2])  # 0.25 + 0.5 x 0.5
 
 
