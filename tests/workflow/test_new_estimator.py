@@ -66,6 +66,7 @@ def test_a_new_estimator_is_one_file_and_a_config_entry(run_copy, monkeypatch):
             "-p",
             "no:cacheprovider",
             "tests/estimators/test_conformance.py",
+            "--all",  # scikit-learn's estimator checks among them
             "--conformance-config",
             str(run_copy / TEST_CONFIG),
             "-k",

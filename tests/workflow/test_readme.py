@@ -101,7 +101,10 @@ def test_the_readme_example_runs_as_written(tmp_path):
     assert (results / "report.html").stat().st_size > 0
     assert (results / "figures" / "field_curves.png").stat().st_size > 0
     # the README says which figure draws the method at every budget
-    assert "`results/my/figures/field_curves.png` draws it" in (REPO / "README.md").read_text()
+    assert (
+        "`results/my/figures/field_curves.png` then draws `mine`"
+        in (REPO / "README.md").read_text()
+    )
     # that figure, drawn again by its registered function from the run's tables with the
     # run's catalogue and cost models, as the plot rule draws it: the method's curve in a
     # panel of each cost model it ran, at every budget, beside Smoothed and Greedy
