@@ -64,8 +64,15 @@ def load_config(name: str = TEST_CONFIG, repo: Path = REPO) -> dict:
     return yaml.safe_load((repo / name).read_text())
 
 
-def shard_paths(repo: Path, dataset: str | None = None, algorithm: str | None = None):
-    pattern = f"{RESULTS}/shards/{dataset or '*'}/*/{algorithm or '*'}/block-*.parquet"
+def shard_paths(
+    repo: Path,
+    dataset: str | None = None,
+    algorithm: str | None = None,
+    cost_model: str | None = None,
+):
+    pattern = (
+        f"{RESULTS}/shards/{dataset or '*'}/{cost_model or '*'}/{algorithm or '*'}/block-*.parquet"
+    )
     return sorted(repo.glob(pattern))
 
 
@@ -850,10 +857,10 @@ def test_results_do_not_depend_on_the_blocks(base_run, tmp_path, blocking):
     snakemake(repo, "--cores", "2")
     trials = load_config(repo=repo)["datasets"]["heart"]["trials"]
     assert len(shard_paths(repo, algorithm="smoothed")) == trials
-    for algorithm in ("smoothed", "adaboost_rs"):
+    for algorithm in ("smoothed", "adaboost_rs"):  # the copies run heart's U[0, 2] alone
         pd.testing.assert_frame_equal(
             all_rows(repo, dataset="heart", algorithm=algorithm),
-            all_rows(base_run, dataset="heart", algorithm=algorithm),
+            all_rows(base_run, dataset="heart", algorithm=algorithm, cost_model="uniform_0_2"),
         )
     if HAS_RESULTS:
         # aggregates of the same rows: compare the heart rows of both summaries
@@ -861,7 +868,9 @@ def test_results_do_not_depend_on_the_blocks(base_run, tmp_path, blocking):
         theirs = read_table(base_run / f"{RESULTS}/summary/summary.parquet")
         keys = [c for c in ("dataset", "cost_model", "algorithm", "budget") if c in ours]
         theirs = theirs[
-            (theirs.dataset == "heart") & theirs.algorithm.isin(["smoothed", "adaboost_rs"])
+            (theirs.dataset == "heart")
+            & (theirs.cost_model == "uniform_0_2")
+            & theirs.algorithm.isin(["smoothed", "adaboost_rs"])
         ]
         pd.testing.assert_frame_equal(
             ours.sort_values(keys, ignore_index=True), theirs.sort_values(keys, ignore_index=True)
@@ -901,7 +910,7 @@ def test_a_killed_run_completes_identically(base_run, tmp_path):
     for algorithm in ("smoothed", "adaboost_rs"):
         pd.testing.assert_frame_equal(
             all_rows(repo, algorithm=algorithm),
-            all_rows(base_run, dataset="heart", algorithm=algorithm),
+            all_rows(base_run, dataset="heart", algorithm=algorithm, cost_model="uniform_0_2"),
         )
     assert not list(repo.glob(f"{RESULTS}/**/.*.tmp"))
     assert planned_jobs(repo) == []
