@@ -24,7 +24,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +31,7 @@ import numpy as np
 from budgetboost.pipeline.resources import job_records
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pipeline import snakemake  # noqa: E402
 from record import ROOT, commit, record  # noqa: E402
 
 CONFIG = "config/test.yaml"
@@ -46,13 +46,10 @@ def children_cpu() -> float:
 
 
 def timed(repo: Path, *args: str) -> tuple[float, float]:
-    """Run the Snakemake CLI in ``repo``; its (wall, CPU) seconds. Stops on a failure."""
-    cpu, start = children_cpu(), time.perf_counter()
-    snakemake = Path(sys.executable).with_name("snakemake")
-    proc = subprocess.run([str(snakemake), *args], cwd=repo, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if proc.returncode:
-        raise SystemExit(f"snakemake {' '.join(args)} failed in {repo}:\n{proc.stderr[-4000:]}")
+    """Run the Snakemake CLI in ``repo`` (:func:`pipeline.snakemake`); its (wall, CPU)
+    seconds, the CPU of every process it started. Stops on a failure."""
+    cpu = children_cpu()
+    wall, _ = snakemake(repo, *args)
     return wall, children_cpu() - cpu
 
 

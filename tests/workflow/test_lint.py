@@ -40,13 +40,14 @@ def test_snakefiles_are_formatted():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-#: A reference to one of the project's issues ("issue 33", "#25"): no reader can follow one.
+#: A reference to one of the project's issues ("issue 33", or a hash and its number): no
+#: reader can follow one.
 ISSUE_REFERENCE = r"(?<![\w/&])(?:[Ii]ssues? #?\d{2}\b|#\d{2}\b)"
 
 
 def test_no_text_cites_the_projects_issue_numbers():
-    """Code, docs and configs say in words what a thing is for: 93 lines in 64 files cited
-    issue numbers (#12-#39) that no reader could follow. (Upstream references, e.g.
+    """Code, docs and configs say in words what a thing is for, never the number of one of
+    the project's issues, which no reader could follow. (Upstream references, e.g.
     Snakemake's "issue #2782", name their project and stay.)"""
     import re
 
