@@ -540,6 +540,40 @@ def _check_params(name: str, cls: type, params: Mapping[str, Any], accepted: set
         ) from None
     except TypeError as exc:  # a constraint table that is not one
         raise ConfigError(f"{_where('algorithms', name, 'estimator')}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a plug-in's own check, whatever it raises
+        raise ConfigError(_check_failed(name, cls, params, exc)) from None
+
+
+def _check_failed(name: str, cls: type, params: Mapping[str, Any], exc: Exception) -> str:
+    """One line for an estimator's parameter check that raised instead of refusing a value:
+    the exception, and the entries of ``_parameter_constraints`` (of the parameters given)
+    that are constraint objects of another library, such as scikit-learn's own ``Interval``,
+    which have no ``explain`` for the check to say why a value fails them."""
+    table = getattr(cls, "_parameter_constraints", None)
+    table = table if isinstance(table, Mapping) else {}
+    foreign = [
+        f"{cls.__name__}._parameter_constraints[{parameter!r}] holds "
+        f"{type(c).__module__}.{type(c).__qualname__}"
+        for parameter in params
+        for c in _entries(table.get(parameter))
+        if c is not None and not isinstance(c, type) and not hasattr(c, "explain")
+    ]
+    way_out = (
+        f" ({'; '.join(foreign)}: use the constraints of budgetboost.estimators.contract."
+        "params instead, Interval, Options, InstanceOf, ...)"
+        if foreign
+        else ""
+    )
+    said = (str(exc).splitlines() or [""])[0]
+    return (
+        f"{_where('algorithms', name, 'estimator')}: checking its params raised "
+        f"{type(exc).__name__}: {said}{way_out}"
+    )
+
+
+def _entries(entry: Any) -> Sequence[Any]:
+    """The constraints of one ``_parameter_constraints`` entry (none if it is no list)."""
+    return entry if isinstance(entry, list | tuple) else ()
 
 
 def _check_grid(config: Mapping[str, Any], dataset: str, cost_model: str) -> None:
