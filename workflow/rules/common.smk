@@ -316,9 +316,9 @@ class _Wildcards(dict):
 
 
 def checked_blocks(wildcards):
-    """The train jobs whose first trial rule ``reproducible`` fits again for an algorithm:
-    under each of its cost models, the first block of the dataset where its trials are
-    cheapest (budgetboost.pipeline.plan.Plan.reproducibility_checks)."""
+    """The train jobs whose first trial the ``reproducible`` rule fits again for an
+    algorithm: under each of its cost models, the first block of the dataset where its
+    trials are cheapest (budgetboost.pipeline.plan.Plan.reproducibility_checks)."""
     return [
         _Wildcards(dataset=d, cost_model=c, algorithm=a, block="0")
         for (c, a), d in PLAN.reproducibility_checks().items()
@@ -343,9 +343,9 @@ def checked_shards(wildcards):
 
 
 def checked_trials(wildcards):
-    """What rule ``reproducible`` fits again for an algorithm, one entry per cost model: the
-    train job's dataset, first trial, params and files, and (``identity``) what made its
-    shard as the plan sees it (a shard made otherwise is not compared)."""
+    """What the ``reproducible`` rule fits again for an algorithm, one entry per cost
+    model: the train job's dataset, first trial, params and files, and (``identity``) what
+    made its shard as the plan sees it (a shard made otherwise is not compared)."""
     return [
         {
             "cost_model": block.cost_model,
