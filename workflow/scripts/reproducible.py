@@ -41,7 +41,7 @@ def check_one(algorithm, check, job):
     stored = read_table(check["shard"])
     where = f"algorithm {algorithm!r}, dataset {dataset!r}, cost model {cost_model!r}, "
     rows = check_same_rows(again, stored[stored["trial"] == trial], f"{where}trial {trial}")
-    job.doing(f"{where}trial {trial}: {rows} rows the same when fitted again")
+    job.log.info("%strial %s: %s rows the same when fitted again", where, trial, rows)
     record = {"dataset": dataset, "trial": trial, "rows": rows, "shard": check["shard"]}
     return cost_model, record
 
