@@ -9,8 +9,9 @@ Estimators with a scikit-learn-style API (:mod:`budgetboost.estimators`), every 
 - :class:`BudgetedTree`: CART pruned to a per-example budget (Section 7's baseline);
 - the field's methods: :class:`BudgetedSTreeD`, :class:`BudgetPrune`, :class:`AACO`,
   :class:`SelectThenTrain`; the library peers :class:`BudgetedLightGBM` and
-  :class:`BudgetedCatBoost`. These are imported when first asked for (``from budgetboost
-  import AACO``), so ``import budgetboost`` does not load LightGBM, CatBoost or pystreed.
+  :class:`BudgetedCatBoost`. Every one is imported when first asked for (``from budgetboost
+  import AACO``), so ``import budgetboost`` does not load LightGBM, CatBoost or pystreed, nor
+  the boosting code a data or results job does not run.
 
 Each is a :class:`BudgetedEstimator`, whose docstring is the contract every estimator of the
 benchmark follows; ``evaluate_at_budgets`` returns a :class:`BudgetEvaluation`, and
@@ -23,35 +24,47 @@ The package's layers, each a folder that imports only the ones before it: ``esti
 families, roles and styles) imports none of them; ``pipeline`` and the layers above read it.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from importlib import import_module
 
-from .estimators.boosting.booster import BudgetedBoost
-from .estimators.boosting.sampling import AdaBoostRS
-from .estimators.contract.base import BudgetCosts, BudgetedEstimator, BudgetEvaluation
 from .estimators.contract.names import ESTIMATORS, estimator_class
-from .estimators.contract.params import InvalidParameterError
-from .estimators.trees.budgeted_tree import BudgetedTree
 
-try:
-    __version__ = version("budgetboost")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
+#: The contract's names, imported from their modules when first asked for, as the estimators
+#: are: a job that imports one module of the package (a figure's, a results table's, the
+#: data's) does not load every estimator's code for it.
+_CONTRACT = {
+    "BudgetCosts": "budgetboost.estimators.contract.base",
+    "BudgetedEstimator": "budgetboost.estimators.contract.base",
+    "BudgetEvaluation": "budgetboost.estimators.contract.base",
+    "InvalidParameterError": "budgetboost.estimators.contract.params",
+}
 
 __all__ = [
-    "AdaBoostRS",
     "BudgetCosts",
     "BudgetEvaluation",
-    "BudgetedBoost",
     "BudgetedEstimator",
-    "BudgetedTree",
     "InvalidParameterError",
     "__version__",
-    *sorted(set(ESTIMATORS) - {"AdaBoostRS", "BudgetedBoost", "BudgetedTree"}),
+    *sorted(ESTIMATORS),
 ]
 
 
-def __getattr__(name: str) -> type:
-    """The built-in estimators not imported above, imported when first asked for."""
+def __getattr__(name: str) -> object:
+    """The built-in estimators, the contract's names and ``__version__``, imported when first
+    asked for."""
     if name in ESTIMATORS:
         return estimator_class(name)
+    if name in _CONTRACT:
+        return getattr(import_module(_CONTRACT[name]), name)
+    if name == "__version__":
+        return _version()
     raise AttributeError(f"module 'budgetboost' has no attribute {name!r}")
+
+
+def _version() -> str:
+    """The installed distribution's version (``0.0.0+unknown`` from a source tree)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("budgetboost")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0+unknown"

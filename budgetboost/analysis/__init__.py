@@ -6,6 +6,14 @@ population (the corrected resampled t-test, :mod:`budgetboost.analysis.per_datas
 the Bayesian signed-rank test, :mod:`budgetboost.analysis.across_datasets`).
 """
 
-from budgetboost.analysis.per_dataset import compare_paired
-
 __all__ = ["compare_paired"]
+
+
+def __getattr__(name: str):
+    """:func:`compare_paired`, imported when first asked for: a job reading one module of
+    the package (the figures', the report's) does not load SciPy's statistics for it."""
+    if name == "compare_paired":
+        from budgetboost.analysis.per_dataset import compare_paired
+
+        return compare_paired
+    raise AttributeError(f"module 'budgetboost.analysis' has no attribute {name!r}")

@@ -50,7 +50,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats as sps
 
 from budgetboost.analysis.per_dataset import detectable_beyond
 from budgetboost.analysis.significance import sign_flip_p, subset_sums
@@ -97,6 +96,8 @@ def _clean(values: Sequence[float] | np.ndarray) -> np.ndarray:
 
 
 def _signed_ranks(d: np.ndarray) -> np.ndarray:
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     nonzero = d[d != 0]
     return np.sign(nonzero) * sps.rankdata(np.abs(nonzero))
 
@@ -127,6 +128,8 @@ def _untied_gap_p(walsh: np.ndarray, n: int, gaps: np.ndarray) -> np.ndarray:
 def _tied_p(shifted: np.ndarray) -> float:
     """Exact two-sided p of the signed-rank test of values with no zero (mean ranks for
     ties): the sign-flip distribution of the doubled ranks, integers."""
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     ranks = np.rint(2 * sps.rankdata(np.abs(shifted))).astype(np.int64)
     return sign_flip_p(np.sign(shifted) * ranks)
 

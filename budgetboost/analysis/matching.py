@@ -22,7 +22,6 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from budgetboost.analysis.per_dataset import corrected_se
 from budgetboost.analysis.summary import column_dtype, sort_rows, validate_shards, with_names
@@ -94,6 +93,8 @@ def budget_to_match(
         error there, ``upper_at_match`` (the upper bound of the paired difference there),
         the trials paired and the grid's largest budget.
     """
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     df = validate_shards(shards)
     catalogue = with_names(catalogue, df["algorithm"])
     reference = catalogue.with_role("reference")

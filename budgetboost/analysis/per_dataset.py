@@ -85,8 +85,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize
-from scipy import stats as sps
 
 from budgetboost.analysis.vocabulary import (
     ALPHA,
@@ -196,6 +194,9 @@ def detectable_beyond(df: int, level: float, power: float = POWER) -> float:
 def detectable_in_se(df: int, level: float, power: float = POWER) -> float:
     """The true mean difference, in standard errors, that the two-sided t-test at ``level``
     on ``df`` degrees of freedom detects with probability ``power`` (noncentral t)."""
+    from scipy import optimize
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     critical = float(sps.t.ppf(1 - level / 2, df))
 
     def shortfall(delta: float) -> float:
@@ -223,6 +224,8 @@ def margin_p_values(
     the margin's bounds (Schuirmann 1987), of ``delta <= -margin`` and of ``delta >=
     +margin``: below ``alpha`` exactly when that interval lies wholly inside it.
     """
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     above_low = float(sps.t.sf((mean + margin) / se, df))  # H0: delta <= -margin
     below_high = float(sps.t.cdf((mean - margin) / se, df))  # H0: delta >= +margin
     below_low = float(sps.t.cdf((mean + margin) / se, df))  # H0: delta >= -margin
@@ -298,6 +301,8 @@ def compare_paired(
         :data:`~budgetboost.analysis.vocabulary.MIN_TRIALS` trials or when the test could
         not detect a difference of :data:`LARGEST_DIFFERENCE`).
     """
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     n_train, n_test, n_pool = _sizes(n_train, n_test, n_pool)
     d = np.round(np.asarray(differences, dtype=np.float64), _DECIMALS)
     d = d[~np.isnan(d)]

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from budgetboost.analysis.vocabulary import CONFIDENCE
 from budgetboost.catalogue import Catalogue
@@ -112,6 +111,8 @@ def t_interval(
     ``mean ± t_{(1+confidence)/2, n-1} * sd / sqrt(n)``; with a single value the standard
     deviation and the interval are NaN (no spread can be estimated).
     """
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     x = np.asarray(values, dtype=float)
     if x.size == 0:
         raise ValueError("t_interval needs at least one value")
@@ -143,6 +144,8 @@ def summarize(
     ``tradeoff_median`` (median over trials of the trade-off a peer chose at that budget on
     its validation part; NaN for the others).
     """
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     df = validate_shards(shards)
     grouped = df.groupby(GROUP_KEYS, sort=False, dropna=False)
     out = grouped.agg(

@@ -1,8 +1,9 @@
 """How every figure looks and is written: the paper's style, checked styles, atomic files.
 
 - :func:`paper_style`: seaborn's whitegrid axes in its paper context, as context managers
-  (seaborn is imported here, when a figure is drawn, not when the registry is loaded to plan
-  a workflow: it takes a second or more);
+  setting matplotlib's rc parameters (:data:`WHITEGRID`, :data:`PAPER_CONTEXT`: seaborn's
+  values written out, so a plot job does not import seaborn, which loads scipy.stats: a
+  second of every figure's job);
 - :func:`check_styles`, :func:`check_labels`: the config's ``style`` entries and labels are
   ones matplotlib can draw, checked when the workflow is planned, not in a plot job after the
   training;
@@ -18,14 +19,99 @@ from typing import Any
 
 from budgetboost.data.io import atomic_path
 
-__all__ = ["check_labels", "check_styles", "paper_style", "save_figure"]
+__all__ = [
+    "PAPER_CONTEXT",
+    "WHITEGRID",
+    "check_labels",
+    "check_styles",
+    "paper_style",
+    "save_figure",
+]
+
+#: seaborn's ``axes_style("whitegrid")`` (seaborn 0.13) as matplotlib rc parameters, but its
+#: ``image.cmap`` (seaborn's own "rocket", registered by importing seaborn): every image of
+#: the figures names its colour map.
+WHITEGRID: dict[str, Any] = {
+    "axes.axisbelow": True,
+    "axes.edgecolor": ".8",
+    "axes.facecolor": "white",
+    "axes.grid": True,
+    "axes.labelcolor": ".15",
+    "axes.spines.bottom": True,
+    "axes.spines.left": True,
+    "axes.spines.right": True,
+    "axes.spines.top": True,
+    "figure.facecolor": "white",
+    "font.family": ["sans-serif"],
+    "font.sans-serif": [
+        "Arial",
+        "DejaVu Sans",
+        "Liberation Sans",
+        "Bitstream Vera Sans",
+        "sans-serif",
+    ],
+    "grid.color": ".8",
+    "grid.linestyle": "-",
+    "lines.solid_capstyle": "round",
+    "patch.edgecolor": "w",
+    "patch.force_edgecolor": True,
+    "text.color": ".15",
+    "xtick.bottom": False,
+    "xtick.color": ".15",
+    "xtick.direction": "out",
+    "xtick.top": False,
+    "ytick.color": ".15",
+    "ytick.direction": "out",
+    "ytick.left": False,
+    "ytick.right": False,
+}
+
+#: seaborn's "paper" scaling of its "notebook" sizes, and the figures' font scale.
+_PAPER, _FONT_SCALE = 0.8, 1.1
+#: seaborn's ``plotting_context("paper", font_scale=1.1)`` (seaborn 0.13) as matplotlib rc
+#: parameters, computed as seaborn computes them: its notebook sizes times the paper
+#: scaling, the font sizes times the font scale too.
+PAPER_CONTEXT: dict[str, float] = {
+    **{
+        key: size * _PAPER
+        for key, size in {
+            "axes.linewidth": 1.25,
+            "grid.linewidth": 1,
+            "lines.linewidth": 1.5,
+            "lines.markersize": 6,
+            "patch.linewidth": 1,
+            "xtick.major.width": 1.25,
+            "ytick.major.width": 1.25,
+            "xtick.minor.width": 1,
+            "ytick.minor.width": 1,
+            "xtick.major.size": 6,
+            "ytick.major.size": 6,
+            "xtick.minor.size": 4,
+            "ytick.minor.size": 4,
+        }.items()
+    },
+    **{
+        key: size * _PAPER * _FONT_SCALE
+        for key, size in {
+            "font.size": 12,
+            "axes.labelsize": 12,
+            "axes.titlesize": 12,
+            "xtick.labelsize": 11,
+            "ytick.labelsize": 11,
+            "legend.fontsize": 11,
+            "legend.title_fontsize": 12,
+        }.items()
+    },
+}
 
 
 def paper_style():
-    """The figures' look: ``(axes style, plotting context)`` context managers to nest."""
-    import seaborn as sns
+    """The figures' look: ``(axes style, plotting context)`` context managers to nest,
+    seaborn's whitegrid axes (:data:`WHITEGRID`) in its paper context (:data:`PAPER_CONTEXT`);
+    each restores matplotlib's rc parameters on exit, as seaborn's do."""
+    import matplotlib as mpl
 
-    return sns.axes_style("whitegrid"), sns.plotting_context("paper", font_scale=1.1)
+    return mpl.rc_context(WHITEGRID), mpl.rc_context(PAPER_CONTEXT)
 
 
 def check_styles(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:

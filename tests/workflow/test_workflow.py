@@ -918,8 +918,8 @@ def test_a_killed_run_completes_identically(base_run, tmp_path):
 
 def _bundled_components(config: dict) -> int:
     """Connected components of a config's bundled jobs (train, reproducible, adaboost_path):
-    a shared path block joins the train and check jobs that read it, a check joins the
-    train job whose shard it reads (its cell's first block)."""
+    a shared path block joins the train and check jobs that read it, an algorithm's check
+    joins the train jobs whose shards it reads (one cell's first block per cost model)."""
     planned = plan.Plan(*check_all(config, REPO))
     parent: dict = {}
 
@@ -950,7 +950,7 @@ def _bundled_components(config: dict) -> int:
             join(job, paths(dataset, cost_model, algorithm, k))
     for (cost_model, algorithm), dataset in planned.reproducibility_checks().items():
         first = ("train", dataset, cost_model, algorithm, 0)
-        join(("check", cost_model, algorithm), [first, *paths(dataset, cost_model, algorithm, 0)])
+        join(("check", algorithm), [first, *paths(dataset, cost_model, algorithm, 0)])
     return len({root(node) for node in list(parent)})
 
 

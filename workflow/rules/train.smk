@@ -2,9 +2,9 @@
 # by the trials' expected cost (budgetboost.pipeline.plan: no job expected past the config's
 # block_seconds; the longest ready jobs start first). Each (cost model, algorithm) is checked
 # for reproducibility once (rule `reproducible`: the first trial of its cheapest dataset
-# fitted again in a job of its own, its rows compared with the shard's; the findings wait
-# for it, so a difference fails the run; a dataset added may move it, re-running only the
-# check). A job draws
+# fitted again, its rows compared with the shard's, one job per algorithm for all its cost
+# models, so its library is imported once; the findings wait for it, so a difference fails
+# the run; a dataset added may move it, re-running only the check). A job draws
 # its own trials' splits and costs from their stable seeds (budgetboost.pipeline.blocks.
 # block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
@@ -80,19 +80,15 @@ rule train:
 
 rule reproducible:
     input:
-        shard=lambda wildcards: R(
-            "shards/{dataset}/{cost_model}/{algorithm}/block-{block}.parquet".format(
-                **checked_block(wildcards)
-            )
-        ),
-        data=lambda wildcards: R(f"data/{checked_block(wildcards)['dataset']}.parquet"),
-        cost_file=of_checked_block(cost_file),
-        paths=of_checked_block(shared_path),
-        code=of_checked_block(train_code),
+        shards=checked_shards,
+        data=of_checked_blocks(lambda block: [R(f"data/{block.dataset}.parquet")]),
+        cost_files=of_checked_blocks(cost_file),
+        paths=of_checked_blocks(shared_path),
+        code=train_code,
     output:
-        R("checks/{cost_model}/{algorithm}.json"),
+        R("checks/{algorithm}.json"),
     log:
-        L("reproducible/{cost_model}/{algorithm}.log"),
+        L("reproducible/{algorithm}.log"),
     conda:
         "../envs/budgetboost.yaml"
     threads: 1
@@ -100,14 +96,8 @@ rule reproducible:
         mem_mb=PLAN.resources("train")["mem_mb"],
         runtime=PLAN.resources("train")["runtime"],
     params:
-        dataset=lambda wildcards: checked_block(wildcards)["dataset"],
-        trial=lambda wildcards: block_trials(checked_block(wildcards))[0],
-        algorithm=of_checked_block(algorithm_params),
-        budgets=of_checked_block(block_budgets),
-        split=of_checked_block(split_sizes),
-        cost_spec=of_checked_block(cost_spec),
+        # per cost model: the train job's trial, params and files, and what made its shard
+        checks=checked_trials,
         versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
-        # what made the shard, as the plan sees it: one made otherwise is not compared
-        identity=of_checked_block(train_identity),
     script:
         "../scripts/reproducible.py"
