@@ -8,12 +8,12 @@ and the field's methods) on the suite's own Spambase splits, in the suite's fiel
 (its cost model ``attribute_unit``: every raw attribute costs 1, its threshold indicators
 paid once together; the same name, so the same costs and seeds as the suite's jobs), through
 the pipeline's block runner (:func:`budgetboost.pipeline.blocks.run_block_on`), or read from
-the shards of a finished suite run (``--from-run results/suite``). Per algorithm: the mean
-test accuracy over ``--trials`` trials at budgets 2 and 4 with a 95 % t-interval over the
-trials, the mean number of attributes the test examples paid at those budgets, and the CPU
-seconds of a trial (read from a run: its train jobs' fit and prediction seconds). Our splits are not Covert et al.'s (1,000 training rows here, their own
-split there): the anchor says whether a method is in the published range, not which is
-better.
+the shards of a finished suite run (``--from-run results/suite``). Per algorithm: the mean test
+accuracy over ``--trials`` trials at budgets 2 and 4 with a 95 % t-interval over the trials,
+the mean number of attributes the test examples paid at those budgets, and the CPU seconds of a
+trial (read from a run: its train jobs' fit and prediction seconds). Our splits are not Covert
+et al.'s (1,000 training rows here, their own split there): the anchor says whether a method is
+in the published range, not which is better.
 
 Run from the repository root: ``python benchmarks/spambase_anchor.py [--configfile
 config/suite.yaml] [--cost-model attribute_unit] [--algorithms greedy aaco] [--trials 10]
