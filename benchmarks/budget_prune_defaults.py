@@ -1,8 +1,9 @@
 """BudgetPrune's defaults (``n_estimators``, ``max_features``, ``max_depth``, the forest's
 vote) chosen on validation rows carved from the training rows only: no test row is read.
 
-For each dataset, cost model and trial of the suite (its own splits and prices, the same
-seeds as its jobs), a stratified quarter of the trial's *training* rows is held out
+The protocol of :mod:`held_out`: for each dataset, cost model and trial of the suite (its
+own splits and prices, the same seeds as its jobs), a stratified quarter of the trial's
+*training* rows is held out
 (:func:`~budgetboost.estimators.contract.tuning.validation_split`, seeded from the stable
 key ``("budget_prune_defaults", dataset, cost_model, trial)``); BudgetPrune is fitted on the
 other training rows with each setting of a grid and evaluated on the held-out rows at every
@@ -23,8 +24,8 @@ pima] [--cost-models uniform_0_2 attribute_unit] [--trials 3] [--n-estimators 5 
 
 from __future__ import annotations
 
-import argparse
 import itertools
+import sys
 import time
 from pathlib import Path
 
@@ -32,23 +33,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from budgetboost.checks import load_config_file
-from budgetboost.data.datasets import build_binarized
-from budgetboost.data.registry import load_registry
-from budgetboost.data.seeds import seed_from_key
-from budgetboost.estimators.contract.tuning import EMPTY_SCORE, validation_split
+from budgetboost.estimators.contract.tuning import EMPTY_SCORE
 from budgetboost.estimators.pruning import BudgetPrune, budgeted_walk, forest_scores
-from budgetboost.pipeline.blocks import Offered, block_inputs
-from budgetboost.pipeline.plan import grid_budgets
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from held_out import arguments, checked, trials  # noqa: E402
+
 DATASETS = ("heart", "pima", "ionosphere", "spambase")
 COST_MODELS = ("uniform_0_2", "attribute_unit")
 N_ESTIMATORS = (5, 10, 20)
 MAX_FEATURES = ("sqrt", "0.3", "0.5", "1.0")
 MAX_DEPTHS = (8,)
-#: The share of each trial's training rows held out to compare the settings.
-HELD_OUT = 0.25
 
 
 def votes(model: BudgetPrune, X: np.ndarray, budgets: np.ndarray) -> dict[str, np.ndarray]:
@@ -81,91 +76,48 @@ VOTES = ("mean of entered", "majority of entered", "mean of all")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--configfile", type=Path, default=ROOT / "config" / "suite.yaml")
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
-    parser.add_argument("--cost-models", nargs="+", default=list(COST_MODELS))
-    parser.add_argument("--trials", type=int, default=3)
+    parser = arguments(__doc__.splitlines()[0], DATASETS, COST_MODELS, 3)
     parser.add_argument("--n-estimators", nargs="+", type=int, default=list(N_ESTIMATORS))
     parser.add_argument("--max-features", nargs="+", default=list(MAX_FEATURES))
     parser.add_argument("--max-depths", nargs="+", type=int, default=list(MAX_DEPTHS))
     args = parser.parse_args()
-    config = load_config_file(args.configfile)
-    registry = load_registry(ROOT / config["registry"])
-    for name in args.datasets:
-        if name not in registry:
-            parser.error(f"--datasets: {name!r} is not in the registry {config['registry']}")
-    for name in args.cost_models:
-        if name not in config["cost_models"]:
-            parser.error(f"--cost-models: {name!r} is not a cost model of {args.configfile}")
+    config, registry = checked(parser, args)
     default = BudgetPrune().get_params()
     rows = []
-    for dataset, cost_model in itertools.product(args.datasets, args.cost_models):
-        entry, model_spec = registry[dataset], config["cost_models"][cost_model]
-        data = build_binarized(dataset, entry, ROOT)
-        trials = list(range(args.trials))
-        inputs = block_inputs(
-            data,
-            dataset=dataset,
-            cost_model=cost_model,
-            cost_spec=model_spec["spec"],
-            train_size=entry["train_size"],
-            test_size=entry["test_size"],
-            trials=trials,
-            root=ROOT,
-        )
-        budgets = np.asarray(grid_budgets(model_spec["budgets"]), dtype=np.float64)
-        for trial in trials:
-            train, _ = inputs.splits[trial]  # the test rows are never read
-            y = data.y[train]
-            rng = np.random.default_rng(
-                seed_from_key("budget_prune_defaults", dataset, cost_model, trial)
-            )
-            fit, held = validation_split(np.where(y > 0, 1.0, -1.0), HELD_OUT, rng)
-            # the columns the cost model offers (finite prices), as the train jobs fit
-            offered = Offered.of(
-                data.X,
-                inputs.costs[trial],
-                data.groups if inputs.grouped else None,
-                inputs.discounts.get(trial),
-            )
-            X = offered.X[train]
-            X_fit, y_fit, X_held, y_held = X[fit], y[fit], X[held], y[held]
-            prices = {"feature_costs": offered.costs}
-            if offered.groups is not None:
-                prices["feature_groups"] = offered.groups
-            if offered.discounts is not None:
-                prices["discount_groups"], prices["discount_costs"] = offered.discounts
-            seed = seed_from_key("sampling", dataset, cost_model, "budget_prune", trial)
-            settings = itertools.product(args.n_estimators, args.max_features, args.max_depths)
-            for n_estimators, max_features, max_depth in settings:
-                clock = time.process_time()
-                model = BudgetPrune(
-                    n_estimators=n_estimators,
-                    max_features=max_features if max_features == "sqrt" else float(max_features),
-                    max_depth=max_depth,
-                    random_state=seed,
-                    budget=float(budgets.max()),
-                    **prices,
-                ).fit(X_fit, y_fit)
-                seconds = time.process_time() - clock
-                scores = votes(model, X_held, budgets)
-                truth = y_held == model.classes_[1]
-                for vote, score in scores.items():
-                    rows.append(
-                        {
-                            "dataset": dataset,
-                            "cost_model": cost_model,
-                            "trial": trial,
-                            "n_estimators": n_estimators,
-                            "max_features": str(max_features),
-                            "max_depth": max_depth,
-                            "vote": vote,
-                            "error": float(((score > 0) != truth[None, :]).mean()),
-                            "seconds": seconds,
-                        }
-                    )
-            print(f"{dataset} / {cost_model} / trial {trial} done", flush=True)
+    parts = trials(
+        "budget_prune_defaults", config, registry, args.datasets, args.cost_models, args.trials
+    )
+    for part in parts:
+        budgets = part.budgets
+        settings = itertools.product(args.n_estimators, args.max_features, args.max_depths)
+        for n_estimators, max_features, max_depth in settings:
+            clock = time.process_time()
+            model = BudgetPrune(
+                n_estimators=n_estimators,
+                max_features=max_features if max_features == "sqrt" else float(max_features),
+                max_depth=max_depth,
+                random_state=part.seed("budget_prune"),
+                budget=float(budgets.max()),
+                **part.prices,
+            ).fit(part.X_fit, part.y_fit)
+            seconds = time.process_time() - clock
+            scores = votes(model, part.X_held, budgets)
+            truth = part.y_held == model.classes_[1]
+            for vote, score in scores.items():
+                rows.append(
+                    {
+                        "dataset": part.dataset,
+                        "cost_model": part.cost_model,
+                        "trial": part.trial,
+                        "n_estimators": n_estimators,
+                        "max_features": str(max_features),
+                        "max_depth": max_depth,
+                        "vote": vote,
+                        "error": float(((score > 0) != truth[None, :]).mean()),
+                        "seconds": seconds,
+                    }
+                )
+        print(f"{part.dataset} / {part.cost_model} / trial {part.trial} done", flush=True)
     table = pd.DataFrame(rows)
     report(table, default)
 
