@@ -35,6 +35,15 @@ tests, :data:`~budgetboost.analysis.vocabulary.ALPHA`), printing per learner and
 - ``power 0.02`` / ``0.05``: at a true difference of 0.02 / 0.05, the share that read
   ``better``.
 
+With ``--rows``, the learners' check read twice at the rule's level: the correlation from the
+sizes (:func:`~budgetboost.analysis.per_dataset.correlation`, what the shards without each
+test row's loss get) and bounded from each test row's loss
+(:func:`~budgetboost.analysis.per_dataset.row_covariance`, ``compare_paired(rows=...)``),
+on the same simulated datasets (the learners' check's draws): per learner and shape, the
+mean correlation taken, the share of rows whose interval came from the rows, and the false
+and true outcomes as above (``worse 0.01``: at a true difference on the margin, x lower,
+reading ``worse``).
+
 With ``--across``, the rows across datasets instead: one value per dataset (its mean
 difference over 10 trials) for the suite's 38 datasets, drawn as
 :func:`budgetboost.analysis.simulation.field_band_means` draws them (each method's own effect
@@ -51,8 +60,9 @@ claim's rows (:func:`budgetboost.analysis.verdicts.read_with_the_claim`).
 
 Run from the repository root: ``python benchmarks/inference.py [--datasets 2000]
 [--trials 10,30,100]`` or ``python benchmarks/inference.py --learners [--datasets 500]
-[--shapes "suite 1,000;hepatitis"]`` or ``python benchmarks/inference.py --across
-[--datasets 2000]``;
+[--shapes "suite 1,000;hepatitis"]`` or ``python benchmarks/inference.py --rows
+[--datasets 200] [--shapes ...] [--row-learners stumps,grown_tree]`` or
+``python benchmarks/inference.py --across [--datasets 2000]``;
 ``--quick`` runs a few datasets (a smoke test). Seeded: the same arguments print the same numbers.
 """
 
@@ -73,6 +83,7 @@ from budgetboost.analysis.per_dataset import TRAINING_SHARE, correlation
 from budgetboost.analysis.simulation import (
     LEARNERS,
     learner_differences,
+    learner_rows,
     switching_differences,
     symmetric_differences,
 )
@@ -218,6 +229,77 @@ def main_learners(datasets: int, shapes: tuple = LEARNER_SHAPES, save: str | Non
     return 0
 
 
+#: The learners of the ``--rows`` check by default: a booster and the stress learner.
+ROW_LEARNERS = ("stumps", "grown_tree")
+
+
+def rows_check(learner: str, shape: tuple, datasets: int, trials: int = 10) -> dict:
+    """The ``--rows`` check of one learner and shape (module docstring): the learners'
+    check's datasets (the same keys), each read with the sizes' correlation and with the
+    rows' bound, at :data:`~budgetboost.analysis.vocabulary.ALPHA`."""
+    name, n_train, n_test, n_pool = shape
+    read = {"sizes": {}, "rows": {}}
+    for difference in (0.0, EQUIVALENCE_MARGIN, *POWER_AT):
+        rng = rng_from_key("inference", "learners", learner, name, difference, trials)
+        cells = [
+            learner_rows(
+                rng, n_train, n_test, n_pool, trials, learner=learner, difference=difference
+            )
+            for _ in range(datasets)
+        ]
+        read["sizes"][difference] = [
+            compare_paired(d, n_train, n_test, n_pool) for d, _, _ in cells
+        ]
+        read["rows"][difference] = [
+            compare_paired(d, n_train, n_test, n_pool, rows=(test, losses))
+            for d, test, losses in cells
+        ]
+        if difference == 0.0:
+            measured = measured_correlation(np.stack([d for d, _, _ in cells]), 0.0)
+    out = {"rho": measured}
+    for label, rows in read.items():
+        null, margin = rows[0.0], rows[EQUIVALENCE_MARGIN]
+        every = [r for cell in rows.values() for r in cell]
+        out[label] = {
+            "rho": float(np.mean([r["correlation"] for r in every])),
+            "from_rows": float(np.mean([r["from_rows"] for r in every])),
+            "false_outcome": _share(sum(r["outcome"] in (BETTER, WORSE) for r in null), datasets),
+            "better_margin": _share(sum(r["outcome"] == BETTER for r in margin), datasets),
+            "worse_margin": _share(sum(r["outcome"] == WORSE for r in margin), datasets),
+            "equivalent": _share(sum(r["outcome"] == EQUIVALENT for r in margin), datasets),
+            "power": [
+                _share(sum(r["outcome"] == BETTER for r in rows[at]), datasets) for at in POWER_AT
+            ],
+        }
+    return out
+
+
+def main_rows(datasets: int, shapes: tuple, learners_: tuple = ROW_LEARNERS) -> int:
+    """Print the ``--rows`` check (module docstring)."""
+    power = " ".join(f"{'power ' + format(at, 'g'):22}" for at in POWER_AT)
+    print(
+        f"{'learner':10} {'shape':12} {'rows':>17} {'rho':>5}  {'read':5} {'rho':>5} "
+        f"{'by rows':>7}  {'b/w (equal)':22} {'better 0.01 (false)':22} "
+        f"{'worse 0.01 (false)':22} {'equiv. 0.01 (false)':22} {power}"
+    )
+    for learner in learners_:
+        for shape in shapes:
+            start = time.process_time()
+            r = rows_check(learner, shape, datasets)
+            size = f"{shape[1]}/{shape[2]} of {shape[3]}"
+            for label in ("sizes", "rows"):
+                c = r[label]
+                print(
+                    f"{learner:10} {shape[0]:12} {size:>17} {r['rho']:5.3f}  {label:5} "
+                    f"{c['rho']:5.3f} {c['from_rows']:7.1%}  {c['false_outcome']:22} "
+                    f"{c['better_margin']:22} {c['worse_margin']:22} {c['equivalent']:22} "
+                    + " ".join(f"{p:22}" for p in c["power"])
+                    + f"  ({time.process_time() - start:.0f} CPU-s)",
+                    flush=True,
+                )
+    return 0
+
+
 #: The across-dataset check: datasets, spreads, true differences, rows of a claim.
 ACROSS_DATASETS = 38
 ACROSS_SPREADS = (0.01, 0.02)
@@ -309,6 +391,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trials", default="10,30,100", help="comma-separated trial counts")
     parser.add_argument("--learners", action="store_true", help="the learners' check")
     parser.add_argument("--across", action="store_true", help="the rows across datasets")
+    parser.add_argument(
+        "--rows", action="store_true", help="the learners' check, sizes' and rows' correlation"
+    )
+    parser.add_argument(
+        "--row-learners",
+        default=",".join(ROW_LEARNERS),
+        help=f"with --rows: comma-separated learners among {LEARNERS}",
+    )
     parser.add_argument("--save", help="with --learners: a .npz for the simulated differences")
     parser.add_argument(
         "--shapes",
@@ -319,13 +409,12 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help="a few datasets, one shape (a smoke test)"
     )
     args = parser.parse_args(argv)
+    by_learner = args.learners or args.rows
     if args.datasets is None:
-        args.datasets = (
-            (4 if args.learners else 20) if args.quick else 500 if args.learners else 2000
-        )
+        args.datasets = (4 if by_learner else 20) if args.quick else 500 if by_learner else 2000
     if args.across:
         return main_across(args.datasets)
-    if args.learners:
+    if by_learner:
         if args.datasets < 2:
             parser.error("--datasets must be >= 2")
         shapes = LEARNER_SHAPES[:1] if args.quick else LEARNER_SHAPES
@@ -335,6 +424,11 @@ def main(argv: list[str] | None = None) -> int:
             if any(n not in known for n in names):
                 parser.error(f"--shapes: names among {list(known)}; got {names}")
             shapes = tuple(known[n] for n in names)
+        if args.rows:
+            chosen = tuple(n.strip() for n in args.row_learners.split(","))
+            if any(n not in LEARNERS for n in chosen):
+                parser.error(f"--row-learners: names among {LEARNERS}; got {list(chosen)}")
+            return main_rows(args.datasets, shapes, chosen)
         return main_learners(args.datasets, shapes, args.save)
     if args.quick:
         args.trials = "10"

@@ -55,7 +55,7 @@ from budgetboost.analysis.across_datasets import (
 from budgetboost.analysis.bands import in_budget_band
 from budgetboost.analysis.per_dataset import compare_paired, detectable_beyond, outcome
 from budgetboost.analysis.significance import holm
-from budgetboost.analysis.summary import validate_shards
+from budgetboost.analysis.summary import ROW_LOSSES, validate_shards
 from budgetboost.analysis.vocabulary import ALL, ALPHA, EQUIVALENCE_MARGIN, TOO_FEW_TRIALS
 from budgetboost.data.splits import SplitSizes
 
@@ -151,6 +151,10 @@ def band_means(shards: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
     -------
     DataFrame
         Columns ``dataset``, ``cost_model``, ``band``, ``algorithm``, ``trial``, ``error``.
+        Where the shards carry each test row's loss (the column
+        :data:`~budgetboost.analysis.summary.ROW_LOSSES`), also ``losses``: each test row's
+        loss averaged over the band's budgets, in the split's order (an array; None where a
+        budget of the band lacks it).
     """
     return band_errors(validate_shards(shards), bands)
 
@@ -158,9 +162,12 @@ def band_means(shards: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
 def band_errors(table: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
     """:func:`band_means` of a table with the columns ``dataset, cost_model, algorithm,
     trial, budget, test_error`` alone (e.g. the average-cost reading's,
-    :func:`budgetboost.analysis.average_cost.at_mean_cost`)."""
+    :func:`budgetboost.analysis.average_cost.at_mean_cost`), and ``losses`` where it has
+    :data:`~budgetboost.analysis.summary.ROW_LOSSES`."""
+    rows = ROW_LOSSES in table.columns
     df = table[np.isfinite(table["budget"])][
         ["dataset", "cost_model", "algorithm", "trial", "budget", "test_error"]
+        + ([ROW_LOSSES] if rows else [])
     ]
     if df.empty:
         return pd.DataFrame(
@@ -180,8 +187,22 @@ def band_errors(table: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
         table = cells.agg(
             error=("test_error", "mean"), n=("budget", "nunique"), need=("need", "first")
         )
-        parts.append(table[table["n"] == table["need"]]["error"].reset_index())
+        if rows:
+            table["losses"] = cells[ROW_LOSSES].agg(_mean_losses)
+        whole = table[table["n"] == table["need"]]
+        parts.append(whole[["error", "losses"] if rows else ["error"]].reset_index())
     return pd.concat(parts, ignore_index=True)
+
+
+def _mean_losses(packed: pd.Series) -> np.ndarray | None:
+    """Each test row's loss averaged over a cell's budgets, from their packed bits
+    (:data:`~budgetboost.analysis.summary.ROW_LOSSES`; the padding bits of the last byte
+    are 0 and are cut off by the reader, who knows the test rows); None where a budget
+    lacks them."""
+    if any(not isinstance(b, bytes | bytearray | memoryview) for b in packed):
+        return None
+    bits = np.stack([np.unpackbits(np.frombuffer(b, dtype=np.uint8)) for b in packed])
+    return bits.mean(axis=0)
 
 
 def _pairs_of(means: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
@@ -202,7 +223,38 @@ def _pairs_of(means: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
     return both
 
 
-def _dataset_rows(in_band: pd.DataFrame, band: str, sizes: Mapping[str, SplitSizes]) -> list[dict]:
+def _row_differences(
+    part: pd.DataFrame, size: SplitSizes, tests: Mapping[int, np.ndarray] | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each trial's test rows and their loss differences x - y (:func:`compare_paired`'s
+    ``rows``), or None where the trials' rows or their losses are not all known."""
+    if tests is None or "losses_x" not in part.columns:
+        return None
+    trials = part["trial"].to_numpy()
+    if not all(int(t) in tests for t in trials):
+        return None
+    if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in part["losses_x"]) or any(
+        v is None or (isinstance(v, float) and np.isnan(v)) for v in part["losses_y"]
+    ):
+        return None
+    n = size.n_test
+    x = np.stack([np.asarray(v)[:n] for v in part["losses_x"]])
+    y = np.stack([np.asarray(v)[:n] for v in part["losses_y"]])
+    test = np.stack([np.asarray(tests[int(t)]) for t in trials])
+    if x.shape != test.shape or y.shape != test.shape:
+        raise ValueError(
+            f"the rows' losses of {x.shape[1]} / {y.shape[1]} test rows do not match the "
+            f"split's {test.shape[1]} (dataset sizes {tuple(size)})"
+        )
+    return test, x - y
+
+
+def _dataset_rows(
+    in_band: pd.DataFrame,
+    band: str,
+    sizes: Mapping[str, SplitSizes],
+    tests: Mapping[str, Mapping[int, np.ndarray]] | None = None,
+) -> list[dict]:
     """One row per (dataset, cost model) of one band (Holm and outcome filled in later)."""
     rows = []
     for (dataset, cost_model), part in in_band.groupby(["dataset", "cost_model"], sort=False):
@@ -212,7 +264,8 @@ def _dataset_rows(in_band: pd.DataFrame, band: str, sizes: Mapping[str, SplitSiz
                 "tests need each dataset's training, test and pool rows"
             )
         d = (part["error_x"] - part["error_y"]).to_numpy()
-        tested = compare_paired(d, *sizes[dataset])
+        known = _row_differences(part, sizes[dataset], (tests or {}).get(dataset))
+        tested = compare_paired(d, *sizes[dataset], rows=known)
         rows.append(
             {
                 "dataset": dataset,
@@ -340,6 +393,7 @@ def compare(
     comparisons: Iterable[Comparison],
     sizes: Mapping[str, SplitSizes],
     alpha: float = ALPHA,
+    tests: Mapping[str, Mapping[int, np.ndarray]] | None = None,
 ) -> pd.DataFrame:
     """The rows of every comparison (see the module docstring), columns
     :data:`COMPARISON_COLUMNS`, in each comparison's bands.
@@ -352,6 +406,12 @@ def compare(
     sizes : mapping
         Each dataset's :class:`~budgetboost.data.splits.SplitSizes` (training, test and
         pool rows: :func:`budgetboost.data.splits.read_sizes`).
+    tests : mapping, optional
+        Each dataset's test rows per trial (``{dataset: {trial: rows}}``, the splits'
+        :func:`budgetboost.data.splits.read_splits`): with the rows' losses of ``means``
+        (``losses``), the trials' correlation is bounded from them
+        (:func:`~budgetboost.analysis.per_dataset.row_covariance`); else, and where either
+        is missing, it is taken from the sizes.
     """
     rows = []
     for comparison in comparisons:
@@ -360,7 +420,7 @@ def compare(
             continue
         family, across = [], []
         for band in comparison.bands:
-            band_rows = _dataset_rows(both[both["band"] == band], band, sizes)
+            band_rows = _dataset_rows(both[both["band"] == band], band, sizes, tests)
             family += band_rows
             across += _across_rows(band_rows, comparison, band, alpha)
         if family:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+import numpy as np
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
@@ -142,7 +143,7 @@ def comparisons_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.Da
             binding=run.binds,
         ),
     ]
-    return compare(means, asked, run.sizes)
+    return compare(means, asked, run.sizes, tests=run.tests)
 
 
 @table(
@@ -235,6 +236,7 @@ def aggregate(
     varied: set[tuple[str, str]] | None = None,
     field: Mapping[str, str] | None = None,
     prices: Mapping[tuple[str, str], Prices] | None = None,
+    tests: Mapping[str, Mapping[int, np.ndarray]] | None = None,
 ) -> Results:
     """Every registered results table of validated shards (:data:`TABLES`, in order).
 
@@ -245,7 +247,8 @@ def aggregate(
     pairs whose costs vary (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to
     which the claims about varied costs are restricted; ``field`` the cost models of the
     field's regime and their pools (:meth:`budgetboost.pipeline.plan.Plan.field_pools`);
-    ``prices`` each (dataset, cost model)'s :class:`~budgetboost.analysis.binding.Prices`.
+    ``prices`` each (dataset, cost model)'s :class:`~budgetboost.analysis.binding.Prices`;
+    ``tests`` each dataset's test rows per trial (:attr:`RunRows.tests`).
     """
     run = RunRows(
         shards,
@@ -255,5 +258,6 @@ def aggregate(
         varied,
         field=dict(field or {}),
         prices=dict(prices or {}),
+        tests=dict(tests or {}),
     )
     return Results(compute_tables(run))

@@ -57,6 +57,7 @@ __all__ = [
     "LEARNERS",
     "field_band_means",
     "learner_differences",
+    "learner_rows",
     "population_error",
     "switching_differences",
     "symmetric_differences",
@@ -199,6 +200,41 @@ def learner_differences(
     ``n_pool`` rows are drawn from it, and each of ``trials`` splits draws ``n_train`` and
     ``n_test`` of them.
     """
+    return learner_rows(
+        rng,
+        n_train,
+        n_test,
+        n_pool,
+        trials,
+        learner=learner,
+        difference=difference,
+        shift=shift,
+    )[0]
+
+
+def learner_rows(
+    rng: np.random.Generator,
+    n_train: int,
+    n_test: int,
+    n_pool: int,
+    trials: int,
+    *,
+    learner: str = "stumps",
+    difference: float = 0.0,
+    shift: float = 1.0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`learner_differences` with each trial's test rows and their losses.
+
+    Returns
+    -------
+    differences : ndarray, shape (trials,)
+        What :func:`learner_differences` returns (the same draws).
+    test : ndarray of int, shape (trials, n_test)
+        Each trial's test rows (their places in the pool).
+    row_differences : ndarray of float, shape (trials, n_test)
+        Each test row's loss difference, x's 0/1 loss minus y's: ``differences`` is their
+        mean over each trial's row.
+    """
     if learner not in LEARNERS:
         raise ValueError(f"learner must be one of {LEARNERS}; got {learner!r}")
     labels = rng.random(n_pool) < 0.5
@@ -212,13 +248,15 @@ def learner_differences(
         blocks = [b.reshape(n_pool, -1) for b in np.split(indicators, 2, axis=1)]
     train, test = _splits(rng, n_pool, n_train, n_test, trials)
     out = np.empty(trials)
+    rows = np.empty((trials, n_test))
     for j in range(trials):
         wrong_x, wrong_y = (
             _fit_predict(learner, b, y, train[j], test[j]) != y[test[j]] for b in blocks
         )
         hit = marked[test[j]]
         out[j] = np.mean(wrong_x & ~hit) - np.mean(wrong_y | hit)
-    return out
+        rows[j] = (wrong_x & ~hit).astype(np.float64) - (wrong_y | hit)
+    return out, test, rows
 
 
 def field_band_means(

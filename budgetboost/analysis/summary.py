@@ -29,6 +29,7 @@ from budgetboost.data.splits import SplitSizes
 __all__ = [
     "CONFIDENCE",
     "OPTIONAL_COLUMNS",
+    "ROW_LOSSES",
     "column_dtype",
     "read_shards",
     "sort_rows",
@@ -49,6 +50,11 @@ def with_names(catalogue: Catalogue | None, names: Iterable[str]) -> Catalogue:
 
 #: Shard columns an external table may leave out (filled with NaN).
 OPTIONAL_COLUMNS = ("tradeoff",)
+#: The column of a shard that holds, per (trial, budget) row, which test rows the stored
+#: prediction got wrong (``np.packbits`` of the boolean vector, the test rows in the split's
+#: order); kept by :func:`validate_shards` where present, for the per-row bound on the
+#: trials' correlation (:func:`budgetboost.analysis.per_dataset.row_covariance`).
+ROW_LOSSES = "test_wrong"
 
 
 def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:
@@ -65,6 +71,8 @@ def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:
         raise ValueError(f"{source}: missing shard column(s) {missing}; have {list(df.columns)}")
     df = df.assign(**{col: np.nan for col in OPTIONAL_COLUMNS if col not in df.columns})
     out = df.loc[:, list(SHARD_COLUMNS)].copy()
+    if ROW_LOSSES in df.columns:
+        out[ROW_LOSSES] = df[ROW_LOSSES].to_numpy(dtype=object)
     for col, kind in SHARD_COLUMNS.items():
         if kind == "string":
             out[col] = out[col].astype(str)

@@ -93,6 +93,10 @@ class RunRows:
         Each (dataset, cost model)'s prices per trial (:class:`budgetboost.analysis.binding.
         Prices`), from which the binding table says where budgets bind; empty: no such table
         rows.
+    tests : mapping of str to mapping of int to ndarray
+        Each dataset's test rows per trial (``{dataset: {trial: rows}}``): with the shards'
+        rows' losses, the paired tests bound the trials' correlation from them
+        (:func:`budgetboost.analysis.paired.compare`); empty: from the sizes.
     """
 
     shards: pd.DataFrame
@@ -102,6 +106,7 @@ class RunRows:
     varied: set[tuple[str, str]] | None = None
     field: Mapping[str, str] = dataclass_field(default_factory=dict)
     prices: Mapping[tuple[str, str], Prices] = dataclass_field(default_factory=dict)
+    tests: Mapping[str, Mapping[int, np.ndarray]] = dataclass_field(default_factory=dict)
 
     @cached_property
     def experiments(self) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:

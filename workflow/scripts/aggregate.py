@@ -9,13 +9,13 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 
 from budgetboost.analysis.binding import Prices
 from budgetboost.analysis.results import TABLES, aggregate
-from budgetboost.analysis.summary import read_shards
+from budgetboost.analysis.summary import ROW_LOSSES, read_shards
 from budgetboost.analysis.vocabulary import CONFIDENCE
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.costs import read_costs, varied_pairs
 from budgetboost.data.datasets import column_attributes
 from budgetboost.data.io import write_table, write_text
-from budgetboost.data.splits import read_sizes
+from budgetboost.data.splits import read_sizes, read_splits
 from budgetboost.pipeline.identity import check_identities
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.summary import summary_markdown
@@ -33,6 +33,16 @@ def read_prices(cost_paths, data_paths):
     return prices
 
 
+def read_tests(paths):
+    """``{dataset: {trial: test rows}}`` of the splits files ``results/splits/{dataset}.
+    parquet``: where the shards carry each test row's loss, in the split's order, the paired
+    tests bound the trials' correlation from them."""
+    return {
+        Path(path).stem: {trial: test for trial, (_, test) in read_splits(path).items()}
+        for path in paths
+    }
+
+
 def aggregate_shards(sm, job):
     declared = [name for name in sm.output.keys() if name != "markdown"]
     if declared != list(TABLES):
@@ -45,10 +55,11 @@ def aggregate_shards(sm, job):
     shards = read_shards(list(sm.input.shards))
     catalogue = Catalogue.from_param(sm.params.catalogue)
     sizes = read_sizes(list(sm.input.splits))
+    tests = read_tests(list(sm.input.splits)) if ROW_LOSSES in shards.columns else {}
     varied = varied_pairs(list(sm.input.costs))
     prices = read_prices(list(sm.input.costs), list(sm.input.data))
     results = aggregate(
-        shards, catalogue, sm.params.baseline, sizes, varied, sm.params.field, prices
+        shards, catalogue, sm.params.baseline, sizes, varied, sm.params.field, prices, tests
     )
     meta = {
         "shards": len(sm.input.shards),
