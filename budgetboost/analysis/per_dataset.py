@@ -305,6 +305,8 @@ def _satterthwaite(spread2: float, J: int, test_part: float, within: float, f_tr
     1)``) with ``W`` and the test rows' part held fixed (they average over every row of
     every trial): where the bound reads the rest of the trials' variance off ``S^2`` and
     multiplies it by ``n_train / (n_pool - n_train)``, its noise counts that much more."""
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     nu = J - 1
     s2 = spread2 * sps.chi2.ppf(_QUANTILES, nu) / nu
     rest = (test_part + f_tr * (s2 - within)) / (1.0 - f_tr)
@@ -440,6 +442,8 @@ def _from_rows(
     bound = row_covariance(test_rows[kept], row_differences[kept], n_train, n_test, n_pool)
     if not bound["stable"]:
         return None
+    from scipy import stats as sps  # here: scipy.stats takes a second to import
+
     rho, df = bound["correlation"], bound["df"]
     se = spread * math.sqrt(1.0 / d.size + rho / (1.0 - rho))
     return rho, se, float(sps.t.ppf(0.5 + DECISION_CONFIDENCE / 2, df)) * se, df
