@@ -504,3 +504,44 @@ def examples(ci: int) -> int:
 
     scaled = ci * settings.default.max_examples // CI_EXAMPLES
     return max(min(ci, 5), scaled)
+
+
+def bundled_components(config: dict) -> int:
+    """Connected components of a config's bundled jobs (train, reproducible, adaboost_path):
+    a shared path block joins the train and check jobs that read it, an algorithm's check
+    joins the train jobs whose shards it reads (one cell's first block per cost model)."""
+    from budgetboost.checks import check_all
+    from budgetboost.pipeline import plan
+
+    planned = plan.Plan(*check_all(config, REPO))
+    parent: dict = {}
+
+    def root(node):
+        while parent.setdefault(node, node) != node:
+            node = parent[node]
+        return node
+
+    def join(job, others):
+        for other in others:
+            parent[root(other)] = root(job)
+
+    reads = {name for name, entry in config["algorithms"].items() if entry.get("adaboost_path")}
+
+    def paths(dataset, cost_model, algorithm, k):
+        if algorithm not in reads:
+            return []
+        return [
+            ("path", dataset, b) for b in planned.path_blocks(k, dataset, cost_model, algorithm)
+        ]
+
+    for dataset in planned.datasets:
+        for k in range(planned.blocks(dataset)):
+            root(("path", dataset, k))
+    for dataset, cost_model, algorithm in planned.experiments():
+        for k in range(planned.blocks(dataset, cost_model, algorithm)):
+            job = ("train", dataset, cost_model, algorithm, k)
+            join(job, paths(dataset, cost_model, algorithm, k))
+    for (cost_model, algorithm), dataset in planned.reproducibility_checks().items():
+        first = ("train", dataset, cost_model, algorithm, 0)
+        join(("check", algorithm), [first, *paths(dataset, cost_model, algorithm, 0)])
+    return len({root(node) for node in list(parent)})

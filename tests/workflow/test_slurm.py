@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import REPO
+from helpers import REPO, bundled_components
 
 pytestmark = pytest.mark.slurm
 
@@ -260,13 +260,10 @@ def test_pipeline_through_slurm_equals_local_run(slurm, tmp_path):
     states = {job_id: job["state"] for job_id, job in submitted.items()}
     assert set(states.values()) == {"COMPLETED"}, states
     train_jobs = {i for i, job in submitted.items() if job["comment"].startswith("rule_train")}
-    # Bundled 4 components per SLURM job by tests/slurm/profile: a block's shared-path job
-    # with the train jobs that read it is one component, every other train job one each.
-    users = {a for a, e in config_doc["algorithms"].items() if e.get("adaboost_path")}
-    # shard paths: {SHARDS}/{dataset}/{cost_model}/{algorithm}/block-{k}.parquet
-    parts = [Path(s).relative_to(SHARDS).parts for s in expected]
-    paths = {dataset for dataset, *_ in parts}  # one block per dataset in the test config
-    components = len(paths) + sum(1 for _, _, algorithm, _ in parts if algorithm not in users)
+    # Bundled 4 connected components per SLURM job by tests/slurm/profile: a block's
+    # shared-path job joins the train jobs that read it, an algorithm's reproducibility check
+    # joins the train jobs whose shards it compares (one per cost model)
+    components = bundled_components(config_doc)
     assert len(train_jobs) == math.ceil(components / 4), (components, submitted)
     local_rules = ("rule_aggregate", "rule_plot", "rule_claims", "rule_all")
     assert not [job for job in submitted.values() if job["comment"].startswith(local_rules)]

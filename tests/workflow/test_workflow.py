@@ -31,6 +31,7 @@ from helpers import (
     RESULTS,
     SNAKEMAKE,
     TEST_CONFIG,
+    bundled_components,
     copy_repo,
     edit_config,
     planned_jobs,
@@ -916,44 +917,6 @@ def test_a_killed_run_completes_identically(base_run, tmp_path):
     assert planned_jobs(repo) == []
 
 
-def _bundled_components(config: dict) -> int:
-    """Connected components of a config's bundled jobs (train, reproducible, adaboost_path):
-    a shared path block joins the train and check jobs that read it, an algorithm's check
-    joins the train jobs whose shards it reads (one cell's first block per cost model)."""
-    planned = plan.Plan(*check_all(config, REPO))
-    parent: dict = {}
-
-    def root(node):
-        while parent.setdefault(node, node) != node:
-            node = parent[node]
-        return node
-
-    def join(job, others):
-        for other in others:
-            parent[root(other)] = root(job)
-
-    reads = {name for name, entry in config["algorithms"].items() if entry.get("adaboost_path")}
-
-    def paths(dataset, cost_model, algorithm, k):
-        if algorithm not in reads:
-            return []
-        return [
-            ("path", dataset, b) for b in planned.path_blocks(k, dataset, cost_model, algorithm)
-        ]
-
-    for dataset in planned.datasets:
-        for k in range(planned.blocks(dataset)):
-            root(("path", dataset, k))
-    for dataset, cost_model, algorithm in planned.experiments():
-        for k in range(planned.blocks(dataset, cost_model, algorithm)):
-            job = ("train", dataset, cost_model, algorithm, k)
-            join(job, paths(dataset, cost_model, algorithm, k))
-    for (cost_model, algorithm), dataset in planned.reproducibility_checks().items():
-        first = ("train", dataset, cost_model, algorithm, 0)
-        join(("check", algorithm), [first, *paths(dataset, cost_model, algorithm, 0)])
-    return len({root(node) for node in list(parent)})
-
-
 @pytest.mark.slow
 def test_the_dry_run_asks_for_the_configs_resources():
     """A real ``snakemake -n`` through the SLURM profile (tests/slurm/count_submissions.py):
@@ -985,6 +948,6 @@ def test_the_dry_run_asks_for_the_configs_resources():
     jobs = {rule: int(row[1]) for rule, row in rows.items() if len(row) > 1 and row[1].isdigit()}
     bundles, single = map(int, re.search(r"submitted: (\d+) bundles \+ (\d+) single", out).groups())
     assert single == jobs["binarize"] == 3
-    components = _bundled_components(load_config("config/full_size.yaml"))
+    components = bundled_components(load_config("config/full_size.yaml"))
     assert jobs["train"] + jobs["reproducible"] + jobs["adaboost_path"] >= components
     assert math.ceil(components / 16) <= bundles <= components
