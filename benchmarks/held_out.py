@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,24 @@ def held_out_error(model: Any, part: HeldOut) -> float:
     """The fitted model's error on the held-out rows, averaged over the part's budgets."""
     labels = model.predict_at_budgets(part.X_held, part.budgets)
     return float((labels != part.y_held[None, :]).mean())
+
+
+def measured(make: Callable[[], Any], part: HeldOut, setting: str, value: Any) -> tuple[dict, Any]:
+    """One row of a defaults table: ``make()`` fitted on the part's fit rows, its CPU seconds
+    and its held-out error (:func:`held_out_error`), keyed by the part and ``setting=value``;
+    and the fitted model (for what a benchmark records beside)."""
+    clock = time.process_time()
+    model = make().fit(part.X_fit, part.y_fit)
+    seconds = time.process_time() - clock
+    row = {
+        "dataset": part.dataset,
+        "cost_model": part.cost_model,
+        "trial": part.trial,
+        setting: value,
+        "error": held_out_error(model, part),
+        "seconds": seconds,
+    }
+    return row, model
 
 
 def compare(table: pd.DataFrame, setting: str, default: Any) -> pd.DataFrame:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import hashlib
 import sys
-import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -41,7 +40,7 @@ import pandas as pd
 from budgetboost.estimators.selection.select_then_train import SelectThenTrain
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from held_out import arguments, checked, held_out_error, print_comparison, trials  # noqa: E402
+from held_out import arguments, checked, measured, print_comparison, trials  # noqa: E402
 
 DATASETS = ("heart", "pima", "ionosphere", "german", "sonar", "spambase")
 COST_MODELS = ("attribute_0_2", "attribute_unit")
@@ -91,26 +90,19 @@ def main() -> None:
     for part in parts:
         RememberedLosses.losses.clear()
         for keep in sorted(args.keep):
-            clock = time.process_time()
-            model = RememberedLosses(
-                model=args.model,
-                exhaustive_keep=keep,
-                budget=float(part.budgets.max()),
-                random_state=part.seed(f"select_{args.model}"),
-                **part.prices,
-            ).fit(part.X_fit, part.y_fit)
-            seconds = time.process_time() - clock
-            rows.append(
-                {
-                    "dataset": part.dataset,
-                    "cost_model": part.cost_model,
-                    "trial": part.trial,
-                    "exhaustive_keep": keep,
-                    "error": held_out_error(model, part),
-                    "seconds": seconds,
-                    "sets": len(model.sets_),
-                }
+            row, model = measured(
+                lambda keep=keep, part=part: RememberedLosses(
+                    model=args.model,
+                    exhaustive_keep=keep,
+                    budget=float(part.budgets.max()),
+                    random_state=part.seed(f"select_{args.model}"),
+                    **part.prices,
+                ),
+                part,
+                "exhaustive_keep",
+                keep,
             )
+            rows.append({**row, "sets": len(model.sets_)})
         print(f"{part.dataset} / {part.cost_model} / trial {part.trial} done", flush=True)
     table = pd.DataFrame(rows)
     print_comparison(table, "exhaustive_keep", default, f"SelectThenTrain(model={args.model!r})")

@@ -25,7 +25,6 @@ Run from the repository root: ``python benchmarks/streed_defaults.py [--datasets
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +33,7 @@ import pandas as pd
 from budgetboost.estimators.optimal_trees import DEFAULT_COLUMNS, DEFAULT_DEPTHS, BudgetedSTreeD
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from held_out import arguments, checked, held_out_error, print_comparison, trials  # noqa: E402
+from held_out import arguments, checked, measured, print_comparison, trials  # noqa: E402
 
 DATASETS = ("heart", "pima", "ionosphere", "spambase", "german", "sonar")
 COST_MODELS = ("attribute_0_2", "attribute_unit")
@@ -77,24 +76,18 @@ def main() -> None:
     )
     for part in parts:
         for name, params in grid.items():
-            clock = time.process_time()
-            model = BudgetedSTreeD(
-                budget=float(part.budgets.max()),
-                random_state=part.seed("streed"),
-                **params,
-                **part.prices,
-            ).fit(part.X_fit, part.y_fit)
-            seconds = time.process_time() - clock
-            rows.append(
-                {
-                    "dataset": part.dataset,
-                    "cost_model": part.cost_model,
-                    "trial": part.trial,
-                    "setting": name,
-                    "error": held_out_error(model, part),
-                    "seconds": seconds,
-                }
+            row, _ = measured(
+                lambda params=params, part=part: BudgetedSTreeD(
+                    budget=float(part.budgets.max()),
+                    random_state=part.seed("streed"),
+                    **params,
+                    **part.prices,
+                ),
+                part,
+                "setting",
+                name,
             )
+            rows.append(row)
         print(f"{part.dataset} / {part.cost_model} / trial {part.trial} done", flush=True)
     table = pd.DataFrame(rows)
     print_comparison(table, "setting", DEFAULT, "BudgetedSTreeD")
