@@ -29,9 +29,7 @@ from budgetboost.data.registry import (
     DatasetError,
     SourceFile,
     check_present,
-    load_registry,
     source_files,
-    suite_sizes,
     verify_sha256,
 )
 
@@ -41,7 +39,6 @@ __all__ = [
     "check_labels",
     "column_attributes",
     "label_vector",
-    "main",
     "read_binarized",
     "read_source",
     "read_svmlight",
@@ -624,52 +621,3 @@ def column_attributes(path: str | os.PathLike) -> np.ndarray:
     if "columns" not in meta:
         raise ValueError(f"{path} is not a binarized dataset (metadata 'columns' expected)")
     return np.array([c["attribute"] for c in meta["columns"]], dtype=str)
-
-
-# --------------------------------------------------------------------------- check
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Print each enabled dataset's binarized size and build time (a check, not a test).
-
-    ``python -m budgetboost.data.datasets [--registry config/datasets.yaml] [--root .] [names]``
-    """
-    import argparse
-    import time
-
-    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
-    parser.add_argument("--registry", default="config/datasets.yaml")
-    parser.add_argument("--root", default=".")
-    parser.add_argument("names", nargs="*", help="datasets (default: the enabled ones)")
-    args = parser.parse_args(argv)
-    registry = load_registry(args.registry)
-    names = args.names or [n for n, e in registry.items() if e["enabled"]]
-    print(
-        f"{'dataset':17s} {'rows':>6s} {'features':>8s} {'paper':>6s} {'positive':>8s} "
-        f"{'train':>5s} {'test':>5s} {'sizes':>13s} {'seconds':>7s}"
-    )
-    for name in names:
-        entry = registry[name]
-        start = time.perf_counter()
-        data = build_binarized(name, entry, args.root)
-        seconds = time.perf_counter() - start
-        print(
-            f"{name:17s} {data.X.shape[0]:6d} {data.X.shape[1]:8d} "
-            f"{entry.get('paper_features', ''):>6} {data.meta['positive_rate']:8.3f} "
-            f"{entry['train_size']:5d} {entry['test_size']:5d} "
-            f"{_sizes_rule(entry, data.X.shape[0]):>13s} {seconds:7.2f}"
-        )
-
-
-def _sizes_rule(entry: Mapping[str, object], n_rows: int) -> str:
-    """Which rule gave an entry's sizes: Table 1's, the suite's rule, or neither."""
-    if "paper_features" in entry:
-        return "Table 1"
-    expected = suite_sizes(n_rows)
-    if (entry["train_size"], entry["test_size"]) == expected:
-        return "suite rule"
-    return f"rule: {expected[0]}/{expected[1]}"
-
-
-if __name__ == "__main__":
-    main()

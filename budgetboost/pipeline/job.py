@@ -4,7 +4,7 @@ its failure as one line.
 Each script in ``workflow/scripts/`` puts its repository first on ``sys.path`` and hands its
 work to :func:`run_job`, which
 
-- logs to the job's log file (:func:`budgetboost.data.io.job_log`: timestamps, the peak
+- logs to the job's log file (:func:`budgetboost.pipeline.job_log.job_log`: timestamps, the peak
   memory at the end);
 - sends whatever the job prints (an estimator's progress output, a library's warnings) to
   that log instead of the console: up to :data:`PRINTED_BYTES` of it, the rest counted;
@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from budgetboost.data.io import cpu_seconds, job_log, log_cpu
+from budgetboost.pipeline.job_log import cpu_seconds, job_log, log_cpu
 from budgetboost.estimators.contract.threads import limit_threads
 from budgetboost.pipeline.resources import DEFAULTS
 
@@ -212,7 +212,7 @@ def _shared_activity(shared: mmap.mmap) -> str:
 
 class _WithStartUp(logging.Filter):
     """Add the CPU seconds the job's process used before it forked to the CPU readings the
-    child logs (:func:`budgetboost.data.io.log_cpu` and the log's last reading), so that
+    child logs (:func:`budgetboost.pipeline.job_log.log_cpu` and the log's last reading), so that
     they count the whole job, start-up included, as they would without the fork."""
 
     _READINGS = ("cpu %s: %.3f s", "cpu: %.3f s")

@@ -11,11 +11,12 @@ from pathlib import Path
 # run the workflow's own copy of the package (the code its rules declare as input)
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
-from budgetboost.data.io import log_cpu, write_table
+from budgetboost.data.io import write_table
 from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.pipeline.blocks import fit_block, shard_metadata
 from budgetboost.pipeline.identity import IDENTITY_KEY
 from budgetboost.pipeline.job import run_job
+from budgetboost.pipeline.job_log import log_cpu
 from budgetboost.pipeline.specs import algorithm_spec
 
 
