@@ -36,8 +36,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import pandas as pd
-
 __all__ = [
     "BUILTIN",
     "FAMILIES",
@@ -49,7 +47,6 @@ __all__ = [
     "Algorithm",
     "Catalogue",
     "Style",
-    "paper_experiments",
 ]
 
 #: The field's other approaches to a test-time budget, each compared with the paper's boosters,
@@ -474,25 +471,3 @@ def _as_style(value: Any) -> Style:
 def _hue(i: int, n: int) -> str:
     r, g, b = colorsys.hls_to_rgb(i / n, 0.35 + 0.2 * (i % 2), 0.75)
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
-
-
-def paper_experiments(
-    table: pd.DataFrame, summary: pd.DataFrame, catalogue: Catalogue | None = None
-) -> pd.DataFrame:
-    """Rows of ``table`` from the paper's experiments: the (dataset, cost model) pairs on
-    which the unbudgeted reference (role ``reference``) ran.
-
-    Cost models added for the paper's open questions (adversarial costs, few cheap features)
-    leave the reference out (their ``algorithms`` key), so the paper's figures, claims and
-    rank statistics stay those of the paper's experiments while those cost models get
-    figures of their own (:mod:`budgetboost.figures.curves`). Without any reference result in
-    ``summary``, every row is kept.
-    """
-    catalogue = catalogue if catalogue is not None else Catalogue.default()
-    reference = catalogue.with_role("reference")
-    ran = summary[summary["algorithm"] == reference]
-    if ran.empty or table.empty:
-        return table
-    pairs = pd.MultiIndex.from_frame(ran[["dataset", "cost_model"]].drop_duplicates())
-    keep = pd.MultiIndex.from_frame(table[["dataset", "cost_model"]]).isin(pairs)
-    return table[keep]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import matplotlib.colors as mcolors
-import pandas as pd
 import pytest
 from helpers import REPO
 from hypothesis import given
@@ -15,7 +14,6 @@ from budgetboost.catalogue import (
     ROLES,
     Catalogue,
     Style,
-    paper_experiments,
 )
 
 #: the order of tables, legends and pairs before the catalogue existed (stats.ALGORITHM_ORDER)
@@ -134,21 +132,6 @@ def test_a_variant_names_another_algorithm_and_is_listed():
     for bad in ("gredy", "greedy_tree2"):
         with pytest.raises(ValueError, match=f"variant_of {bad!r} is not another algorithm"):
             Catalogue({"greedy": {}, "greedy_tree2": {"variant_of": bad}})
-
-
-def test_paper_experiments_are_the_pairs_the_reference_ran_on():
-    summary = pd.DataFrame(
-        {
-            "dataset": ["heart", "heart", "heart", "ecoli"],
-            "cost_model": ["uniform_0_2", "uniform_0_2", "adversarial", "uniform_0_2"],
-            "algorithm": ["adaboost", "greedy", "greedy", "greedy"],
-        }
-    )
-    kept = paper_experiments(summary, summary)
-    assert kept["cost_model"].tolist() == ["uniform_0_2", "uniform_0_2"]
-    assert kept["dataset"].tolist() == ["heart", "heart"]
-    no_reference = summary[summary["algorithm"] != "adaboost"]
-    assert paper_experiments(no_reference, no_reference).equals(no_reference)  # all kept
 
 
 def test_the_config_schema_allows_exactly_the_catalogues_families_and_roles(monkeypatch):

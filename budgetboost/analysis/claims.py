@@ -25,7 +25,7 @@ import pandas as pd
 from budgetboost.analysis.bands import BAND_SHARE, budget_band
 from budgetboost.analysis.paired import Comparison
 from budgetboost.analysis.per_dataset import TRAINING_SHARE
-from budgetboost.analysis.roles import by_role
+from budgetboost.analysis.roles import by_role, paper_experiments
 from budgetboost.analysis.stump_agreement import identical_stump_share
 from budgetboost.analysis.verdicts import (
     CLAIM_OUTCOME,
@@ -50,7 +50,7 @@ from budgetboost.analysis.vocabulary import (
     RULE,
     bound_text,
 )
-from budgetboost.catalogue import Catalogue, paper_experiments
+from budgetboost.catalogue import Catalogue
 
 __all__ = [
     "CHEAP_FEATURE_DATASETS",

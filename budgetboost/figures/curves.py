@@ -34,7 +34,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-from budgetboost.catalogue import Catalogue, paper_experiments
+from budgetboost.analysis.roles import paper_experiments
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.costs import real_kinds
 from budgetboost.figures.panels import (
     CURVE_FAMILIES,

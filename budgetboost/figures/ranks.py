@@ -38,7 +38,8 @@ from matplotlib.transforms import offset_copy
 
 from budgetboost.analysis.bands import BAND_LABELS, BANDS
 from budgetboost.analysis.ranks import nemenyi_p
-from budgetboost.catalogue import FAMILIES, Catalogue, paper_experiments
+from budgetboost.analysis.roles import paper_experiments
+from budgetboost.catalogue import FAMILIES, Catalogue
 from budgetboost.figures.pages import paginate
 from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext, figure
 

@@ -47,8 +47,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from budgetboost.pipeline.job_log import cpu_seconds, job_log, log_cpu
 from budgetboost.estimators.contract.threads import limit_threads
+from budgetboost.pipeline.job_log import cpu_seconds, job_log, log_cpu
 from budgetboost.pipeline.resources import DEFAULTS
 
 __all__ = ["PRINTED_BYTES", "EstimatorExit", "Job", "JobTimeout", "one_line", "run_job"]

@@ -4,10 +4,10 @@ The rules that run as cluster jobs (``binarize``, ``adaboost_path``, ``train``) 
 ``mem_mb`` and ``runtime`` (minutes). Their defaults (:data:`DEFAULTS`) fit Table 1's sizes;
 a config whose data is larger sets its own under ``resources:``, measured rather than
 guessed: every job's log ends with the process's peak memory
-(:func:`budgetboost.pipeline.job_log.job_log`) and Snakemake records each job's start and end, so after
-a run :func:`measured` reads each rule's largest peak and longest job, and :func:`suggested`
-turns them into a ``resources:`` block with stated margins (``python benchmarks/resources.py
---configfile ...`` prints both).
+(:func:`budgetboost.pipeline.job_log.job_log`) and Snakemake records each job's start and
+end, so after a run :func:`measured` reads each rule's largest peak and longest job, and
+:func:`suggested` turns them into a ``resources:`` block with stated margins (``python
+benchmarks/resources.py --configfile ...`` prints both).
 """
 
 from __future__ import annotations
