@@ -55,16 +55,18 @@ import pandas as pd
 import yaml
 from scipy import stats as sps
 
-from budgetboost.analysis import verdicts as claim_verdicts
-from budgetboost.analysis.field import family_verdicts
-from budgetboost.analysis.findings import questions
-from budgetboost.analysis.paired import compare
-from budgetboost.analysis.simulation import field_band_means
-from budgetboost.catalogue import Catalogue
-from budgetboost.data.registry import load_registry
-from budgetboost.data.seeds import rng_from_key
-from budgetboost.data.splits import SplitSizes
-from budgetboost.report.findings import family_sentences
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from simulation import field_band_means  # noqa: E402
+
+from budgetboost.analysis import verdicts as claim_verdicts  # noqa: E402
+from budgetboost.analysis.field import family_verdicts  # noqa: E402
+from budgetboost.analysis.findings import questions  # noqa: E402
+from budgetboost.analysis.paired import compare  # noqa: E402
+from budgetboost.catalogue import Catalogue  # noqa: E402
+from budgetboost.data.registry import load_registry  # noqa: E402
+from budgetboost.data.seeds import rng_from_key  # noqa: E402
+from budgetboost.data.splits import SplitSizes  # noqa: E402
+from budgetboost.report.findings import family_sentences  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The field of the suite: name, family, tuned variant of.

@@ -2,7 +2,7 @@
 
 For each shape (training rows, test rows, pool: Table 1's sonar/heart, splice, breast cancer,
 ecoli, and census's 6,000 of 48,842 rows) and each number of trials, simulates many datasets
-(:mod:`budgetboost.analysis.simulation`) and prints:
+(``benchmarks/simulation.py``) and prints:
 
 - ``p<0.05``: the share of datasets where the test of no difference rejects for two learners
   of equal population error (:func:`budgetboost.analysis.compare_paired`, corrected
@@ -16,7 +16,7 @@ ecoli, and census's 6,000 of 48,842 rows) and each number of trials, simulates m
 - each share's 95 % Clopper-Pearson interval over the simulated datasets.
 
 With ``--learners``, real learners whose error depends on their training rows instead
-(:func:`budgetboost.analysis.simulation.learner_differences`: AdaBoost on stumps and on
+(:func:`simulation.learner_differences`: AdaBoost on stumps and on
 depth-4 trees, the pipeline's booster, and one nearest neighbour), 10 trials at the suite's
 sizes (750/250 of 1,000 rows, its most common; 1,000/1,000 of 5,000; hepatitis's 117/38 of
 155), with the correction of :data:`~budgetboost.analysis.per_dataset.TRAINING_SHARE`, each
@@ -46,7 +46,7 @@ reading ``worse``).
 
 With ``--across``, the rows across datasets instead: one value per dataset (its mean
 difference over 10 trials) for the suite's 38 datasets, drawn as
-:func:`budgetboost.analysis.simulation.field_band_means` draws them (each method's own effect
+:func:`simulation.field_band_means` draws them (each method's own effect
 on a dataset, sd ``spread``, so the difference's sd ``spread sqrt(2)``; trial noise of sd
 0.03, its mean over 10 trials), x's error lower by a known true difference, each row
 decided as :func:`~budgetboost.analysis.across_datasets.compare_datasets` decides it
@@ -72,24 +72,27 @@ import argparse
 import math
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from budgetboost.analysis import compare_paired
-from budgetboost.analysis.across_datasets import dataset_outcome, margin_p_values
-from budgetboost.analysis.per_dataset import TRAINING_SHARE, correlation
-from budgetboost.analysis.simulation import (
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from simulation import (  # noqa: E402
     LEARNERS,
     learner_differences,
     learner_rows,
     switching_differences,
     symmetric_differences,
 )
-from budgetboost.analysis.verdicts import directional_verdict, read_with_the_claim
-from budgetboost.analysis.vocabulary import ALPHA, BETTER, EQUIVALENCE_MARGIN, EQUIVALENT, WORSE
-from budgetboost.data.seeds import rng_from_key
+
+from budgetboost.analysis import compare_paired  # noqa: E402
+from budgetboost.analysis.across_datasets import dataset_outcome, margin_p_values  # noqa: E402
+from budgetboost.analysis.per_dataset import TRAINING_SHARE, correlation  # noqa: E402
+from budgetboost.analysis.verdicts import directional_verdict, read_with_the_claim  # noqa: E402
+from budgetboost.analysis.vocabulary import ALPHA, BETTER, EQUIVALENCE_MARGIN, EQUIVALENT, WORSE  # noqa: E402
+from budgetboost.data.seeds import rng_from_key  # noqa: E402
 
 #: (name, training rows, test rows, pool): Table 1's shapes and census's large pool.
 SHAPES = (

@@ -29,9 +29,9 @@ the correction needs the weight, which a row's trials alone cannot give (the spr
 Nadeau & Bengio's ``n_test / n`` takes the weight of the training rows to be 0; the trials
 then correlate more than it says wherever the training rows count and outnumber the test
 rows, as in the suite's 750 training and 250 test rows of 1,000 (simulated with learners
-whose error depends on their training rows, :func:`budgetboost.analysis.simulation.
-learner_differences`: one nearest neighbour's trials correlate by 0.38 where it takes 0.25,
-and its test rejects a true null on 10.5 % of datasets; boosted stumps and depth-4 trees stay
+whose error depends on their training rows, ``learner_differences`` of
+``benchmarks/simulation.py``: one nearest neighbour's trials correlate by 0.38 where it takes
+0.25, and its test rejects a true null on 10.5 % of datasets; boosted stumps and depth-4 trees stay
 near 0.25, at 4.5-6 %). The correction takes a weight of at most :data:`TRAINING_SHARE` = 1/2
 for the training rows: they hold at most as much of a trial's variance as its test rows, so
 

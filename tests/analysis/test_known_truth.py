@@ -1,31 +1,40 @@
 """The per-dataset inference against known truths: datasets simulated
-from a population where the answer is known (budgetboost.analysis.simulation), at the
+from a population where the answer is known (benchmarks/simulation.py), at the
 benchmark's sizes; ``python benchmarks/inference.py`` prints the same figures for more
 datasets, shapes and trial counts."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
+from helpers import REPO
 from scipy import stats as sps
 
 from budgetboost.analysis import compare_paired
 from budgetboost.analysis.findings import questions
 from budgetboost.analysis.paired import compare
 from budgetboost.analysis.per_dataset import TRAINING_SHARE
-from budgetboost.analysis.simulation import (
-    LEARNERS,
-    field_band_means,
-    learner_differences,
-    population_error,
-    switching_differences,
-    symmetric_differences,
-)
 from budgetboost.analysis.vocabulary import BETTER, EQUIVALENT, WORSE
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.splits import SplitSizes
 from budgetboost.report.findings import family_sentences
+
+# the simulations live with the benchmarks that print the same figures at larger sizes
+sys.path.insert(0, str(REPO / "benchmarks"))
+try:
+    from simulation import (
+        LEARNERS,
+        field_band_means,
+        learner_differences,
+        population_error,
+        switching_differences,
+        symmetric_differences,
+    )
+finally:
+    sys.path.remove(str(REPO / "benchmarks"))
 
 #: Simulated datasets per shape: a 5 % rate is estimated within about +-2 %.
 DATASETS = 400

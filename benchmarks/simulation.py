@@ -1,5 +1,11 @@
 """Datasets whose truth is known, to check the inference of :mod:`budgetboost.analysis`.
 
+Verification tooling, not pipeline code: ``benchmarks/inference.py`` and
+``benchmarks/headlines.py`` print what the simulations give at many sizes, and
+``tests/analysis/test_known_truth.py`` checks the inference against them at the benchmark's
+sizes; no rule of the workflow imports them (hence here, beside the benchmarks, and not in the
+package, which would then import scikit-learn's neighbours and trees for nothing).
+
 A benchmark's trials are random train/test splits of one finite sample of ``n_pool`` rows,
 so a test of the trials' paired differences is right only if it accounts for what the splits
 share. These simulations draw such samples from a population where the answer is known, run
