@@ -51,10 +51,10 @@ from budgetboost.data.datasets import read_binarized  # noqa: E402
 from budgetboost.data.io import read_table  # noqa: E402
 from budgetboost.data.splits import split_indices  # noqa: E402
 from budgetboost.estimators.contract.names import estimator_module  # noqa: E402
+from budgetboost.pipeline.adaboost_path import fit_adaboost_paths, read_adaboost_paths  # noqa: E402
 from budgetboost.pipeline.blocks import block_inputs, run_block_on  # noqa: E402
 from budgetboost.pipeline.code import source_files  # noqa: E402
 from budgetboost.pipeline.plan import Plan  # noqa: E402
-from budgetboost.pipeline.shared_path import fit_adaboost_paths, read_adaboost_paths  # noqa: E402
 from budgetboost.pipeline.specs import make_estimator  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -38,9 +38,9 @@ import pandas as pd
 from budgetboost.checks import load_config_file
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry
+from budgetboost.pipeline.adaboost_path import fit_adaboost_paths
 from budgetboost.pipeline.blocks import block_inputs, run_block_on
 from budgetboost.pipeline.plan import grid_budgets
-from budgetboost.pipeline.shared_path import fit_adaboost_paths
 from budgetboost.pipeline.specs import algorithm_spec, make_estimator
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ Prints medians of repeated timings (one thread, as the pipeline's jobs) of:
 3. the evaluation of Greedy's boosted stumps and depth-2 trees (500 rounds at budget 40)
    as a train job makes it, ``evaluate_at_budgets`` on the test and training rows, on census
    and ocr17 (U[0, 2]), then the job's check of what each test example reads
-   (:func:`budgetboost.pipeline.verify.check_reads`, at every budget on the whole test
+   (:func:`budgetboost.pipeline.verify.check_reads_paid_for`, at every budget on the whole test
    rows; a package without ``groups_read`` is probed instead, which is slower): with 5,000
    test rows the evaluation costs a train job as much as the fit (the votes of every prefix,
    and for trees each row's own cost).
@@ -51,7 +51,7 @@ from budgetboost.data.registry import load_registry  # noqa: E402
 from budgetboost.data.seeds import seed_from_key  # noqa: E402
 from budgetboost.data.splits import split_indices  # noqa: E402
 from budgetboost.pipeline.plan import budget_grid  # noqa: E402
-from budgetboost.pipeline.verify import TrialPrices, check_reads, measure  # noqa: E402
+from budgetboost.pipeline.verify import TrialPrices, check_reads_paid_for, measure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIFORM = ("uniform_0_2", {"model": "uniform_random", "low": 0.0, "high": 2.0}, (2, 40))
@@ -194,7 +194,7 @@ def booster_evaluations(packages: list, repeats: int) -> None:
                 X_test, y_test = inputs["test"]
                 prices = TrialPrices.of(inputs["costs"])
                 args = (labels, test, budgets, prices, shuffles, "part 3")
-                check_reads(model, X_test, y_test, *args)
+                check_reads_paid_for(model, X_test, y_test, *args)
                 return test, train
 
             medians, ratio = timed([lambda m=m: evaluate(m) for m in models], repeats)

@@ -90,9 +90,9 @@ def trial_seconds(
     the registry's test size, and its test error at the grid's top. ``paths``: the trial's
     shared AdaBoost path when already fitted (its time is not the algorithm's); the result
     of ``adaboost_path`` holds it (``paths``)."""
+    from budgetboost.pipeline.adaboost_path import fit_adaboost_paths
     from budgetboost.pipeline.blocks import block_inputs, run_block_on
     from budgetboost.pipeline.plan import Plan, budget_grid
-    from budgetboost.pipeline.shared_path import fit_adaboost_paths
     from budgetboost.pipeline.specs import algorithm_spec
 
     model = config["cost_models"][COST_MODEL]

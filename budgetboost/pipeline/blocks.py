@@ -30,7 +30,12 @@ from budgetboost.estimators.contract.checks import ContractError
 from budgetboost.estimators.contract.validation import check_budgets
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_estimator
-from budgetboost.pipeline.verify import TrialPrices, check_reads, check_reproducible, measure
+from budgetboost.pipeline.verify import (
+    TrialPrices,
+    check_reads_paid_for,
+    check_reproducible,
+    measure,
+)
 
 __all__ = [
     "BlockInputs",
@@ -45,7 +50,8 @@ __all__ = [
     "shard_metadata",
 ]
 
-# the cost fields of the evaluation the pipeline computes (verify.measure, verify.check_reads)
+# the cost fields of the evaluation the pipeline computes (verify.measure,
+# verify.check_reads_paid_for)
 _EVAL_KEYS = tuple(f.name for f in dataclasses.fields(BudgetEvaluation) if f.name != "error")
 
 
@@ -198,7 +204,7 @@ def fit_block(
     )
     paths = None
     if path_files:  # imported only here: other shards do not depend on the boosting code
-        from budgetboost.pipeline.shared_path import read_adaboost_paths
+        from budgetboost.pipeline.adaboost_path import read_adaboost_paths
 
         paths = {}
         for path in path_files:  # the path's blocks that hold this block's trials
@@ -266,7 +272,7 @@ def run_block(
     trials : sequence of int
         The block's trials.
     paths : mapping, optional
-        ``{trial: shared plain AdaBoost path}`` (``budgetboost.pipeline.shared_path``), for a spec
+        ``{trial: shared plain AdaBoost path}`` (``budgetboost.pipeline.adaboost_path``), for a spec
         with ``adaboost_path``.
     discounts : mapping, optional
         ``{trial: (discount groups, discount prices)}`` over the columns (:class:`BlockInputs`),
@@ -527,7 +533,7 @@ def run_trial(
         try:
             test_labels, test = measure(estimator, X_test, y_test, budgets)
             _, train = measure(estimator, X_train, y_train, budgets)
-            check_reads(
+            check_reads_paid_for(
                 estimator, X_test, y_test, test_labels, test, budgets, prices, shuffles, where
             )
             if twin and fit_budget == fits[0][0]:

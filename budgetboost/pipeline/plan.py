@@ -373,7 +373,7 @@ class Plan:
         """Package modules a shard of ``algorithm`` depends on (besides what they import).
 
         ``blocks`` draws its trials' splits and costs and ``datasets`` reads the data; the
-        estimator's own module; ``shared_path`` for an algorithm fitting from the shared
+        estimator's own module; ``adaboost_path`` for an algorithm fitting from the shared
         AdaBoost path.
         """
         entry = self.config["algorithms"][algorithm]
@@ -383,7 +383,7 @@ class Plan:
             estimator_module(entry["estimator"]),
         ]
         if entry.get("adaboost_path", False):
-            modules.append("budgetboost.pipeline.shared_path")
+            modules.append("budgetboost.pipeline.adaboost_path")
         return modules
 
     def tuned(self) -> list[str]:

@@ -25,7 +25,7 @@ keys:
     Fit one estimator per budget, passing ``budget=B``, for an estimator whose training
     depends on the budget and cannot serve the grid from one anytime path.
 ``adaboost_path`` (bool)
-    Fit from the trial's shared plain AdaBoost path (:mod:`budgetboost.pipeline.shared_path`).
+    Fit from the trial's shared plain AdaBoost path (:mod:`budgetboost.pipeline.adaboost_path`).
 
 Otherwise one fit per trial serves the whole grid: an estimator with a ``budget`` parameter
 (unless the entry sets it) is fitted with ``budget`` = the grid's largest budget, which only
@@ -89,7 +89,7 @@ class AlgorithmSpec:
     refit_per_budget : bool
         One fit per budget with ``budget=B`` instead of one anytime fit per trial.
     adaboost_path : bool
-        Fit from the trial's shared plain AdaBoost path (``budgetboost.pipeline.shared_path``,
+        Fit from the trial's shared plain AdaBoost path (``budgetboost.pipeline.adaboost_path``,
         passed as the estimator's ``adaboost_path``) instead of boosting again.
     """
 

@@ -11,13 +11,13 @@ test and training errors of those labels, and the hook's costs. What a subclass 
 config check refuses a class that overrides them (:data:`NEVER_CALLED`): a plug-in that
 reported half its error from its own ``evaluate_at_budgets`` was stored as the best method.
 
-:func:`check_reads` checks the labels the shard stores on the question that made them: the
-whole test set, in its order, at the whole grid. An estimator could otherwise read a column
-it never pays for and report ``spent = 0`` (0.274 test error at a "spent" of 0), at one
-budget only, read cheaper columns than it says it pays for (a vote of three columns, 1.35 +
-0.53 + 1.65, reported as 1.65), or read an unpaid column only when asked about more rows
-than a check samples (0.274 against 0.385 at the same price, passing a check of 8 rows per
-budget). The stored question is asked again :data:`CHECK_QUESTIONS` times, each time every
+:func:`check_reads_paid_for` checks the labels the shard stores on the question that made
+them: the whole test set, in its order, at the whole grid. An estimator could otherwise read
+a column it never pays for and report ``spent = 0`` (0.274 test error at a "spent" of 0), at
+one budget only, read cheaper columns than it says it pays for (a vote of three columns,
+1.35 + 0.53 + 1.65, reported as 1.65), or read an unpaid column only when asked about more
+rows than a check samples (0.274 against 0.385 at the same price, passing a check of 8 rows
+per budget). The stored question is asked again :data:`CHECK_QUESTIONS` times, each time every
 test row checked at one budget (a row's budgets spread over the grid from a random start, so
 any row is checked at any budget, each budget on about ``n_rows * CHECK_QUESTIONS /
 n_budgets`` rows; every row at every budget on a short grid), with every column it does not
@@ -88,7 +88,7 @@ __all__ = [
     "NEVER_CALLED",
     "READ_CELLS",
     "TrialPrices",
-    "check_reads",
+    "check_reads_paid_for",
     "check_reproducible",
     "check_same_rows",
     "measure",
@@ -164,8 +164,9 @@ def measure(
     -------
     labels : ndarray of shape (len(budgets), n_samples)
     evaluation : BudgetEvaluation
-        The error of ``labels`` and the costs the hook reports (:func:`check_reads` checks
-        the test set's against the prices of what each example reads).
+        The error of ``labels`` and the costs the hook reports
+        (:func:`check_reads_paid_for` checks the test set's against the prices of what each
+        example reads).
     """
     labels, costs = _asked(estimator, X, budgets)
     truth = BudgetedEstimator._checked_y(estimator, y, labels.shape[1])
@@ -174,7 +175,7 @@ def measure(
 
 
 #: The public methods of :class:`BudgetedEstimator` whose results the pipeline computes itself
-#: (:func:`measure`, :func:`check_reads`): an override would never be called.
+#: (:func:`measure`, :func:`check_reads_paid_for`): an override would never be called.
 NEVER_CALLED = ("predict_at_budgets", "evaluate_at_budgets", "groups_read")
 
 
@@ -224,7 +225,7 @@ def _others(rng: np.random.Generator, n: int) -> np.ndarray:
     return other
 
 
-def check_reads(
+def check_reads_paid_for(
     estimator: Any,
     X: np.ndarray,
     y: np.ndarray,

@@ -25,7 +25,7 @@ from budgetboost.data.yamlfile import load_yaml
 from budgetboost.estimators.contract.base import BudgetedEstimator, BudgetEvaluation
 from budgetboost.estimators.contract.checks import BUDGET_TOLERANCE
 from budgetboost.estimators.contract.names import ESTIMATORS, estimator_class
-from budgetboost.pipeline.verify import TrialPrices, check_reads, measure
+from budgetboost.pipeline.verify import TrialPrices, check_reads_paid_for, measure
 
 #: The budgets of these tests: from nothing to everything.
 BUDGETS = [0.0, 0.5, 1.0, 2.0, 3.5, 6.0, 12.0]
@@ -198,9 +198,9 @@ def test_the_train_jobs_check_of_what_it_reads_passes(priced, case, pricing, mon
     for seed in range(3):
         rng = np.random.default_rng(seed)
         args = (model, X[180:], y[180:], labels, evaluation, BUDGETS, prices, rng, "t")
-        assert check_reads(*args) == ("reads" if says else "probed")
+        assert check_reads_paid_for(*args) == ("reads" if says else "probed")
     monkeypatch.setattr(model, "_groups_read", lambda X, budgets: None)
-    assert check_reads(*args) == "probed"
+    assert check_reads_paid_for(*args) == "probed"
 
 
 @pytest.mark.parametrize("pricing", PRICINGS)

@@ -193,7 +193,7 @@ def test_what_a_train_job_reads(checked):
         "budgetboost.pipeline.blocks",
         "budgetboost.data.datasets",
         "budgetboost.estimators.boosting.booster",
-        "budgetboost.pipeline.shared_path",
+        "budgetboost.pipeline.adaboost_path",
     ]
     assert plan.train_modules("lightgbm_stumps")[2] == "budgetboost.estimators.peers.lightgbm_peer"
     assert plan.train_modules("tree_cs")[2] == "budgetboost.estimators.trees.budgeted_tree"

@@ -15,7 +15,7 @@ from budgetboost.data.seeds import rng_from_key
 from budgetboost.estimators.contract.checks import ContractError
 from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.pipeline import verify
-from budgetboost.pipeline.verify import TrialPrices, check_reads, measure
+from budgetboost.pipeline.verify import TrialPrices, check_reads_paid_for, measure
 
 #: The prices of the issue's cases: the best column costs 1.35; with the next two (0.53 and
 #: 1.65) a vote reads 3.54; a cheap column of 0.2 is the honest stump's.
@@ -45,13 +45,14 @@ def fitted(data, name, **params):
 
 
 def checked(estimator, data, seed=0, grid=GRID, prices=None):
-    """:func:`check_reads` of a fitted estimator on the test rows, as a train job calls it."""
+    """:func:`check_reads_paid_for` of a fitted estimator on the test rows, as a train job
+    calls it."""
     X, y = data
     labels, evaluation = measure(estimator, X[200:], y[200:], grid)
     prices = TrialPrices.of(COSTS) if prices is None else prices
     rng = np.random.default_rng(seed)
     args = (labels, evaluation, grid, prices, rng, "trial 0")
-    return check_reads(estimator, X[200:], y[200:], *args)
+    return check_reads_paid_for(estimator, X[200:], y[200:], *args)
 
 
 def test_the_old_check_looked_at_three_budgets_of_six():

@@ -23,7 +23,7 @@ rule adaboost_path:
     input:
         data=R("data/{dataset}.parquet"),
         code=lambda wildcards: code_files(
-            "budgetboost.pipeline.shared_path", "budgetboost.data.splits"
+            "budgetboost.pipeline.adaboost_path", "budgetboost.data.splits"
         ),
     output:
         paths=R("paths/{dataset}/block-{block}.parquet"),

@@ -9,8 +9,8 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa:
 from budgetboost.data.datasets import read_binarized
 from budgetboost.data.io import write_table
 from budgetboost.data.splits import split_indices
+from budgetboost.pipeline.adaboost_path import fit_adaboost_paths, write_adaboost_paths
 from budgetboost.pipeline.job import run_job
-from budgetboost.pipeline.shared_path import fit_adaboost_paths, write_adaboost_paths
 
 
 def adaboost_path(sm, job):

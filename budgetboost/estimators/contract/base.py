@@ -20,7 +20,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 
-from .checks import check_costs, check_reads, check_scores
+from .checks import check_costs, check_reads_shape, check_scores
 from .params import (
     Boolean,
     InstanceOf,
@@ -528,7 +528,7 @@ class BudgetedEstimator:
         if reads is None:
             return None
         owner = f"{type(self).__name__}._groups_read"
-        check_reads(owner, reads, grid, Xa.shape[0], self._n_groups())
+        check_reads_shape(owner, reads, grid, Xa.shape[0], self._n_groups())
         return np.asarray(reads, dtype=bool)
 
     def score(self, X: Any, y: Any) -> float:

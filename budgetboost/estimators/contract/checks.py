@@ -22,7 +22,13 @@ from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = ["BUDGET_TOLERANCE", "ContractError", "check_costs", "check_reads", "check_scores"]
+__all__ = [
+    "BUDGET_TOLERANCE",
+    "ContractError",
+    "check_costs",
+    "check_reads_shape",
+    "check_scores",
+]
 
 #: Relative tolerance of "spent never exceeds the budget": ``spent <= B + 1e-9 * max(1, B)``.
 BUDGET_TOLERANCE = 1e-9
@@ -122,7 +128,7 @@ def check_costs(owner: str, costs: Mapping[str, np.ndarray], budgets: np.ndarray
                 )
 
 
-def check_reads(
+def check_reads_shape(
     owner: str, reads: np.ndarray, budgets: np.ndarray, n_samples: int, n_groups: int
 ) -> None:
     """Raise :class:`ContractError` unless ``reads`` (what an estimator's ``_groups_read``

@@ -1,4 +1,4 @@
-"""The shared AdaBoost path (budgetboost.pipeline.shared_path): written and read back, it serves a
+"""The shared AdaBoost path (budgetboost.pipeline.adaboost_path): written and read back, it serves a
 block as fitting anew does."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from budgetboost.pipeline import blocks, shared_path, specs
+from budgetboost.pipeline import adaboost_path, blocks, specs
 
 
 def test_shared_adaboost_paths_round_trip_and_serve_run_block(tmp_path):
@@ -18,10 +18,10 @@ def test_shared_adaboost_paths_round_trip_and_serve_run_block(tmp_path):
     y = np.where(rng.random(60) < 0.5, 1, -1).astype(np.int8)
     splits = {t: (np.sort(rng.permutation(60)[:40]), np.arange(40, 60)) for t in (0, 1)}
     costs = {t: rng.uniform(0, 2, 12) for t in (0, 1)}
-    paths, timings = shared_path.fit_adaboost_paths(X, y, splits, [0, 1], max_rounds=30)
+    paths, timings = adaboost_path.fit_adaboost_paths(X, y, splits, [0, 1], max_rounds=30)
     assert list(timings["trial"]) == [0, 1]
-    shared_path.write_adaboost_paths(paths, tmp_path / "paths.parquet", {"dataset": "toy"})
-    back = shared_path.read_adaboost_paths(tmp_path / "paths.parquet")
+    adaboost_path.write_adaboost_paths(paths, tmp_path / "paths.parquet", {"dataset": "toy"})
+    back = adaboost_path.read_adaboost_paths(tmp_path / "paths.parquet")
     for t in (0, 1):
         for name in ("feature", "threshold", "polarity", "alpha", "edge", "new_groups"):
             np.testing.assert_array_equal(getattr(back[t], name), getattr(paths[t], name))
