@@ -22,10 +22,10 @@ several values of them (``_structure_names``): they are chosen per budget like t
 LightGBM's peer can instead charge *per example* (``charging="example"``): each example its
 own prefix, the longest its paths afford, the candidates (a configuration and a cap on its
 trees) compared at a grid of budgets with each validation example served that way
-(:mod:`~budgetboost.estimators.peers._per_example`).
+(:mod:`~budgetboost.estimators.peers.per_example`).
 
 Under a grouped cost model the library is given one ordinal column per attribute of
-threshold indicators, not the indicators (:class:`~._columns.ColumnEncoding`): the same
+threshold indicators, not the indicators (:class:`~.columns.ColumnEncoding`): the same
 splits, one penalty per feature group (heart with Turney's costs: 371 columns become 13).
 Ungrouped columns reach it unchanged.
 
@@ -53,7 +53,7 @@ from ..contract.params import Constraint
 from ..contract.pricing import Pricing
 from ..contract.tuning import EMPTY_SCORE, TunedEstimator, check_validation_part
 from ..contract.validation import check_budgets
-from ._columns import ColumnEncoding
+from .columns import ColumnEncoding, most_distinct
 
 __all__ = ["LibraryParams", "PeerBooster", "PeerModel"]
 
@@ -131,14 +131,6 @@ class PeerModel:
 def _log_loss(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Mean logistic loss ``log(1 + exp(-y s))`` along the last axis (``y`` in -1/+1)."""
     return np.logaddexp(0.0, -scores * y).mean(axis=-1)
-
-
-def _most_distinct(X: np.ndarray) -> int:
-    """The most distinct values of a column of ``X`` (1 for no column)."""
-    if not X.size:
-        return 1
-    ordered = np.sort(X, axis=0)
-    return int(1 + (np.diff(ordered, axis=0) != 0).sum(axis=0).max(initial=0))
 
 
 def _prefix_costs(
@@ -336,7 +328,7 @@ class PeerBooster(TunedEstimator):
             self.encoding_.transform(data.X), (data.y > 0).astype(np.int32), penalty
         )
         self._library = library
-        self.n_bins_ = _most_distinct(library.X)
+        self.n_bins_ = most_distinct(library.X)
         self.configs_ = self._configs(fit_rows.size, penalty)
         n_trees = [int(getattr(self, self._n_trees_name))] * len(self.configs_)
         models = self._fit_models(

@@ -27,7 +27,7 @@ from ..contract.params import Boolean, Interval
 from ..contract.threads import thread_limit
 from ..contract.tuning import GRID, TRADEOFF, IntegerGrid, TradeoffGrid
 from ._base import LibraryParams, PeerBooster, PeerModel
-from ._columns import distinct_columns
+from .columns import distinct_columns
 
 __all__ = ["BudgetedCatBoost"]
 
@@ -203,7 +203,7 @@ class BudgetedCatBoost(PeerBooster):
         Group label per column; a group is paid for once. CatBoost knows no groups. The
         threshold indicators of one attribute (columns of a group nested on the training
         rows) are given to it as one ordinal column (:mod:`budgetboost.estimators.peers.
-        _columns`), whose first-use penalty is the group's cost: paid once, as the project
+        columns`), whose first-use penalty is the group's cost: paid once, as the project
         pays it. Any other column of a group (a one-hot category) is given as it is, with
         its group's cost, so the model pays the group again for each further such column it
         uses (an over-estimate that steers CatBoost away from a paid group's other columns).
@@ -223,7 +223,7 @@ class BudgetedCatBoost(PeerBooster):
         symmetric trees (``grow_policy``), CPU, no early stopping.
     merge_identical_columns : bool, default=False
         Give each model one column of each set of columns equal on its training rows, the
-        cheapest (:func:`~budgetboost.estimators.peers._columns.distinct_columns`): the same
+        cheapest (:func:`~budgetboost.estimators.peers.columns.distinct_columns`): the same
         splits, each on the cheapest column that makes it, and CatBoost scores a fraction
         of the columns on wide data (sonar's 11,196 are 4,164 distinct on 75 rows). ``False``
         gives every column, as before.

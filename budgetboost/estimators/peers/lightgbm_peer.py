@@ -28,13 +28,13 @@ from ..contract.params import Boolean, Interval, OptionGrid, Options
 from ..contract.threads import thread_limit
 from ..contract.tuning import GRID, LARGEST, TRADEOFF, Choice, IntegerGrid, TradeoffGrid
 from ..contract.validation import check_budgets
-from . import _per_example
+from . import per_example
 from ._base import LibraryParams, PeerBooster, PeerModel
-from ._columns import distinct_columns
+from .columns import distinct_columns
 
 __all__ = ["BudgetedLightGBM"]
 
-#: The most (example, tree, level) cells of one step of :meth:`_Model.first_reads`.
+#: The most (example, tree, level) cells of one step of :meth:`LightGBMModel.first_reads`.
 _CELLS = 4_000_000
 
 #: CEGB's feature penalties, by the wrapper's name (``cegb_feature_penalty``): LightGBM's
@@ -186,7 +186,7 @@ def _train(
     return booster, text
 
 
-class _Model(PeerModel):
+class LightGBMModel(PeerModel):
     """One trained ``lightgbm.Booster`` with its trees parsed (``model_to_string()``); its
     feature ``j`` is library column ``columns[j]`` (``None``: ``j``)."""
 
@@ -320,7 +320,7 @@ class BudgetedLightGBM(PeerBooster):
     prefix of the chosen model's trees (up to a cap chosen on validation) whose feature
     groups *on its own paths* cost at most ``B``, and pays for them, plus the groups it
     could still afford on the path of the first tree that does not fit (it reads them to
-    find where that tree stops; :mod:`~budgetboost.estimators.peers._per_example`). The
+    find where that tree stops; :mod:`~budgetboost.estimators.peers.per_example`). The
     choice serves each validation example the same way: at every budget of a grid
     (0 and the prices the validation examples pay, 256 at most), every (configuration, cap
     on its trees) is scored by its validation error (ties: lower log loss, fewer trees,
@@ -413,7 +413,7 @@ class BudgetedLightGBM(PeerBooster):
         Group label per column; a group is paid for once. LightGBM knows no groups. The
         threshold indicators of one attribute (columns of a group nested on the training
         rows) are given to it as one ordinal column (:mod:`budgetboost.estimators.peers.
-        _columns`), whose coupled penalty is the group's cost: paid once, as the project pays
+        columns`), whose coupled penalty is the group's cost: paid once, as the project pays
         it. Any other column of a group (a one-hot category) is given as it is, with its
         group's cost, so the model pays the group again for each further such column it uses
         (an over-estimate that steers LightGBM away from a paid group's other columns). The
@@ -439,7 +439,7 @@ class BudgetedLightGBM(PeerBooster):
         (``"example"``; see above). The choice on validation charges as serving does.
     merge_identical_columns : bool, default=False
         Give each model one column of each set of columns equal on its training rows, the
-        cheapest (:func:`~budgetboost.estimators.peers._columns.distinct_columns`): the same
+        cheapest (:func:`~budgetboost.estimators.peers.columns.distinct_columns`): the same
         splits, each on the cheapest column that makes it, at a fraction of LightGBM's time
         on wide data (sonar's 11,196 columns are 4,164 distinct on 75 rows; LightGBM sets
         up every column for every model and builds a histogram of each for every leaf).
@@ -671,14 +671,14 @@ class BudgetedLightGBM(PeerBooster):
                 PENALTIES[kind]: costs,
             }
             booster, text = _train(params, dataset, int(trees))
-            models.append(_Model(booster, columns, text))
+            models.append(LightGBMModel(booster, columns, text))
         return models
 
     # ------------------------------------------------------------------ per-example charging
     def _choose(self, data: TrainingData, rows: np.ndarray) -> Choice:
         """Per model: the protocol's choice (:func:`~..contract.tuning.choose`). Per example:
         every (configuration, cap on its trees) at every budget of a grid, each validation
-        example served as a test example is (:func:`._per_example.validation_choice`)."""
+        example served as a test example is (:func:`.per_example.validation_choice`)."""
         if self.charging == "model":
             return super()._choose(data, rows)
         column_group = self.encoding_.group
@@ -689,10 +689,10 @@ class BudgetedLightGBM(PeerBooster):
             return Choice(np.zeros(1), np.array([0 if trees else -1]), np.array([trees]))
         X = self._library.X[rows]
         parts = [
-            _per_example.prefixes(model, X, column_group, self.pricing_, self.majority_)
+            per_example.prefixes(model, X, column_group, self.pricing_, self.majority_)
             for model in self.models_
         ]
-        choice, budgets, errors = _per_example.validation_choice(parts, data.y[rows])
+        choice, budgets, errors = per_example.validation_choice(parts, data.y[rows])
         self.validation_budgets_ = budgets
         self.validation_error_ = errors
         return choice
@@ -705,13 +705,13 @@ class BudgetedLightGBM(PeerBooster):
     def _serve(self, index, model, X, budgets, sizes) -> tuple[np.ndarray, BudgetCosts]:
         if self.charging == "model":
             return super()._serve(index, model, X, budgets, sizes)
-        return _per_example.serve(
+        return per_example.serve(
             model, X, budgets, sizes, self.encoding_.group, self.pricing_, self.majority_
         )
 
     def _serve_reads(self, index, model, X, budgets, sizes) -> np.ndarray:
         if self.charging == "model":
             return super()._serve_reads(index, model, X, budgets, sizes)
-        return _per_example.serve_reads(
+        return per_example.serve_reads(
             model, X, budgets, sizes, self.encoding_.group, self.pricing_, self._n_groups()
         )

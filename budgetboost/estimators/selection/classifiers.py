@@ -7,7 +7,7 @@ logistic regression the one fitted model (size 1). A fitted classifier gives its
 error and log loss per size, its raw scores at given sizes, and what each example pays: the
 logistic regression reads every group of its set for every example; a LightGBM example reads
 the groups its own decision paths test (:meth:`~budgetboost.estimators.peers.lightgbm_peer.
-_Model.example_costs`, the library peer's accounting, reused).
+LightGBMModel.example_costs`, the library peer's accounting, reused).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from sklearn.preprocessing import StandardScaler
 
 from ..contract.pricing import Pricing
 from ..contract.threads import thread_limit
-from ..peers.lightgbm_peer import _Model as ParsedBooster
+from ..peers.lightgbm_peer import LightGBMModel as ParsedBooster
 
 __all__ = ["FittedGBM", "FittedLinear", "fit_gbm", "fit_linear", "gbm_params"]
 

@@ -26,8 +26,7 @@ from ..contract.base import (
 from ..contract.params import Constraint, Interval, InvalidParameterError, Options
 from ..contract.pricing import Pricing
 from ..contract.tuning import EMPTY_SCORE, GRID, TRADEOFF, Choice, IntegerGrid, TunedEstimator
-from ..peers._base import _most_distinct
-from ..peers._columns import ColumnEncoding
+from ..peers.columns import ColumnEncoding, most_distinct
 from .classifiers import fit_gbm, fit_linear, gbm_params
 from .design import Design, stratified_folds
 from .exhaustive import enumerate_sets, pareto_sets
@@ -487,7 +486,7 @@ class SelectThenTrain(TunedEstimator):
         """The classifier's columns of the training rows and the group of each."""
         if self.model == "gbm":
             encoding = ColumnEncoding.fit(data.X, data.group_of_column)
-            self.n_bins_ = _most_distinct(encoding.transform(data.X))
+            self.n_bins_ = most_distinct(encoding.transform(data.X))
             return encoding.transform(data.X), encoding.group
         return data.X, np.asarray(data.group_of_column, dtype=np.intp)
 
@@ -566,7 +565,7 @@ class SelectThenTrain(TunedEstimator):
             self.input_group_ = np.asarray(data.group_of_column, dtype=np.intp)
         inputs = self._inputs(data.X)
         self._train_inputs = inputs
-        self.n_bins_ = _most_distinct(inputs)
+        self.n_bins_ = most_distinct(inputs)
         rows = self.validation_rows_ if self.validation_rows_.size else fit_rows
         self._chosen_on = rows
         self.configs_, self.config_columns_, models = [], [], []

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from budgetboost.estimators.peers._columns import ColumnEncoding
+from budgetboost.estimators.peers.columns import ColumnEncoding
 
 
 def thresholds(x: np.ndarray, cuts: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Per-example serving of the LightGBM peer (budgetboost.estimators.peers._per_example): the
+"""Per-example serving of the LightGBM peer (budgetboost.estimators.peers.per_example): the
 vectorised pieces against plain loops written from the definitions, the serving against a
 loop over examples and trees of LightGBM's own tree dump, the choice on validation served
 the same way, the budget contract (per-column, grouped and discount-group costs), and no
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from budgetboost.estimators.contract.pricing import Pricing
 from budgetboost.estimators.contract.tuning import EMPTY_SCORE
-from budgetboost.estimators.peers import _per_example
+from budgetboost.estimators.peers import per_example
 
 from .helpers import priced, problem
 
@@ -111,7 +111,7 @@ def sorted_rows(draw):
 @given(rows=sorted_rows(), values=st.lists(st.integers(-1, 7), min_size=0, max_size=6))
 def test_count_at_most_counts_each_rows_entries_at_most_each_value(rows, values):
     values = np.array(values, dtype=float) / 2
-    got = _per_example.count_at_most(rows, values)
+    got = per_example.count_at_most(rows, values)
     expected = [[sum(e <= v for e in row) for v in values] for row in rows]
     assert got.shape == (rows.shape[0], values.size)
     np.testing.assert_array_equal(got, np.array(expected, dtype=int).reshape(got.shape))
@@ -126,8 +126,8 @@ def test_prefix_costs_are_the_price_of_the_groups_read_so_far(kind):
     used = np.array([0, 2, 3, 5])
     n_trees = 6
     first = rng.integers(0, n_trees + 1, size=(9, used.size))  # n_trees: never read
-    costs = _per_example.prefix_costs(first, n_trees, used, pricing)
-    counts = _per_example.prefix_group_counts(first, n_trees)
+    costs = per_example.prefix_costs(first, n_trees, used, pricing)
+    counts = per_example.prefix_group_counts(first, n_trees)
     for i in range(first.shape[0]):
         for k in range(n_trees + 1):
             read = [int(g) for g, t in zip(used, first[i], strict=True) if t < k]
@@ -150,7 +150,7 @@ def test_errors_by_cap_serve_every_example_its_capped_affordable_prefix(seed, n,
     wrong = rng.integers(0, 2, size=(trees + 1, n))
     loss = rng.random((trees + 1, n))
     budgets = np.sort(rng.choice(np.arange(0.0, 3.5, 0.5), size=n_budgets))
-    errors, losses = _per_example.errors_by_cap(costs, wrong, loss, budgets)
+    errors, losses = per_example.errors_by_cap(costs, wrong, loss, budgets)
     for m in range(trees + 1):
         for b, budget in enumerate(budgets):
             count, total = 0, 0.0
@@ -173,14 +173,14 @@ def test_the_choice_takes_fewest_errors_then_loss_then_trees_then_configuration(
         np.array([[5] * 4, [6, 4, 3, 2], [6, 4, 3, 2]]),
         np.array([[1.0] * 4, [1, 1, 1, 0.5], [1, 1, 0.5, 0.5]]),
     )
-    choice, best = _per_example.choose_per_example(budgets, empty, [first, second])
+    choice, best = per_example.choose_per_example(budgets, empty, [first, second])
     config, cap = choice.at(budgets)
     # 0: config 0 cap 1 (fewer errors); 1: a tie of errors and loss: config 0, cap 1 (the
     # earlier); 2: config 1 cap 2 (lower loss); 3: config 1 cap 1 (fewest trees of the best)
     np.testing.assert_array_equal(config, [0, 0, 1, 1])
     np.testing.assert_array_equal(cap, [1, 1, 2, 1])
     np.testing.assert_array_equal(best, [[4, 4, 3, 2], [5, 4, 3, 2]])  # the empty: 5
-    choice, _ = _per_example.choose_per_example(budgets, (1, 9.0), [first, second])
+    choice, _ = per_example.choose_per_example(budgets, (1, 9.0), [first, second])
     np.testing.assert_array_equal(choice.config, [-1])  # nothing beats the empty model
 
 
@@ -199,7 +199,7 @@ def test_the_walk_reads_what_it_can_afford_up_to_the_first_group_it_cannot():
     tree = np.array([1, 1, 1])
     budget = np.array([2.5, 1.75, 1.2])
     paid = np.array([0.5, 1.0, 0.5])
-    total, new = _per_example.walk_charges(path, first, used, example, tree, budget, paid, pricing)
+    total, new = per_example.walk_charges(path, first, used, example, tree, budget, paid, pricing)
     # walk 0: 0.5 + 1.0 + 0.7 = 2.2, then 2.0 does not fit; walk 1: group 1 costs 0.7 (its
     # discount group touched by group 0 in the prefix), then group 2 does not fit; walk 2:
     # 0.5 + 1.0 = 1.5 > 1.2: stops at group 0

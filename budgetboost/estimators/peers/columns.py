@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ColumnEncoding", "distinct_columns"]
+__all__ = ["ColumnEncoding", "distinct_columns", "most_distinct"]
 
 
 @dataclass(frozen=True)
@@ -124,3 +124,11 @@ def distinct_columns(X: np.ndarray, penalty: np.ndarray) -> np.ndarray:
     order = np.lexsort((np.arange(keys.size), np.asarray(penalty)))
     _, first = np.unique(keys[order], return_index=True)
     return np.sort(order[first]).astype(np.intp)
+
+
+def most_distinct(X: np.ndarray) -> int:
+    """The most distinct values of a column of ``X`` (1 for no column)."""
+    if not X.size:
+        return 1
+    ordered = np.sort(X, axis=0)
+    return int(1 + (np.diff(ordered, axis=0) != 0).sum(axis=0).max(initial=0))
