@@ -107,7 +107,9 @@ def _unlockable(results: str, exc: OSError) -> str:
 
 
 def _holder(argv: list[str] | None) -> str:
-    """``pid 123 on host since 2026-01-02 03:04:05 UTC: snakemake --cores 2``."""
+    """The lock file's line naming its holder: ``pid <pid> on <host> since <start> UTC:
+    <command>``, the start as ``YYYY-MM-DD HH:MM:SS`` in UTC and the command cut to 300
+    characters."""
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     words = list(sys.argv if argv is None else argv) or ["?"]
     command = " ".join([Path(words[0]).name, *words[1:]])

@@ -72,7 +72,7 @@ __all__ = [
 MIN_CHAIN = 32
 
 #: What the edges of the 0/1 columns outside chains cost inside a fit, by block (``python
-#: benchmarks/engine.py --blocks``: paired medians, one thread, AMD EPYC, 2026-11-25). A
+#: benchmarks/engine.py --blocks``: paired medians, one thread, AMD EPYC). A
 #: round: the product reads 8 bytes a cell of its +-1 matrix, ~0.145 ns a cell (0.13-0.156)
 #: while the matrix takes at most :data:`PRODUCT_CACHE_MIB`, then more as it spills out of
 #: the caches, ~0.014 ns a cell per MiB beyond (0.18-0.21 ns at 7.75 MB, 0.36 at 16.5 MB), at
@@ -119,9 +119,10 @@ def sparse_is_faster(n_rows: int, n_columns: int, n_rare: int, rounds: int) -> b
 FLOAT32_MIN_CELLS = 50_000
 #: What a round on an approximation costs beyond its sums (the deciding candidates' bounds,
 #: their products over a few aligned row groups, the float32 copy of ``D*y``), in seconds:
-#: ~25 us inside 400-round fits on a 2.5 GHz Xeon (2026-11-27; census at 1,000 rows, whose
-#: float32 product saves ~10 us a round, was 14 % slower with it at 10 us here). An
-#: approximation is used only where it saves more.
+#: ~25 us inside 400-round fits on a 2.5 GHz Xeon (census at 1,000 rows, whose float32
+#: product saves ~10 us a round, was 14 % slower with it at 10 us here; ``python
+#: benchmarks/engine.py --blocks census:1000`` times a round's edges, refinement included).
+#: An approximation is used only where it saves more.
 REFINE_SECONDS = 25e-6
 #: Aligned row groups tried by :func:`exact_row_group`, smallest first.
 ROW_GROUPS = (4, 8, 16, 32)

@@ -54,8 +54,9 @@ def limit_threads(n_threads: int) -> None:
     for name in _RUNTIME_VARIABLES:
         os.environ[name] = str(n_threads)
     threadpoolctl.threadpool_limits(n_threads)  # the BLAS and OpenMP already loaded
-    # Arrow's own pool decodes Parquet (sonar's 11,196 columns: 0.42 CPU-s on one thread,
-    # 0.62 on two, 2026-11-29)
+    # Arrow's own pool decodes Parquet: one thread costs less CPU than two (the CPU seconds
+    # of read_binarized on sonar's table, 11,196 columns, after limit_threads(1) and
+    # limit_threads(2): 0.42 and 0.62)
     import pyarrow
 
     pyarrow.set_cpu_count(n_threads)
