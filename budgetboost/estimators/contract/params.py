@@ -232,7 +232,9 @@ class NonNegativeVector(Vector):
 
 def _constraint(owner: str, name: str, constraint: Any) -> Any:
     """A constraint of ``_parameter_constraints`` as :func:`validate_params` uses it: a plain
-    type, as scikit-learn allows (``[int]``), is an :class:`InstanceOf` it.
+    type, as scikit-learn allows (``[int]``), is an :class:`InstanceOf` it; an object with an
+    ``is_satisfied_by`` method (this module's constraints, or scikit-learn's own such as its
+    ``Interval``) is used as it is.
 
     Raises
     ------
@@ -330,6 +332,8 @@ def validate_params(
         allowed = [_constraint(owner, name, c) for c in allowed]
         if any(value is None if c is None else c.is_satisfied_by(value) for c in allowed):
             continue
-        details = [c.explain(value) for c in allowed if c is not None]
+        # a constraint of another library (scikit-learn's Interval, StrOptions) has no
+        # explain: its description (str) is the message, as scikit-learn's own is
+        details = [c.explain(value) for c in allowed if hasattr(c, "explain")]
         detail = next((d for d in details if d), f"got {_short_repr(value)}")
         raise InvalidParameterError(name, f"must be {_describe(allowed)}; {detail}")
