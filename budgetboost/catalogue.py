@@ -441,7 +441,7 @@ class Catalogue(Mapping[str, Algorithm]):
 def _assign_styles(order: list[str], given: Mapping[str, Any]) -> dict[str, Style]:
     """Styles of every name: the given ones, then distinct colours for the rest.
 
-    A name without a style gets the first colour of :data:`_EXTRA_COLOURS` (then evenly
+    A name without a style gets the first colour of ``_EXTRA_COLOURS`` (then evenly
     spaced hues) that no other algorithm of the catalogue uses, and the next marker, so two
     algorithms never share a colour in any figure.
     """

@@ -16,8 +16,9 @@ rows), read at the levels ``c`` of the grid itself:
 
 The rule reads the points in a fixed order and never chooses among them by error, so no test
 error picks an operating point. Each (algorithm, trial) is read on its own front, so the
-result pairs by trial as the hard cap's does, and :func:`budgetboost.analysis.paired.
-band_means` and :func:`~budgetboost.analysis.paired.compare` read it unchanged.
+result pairs by trial as the hard cap's does, and
+:func:`budgetboost.analysis.paired.band_means` and :func:`~budgetboost.analysis.paired.compare` read
+it unchanged.
 """
 
 from __future__ import annotations

@@ -82,8 +82,8 @@ def budget_to_match(
     shards : DataFrame
         Result shards (every algorithm's test error per trial and budget).
     sizes : mapping
-        Each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
-        read_sizes`).
+        Each dataset's training, test and pool rows
+        (:func:`budgetboost.data.splits.read_sizes`).
 
     Returns
     -------

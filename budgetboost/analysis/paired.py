@@ -28,13 +28,13 @@ trials split one finite sample of the dataset's rows):
   cost model for a comparison with the baseline, or the field's pool of its cost model).
 
 **Across datasets**, each comparison and band has one more row (``dataset`` ``all``) when at
-least two datasets ran it: the datasets are the unit (:mod:`budgetboost.analysis.
-across_datasets`), each with one value, its mean difference (a dataset under several cost
-models: the mean over them, so it counts once); the Wilcoxon signed-rank test (``p_value``
-and ``p_wilcoxon``, Holm over the comparison's bands in ``p_holm``) with the Hodges-Lehmann
-estimate (``hodges_lehmann``) and the interval that inverts the same test (``ci_low``,
-``ci_high``; ``mean_difference`` is the mean over the datasets), that interval against the
-margin (``p_beyond``, ``p_equivalence``, Holm over the comparison's bands), the Bayesian
+least two datasets ran it: the datasets are the unit
+(:mod:`budgetboost.analysis.across_datasets`), each with one value, its mean difference (a dataset
+under several cost models: the mean over them, so it counts once); the Wilcoxon signed-rank test
+(``p_value`` and ``p_wilcoxon``, Holm over the comparison's bands in ``p_holm``) with the
+Hodges-Lehmann estimate (``hodges_lehmann``) and the interval that inverts the same test
+(``ci_low``, ``ci_high``; ``mean_difference`` is the mean over the datasets), that interval against
+the margin (``p_beyond``, ``p_equivalence``, Holm over the comparison's bands), the Bayesian
 signed-rank test's ``prob_better``, ``prob_equivalent``, ``prob_worse``, and ``datasets``.
 A comparison with the baseline cost model is pooled per cost model.
 """

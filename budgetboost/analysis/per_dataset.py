@@ -294,7 +294,7 @@ def row_covariance(
     return out
 
 
-#: Quantiles of the trials' variance over which :func:`_satterthwaite` averages.
+#: Quantiles of the trials' variance over which ``_satterthwaite`` averages.
 _QUANTILES = (np.arange(256) + 0.5) / 256
 
 

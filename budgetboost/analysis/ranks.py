@@ -183,7 +183,7 @@ def _check_errors(errors: pd.DataFrame) -> pd.DataFrame:
 
 
 def _rounded(errors: pd.DataFrame) -> pd.DataFrame:
-    """``errors`` as floats rounded to :data:`_DECIMALS`, checked complete: what is ranked."""
+    """``errors`` as floats rounded to ``_DECIMALS``, checked complete: what is ranked."""
     return _check_errors(errors).astype(float).round(_DECIMALS)
 
 

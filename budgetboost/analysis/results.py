@@ -242,13 +242,13 @@ def aggregate(
 
     ``baseline`` is the cost model of the paper's U[0, 2]
     (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``; ``sizes``
-    each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
-    read_sizes`), which the paired tests account for; ``varied`` the (dataset, cost model)
-    pairs whose costs vary (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to
-    which the claims about varied costs are restricted; ``field`` the cost models of the
-    field's regime and their pools (:meth:`budgetboost.pipeline.plan.Plan.field_pools`);
+    each dataset's training, test and pool rows
+    (:func:`budgetboost.data.splits.read_sizes`), which the paired tests account for; ``varied`` the
+    (dataset, cost model) pairs whose costs vary (:func:`budgetboost.data.costs.varied_pairs`;
+    ``None``: all), to which the claims about varied costs are restricted; ``field`` the cost models
+    of the field's regime and their pools (:meth:`budgetboost.pipeline.plan.Plan.field_pools`);
     ``prices`` each (dataset, cost model)'s :class:`~budgetboost.analysis.binding.Prices`;
-    ``tests`` each dataset's test rows per trial (:attr:`RunRows.tests`).
+    ``tests`` each dataset's test rows per trial (``RunRows.tests``).
     """
     run = RunRows(
         shards,

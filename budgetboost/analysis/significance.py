@@ -7,7 +7,7 @@
   that are rationals with a common denominator (error rates on a fixed test set, their
   averages over a band, ranks with ties: multiples of 1/2) lie on a lattice, where the null
   distribution of the sum is computed exactly by dynamic programming in ``n`` times the
-  lattice range (:func:`_lattice`). Only where no such lattice exists (real-valued values) is
+  lattice range (``_lattice``). Only where no such lattice exists (real-valued values) is
   it enumerated (``n <= 20``) or, beyond, estimated from :data:`MONTE_CARLO_FLIPS` seeded
   sign vectors. On the signed ranks of one value per dataset it is the exact Wilcoxon
   signed-rank test (:func:`budgetboost.analysis.across_datasets.signed_rank_p`).
@@ -31,7 +31,7 @@ __all__ = ["MONTE_CARLO_FLIPS", "holm", "sign_flip_p", "subset_sums"]
 
 #: Random sign vectors of the fallback for values on no common lattice (seeded by them).
 MONTE_CARLO_FLIPS = 1 << 18
-#: Largest denominator :func:`_lattice` looks for, and the largest DP size it accepts.
+#: Largest denominator ``_lattice`` looks for, and the largest DP size it accepts.
 _MAX_DENOMINATOR = 10**6
 _MAX_WORK = 5 * 10**8
 #: Values are rounded to this many decimals first: equal error rates tie exactly.
@@ -45,7 +45,7 @@ def _clean(differences: Sequence[float] | np.ndarray) -> np.ndarray:
 
 def _lattice(a: np.ndarray) -> np.ndarray | None:
     """Integers ``k`` with ``a = k * q`` for one common ``q > 0``, or ``None`` if ``a`` (>= 0)
-    has no common denominator up to :data:`_MAX_DENOMINATOR`."""
+    has no common denominator up to ``_MAX_DENOMINATOR``."""
     denominators = 1
     for value in np.unique(a):
         fraction = Fraction(float(value)).limit_denominator(_MAX_DENOMINATOR)

@@ -79,8 +79,8 @@ class RunRows:
         The cost model of the paper's U[0, 2]
         (:meth:`budgetboost.pipeline.plan.Plan.baseline_cost_model`), or ``None``.
     sizes : mapping of str to SplitSizes
-        Each dataset's training, test and pool rows (:func:`budgetboost.data.splits.
-        read_sizes`), which the paired tests account for.
+        Each dataset's training, test and pool rows
+        (:func:`budgetboost.data.splits.read_sizes`), which the paired tests account for.
     varied : set of (str, str) or None
         The (dataset, cost model) pairs whose costs vary
         (:func:`budgetboost.data.costs.varied_pairs`; ``None``: all), to which the claims
@@ -90,9 +90,9 @@ class RunRows:
         (:meth:`budgetboost.pipeline.plan.Plan.field_pools`); empty: the field's question is
         asked on the paper's experiments.
     prices : mapping of (str, str) to Prices
-        Each (dataset, cost model)'s prices per trial (:class:`budgetboost.analysis.binding.
-        Prices`), from which the binding table says where budgets bind; empty: no such table
-        rows.
+        Each (dataset, cost model)'s prices per trial
+        (:class:`budgetboost.analysis.binding.Prices`), from which the binding table says where
+        budgets bind; empty: no such table rows.
     tests : mapping of str to mapping of int to ndarray
         Each dataset's test rows per trial (``{dataset: {trial: rows}}``): with the shards'
         rows' losses, the paired tests bound the trials' correlation from them
@@ -145,8 +145,9 @@ class RunRows:
 
     @cached_property
     def means(self) -> pd.DataFrame:
-        """Each trial's error averaged over each claim band (:func:`~budgetboost.analysis.
-        paired.band_means`): what the comparisons and the ranks read."""
+        """Each trial's error averaged over each claim band
+        (:func:`~budgetboost.analysis.paired.band_means`): what the comparisons and the ranks
+        read."""
         return band_means(self.shards, CLAIM_BANDS)
 
     @cached_property

@@ -1,10 +1,10 @@
 """How the evidence of a claim becomes its verdict: reproduced, not reproduced, inconclusive.
 
 A claim about the paper's algorithms is a claim about datasets in general, so its verdict
-reads the rows *across datasets* of its comparisons (:mod:`budgetboost.analysis.
-across_datasets`: one value per dataset, the outcome read off the interval of the Wilcoxon
-signed-rank test against the margin, :data:`~budgetboost.analysis.vocabulary.RULE`); the
-rows per dataset are the detail under it.
+reads the rows *across datasets* of its comparisons
+(:mod:`budgetboost.analysis.across_datasets`: one value per dataset, the outcome read off the
+interval of the Wilcoxon signed-rank test against the margin,
+:data:`~budgetboost.analysis.vocabulary.RULE`); the rows per dataset are the detail under it.
 
 * **"X beats Y"** (claims 1, 2, 3a, 5; :func:`directional_verdict`): reproduced when every
   one of its rows across datasets reads ``better`` (X's error lower by more than the

@@ -28,12 +28,12 @@ set of attributes predicts each cell's majority, and the noise attributes never 
 the 32 equally likely values of the five relevant attributes (:func:`best_static_error`,
 :func:`best_adaptive_error` enumerate them):
 
-======================  =======  =======  =======  =======  =======
-attributes ``k``         1        2        3        4        5
-======================  =======  =======  =======  =======  =======
-static (a fixed set)     0.275    0.275    0.1625   0.1625   0.05
-per example (a tree)     0.275    0.21875  0.05     0.05     0.05
-======================  =======  =======  =======  =======  =======
+======================  ========  ========  ========  ========  ========
+attributes ``k``        1         2         3         4         5
+======================  ========  ========  ========  ========  ========
+static (a fixed set)    0.275     0.275     0.1625    0.1625    0.05
+per example (a tree)    0.275     0.21875   0.05      0.05      0.05
+======================  ========  ========  ========  ========  ========
 
 The Bayes error is 0.05 (the label noise). A per-example method reads the selector, then
 the pair it names: three attributes reach the Bayes error. A fixed set must hold all five

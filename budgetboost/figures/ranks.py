@@ -16,10 +16,8 @@ Figures are plain :class:`matplotlib.figure.Figure` objects (no pyplot state), a
 :mod:`budgetboost.figures.curves`; algorithm names are shown as given unless a catalogue or a
 ``labels`` mapping (algorithm -> display name) is passed.
 
-References
-----------
-J. Demšar, "Statistical Comparisons of Classifiers over Multiple Data Sets", Journal of
-Machine Learning Research 7:1-30, 2006.
+The tests and the diagram are those of J. Demšar, "Statistical Comparisons of Classifiers
+over Multiple Data Sets", Journal of Machine Learning Research 7:1-30, 2006.
 """
 
 from __future__ import annotations
@@ -180,7 +178,7 @@ def draw_cd_diagram(
 
 
 def _draw_scale(ax: Axes, cd: float, fontsize: float) -> list:
-    """The CD as a scale bar from rank 1, :data:`_CD_BAR` points above the rank axis."""
+    """The CD as a scale bar from rank 1, ``_CD_BAR`` points above the rank axis."""
     figure_ = ax.get_figure()
     above = offset_copy(ax.transData, fig=figure_, y=_CD_BAR, units="points")
     line = {"color": "black", "linewidth": 0.9, "clip_on": False, "transform": above}

@@ -172,7 +172,7 @@ class FigureSpec:
 
     def has_content(self, tables: Mapping[str, pd.DataFrame], context: FigureContext) -> bool:
         """Whether the figure draws anything from ``tables`` (the run's results tables, those
-        of :attr:`tables` at least) rather than only saying it has no results.
+        of ``tables`` at least) rather than only saying it has no results.
 
         The entry's ``content`` function answers if it has one, else its ``pages`` function
         (content: a page at least); otherwise the figure is drawn and has content if one of

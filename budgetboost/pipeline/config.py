@@ -77,7 +77,7 @@ def load_config_file(path: str | Path) -> dict[str, Any]:
     Snakemake, would keep the last one silently); a file that is not a small text file, or
     whose aliases expand too far, stops with one line; a YAML tag that would build a Python
     object (``!!python/object/apply:os.system``) is named as written, with its line
-    (:func:`_tag_problem`), and never built.
+    (``_tag_problem``), and never built.
     """
     try:
         loaded = load_yaml(path, "config file")

@@ -10,8 +10,8 @@ every budget) and ``-n`` had nothing to do. Each train job therefore records its
 seeds and code versions among them, and the contents of its code and cost files) in its
 outputs' metadata, computed at planning by the same functions that give the job its params
 (``common.smk``, param ``identity``); the jobs that read the outputs are given the identity
-the plan expects for each (:func:`expected_identities`) and stop at the first that differs
-(:func:`check_identities`), naming the file and the command that rebuilds it.
+the plan expects for each (``train_identities`` of ``common.smk``) and stop at the first
+that differs (:func:`check_identities`), naming the file and the command that rebuilds it.
 """
 
 from __future__ import annotations

@@ -150,7 +150,7 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
     its return value, a sentence, ends the log.
 
     The work runs in a child process; this one waits for it and ends with its exit status
-    (:func:`_wait`), so only the child returns from here."""
+    (``_wait``), so only the child returns from here."""
     rule = snakemake.rule
     limit_threads(getattr(snakemake, "threads", 1) or 1)  # the libraries' threads: the job's
     log = job_log(snakemake.log[0], rule)
@@ -244,7 +244,7 @@ def _end_with(waiter: int) -> None:
 
 def _wait(child: int, snakemake: Any, log: logging.Logger, shared: mmap.mmap) -> None:
     """Wait for the job's child process and end this one with its exit status (never
-    returns; :func:`os._exit`, so the child alone logs its CPU and memory at its exit). A
+    returns; ``os._exit``, so the child alone logs its CPU and memory at its exit). A
     child killed by a signal ends the job with one line on the console naming the signal
     and what the child was doing, and status 1; a SIGTERM or SIGHUP sent to this process is
     passed on to the child."""

@@ -175,7 +175,7 @@ class Plan:
     Parameters
     ----------
     config : mapping
-        The config after :func:`budgetboost.config.check_all` (defaults filled in).
+        The config after :func:`budgetboost.checks.check_all` (defaults filled in).
     registry : mapping
         The dataset registry it names.
     """

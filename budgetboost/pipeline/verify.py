@@ -22,7 +22,7 @@ test row checked at one budget (a row's budgets spread over the grid from a rand
 any row is checked at any budget, each budget on about ``n_rows * CHECK_QUESTIONS /
 n_budgets`` rows; every row at every budget on a short grid), with every column it does not
 pay for at that budget replaced (a 0/1 column by its other value, any other column by
-another test row's: :class:`_Others`); its label at that budget must be the stored one. The
+another test row's: ``_Others``); its label at that budget must be the stored one. The
 question differs from the stored one only in the columns replaced, so no model can answer
 it differently by the number, order or position of the rows asked about (a model drawing at
 random by a row's position, as AdaBoostRS does, draws the same).
@@ -423,7 +423,7 @@ def _probe(
     """What the predictions depend on, of a model that does not say what it reads (the
     module docstring): at each budget the columns no test example can afford, at once, on the
     stored question; then each group alone, at every budget, on :data:`PROBE_ROWS` rows
-    (:func:`_probe_groups`)."""
+    (``_probe_groups``)."""
     if X.shape[0] < 2 or np.array_equal(X, other):
         return
     worst = np.asarray(evaluation.max_example_cost, dtype=np.float64)

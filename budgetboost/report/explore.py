@@ -217,7 +217,7 @@ def across_datasets(points: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.
 
 def _columns(frame: pd.DataFrame, names: Mapping[str, list[str]]) -> dict[str, list[Any]]:
     """``frame`` as a dictionary of columns for the page: the columns of ``names`` as indices
-    into its lists, floats rounded to :data:`_DIGITS` decimals, NaN as ``null``."""
+    into its lists, floats rounded to ``_DIGITS`` decimals, NaN as ``null``."""
     out: dict[str, list[Any]] = {}
     frame = frame.rename(columns={"algorithm": "method"})
     for column in frame.columns:

@@ -62,7 +62,7 @@ INTERVAL_COLUMN = f"difference [{DECISION_CONFIDENCE:.0%} CI]"
 def where_findings_read(code: str = "``") -> str:
     """One line pointing to :func:`how_findings_read`'s paragraph, which only ``claims.md``
     prints (it stood on the first page, in claims.md and in summary.md); ``code`` is the
-    markup's literal quote (reStructuredText's ````, Markdown's `````)."""
+    markup's literal quote (two backquotes in reStructuredText, one in Markdown)."""
     return (
         "How each comparison is decided (the datasets as the unit, the test across them, the "
         f"±0.01 margin, the outcomes): {code}claims.md{code}, *How a verdict is reached*."
@@ -106,8 +106,8 @@ def _interval(row: pd.Series) -> str:
     """The difference with its interval: per dataset the mean, across datasets the
     Hodges-Lehmann estimate with the interval of the signed-rank test (``±∞``: a bound the
     test cannot reach with so few datasets; a bound that would round onto the margin is
-    written with the decimals that tell its side, :func:`~budgetboost.analysis.vocabulary.
-    bound_text`)."""
+    written with the decimals that tell its side,
+    :func:`~budgetboost.analysis.vocabulary.bound_text`)."""
     across = row["dataset"] == ALL
     centre = row["hodges_lehmann"] if across else row["mean_difference"]
     if math.isnan(row["ci_low"]) and math.isnan(row["ci_high"]):

@@ -492,7 +492,7 @@ class AACO(TunedEstimator):
         held_out: np.ndarray | None = None,
     ) -> Oracle:
         """The pool, classifier, oracle rows and candidate subsets fitted on ``rows``; the
-        network's L2 strength chosen on the rows ``held_out`` (:meth:`_network`)."""
+        network's L2 strength chosen on the rows ``held_out`` (``_network``)."""
         X, y = data.X[rows], data.y[rows]
         horizon = self._fitted_budget()
         pool = self._pool(X, y, data, horizon)
@@ -813,7 +813,7 @@ class AACO(TunedEstimator):
 
     def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray:
         """The groups each example acquired in its longest affordable prefix at each budget
-        (the rollouts of :meth:`_scores_and_costs`)."""
+        (the rollouts of ``_scores_and_costs``)."""
         oracle, served = self._served(X, budgets)
         reads = np.zeros((budgets.size, X.shape[0], self._n_groups()), dtype=bool)
         for at, own, limits in served:

@@ -193,10 +193,10 @@ def fit_masked_boosted(
     held_out: tuple[np.ndarray, np.ndarray] | None = None,
     n_trees: int | None = None,
 ) -> tuple[MaskedBoosted, np.ndarray | None]:
-    """LightGBM on ``n_masks`` random masks of every row (:func:`~.masked_logistic.
-    random_masks`, as the masked classifier), :data:`MASKED_TREES` trees; the number used
-    is the prefix of lowest masked log loss on ``held_out`` (rows and -1/+1 labels, each
-    under ``n_masks`` masks drawn the same way: ties to fewer trees), or ``n_trees`` when
+    """LightGBM on ``n_masks`` random masks of every row
+    (:func:`~.masked_logistic.random_masks`, as the masked classifier), :data:`MASKED_TREES` trees;
+    the number used is the prefix of lowest masked log loss on ``held_out`` (rows and -1/+1 labels,
+    each under ``n_masks`` masks drawn the same way: ties to fewer trees), or ``n_trees`` when
     no rows are held out (a refit uses the number chosen).
 
     Returns

@@ -13,7 +13,7 @@ at once:
    for ``p(x_u, y | x_o)``. The distance is a sum over the observed groups of the L1
    distance on a group's columns divided by its mean over pairs of oracle rows (a
    standardised distance, as the authors standardise features), counted in whole units of
-   1/1024 (:class:`_GroupDistances`) so that equal distances are exactly equal. Ties are
+   1/1024 (``_GroupDistances``) so that equal distances are exactly equal. Ties are
    broken by the oracle rows' stored order, a random permutation drawn at fit. With nothing
    observed (the first step) every oracle row is a neighbour: ``p(x, y)`` itself.
 2. **Candidate subsets.** Every singleton of the pool and ``n_subsets`` random subsets of it
@@ -26,8 +26,8 @@ at once:
    price of ``v`` given what is paid. The empty subset (stopping) costs the mean loss of the
    current prediction. Both classifiers are additive over groups up to their output: the
    logistic model's score (one product scores every candidate of every neighbour,
-   :func:`_evaluate`), the network's hidden pre-activations (the same product, ``H`` times
-   wider, then the rectifier and the output layer, :func:`_evaluate_network`).
+   ``_evaluate``), the network's hidden pre-activations (the same product, ``H`` times
+   wider, then the rectifier and the output layer, ``_evaluate_network``).
 4. **Acquire or stop.** The example acquires the group of the best subset (ties: the
    earlier candidate) whose own objective as a singleton is lowest (ties: the earlier pool
    position), and the next step plans anew; or it stops. With ``stopping="aco"`` it stops
@@ -369,7 +369,7 @@ def _evaluate(
 
 def network_parts(oracle: Oracle) -> np.ndarray:
     """The oracle rows' group contributions to the network's hidden pre-activations as
-    :func:`_evaluate_network` gathers them: row ``g * n + r`` group ``g`` of oracle row
+    ``_evaluate_network`` gathers them: row ``g * n + r`` group ``g`` of oracle row
     ``r``, then a row of zeros (what an observed group adds); float32, shape (P n + 1, H)."""
     contributions = oracle.oracle_contributions
     H = contributions.shape[2]
@@ -387,7 +387,7 @@ def _evaluate_network(
     root: bool,
     parts: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_evaluate` under the network: ``hidden`` (S, H) is each state's hidden
+    """``_evaluate`` under the network: ``hidden`` (S, H) is each state's hidden
     pre-activations, ``parts`` (P * n + 1, H) each oracle row's contribution of each group
     to them (row ``g * n + r``: group ``g`` of oracle row ``r``; the last row zeros), float32.
 
@@ -395,7 +395,7 @@ def _evaluate_network(
     the pre-activations ``h_o + sum_{g in v, g not observed} A_g(x_r)``: for a singleton a
     sum of two vectors, for the random subsets one product of the subsets (Rs, P) with the
     neighbours' unobserved parts (P, b K H); then the rectifier, the output layer and the
-    logistic loss of the neighbour's label. Candidate order as :func:`_evaluate`'s: the P
+    logistic loss of the neighbour's label. Candidate order as ``_evaluate``'s: the P
     singletons (the first P candidates are the pool's singletons), then the random subsets.
     A block of states gathers the groups some state of it has not observed (an observed
     group gathers the zero row); a singleton every state of the block observed adds nothing

@@ -359,9 +359,9 @@ class BudgetedBoost(BudgetedEstimator):
         (:func:`adaboost_path`), used instead of boosting again. AdaBoost's choices do not
         depend on the costs, so the pipeline fits one path per trial and shares it between
         the unbudgeted reference, AdaBoostBT and AdaBoostRS under every cost model; the
-        fitted ensemble is bit for bit the one ``fit`` would boost (:meth:`BoostPath.
-        under_costs`). A path fitted on other rows is refused. The path holds stumps: with
-        ``weak_learner="tree"`` it is an :class:`InvalidParameterError`.
+        fitted ensemble is bit for bit the one ``fit`` would boost
+        (:meth:`BoostPath.under_costs`). A path fitted on other rows is refused. The path holds
+        stumps: with ``weak_learner="tree"`` it is an :class:`InvalidParameterError`.
     weak_learner : {"stump", "tree"}, default="stump"
         ``stump``: Algorithm 1 as printed. ``tree``: each round grows one tree of depth at
         most ``max_depth`` with +-1 leaves on the round's weights

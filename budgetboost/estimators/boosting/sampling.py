@@ -75,7 +75,7 @@ def _alias_draws(
     rng : numpy.random.Generator
         The stream; it advances by ``shape`` uniforms (row by row), whatever ``rows``.
     table : (ndarray, ndarray)
-        ``(probability, alias)`` of :func:`_alias_table`.
+        ``(probability, alias)`` of ``_alias_table``.
     shape : (int, int)
         Examples x draws of one step.
     rows : ndarray of int, optional
@@ -448,7 +448,7 @@ class AdaBoostRS(BudgetedEstimator):
         first_draw: np.ndarray | None = None,
     ) -> dict[str, np.ndarray]:
         """The poster's loop for a block of examples, every budget at once (``first_draw``:
-        see :meth:`_sample`).
+        see ``_sample``).
 
         ``h[i, column[t]]`` is what a draw of hypothesis ``t`` adds to example ``i``'s vote:
         ``h_t(x_i)`` in {-1, +1}, times ``c(h_t)`` for AdaBoostRS_AC.
@@ -459,7 +459,7 @@ class AdaBoostRS(BudgetedEstimator):
         (``spent + max_i c(h_i) < max(B)``) map and count them: a finished example's later
         draws never count at any budget, and the others' draws are the same either way.
         What an example has at budget ``B`` is recorded once, in the chunk where its
-        ``spent + max_i c(h_i)`` reaches ``B`` (:func:`_crossings`), or at the end.
+        ``spent + max_i c(h_i)`` reaches ``B`` (``_crossings``), or at the end.
         """
         m, n_columns = h.shape
         prices = _DrawPrices(self, m)
@@ -543,7 +543,7 @@ class AdaBoostRS(BudgetedEstimator):
 
     def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray:
         """The groups of the hypotheses each example drew within each budget (the draws do
-        not depend on ``X``: the same as :meth:`_scores_and_costs` makes)."""
+        not depend on ``X``: the same as ``_scores_and_costs`` makes)."""
         first = np.full((X.shape[0], self._n_groups()), np.iinfo(np.intp).max)
         drawn = self._sample(X, budgets, first)["draws"]
         return first[None, :, :] < drawn[:, :, None]

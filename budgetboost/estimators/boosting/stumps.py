@@ -154,7 +154,7 @@ def _exact_rows(signs: np.ndarray, wy: np.ndarray, rows: np.ndarray, group: int)
 
 
 def _reproduces(signs: np.ndarray, wy: np.ndarray, group: int, rng: np.random.Generator) -> bool:
-    """Whether :func:`_exact_rows` gives the whole product's bits on some subsets of rows."""
+    """Whether ``_exact_rows`` gives the whole product's bits on some subsets of rows."""
     full = signs @ wy
     n = signs.shape[0]
     for size in (1, 2, 3, 5, 9, 33):  # in any order, repeated (as a block's ``row_of``)
@@ -230,7 +230,7 @@ def fastest_kernel(signs: np.ndarray, repeats: int = 5) -> str:
     product's time, and built and timed only where two estimates say they may (so that a
     fit pays nothing for them where they cannot win): the fixed one (:data:`SPARSE_NS` a rare
     cell, :data:`SPARSE_ROUND_NS` a round), then this machine's rate
-    (:func:`_sparse_seconds_per_cell`). The answer never changes a result (module
+    (``_sparse_seconds_per_cell``). The answer never changes a result (module
     docstring), only how fast the rounds run.
     """
     if signs.size < FLOAT32_MIN_CELLS:
@@ -260,7 +260,7 @@ def fastest_kernel(signs: np.ndarray, repeats: int = 5) -> str:
     return best
 
 
-#: The sparse matrix :func:`_sparse_seconds_per_cell` times: rows x columns, density.
+#: The sparse matrix ``_sparse_seconds_per_cell`` times: rows x columns, density.
 SPARSE_PROBE = (500, 1000, 0.1)
 
 
@@ -350,10 +350,10 @@ class _SignBlock:
         |wy| = 1`` (then ``|edge| <= 1``).
 
         The canonical float64 sum is within ``gamma_m`` of the exact edge (Higham's
-        ``gamma_n = n u / (1 - n u)``, :func:`_gamma`). The float32 product sums ``m`` terms
+        ``gamma_n = n u / (1 - n u)``, ``_gamma``). The float32 product sums ``m`` terms
         ``+-wy_i`` rounded to float32 in float32 (any order): within ``gamma_(m-1)`` (1 plus a
         rounding ``u`` a term) plus ``u``, ``u = 2^-24``. The sparse sums, ``2 r - sum(wy)``
-        (:class:`_SparseBlock`) with ``r`` and the total each within ``gamma_m`` and one
+        (``_SparseBlock``) with ``r`` and the total each within ``gamma_m`` and one
         rounding of a value at most 3, are within ``3 gamma_m + 3 u (1 + gamma_m)``, ``u =
         2^-53``. The bound returned is twice the sum of the two.
         """

@@ -9,9 +9,8 @@ reweights the examples. The weak learner supplies only the hypothesis (as scikit
 ``BaseWeightBoosting.fit`` owns the loop and ``_boost`` supplies the step):
 
 - :class:`StumpLearner`: the chosen stump itself (Algorithm 1 as printed);
-- :class:`~budgetboost.estimators.boosting.tree_weak_learner.TreeLearner`: a small tree grown from
-the
-  chosen stump by the round's criterion (the paper's first open question, Section 8).
+- :class:`~budgetboost.estimators.boosting.tree_weak_learner.TreeLearner`: a small tree grown
+  from the chosen stump by the round's criterion (the paper's first open question, Section 8).
 
 A weak learner subclasses :class:`WeakLearner`, whose docstring is the contract.
 """

@@ -166,7 +166,7 @@ class BudgetEvaluation(BudgetCosts):
 
 
 class TrainingData(NamedTuple):
-    """Validated training input, given to :meth:`BudgetedEstimator._fit`."""
+    """Validated training input, given to ``BudgetedEstimator._fit``."""
 
     X: np.ndarray  # float64, finite, (n_samples, n_features)
     y: np.ndarray  # float64 -1/+1: -1 is classes_[0], +1 is classes_[1]
@@ -297,7 +297,7 @@ class BudgetedEstimator:
         The two class labels, sorted; ``classes_[1]`` is the +1 class.
     n_features_in_ : int
         Columns of the training ``X``.
-    group_of_column_ : ndarray of int, shape (n_features_in_,)
+    group_of_column_ : ndarray of int, shape (``n_features_in_``,)
         The feature group of each column (``TrainingData.group_of_column``): the groups
         :meth:`groups_read` reports.
     feature_names_in_ : ndarray of str

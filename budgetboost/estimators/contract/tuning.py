@@ -324,7 +324,7 @@ class TunedEstimator(BudgetedEstimator):
     - ``_serve(index, model, X, budgets, sizes) -> (scores, BudgetCosts)``: a refitted
       model at each budget and size (sizes > 0).
     - ``_serve_reads(index, model, X, budgets, sizes) -> ndarray or None``: the feature
-      groups each example reads when :meth:`_serve` serves it, (len(budgets), n_samples or 1,
+      groups each example reads when ``_serve`` serves it, (len(budgets), n_samples or 1,
       n_groups) (``BudgetedEstimator._groups_read``; default None: not said).
 
     ``_choose(data, rows) -> Choice`` is :func:`choose` over every candidate; an estimator
@@ -455,8 +455,8 @@ class TunedEstimator(BudgetedEstimator):
         return scores, BudgetCosts(**fields)
 
     def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray | None:
-        """What each example reads where :meth:`_scores_and_costs` serves it: nothing where
-        the empty model serves, else :meth:`_serve_reads` of the budget's model."""
+        """What each example reads where ``_scores_and_costs`` serves it: nothing where
+        the empty model serves, else ``_serve_reads`` of the budget's model."""
         capped = self._capped(budgets)
         config, size = self.choice_.at(capped)
         parts = []

@@ -326,7 +326,7 @@ class BudgetedSTreeD(TunedEstimator):
 
     # ------------------------------------------------------------------ the protocol's steps
     def _fit(self, data: TrainingData) -> None:
-        """The protocol (:meth:`TunedEstimator._fit`), with the grid's unit and tests."""
+        """The protocol (``TunedEstimator._fit``), with the grid's unit and tests."""
         price = data.pricing.prices()
         positive = price[price > 0]
         self.unit_ = float(positive.mean()) if positive.size else 1.0

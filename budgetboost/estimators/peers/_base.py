@@ -11,7 +11,7 @@ follows the protocol of every tuned estimator (:mod:`budgetboost.estimators.cont
    once; with discount groups, the price of the set: each touched discount group's shared
    part once), whatever the library was told. At a budget ``B`` the candidate with the lowest
    error on the *validation part* among those costing at most ``B`` is chosen; the choice is
-   a step function of the budget fixed at fit time (:attr:`PeerBooster.choice_`).
+   a step function of the budget fixed at fit time (``PeerBooster.choice_``).
 2. Each configuration chosen at some budget is trained again on all training rows, with as
    many trees as the largest prefix chosen of it.
 3. Budget ``B`` is served by that refitted model's first ``k`` trees, or by fewer where the
@@ -92,7 +92,7 @@ class LibraryParams(Constraint):
 
 class PeerModel:
     """One trained library model, as the benchmark reads it (every ``X`` holds the library
-    columns of :attr:`PeerBooster.encoding_`)."""
+    columns of ``PeerBooster.encoding_``)."""
 
     def tree_columns(self) -> list[np.ndarray]:
         """The library columns each tree splits on."""
@@ -176,10 +176,10 @@ class PeerBooster(TunedEstimator):
       ``_relative_grid`` (only with a trade-off);
     - ``_fit_models(X, y01, penalty, configs, seed, n_trees) -> list of PeerModel``: one
       trained model per configuration (a dict: the trade-off under ``"tradeoff"``, if any,
-      and each grid parameter under its name; :meth:`_value` reads a parameter of the trees
+      and each grid parameter under its name; ``_value`` reads a parameter of the trees
       from it or, when it is not a grid, from the estimator) of ``n_trees[i]`` trees, on the
       rows given (``y01`` 0/1, ``penalty`` one cost per column), the library's data built
-      once for all of them with :attr:`n_bins_` bins per column at least.
+      once for all of them with ``n_bins_`` bins per column at least.
 
     Threads are the job's (:func:`~budgetboost.estimators.contract.threads.thread_limit`),
     never a wrapper's choice. The rest is the protocol of

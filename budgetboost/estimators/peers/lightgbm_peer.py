@@ -412,12 +412,12 @@ class BudgetedLightGBM(PeerBooster):
     feature_groups : array-like of shape (n_features,), default=None
         Group label per column; a group is paid for once. LightGBM knows no groups. The
         threshold indicators of one attribute (columns of a group nested on the training
-        rows) are given to it as one ordinal column (:mod:`budgetboost.estimators.peers.
-        columns`), whose coupled penalty is the group's cost: paid once, as the project pays
-        it. Any other column of a group (a one-hot category) is given as it is, with its
-        group's cost, so the model pays the group again for each further such column it uses
-        (an over-estimate that steers LightGBM away from a paid group's other columns). The
-        project's accounting (``spent``, the choice) pays each group once, exactly.
+        rows) are given to it as one ordinal column
+        (:mod:`budgetboost.estimators.peers.columns`), whose coupled penalty is the group's cost:
+        paid once, as the project pays it. Any other column of a group (a one-hot category) is given
+        as it is, with its group's cost, so the model pays the group again for each further such
+        column it uses (an over-estimate that steers LightGBM away from a paid group's other
+        columns). The project's accounting (``spent``, the choice) pays each group once, exactly.
     discount_groups, discount_costs : array-like of shape (n_features,), default=None
         Turney's discount groups (see :class:`~budgetboost.BudgetedEstimator`). LightGBM
         cannot express them: a column's ``cegb_penalty_feature_coupled`` is its group's full

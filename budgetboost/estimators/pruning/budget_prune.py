@@ -87,7 +87,7 @@ MEAN_COST_TRADEOFFS = (0.0, *(2.0 ** (k / 2) / 64 for k in range(13)))
 #: The starting forests ``forest`` names: scikit-learn's random forest (gini) and BudgetRF's
 #: cost-weighted one; ``"both"`` grows the two, in this order.
 FOREST_KINDS = ("random", "cost_weighted")
-#: Budgets at which the validation errors are compared (:meth:`BudgetPrune._choose`): 0 and
+#: Budgets at which the validation errors are compared (``BudgetPrune._choose``): 0 and
 #: this many evenly spaced up to the largest a validation example can spend.
 CHOICE_GRID = 64
 
@@ -419,7 +419,7 @@ class BudgetPrune(TunedEstimator):
 
     # ------------------------------------------------------------------ the protocol's steps
     def _fit(self, data: TrainingData) -> None:
-        """The protocol (:meth:`TunedEstimator._fit`); the refits of one forest share it."""
+        """The protocol (``TunedEstimator._fit``); the refits of one forest share it."""
         self.pricing_ = data.pricing
         super()._fit(data)
         served = self.choice_.config[self.choice_.config >= 0]
@@ -446,7 +446,7 @@ class BudgetPrune(TunedEstimator):
 
     def _choose(self, data: TrainingData, rows: np.ndarray) -> Choice:
         """The configuration of every budget on the validation ``rows`` (the class
-        docstring): :meth:`_choose_hard_cap` or :meth:`_choose_mean_cost`."""
+        docstring): ``_choose_hard_cap`` or ``_choose_mean_cost``."""
         paths = _paths_by_forest(self.models_, data.X[rows])
         if self.operating_point == "mean_cost":
             return self._choose_mean_cost(data, rows, paths)
@@ -546,7 +546,7 @@ class BudgetPrune(TunedEstimator):
         """At each budget (capped at ``budget``) the forest of the budget's configuration
         pruned at its ``lambda`` and served within it (:func:`serve`); costs as in the class
         Notes. The examples' paths in each forest are computed once, for every ``lambda``
-        chosen with it (:meth:`_serve` keeps them here)."""
+        chosen with it (``_serve`` keeps them here)."""
         self._serving_paths: dict[int, list[np.ndarray]] = {}
         try:
             return super()._scores_and_costs(X, budgets)

@@ -182,7 +182,7 @@ def serve(
 
     Each example is walked once without a budget; at a budget it can afford that walk's
     cost, its walk is that one (every price fits), so only the other (budget, example)
-    pairs are walked again, in chunks of at most :data:`_WALK_CELLS` cells of the
+    pairs are walked again, in chunks of at most ``_WALK_CELLS`` cells of the
     paid-groups table.
     """
     budgets = np.asarray(budgets, dtype=np.float64)

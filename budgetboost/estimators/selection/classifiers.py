@@ -6,8 +6,9 @@ its trees (``k = 1 .. n_trees``, the number of trees a user tunes on held-out ro
 logistic regression the one fitted model (size 1). A fitted classifier gives its validation
 error and log loss per size, its raw scores at given sizes, and what each example pays: the
 logistic regression reads every group of its set for every example; a LightGBM example reads
-the groups its own decision paths test (:meth:`~budgetboost.estimators.peers.lightgbm_peer.
-LightGBMModel.example_costs`, the library peer's accounting, reused).
+the groups its own decision paths test
+(:meth:`~budgetboost.estimators.peers.lightgbm_peer.LightGBMModel.example_costs`, the library peer's
+accounting, reused).
 """
 
 from __future__ import annotations

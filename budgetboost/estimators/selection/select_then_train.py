@@ -655,7 +655,7 @@ class SelectThenTrain(TunedEstimator):
         return scores, costs
 
     def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray | None:
-        """The groups each example reads where :meth:`_scores_and_costs` serves it."""
+        """The groups each example reads where ``_scores_and_costs`` serves it."""
         return super()._groups_read(self._inputs(X), budgets)
 
     def _serve_reads(self, index, model, X, budgets, sizes):

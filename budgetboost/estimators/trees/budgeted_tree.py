@@ -63,7 +63,7 @@ def _errors_by_budget_step(tree: PrunedTree, X: np.ndarray, y: np.ndarray) -> np
     its budget sequence.
 
     An example's leaf at step ``s`` is the node at depth ``#{d: m_d > s}`` of its path, ``m``
-    the prefix minima of the path's cut steps (see :meth:`PrunedTree._leaves`): the node at
+    the prefix minima of the path's cut steps (see ``PrunedTree._leaves``): the node at
     depth ``d`` is its leaf for steps in ``[m_d, m_{d-1})``. A difference array over steps
     counts the misclassified examples at every step at once. The fitted ``max_nodes`` cuts
     every path at its node-count leaf.
@@ -108,7 +108,7 @@ class BudgetedTree(TunedEstimator, PrunedTree):
     ``B`` the tree used is the one, among the grid's trees each pruned to ``B``, with the fewest
     validation errors; ties go to the smaller ``lambda`` (so to plain CART, ``lambda = 0``, whenever
     it does as well). The choice is a step function of the budget fixed at fit time
-    (:attr:`choice_`, :meth:`chosen_tradeoffs`). Each ``lambda`` chosen at some budget is
+    (``choice_``, :meth:`chosen_tradeoffs`). Each ``lambda`` chosen at some budget is
     then grown again on all training rows (the protocol of every tuned estimator,
     :mod:`budgetboost.estimators.contract.tuning`), and that tree, pruned to ``B``, serves budget
     ``B``.
@@ -383,7 +383,7 @@ class BudgetedTree(TunedEstimator, PrunedTree):
     ) -> tuple[np.ndarray, BudgetCosts]:
         """The tree pruned to each budget (and to the fitted ``max_nodes``); cost-sensitive:
         at each budget the refitted tree of the choice (:meth:`chosen_tradeoffs`) pruned to
-        it. Costs as :meth:`PrunedTree._scores_and_costs`'s."""
+        it. Costs as ``PrunedTree._scores_and_costs``'s."""
         if self.cost_sensitive:
             return TunedEstimator._scores_and_costs(self, X, budgets)
         return PrunedTree._scores_and_costs(self, X, budgets)
@@ -393,7 +393,7 @@ class BudgetedTree(TunedEstimator, PrunedTree):
 
     def _groups_read(self, X: np.ndarray, budgets: np.ndarray) -> np.ndarray:
         """The groups of the tests on each example's path through the tree served at each
-        budget (as :meth:`_scores_and_costs` serves it)."""
+        budget (as ``_scores_and_costs`` serves it)."""
         if self.cost_sensitive:
             return TunedEstimator._groups_read(self, X, budgets)
         return PrunedTree._groups_read(self, X, budgets)

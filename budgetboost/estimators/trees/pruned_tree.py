@@ -71,7 +71,7 @@ def grow(
 
     Depth-first, left child first, so node ids are in preorder. A column's unpaid cost at a
     node is its group's cost, or 0 when the group is split on above the node (paid once per
-    path); it enters the score ``gain - tradeoff * unpaid`` (:func:`_scores`; plain CART:
+    path); it enters the score ``gain - tradeoff * unpaid`` (``_scores``; plain CART:
     ``tradeoff = 0``). A node's gains depend on its examples alone: trees of other
     trade-offs grown on the same ``(X, y1)`` may share them through ``search``.
 
@@ -484,7 +484,7 @@ class PrunedTree(BudgetedEstimator):
     def _reads_at_budgets(
         self, X: np.ndarray, budgets: np.ndarray, group_of_column: np.ndarray, n_groups: int
     ) -> np.ndarray:
-        """:meth:`_groups_read` of this tree, its columns' groups given (a tree a tuned
+        """``_groups_read`` of this tree, its columns' groups given (a tree a tuned
         estimator grew holds none of its own): (len(budgets), n_samples, n_groups)."""
         steps = self._budget_steps(budgets)
         paths = self._paths(X)
