@@ -23,7 +23,7 @@ import pandas as pd
 from budgetboost.analysis.vocabulary import CONFIDENCE
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.io import read_table
-from budgetboost.data.schema import SHARD_COLUMNS
+from budgetboost.data.schema import ROW_LOSSES, SHARD_COLUMNS
 from budgetboost.data.splits import SplitSizes
 
 __all__ = [
@@ -50,11 +50,6 @@ def with_names(catalogue: Catalogue | None, names: Iterable[str]) -> Catalogue:
 
 #: Shard columns an external table may leave out (filled with NaN).
 OPTIONAL_COLUMNS = ("tradeoff",)
-#: The column of a shard that holds, per (trial, budget) row, which test rows the stored
-#: prediction got wrong (``np.packbits`` of the boolean vector, the test rows in the split's
-#: order); kept by :func:`validate_shards` where present, for the per-row bound on the
-#: trials' correlation (:func:`budgetboost.analysis.per_dataset.row_covariance`).
-ROW_LOSSES = "test_wrong"
 
 
 def validate_shards(df: pd.DataFrame, source: str = "shards") -> pd.DataFrame:

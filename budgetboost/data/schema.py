@@ -7,7 +7,7 @@ here reaches both.
 
 from __future__ import annotations
 
-__all__ = ["SHARD_COLUMNS", "TIMING_COLUMNS", "STUMP_COLUMNS"]
+__all__ = ["ROW_LOSSES", "SHARD_COLUMNS", "STUMP_COLUMNS", "TIMING_COLUMNS"]
 
 #: One row per (dataset, cost model, algorithm, trial, budget); no wall-clock values, so a
 #: shard is byte-identical whatever ``--cores``, block size or job order.
@@ -29,6 +29,13 @@ SHARD_COLUMNS: dict[str, str] = {
     # peers' CEGB / penalty coefficient chosen on a validation part); NaN for the others
     "tradeoff": "float64",
 }
+
+#: The shard column that holds, per (trial, budget) row, which test rows the stored labels
+#: got wrong: ``np.packbits`` of the boolean vector over the test rows in the split's order
+#: (the last byte's padding bits 0). Beside :data:`SHARD_COLUMNS`, not in it: a table from
+#: elsewhere may leave it out. The paired tests bound each dataset's trial correlation from
+#: it (:func:`budgetboost.analysis.per_dataset.row_covariance`).
+ROW_LOSSES = "test_wrong"
 
 #: Wall-clock times of one block, kept out of the shards.
 TIMING_COLUMNS: dict[str, str] = {

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.data.costs import make_costs
-from budgetboost.data.schema import SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
+from budgetboost.data.schema import ROW_LOSSES, SHARD_COLUMNS, STUMP_COLUMNS, TIMING_COLUMNS
 from budgetboost.data.seeds import seed_from_key
 from budgetboost.data.splits import check_training_classes, split_indices
 from budgetboost.estimators.contract.base import BudgetEvaluation
@@ -35,6 +35,7 @@ from budgetboost.pipeline.verify import (
     check_reads_paid_for,
     check_reproducible,
     measure,
+    wrong_rows,
 )
 
 __all__ = [
@@ -290,7 +291,8 @@ def run_block(
     Returns
     -------
     shard : DataFrame
-        One row per (trial, budget), columns :data:`SHARD_COLUMNS`; no wall-clock values.
+        One row per (trial, budget), columns :data:`SHARD_COLUMNS` and
+        :data:`~budgetboost.data.schema.ROW_LOSSES`; no wall-clock values.
     timings : DataFrame
         One row per trial, columns :data:`TIMING_COLUMNS`.
     stumps : DataFrame
@@ -341,13 +343,9 @@ def run_block(
         parts.append(pd.DataFrame(columns))
         stump_parts.append(_stump_rows(estimator, trial, offered.columns))
         timing_rows.append((trial, fit_seconds, predict_seconds))
-    shard = _typed(
-        pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(),
-        SHARD_COLUMNS,
-        dataset=dataset,
-        cost_model=cost_model,
-        algorithm=spec.name,
-    )
+    rows = pd.concat(parts, ignore_index=True)
+    shard = _typed(rows, SHARD_COLUMNS, dataset=dataset, cost_model=cost_model, algorithm=spec.name)
+    shard[ROW_LOSSES] = pd.Series(list(rows[ROW_LOSSES]), dtype=object)
     timings = _typed(pd.DataFrame(timing_rows, columns=list(TIMING_COLUMNS)), TIMING_COLUMNS)
     stumps = _typed(
         pd.concat(stump_parts, ignore_index=True),
@@ -505,7 +503,7 @@ def run_trial(
     else:  # the anytime path up to the largest budget serves every smaller one
         fits = [(grid[-1], grid)]
     fit_seconds = predict_seconds = 0.0
-    test_parts, train_parts, tradeoff_parts = [], [], []
+    test_parts, train_parts, tradeoff_parts, wrong_parts = [], [], [], []
     shuffles = np.random.default_rng(seed_from_key("verify", dataset, cost_model, spec.name, trial))
     prices = TrialPrices.of(feature_costs, feature_groups, discounts)
     for fit_budget, budgets in fits:
@@ -548,6 +546,7 @@ def run_trial(
         predict_seconds += time.perf_counter() - start
         test_parts.append(test)
         train_parts.append(train)
+        wrong_parts.append(np.packbits(wrong_rows(estimator, test_labels, y_test), axis=1))
         tradeoff_parts.append(_chosen_tradeoffs(estimator, budgets))
     columns = {
         "trial": np.full(len(grid), trial),
@@ -556,6 +555,7 @@ def run_trial(
         "train_error": np.concatenate([part.error for part in train_parts]),
         **{key: np.concatenate([getattr(part, key) for part in test_parts]) for key in _EVAL_KEYS},
         "tradeoff": np.concatenate(tradeoff_parts),
+        ROW_LOSSES: [row.tobytes() for part in wrong_parts for row in part],
     }
     return columns, fit_seconds, predict_seconds, estimator
 

@@ -169,9 +169,19 @@ def measure(
         example reads).
     """
     labels, costs = _asked(estimator, X, budgets)
-    truth = BudgetedEstimator._checked_y(estimator, y, labels.shape[1])
-    error = (labels != truth[None, :]).mean(axis=1)
+    error = wrong_rows(estimator, labels, y).mean(axis=1)
     return labels, BudgetEvaluation(error=error, **costs.as_dict())
+
+
+def wrong_rows(estimator: Any, labels: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Which of ``labels`` (one row per budget, as :func:`measure` returns them) differ from
+    ``y``: a boolean array of their shape, whose row means are :func:`measure`'s errors.
+
+    A shard stores it packed per (trial, budget) (:data:`budgetboost.data.schema.ROW_LOSSES`),
+    so the paired tests can tell how much of a trial's variance its test rows explain.
+    """
+    truth = BudgetedEstimator._checked_y(estimator, y, labels.shape[1])
+    return labels != truth[None, :]
 
 
 #: The public methods of :class:`BudgetedEstimator` whose results the pipeline computes itself

@@ -28,11 +28,11 @@ from .helpers import N_COLS, N_TRIALS, run, spec
 
 def test_run_block_rows_columns_and_dtypes(problem):
     shard, timings, stumps = run(problem, spec())
-    assert list(shard.columns) == list(schema.SHARD_COLUMNS)
+    assert list(shard.columns) == [*schema.SHARD_COLUMNS, schema.ROW_LOSSES]
     assert {
         c: str(t)
         for c, t in shard.dtypes.items()
-        if c not in ("dataset", "cost_model", "algorithm")
+        if c not in ("dataset", "cost_model", "algorithm", schema.ROW_LOSSES)
     } == {c: t for c, t in schema.SHARD_COLUMNS.items() if t != "string"}
     assert len(shard) == N_TRIALS * 4
     assert shard["trial"].tolist() == [t for t in range(N_TRIALS) for _ in range(4)]
@@ -48,6 +48,24 @@ def test_run_block_rows_columns_and_dtypes(problem):
         == last.astype(int).tolist()
     )
     assert (stumps.groupby("trial")["round"].min() == 0).all()
+
+
+def test_each_row_stores_which_test_rows_its_labels_got_wrong(problem):
+    """The packed bits of a row, cut to its trial's test rows, are the labels' mistakes
+    against a direct fit, and their mean is the row's test error to the last bit."""
+    shard, *_ = run(problem, spec(), trials=[1, 2])
+    for trial in (1, 2):
+        train, test = problem.splits[trial]
+        est = BudgetedBoost(criterion="smoothed", max_rounds=30, feature_costs=problem.costs[trial])
+        est.fit(problem.X[train], problem.y[train])
+        wrong = est.predict_at_budgets(problem.X[test], [1, 2, 4, 8]) != problem.y[test]
+        rows = shard[shard["trial"] == trial]
+        packed = [np.frombuffer(b, dtype=np.uint8) for b in rows[schema.ROW_LOSSES]]
+        assert all(p.size == math.ceil(len(test) / 8) for p in packed)
+        bits = np.stack([np.unpackbits(p)[: len(test)] for p in packed]).astype(bool)
+        np.testing.assert_array_equal(bits, wrong)
+        assert bits.mean(axis=1).tolist() == rows["test_error"].tolist()
+        assert not np.stack([np.unpackbits(p)[len(test) :] for p in packed]).any()
 
 
 def test_run_block_matches_a_direct_fit(problem):

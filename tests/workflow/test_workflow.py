@@ -457,7 +457,7 @@ def test_full_run_writes_every_output(base_run):
                 trials = min(entry["trials"], spec.get("trials", 999), model.get("trials", 999))
                 assert sorted(rows.trial.unique()) == list(range(trials))
                 assert len(rows) == trials * per_trial
-    assert list(frame.columns) == list(schema.SHARD_COLUMNS)
+    assert list(frame.columns) == [*schema.SHARD_COLUMNS, schema.ROW_LOSSES]
     assert frame.test_error.between(0, 1).all()
     meta = read_metadata(shard_paths(base_run, "heart", "adaboost_rs")[0])
     assert meta["params"] == config["algorithms"]["adaboost_rs"]["params"]
