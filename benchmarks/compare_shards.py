@@ -50,7 +50,7 @@ from budgetboost.checks import check_all, load_config_file  # noqa: E402
 from budgetboost.data.datasets import read_binarized  # noqa: E402
 from budgetboost.data.io import read_table  # noqa: E402
 from budgetboost.data.splits import split_indices  # noqa: E402
-from budgetboost.estimators.contract.names import estimator_module  # noqa: E402
+from budgetboost.estimators.contract.registry import estimator_module  # noqa: E402
 from budgetboost.pipeline.adaboost_path import fit_adaboost_paths, read_adaboost_paths  # noqa: E402
 from budgetboost.pipeline.blocks import block_inputs, run_block_on  # noqa: E402
 from budgetboost.pipeline.code import source_files  # noqa: E402

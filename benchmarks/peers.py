@@ -32,9 +32,9 @@ import numpy as np
 from budgetboost.checks import load_config_file
 from budgetboost.data.datasets import build_binarized
 from budgetboost.data.registry import load_registry, paper_datasets
-from budgetboost.estimators.contract.names import estimator_class
+from budgetboost.estimators.contract.registry import estimator_class
 from budgetboost.pipeline.blocks import block_inputs
-from budgetboost.pipeline.plan import budget_grid
+from budgetboost.pipeline.plan import algorithm_catalogue, budget_grid
 from budgetboost.pipeline.specs import algorithm_spec, make_estimator
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,9 +44,10 @@ COST_MODEL = "uniform_0_2"
 def tuned_algorithms(config: dict) -> list[str]:
     """The config's peers and tuned algorithms (those whose estimator ``tunes``)."""
     names = []
+    catalogue = algorithm_catalogue(config["algorithms"])
     for name, entry in config["algorithms"].items():
         cls = estimator_class(entry["estimator"])
-        if entry.get("family") == "peer" or cls.tunes(entry.get("params") or {}):
+        if catalogue[name].family == "peer" or cls.tunes(entry.get("params") or {}):
             names.append(name)
     return names
 

@@ -1,7 +1,7 @@
 """budgetboost: feature-efficient (test-time budgeted) boosting.
 
 Estimators with a scikit-learn-style API (:mod:`budgetboost.estimators`), every one of
-:data:`budgetboost.estimators.contract.names.ESTIMATORS` importable from here:
+:data:`budgetboost.estimators.contract.registry.ESTIMATORS` importable from here:
 
 - :class:`BudgetedBoost`: AdaBoostBT and its criteria (Huang, Powers & Reyzin 2015), and
   :class:`TunedBoost`, the same tuned on a validation part;
@@ -26,7 +26,7 @@ families, roles and styles) imports none of them; ``pipeline`` and the layers ab
 
 from importlib import import_module
 
-from .estimators.contract.names import ESTIMATORS, estimator_class
+from .estimators.contract.registry import ESTIMATORS, estimator_class
 
 #: The contract's names, imported from their modules when first asked for, as the estimators
 #: are: a job that imports one module of the package (a figure's, a results table's, the

@@ -5,10 +5,12 @@ from a :class:`Catalogue`, built from the config's ``algorithms`` entries on top
 defaults of the built-in names (:data:`BUILTIN`). A config entry may set
 
 ``label``
-    the name shown in legends and tables (default: the built-in label, else the name);
+    the name shown in legends and tables (default: the built-in label, else the label its
+    estimator class declares, else the name);
 ``family``
     one of :data:`FAMILIES`: which figures draw it and where it sorts (default: the
-    built-in family, else the family of its role's built-in algorithm, else ``"other"``);
+    built-in family, else the family of its role's built-in algorithm, else the family its
+    estimator class declares, else ``"other"``);
 ``role``
     one of :data:`ROLES`: which of the paper's algorithms it is, for the claims (default:
     the built-in role, else none);
@@ -221,7 +223,13 @@ class Catalogue(Mapping[str, Algorithm]):
         ``{name: entry}`` where an entry may hold ``label``, ``family``, ``role``,
         ``variant_of`` and ``style`` (a :class:`Style` or a mapping of its fields); missing
         fields come from
-        :data:`BUILTIN` for built-in names, else from the defaults above.
+        :data:`BUILTIN` for built-in names, else from ``defaults``, else from the defaults
+        above.
+    defaults : mapping, optional
+        ``{name: {"label": ..., "family": ...}}``: what each algorithm's estimator class
+        declares (``BudgetedEstimator.label`` and ``.family``;
+        :func:`budgetboost.pipeline.plan.algorithm_catalogue` reads them), under the
+        entry's own keys, the built-in name's and its role's family.
 
     Notes
     -----
@@ -229,7 +237,12 @@ class Catalogue(Mapping[str, Algorithm]):
     treated as family ``"other"`` with their name as label and sort last, alphabetically.
     """
 
-    def __init__(self, entries: Mapping[str, Mapping[str, Any]]):
+    def __init__(
+        self,
+        entries: Mapping[str, Mapping[str, Any]],
+        defaults: Mapping[str, Mapping[str, Any]] | None = None,
+    ):
+        defaults = defaults or {}
         partial = {
             name: {
                 **BUILTIN.get(name, {}),
@@ -241,6 +254,9 @@ class Catalogue(Mapping[str, Algorithm]):
         for name, entry in partial.items():
             if "family" not in entry and entry.get("role") in role_family:
                 entry["family"] = role_family[entry["role"]]  # a Greedy is a booster
+            for key, value in defaults.get(name, {}).items():
+                if value is not None:
+                    entry.setdefault(key, value)  # what the estimator's class declares
             if entry.get("family", "other") not in FAMILIES:
                 raise ValueError(
                     f"algorithm {name!r}: family {entry['family']!r} is not one of {list(FAMILIES)}"
@@ -310,9 +326,12 @@ class Catalogue(Mapping[str, Algorithm]):
         cls,
         algorithms: Mapping[str, Mapping[str, Any]],
         tuned: Iterable[str] = (),
+        defaults: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> Catalogue:
         """The catalogue of a config's ``algorithms`` section (other keys are ignored);
-        ``tuned`` names the algorithms whose estimator tunes on a validation part."""
+        ``tuned`` names the algorithms whose estimator tunes on a validation part,
+        ``defaults`` the label and family their estimator classes declare (see
+        :class:`Catalogue`)."""
         tuned = set(tuned)
         return cls(
             {
@@ -325,7 +344,8 @@ class Catalogue(Mapping[str, Algorithm]):
                     "tuned": name in tuned,
                 }
                 for name, entry in algorithms.items()
-            }
+            },
+            defaults,
         )
 
     def records(self) -> dict[str, dict[str, Any]]:

@@ -154,3 +154,31 @@ def test_the_config_schema_allows_exactly_the_catalogues_families_and_roles(monk
         validate_config(config)
     monkeypatch.setattr(catalogue_module, "FAMILIES", (*FAMILIES, "brand_new"))
     validate_config(config)
+
+
+def test_label_and_family_default_to_the_estimator_class_and_a_config_overrides_them():
+    """An entry without ``label`` or ``family`` takes what its estimator class declares
+    (BudgetedEstimator.label, .family); the entry's own keys win, and so do a built-in
+    name's defaults and its role's family (they say more than the class)."""
+    from budgetboost import BudgetedTree, BudgetPrune
+    from budgetboost.pipeline.plan import algorithm_catalogue
+
+    catalogue = algorithm_catalogue(
+        {
+            "prune": {"estimator": "BudgetPrune"},
+            "prune_mine": {"estimator": "BudgetPrune", "label": "Mine", "family": "other"},
+            "tree_cs": {"estimator": "BudgetedTree"},
+            "a_tree": {"estimator": "BudgetedTree"},
+            "my_rs": {"estimator": "BudgetedBoost", "role": "adaboost_rs", "label": "RS"},
+        }
+    )
+    assert (catalogue["prune"].label, catalogue["prune"].family) == (
+        BudgetPrune.label,
+        BudgetPrune.family,
+    )
+    assert (catalogue["prune_mine"].label, catalogue["prune_mine"].family) == ("Mine", "other")
+    assert catalogue["tree_cs"].label == BUILTIN["tree_cs"]["label"] != BudgetedTree.label
+    assert catalogue["a_tree"].label == BudgetedTree.label
+    assert catalogue["my_rs"].family == BUILTIN["adaboost_rs"]["family"] == "sampling"
+    # the catalogue alone (a rule script's, from its param) knows no classes
+    assert Catalogue.from_config({"prune": {"estimator": "BudgetPrune"}})["prune"].label == "prune"

@@ -7,7 +7,7 @@ import sys
 
 import budgetboost
 from budgetboost.estimators.contract.base import BudgetedEstimator
-from budgetboost.estimators.contract.names import ESTIMATORS, estimator_class
+from budgetboost.estimators.contract.registry import ESTIMATORS, estimator_class
 
 
 def test_every_built_in_estimator_imports_from_the_package():

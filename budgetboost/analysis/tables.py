@@ -3,7 +3,8 @@
 Each table is a function of the run's validated shard rows and what they are read with (a
 :class:`RunRows`: the catalogue, the baseline cost model, the
 split sizes, the pairs whose costs vary) and of the tables registered before it (the
-findings read the comparisons), registered with :func:`table`::
+findings read the comparisons), registered with :func:`table` in :data:`TABLES` (a
+:class:`~budgetboost.plugins.Registry`, the one mechanism of every kind of plug-in)::
 
     @table("trials", description="how many trials each algorithm ran, per dataset")
     def trials(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
@@ -40,6 +41,7 @@ from budgetboost.analysis.paired import band_means
 from budgetboost.analysis.vocabulary import FINDING_BANDS
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.splits import SplitSizes
+from budgetboost.plugins import Registry
 
 __all__ = [
     "BUILT_IN",
@@ -201,10 +203,6 @@ class TableSpec:
 
 #: The module whose registrations are the package's tables: they come first.
 BUILT_IN = "budgetboost.analysis.results"
-_REGISTRY: dict[str, TableSpec] = {}
-#: Every registered table by name, in registration order: a read-only view of the registry,
-#: so a table registered later (:func:`registered`) is seen by every reader.
-TABLES: Mapping[str, TableSpec] = MappingProxyType(_REGISTRY)
 
 
 def _checked(name: str, description: str) -> None:
@@ -220,26 +218,17 @@ def _checked(name: str, description: str) -> None:
         raise ValueError(f"table {name!r}: its description must be one non-empty line")
 
 
-def _add(spec: TableSpec) -> None:
-    previous = _REGISTRY.get(spec.name)
-    if previous is not None and previous.function != spec.function:
-        raise ValueError(
-            f"table {spec.name!r} is registered twice ({previous.function} and {spec.function})"
-        )
-    _REGISTRY[spec.name] = spec
-    _package_first()
-
-
-def _package_first() -> None:
-    """Order the registry: the package's tables (:data:`BUILT_IN`) first, each part in
-    registration order, whatever a program imported first (the order of ``aggregate``'s
-    tables and of the rule's outputs)."""
-    specs = list(_REGISTRY.values())
-    ordered = [s for s in specs if s.module == BUILT_IN] + [
-        s for s in specs if s.module != BUILT_IN
-    ]
-    _REGISTRY.clear()
-    _REGISTRY.update((spec.name, spec) for spec in ordered)
+#: Every registered table by name (a :class:`~budgetboost.plugins.Registry`, read as a
+#: mapping): the package's tables (:data:`BUILT_IN`) first, each part in registration order,
+#: whatever a program imported first (the order of ``aggregate``'s tables and of the rule's
+#: outputs). A live view: a table registered later (:func:`registered`) is seen by every
+#: reader.
+TABLES: Registry[TableSpec] = Registry(
+    "results table",
+    origin=lambda spec: spec.function,
+    check=lambda name, spec: _checked(name, spec.description),
+    order=lambda name, spec: spec.module != BUILT_IN,
+)
 
 
 def table(name: str, *, description: str) -> Callable[[Compute], Compute]:
@@ -255,7 +244,9 @@ def table(name: str, *, description: str) -> Callable[[Compute], Compute]:
     _checked(name, description)
 
     def register(compute: Compute) -> Compute:
-        _add(TableSpec(name=name, description=description.strip(), compute=compute))
+        TABLES.register(
+            TableSpec(name=name, description=description.strip(), compute=compute), name=name
+        )
         return compute
 
     return register
@@ -268,14 +259,8 @@ def registered(name: str, compute: Compute, *, description: str) -> Iterator[Tab
     the registry as it found it."""
     _checked(name, description)
     spec = TableSpec(name=name, description=description.strip(), compute=compute)
-    if name in _REGISTRY:
-        raise ValueError(f"table {name!r} is already registered ({_REGISTRY[name].function})")
-    _REGISTRY[name] = spec
-    _package_first()
-    try:
+    with TABLES.registered(spec, name=name):
         yield spec
-    finally:
-        _REGISTRY.pop(name, None)
 
 
 def compute_tables(run: RunRows) -> dict[str, pd.DataFrame]:
@@ -288,7 +273,7 @@ def compute_tables(run: RunRows) -> dict[str, pd.DataFrame]:
         When a table's function does not return a DataFrame (naming the table).
     """
     done: dict[str, pd.DataFrame] = {}
-    for name, spec in list(_REGISTRY.items()):
+    for name, spec in list(TABLES.items()):
         result = spec.compute(run, MappingProxyType(done))
         if not isinstance(result, pd.DataFrame):
             raise TypeError(

@@ -1,7 +1,8 @@
 """The cost-model registry: every kind of cost model, by the name a spec's ``model`` gives.
 
 A config's cost model is ``{"model": kind, ...parameters}``; a kind is one function plus one
-registry entry, written together with :func:`cost_kind`::
+entry of :data:`COST_KINDS` (a :class:`~budgetboost.plugins.Registry`, the one mechanism of
+every kind of plug-in), written together with :func:`cost_kind`::
 
     @cost_kind("uniform_random", keys=("low", "high"), read=interval, grouped=None)
     def uniform_random(trial: Trial, bounds: tuple[float, float]) -> ColumnCosts:
@@ -42,12 +43,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from budgetboost.estimators.contract.params import shown
+from budgetboost.plugins import Registry
 
 if TYPE_CHECKING:  # no runtime import: the registry stays independent of the dataset readers
     from budgetboost.data.datasets import BinarizedData
 
 __all__ = [
     "COMMON_KEYS",
+    "COST_KINDS",
     "MAX_COST",
     "ColumnCosts",
     "CostKind",
@@ -261,7 +264,9 @@ class CostKind:
         return str(file) if file else None
 
 
-_REGISTRY: dict[str, CostKind] = {}
+#: Every kind registered so far, by name (a :class:`~budgetboost.plugins.Registry`, read as
+#: a mapping), in registration order; :func:`cost_kind` registers one.
+COST_KINDS: Registry[CostKind] = Registry("cost kind", origin=lambda kind: kind.costs.__qualname__)
 
 
 def cost_kind(
@@ -280,23 +285,21 @@ def cost_kind(
         raise ValueError(f"cost kind {name!r} reads a file: it needs the spec key 'file'")
 
     def register(costs: Callable[[Trial, Any], ColumnCosts]):
-        if name in _REGISTRY and _REGISTRY[name].costs.__qualname__ != costs.__qualname__:
-            raise ValueError(f"cost kind {name!r} is registered twice")
-        _REGISTRY[name] = CostKind(name, keys, read, costs, grouped, read_file)
+        COST_KINDS.register(CostKind(name, keys, read, costs, grouped, read_file), name=name)
         return costs
 
     return register
 
 
 def kinds() -> dict[str, CostKind]:
-    """Every kind registered so far, in registration order."""
-    return dict(_REGISTRY)
+    """Every kind registered so far, in registration order (a copy of :data:`COST_KINDS`)."""
+    return dict(COST_KINDS)
 
 
 def real_kinds() -> list[str]:
     """The kinds of real prices: read from a file (measured test costs), not drawn. The
     paper's Figure 2 draws them."""
-    return [name for name, kind in _REGISTRY.items() if kind.read_file is not None]
+    return [name for name, kind in COST_KINDS.items() if kind.read_file is not None]
 
 
 def kind_of(spec: Mapping[str, object], where: str = "cost model") -> CostKind:
@@ -304,9 +307,9 @@ def kind_of(spec: Mapping[str, object], where: str = "cost model") -> CostKind:
     if not isinstance(spec, Mapping):
         raise SpecError(where, "", f"must be a mapping with a 'model' key; got {spec!r}")
     model = spec.get("model")
-    if not isinstance(model, str) or model not in _REGISTRY:
-        raise SpecError(where, "model", f"must be one of {list(_REGISTRY)}; got {model!r}")
-    return _REGISTRY[model]
+    if not isinstance(model, str) or model not in COST_KINDS:
+        raise SpecError(where, "model", f"must be one of {list(COST_KINDS)}; got {model!r}")
+    return COST_KINDS[model]
 
 
 def check_spec(spec: Mapping[str, object], where: str = "cost model") -> str:

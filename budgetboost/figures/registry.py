@@ -1,6 +1,8 @@
 """The figure registry: every figure the pipeline draws, by name, with its caption.
 
-A figure is one function plus one registry entry, written together with :func:`figure`::
+A figure is one function plus one entry of :data:`FIGURES` (a
+:class:`~budgetboost.plugins.Registry`, the one mechanism of every kind of plug-in), written
+together with :func:`figure`::
 
     @figure("figure1", title="1: uniform random costs", category="Reproduction",
             families=("reference", "boosting", "sampling"),
@@ -43,6 +45,7 @@ from typing import TYPE_CHECKING
 from budgetboost.analysis import results as results_tables
 from budgetboost.catalogue import FAMILIES, Catalogue
 from budgetboost.figures.pages import page_name
+from budgetboost.plugins import Registry
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MODULES",
+    "FIGURES",
     "PLACEHOLDER_GID",
     "TABLES",
     "FigureContext",
@@ -206,7 +210,10 @@ class FigureSpec:
         return {table: f"{results}/summary/{table}.parquet" for table in self.tables}
 
 
-_REGISTRY: dict[str, FigureSpec] = {}
+#: Every figure registered so far in this process, by name (a
+#: :class:`~budgetboost.plugins.Registry`, read as a mapping), in registration order;
+#: :func:`figure` registers one.
+FIGURES: Registry[FigureSpec] = Registry("figure", origin=lambda spec: spec.draw.__qualname__)
 #: What may not appear in a figure's title, category or caption: Snakemake copies them raw
 #: into a ``<script>`` element of the HTML report, which ``</`` ends and ``<!--`` upsets.
 _UNSAFE_IN_SCRIPT = re.compile(r"</|<!--")
@@ -242,12 +249,7 @@ def figure(
             )
 
     def register(draw):
-        previous = _REGISTRY.get(name)
-        if previous is not None and previous.draw.__qualname__ != draw.__qualname__:
-            raise ValueError(
-                f"figure {name!r} is registered twice ({previous.module} and {draw.__module__})"
-            )
-        _REGISTRY[name] = FigureSpec(
+        spec = FigureSpec(
             name=name,
             title=title,
             caption=caption.strip(),
@@ -258,6 +260,7 @@ def figure(
             content=content,
             pages=pages,
         )
+        FIGURES.register(spec, name=name)
         return draw
 
     return register
@@ -273,7 +276,7 @@ def load(modules: Iterable[str] = ()) -> dict[str, FigureSpec]:
     for module in wanted:
         importlib.import_module(module)
     return {
-        name: spec for module in wanted for name, spec in _REGISTRY.items() if spec.module == module
+        name: spec for module in wanted for name, spec in FIGURES.items() if spec.module == module
     }
 
 
@@ -309,8 +312,8 @@ def with_content(
 
 
 def registry() -> dict[str, FigureSpec]:
-    """Every figure registered so far in this process."""
-    return dict(_REGISTRY)
+    """Every figure registered so far in this process (a copy of :data:`FIGURES`)."""
+    return dict(FIGURES)
 
 
 #: The summary table's columns a figure's ``content`` and ``pages`` functions may read when

@@ -127,10 +127,10 @@ def check_styles(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
     from matplotlib.lines import Line2D
     from matplotlib.markers import MarkerStyle
 
-    from budgetboost.catalogue import Catalogue
+    from budgetboost.pipeline.plan import algorithm_catalogue
 
     explicit = {n: (e.get("style") or {}) for n, e in algorithms.items()}
-    catalogue = Catalogue.from_config(algorithms)
+    catalogue = algorithm_catalogue(algorithms)
     styles = {name: catalogue[name].style for name in catalogue}
     seen: dict[str, str] = {}
     for name, style in styles.items():
@@ -170,9 +170,9 @@ def check_labels(algorithms: Mapping[str, Mapping[str, Any]]) -> str | None:
     from matplotlib import cbook
     from matplotlib.mathtext import MathTextParser
 
-    from budgetboost.catalogue import Catalogue
+    from budgetboost.pipeline.plan import algorithm_catalogue
 
-    catalogue = Catalogue.from_config(algorithms)
+    catalogue = algorithm_catalogue(algorithms)
     parser = MathTextParser("path")
     for name in algorithms:
         label = catalogue.label(name)

@@ -191,7 +191,7 @@ def fit_block(
     (:meth:`budgetboost.pipeline.job.Job.isolated`). The train job and the reproducibility
     check (:func:`~budgetboost.pipeline.verify.check_same_rows`) both fit this way."""
     from budgetboost.data.datasets import read_binarized
-    from budgetboost.estimators.contract.names import estimator_class
+    from budgetboost.estimators.contract.registry import estimator_class
 
     data = read_binarized(data_path)
     inputs = block_inputs(

@@ -32,8 +32,8 @@ from budgetboost.data.registry import DatasetError, load_registry, source_files
 from budgetboost.data.splits import check_training_classes
 from budgetboost.data.yamlfile import MAX_BYTES, YamlError, load_yaml
 from budgetboost.estimators.contract.base import BudgetedEstimator
-from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.estimators.contract.params import InvalidParameterError
+from budgetboost.estimators.contract.registry import estimator_class
 from budgetboost.pipeline import folders
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.plan import grid_budgets
@@ -676,10 +676,10 @@ def _check_prices_taken(config, dataset: str, cost_model: str, discounted: bool)
 
 
 def _check_catalogue(config: Mapping[str, Any]) -> None:
-    from budgetboost.catalogue import Catalogue
+    from budgetboost.pipeline.plan import algorithm_catalogue
 
     try:
-        catalogue = Catalogue.from_config(config["algorithms"])
+        catalogue = algorithm_catalogue(config["algorithms"])
     except ValueError as exc:
         raise ConfigError(f"{_where('algorithms')}: {exc}") from None
     seen: dict[str, str] = {}

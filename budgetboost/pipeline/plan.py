@@ -26,18 +26,54 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from budgetboost.catalogue import Catalogue
 from budgetboost.data.costs import kind_of
-from budgetboost.estimators.contract.names import estimator_class, estimator_module
+from budgetboost.estimators.contract.registry import estimator_class, estimator_module
 from budgetboost.pipeline.code import library_versions
 from budgetboost.pipeline.folders import logs_folder
 from budgetboost.pipeline.resources import rule_resources
 from budgetboost.pipeline.specs import AlgorithmSpec, algorithm_spec
 from budgetboost.pipeline.trial_costs import HEADROOM, TrialCosts, block_size
 
-__all__ = ["BASELINE_SPEC", "PATH_ENTRY", "Plan", "block_trials", "budget_grid", "grid_budgets"]
+__all__ = [
+    "BASELINE_SPEC",
+    "PATH_ENTRY",
+    "Plan",
+    "algorithm_catalogue",
+    "block_trials",
+    "budget_grid",
+    "class_defaults",
+    "grid_budgets",
+]
+
+
+def class_defaults(algorithms: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]]:
+    """``{algorithm: {"label": ..., "family": ...}}``: what each algorithm's estimator class
+    declares (``BudgetedEstimator.label`` and ``.family``, a string each where given), the
+    defaults of its catalogue entry. An estimator that cannot be imported declares nothing
+    here (the config check names it)."""
+    out: dict[str, dict[str, str]] = {}
+    for name, entry in algorithms.items():
+        try:
+            cls = estimator_class(entry["estimator"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        declared = {key: getattr(cls, key, None) for key in ("label", "family")}
+        out[name] = {key: value for key, value in declared.items() if isinstance(value, str)}
+    return out
+
+
+def algorithm_catalogue(
+    algorithms: Mapping[str, Mapping[str, Any]], tuned: Iterable[str] = ()
+) -> Catalogue:
+    """The :class:`~budgetboost.catalogue.Catalogue` of a config's ``algorithms``: each
+    entry's keys over the built-in names' and over what its estimator class declares
+    (:func:`class_defaults`); ``tuned`` as :meth:`Catalogue.from_config`'s."""
+    return Catalogue.from_config(algorithms, tuned=tuned, defaults=class_defaults(algorithms))
+
 
 #: The paper's U[0, 2] (its Figure 1): the cost model of this spec is the *baseline* against
 #: which the open questions' cost models are compared, whatever the config names it.
@@ -385,6 +421,10 @@ class Plan:
         if entry.get("adaboost_path", False):
             modules.append("budgetboost.pipeline.adaboost_path")
         return modules
+
+    def catalogue(self) -> Catalogue:
+        """The run's :func:`algorithm_catalogue`, tuned algorithms marked (:meth:`tuned`)."""
+        return algorithm_catalogue(self.config["algorithms"], tuned=self.tuned())
 
     def tuned(self) -> list[str]:
         """The algorithms whose estimator chooses something on a validation part of its

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from budgetboost.data.seeds import seed_from_key
-from budgetboost.estimators.contract.names import estimator_class
+from budgetboost.estimators.contract.registry import estimator_class
 
 __all__ = [
     "AlgorithmSpec",
@@ -79,7 +79,7 @@ class AlgorithmSpec:
     name : str
         The algorithm's name in config and in the shards.
     estimator : str
-        A key of :data:`budgetboost.estimators.contract.names.ESTIMATORS` or a ``"module:Class"``
+        A key of :data:`budgetboost.estimators.contract.registry.ESTIMATORS` or a ``"module:Class"``
         path.
     params : dict
         Constructor parameters (``feature_costs``, ``feature_groups``, the discount groups

@@ -31,16 +31,19 @@ def discounted_kind():
         if "file" in spec and not isinstance(spec["file"], str):
             raise SpecError(where, "file", "must be a file path")
 
-    @cost_registry.cost_kind(
-        "toy_discounts", keys=("file",), read=read, grouped=True, read_file=read_prices
-    )
-    def toy_discounts(trial, _):
-        prices = read_prices(trial.root / trial.spec["file"]).loc[trial.data.meta["attributes"]]
-        full, discount = (prices[c].to_numpy(float)[trial.data.groups] for c in prices.columns)
-        return cost_registry.ColumnCosts(full, {"discount": discount})
+    with cost_registry.COST_KINDS.restoring():
 
-    yield "toy_discounts"
-    del cost_registry._REGISTRY["toy_discounts"]
+        @cost_registry.cost_kind(
+            "toy_discounts", keys=("file",), read=read, grouped=True, read_file=read_prices
+        )
+        def toy_discounts(trial, _):
+            attributes = trial.data.meta["attributes"]
+            prices = read_prices(trial.root / trial.spec["file"]).loc[attributes]
+            full, discount = (prices[c].to_numpy(float)[trial.data.groups] for c in prices.columns)
+            return cost_registry.ColumnCosts(full, {"discount": discount})
+
+        yield "toy_discounts"
+    assert "toy_discounts" not in cost_registry.COST_KINDS
 
 
 def test_a_kind_is_one_registry_entry(discounted_kind, tmp_path):

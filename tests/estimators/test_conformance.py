@@ -1,7 +1,7 @@
 """Every registered estimator against the contract, in one suite parametrised over the registry.
 
-The registered estimators are the package's (``budgetboost.estimators.contract.names``: every
-estimator class of a room of ``budgetboost.estimators``, found in its file), every
+The registered estimators are the package's (``budgetboost.estimators.contract.registry``: its
+``ESTIMATORS``, and the ``PARTS`` other estimators are built of), every
 ``"module:Class"`` a config of ``config/`` names, and those of the configs given with
 ``--conformance-config FILE`` (a config of a user's own). An estimator joins these tests by
 being registered: no edit here. Each is checked at each of its ``conformance_cases`` (small
@@ -24,7 +24,7 @@ from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.yamlfile import load_yaml
 from budgetboost.estimators.contract.base import BudgetedEstimator, BudgetEvaluation
 from budgetboost.estimators.contract.checks import BUDGET_TOLERANCE
-from budgetboost.estimators.contract.names import ESTIMATORS, estimator_class
+from budgetboost.estimators.contract.registry import ESTIMATORS, PARTS, estimator_class
 from budgetboost.pipeline.verify import TrialPrices, check_reads_paid_for, measure
 
 #: The budgets of these tests: from nothing to everything.
@@ -33,9 +33,11 @@ PRICINGS = ["per column", "per attribute", "discount groups"]
 
 
 def registered(configs: list[Path]) -> dict[str, str]:
-    """``{name: estimator}``: the package's estimators and every ``module:Class`` the
-    ``configs`` name (an algorithm entry's ``estimator``)."""
+    """``{name: estimator}``: the package's estimators (and the parts of them that are
+    estimators too) and every ``module:Class`` the ``configs`` name (an algorithm entry's
+    ``estimator``)."""
     found = {name: name for name in ESTIMATORS}
+    found.update({path.rpartition(":")[2]: path for path in PARTS})
     for path in configs:
         for entry in (load_yaml(path) or {}).get("algorithms", {}).values():
             estimator = str(entry.get("estimator", ""))

@@ -22,6 +22,7 @@ from budgetboost.catalogue import Catalogue
 from budgetboost.figures import registry as figures
 from budgetboost.figures.pages import MAX_SHOWN_HEIGHT, shown_height
 from budgetboost.figures.style import save_figure
+from budgetboost.pipeline.plan import algorithm_catalogue
 
 from .helpers import PAPER_DATASETS, make_context, results_tables
 
@@ -92,7 +93,7 @@ def outside(fig) -> list[str]:
 def suite_tables(suite_like):
     """The results tables of the suite-like shards, aggregated once (the field's findings of
     every pair of the suite's methods take most of a minute) and shared by every figure."""
-    catalogue = Catalogue.from_config(SUITE, tuned=["smoothed_tuned", "greedy_tuned"])
+    catalogue = algorithm_catalogue(SUITE, tuned=["smoothed_tuned", "greedy_tuned"])
     catalogue = catalogue.including(suite_like["algorithm"])
     return results_tables(suite_like, catalogue), catalogue
 

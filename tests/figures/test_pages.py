@@ -56,7 +56,7 @@ def _plan(edit=None):
         edit(config)
     checked, registry = check_all(config, REPO)
     plan = Plan(checked, registry)
-    catalogue = Catalogue.from_config(checked["algorithms"], tuned=plan.tuned())
+    catalogue = plan.catalogue()
     return figures.plan_figures(figures.load(), plan, catalogue)
 
 

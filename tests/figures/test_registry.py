@@ -80,13 +80,15 @@ def shard_rows(run, tables) -> pd.DataFrame:
     return run.shards.groupby("algorithm").size().rename("rows").reset_index()
 
 
-def test_a_figure_may_read_a_results_table_registered_later(monkeypatch):
+def test_a_figure_may_read_a_results_table_registered_later():
     """A table registered after the package's (budgetboost.analysis.tables) is one a figure
     may read: the entry is accepted, its plot job reads the table's file, and the figure
     gets it among the run's tables; once the table is gone, such an entry is refused."""
-    monkeypatch.setattr(figures, "_REGISTRY", figures.registry())  # this test's figures
     shards = synthetic_shards(datasets=("ecoli", "heart"), trials=3, budgets=(2, 10), extra=())
-    with registered_table("shard_rows", shard_rows, description="shard rows per algorithm"):
+    with (
+        figures.FIGURES.restoring(),  # this test's figures
+        registered_table("shard_rows", shard_rows, description="shard rows per algorithm"),
+    ):
         assert list(figures.TABLES)[-1] == "shard_rows"
 
         @figures.figure(

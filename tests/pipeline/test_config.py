@@ -54,7 +54,7 @@ SCHEMA_ERRORS = [
     (
         lambda c: c["algorithms"]["greedy"].update(estimator="my_methods.CheapestStump"),
         "config algorithms.greedy.estimator: must be a built-in estimator (BudgetedBoost, "
-        "TunedBoost, AACO, ...: budgetboost.estimators.contract.names.ESTIMATORS) or a "
+        "TunedBoost, AACO, ...: budgetboost.estimators.contract.registry.ESTIMATORS) or a "
         "\"module:Class\" path; got 'my_methods.CheapestStump' (a colon between the "
         "module and the class: 'my_methods:CheapestStump')",
     ),

@@ -13,7 +13,7 @@ from external_estimator import CheapestStump
 
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.estimators.contract.checks import ContractError
-from budgetboost.estimators.contract.names import estimator_class
+from budgetboost.estimators.contract.registry import estimator_class
 from budgetboost.pipeline import verify
 from budgetboost.pipeline.verify import TrialPrices, check_reads_paid_for, measure
 

@@ -8,6 +8,7 @@ from helpers import REPO
 
 from budgetboost.checks import check_file, load_config_file
 from budgetboost.data.registry import load_registry
+from budgetboost.pipeline.plan import algorithm_catalogue
 
 SHIPPED = sorted(str(p.relative_to(REPO)) for p in (REPO / "config").glob("*.yaml"))
 SHIPPED.remove("config/datasets.yaml")  # the registry
@@ -54,11 +55,12 @@ def test_the_full_size_run_trains_on_every_row_not_held_out_for_test():
         rows = len(build_binarized(dataset, registry[dataset], REPO).y)
         assert spec["train_size"] + registry[dataset]["test_size"] == rows, dataset
         assert spec["train_size"] >= 8 * registry[dataset]["train_size"], dataset
+    catalogue = algorithm_catalogue(full["algorithms"])
     for name, entry in full["algorithms"].items():
         mine = {k: v for k, v in entry.items() if k not in ("trials", "params")}
         theirs = default["algorithms"][name]
         assert mine == {k: v for k, v in theirs.items() if k not in ("trials", "params")}
-        if entry.get("family") != "peer":
+        if catalogue[name].family != "peer":
             assert entry["params"] == theirs["params"], name
 
 
@@ -67,11 +69,12 @@ def test_the_default_peers_are_set_for_small_data_and_run_20_trials():
     every peer runs at least 20 trials of every dataset under U[0, 2] (under the
     corrected variance a per-dataset row detects at 20 trials within 1.13 of what it detects
     at 30, benchmarks/trials.py)."""
-    from budgetboost.estimators.contract.names import estimator_class
+    from budgetboost.estimators.contract.registry import estimator_class
 
     config = check_file(REPO / "config/config.yaml", REPO)
     registry = load_registry(REPO / config["registry"])
-    peers = {n: e for n, e in config["algorithms"].items() if e.get("family") == "peer"}
+    catalogue = algorithm_catalogue(config["algorithms"])
+    peers = {n: e for n, e in config["algorithms"].items() if catalogue[n].family == "peer"}
     assert peers
     for name, entry in peers.items():
         estimator = estimator_class(entry["estimator"])(**entry["params"])

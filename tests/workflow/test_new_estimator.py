@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 from helpers import REPO, RESULTS, TEST_CONFIG, edit_config, planned_jobs, snakemake
 
-from budgetboost.catalogue import Catalogue
 from budgetboost.checks import check_all
 from budgetboost.data.io import read_table
 from budgetboost.data.yamlfile import load_yaml
@@ -97,7 +96,7 @@ def test_a_new_estimator_is_one_file_and_a_config_entry(run_copy, monkeypatch):
     plan = Plan(config, registry)
     spec = figures.load()["field_curves"]
     tables = {t: read_table(run_copy / RESULTS / "summary" / f"{t}.parquet") for t in spec.tables}
-    catalogue = Catalogue.from_config(config["algorithms"], tuned=plan.tuned())
+    catalogue = plan.catalogue()
     roles = {"baseline": plan.baseline_cost_model(), "kinds": plan.cost_model_kinds()}
     context = figures.FigureContext.of_run(catalogue, (), plan.dataset_order(), roles)
     context = replace(context, families=spec.families)

@@ -60,7 +60,6 @@ def planned_pages(repo: Path) -> list[str]:
     makes."""
     import yaml
 
-    from budgetboost.catalogue import Catalogue
     from budgetboost.checks import check_all
     from budgetboost.pipeline.plan import Plan
 
@@ -69,7 +68,7 @@ def planned_pages(repo: Path) -> list[str]:
     config.pop("figure_modules", None)
     checked, registry = check_all(config, repo)
     plan = Plan(checked, registry)
-    catalogue = Catalogue.from_config(checked["algorithms"], tuned=plan.tuned())
+    catalogue = plan.catalogue()
     return list(figures.plan_figures(figures.load(), plan, catalogue))
 
 
@@ -500,14 +499,13 @@ def report_context(repo: Path, families) -> figures.FigureContext:
     """The figure context of the test config's run, as its plot and landing jobs build it."""
     import yaml
 
-    from budgetboost.catalogue import Catalogue
     from budgetboost.checks import check_all
     from budgetboost.pipeline.plan import Plan
 
     config = yaml.safe_load((repo / "config/test.yaml").read_text())
     checked, registry = check_all(config, repo)
     plan = Plan(checked, registry)
-    catalogue = Catalogue.from_config(checked["algorithms"], tuned=plan.tuned())
+    catalogue = plan.catalogue()
     roles = {"baseline": plan.baseline_cost_model(), "kinds": plan.cost_model_kinds()}
     context = figures.FigureContext.of_run(
         catalogue, plan.local_datasets(), plan.dataset_order(), roles

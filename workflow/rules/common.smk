@@ -11,10 +11,9 @@ from snakemake.exceptions import WorkflowError
 
 from budgetboost.checks import ConfigError, check_all
 from budgetboost.data.registry import download_targets, source_files
-from budgetboost.estimators.contract.names import estimator_module
+from budgetboost.estimators.contract.registry import estimator_module
 from budgetboost.figures import registry as figures
 from budgetboost.pipeline import folders, partitions, run_lock
-from budgetboost.catalogue import Catalogue
 from budgetboost.pipeline.code import package_version
 from budgetboost.pipeline.specs import canonical, canonical_spec
 from budgetboost.pipeline.code import source_files as module_files
@@ -105,7 +104,7 @@ for _name in ALGORITHMS:
             file=sys.stderr,
         )
 #: labels, families, roles and styles of the algorithms, for every results rule
-CATALOGUE = Catalogue.from_config(config["algorithms"], tuned=PLAN.tuned())
+CATALOGUE = PLAN.catalogue()
 #: the registered figures (budgetboost.figures.registry)
 FIGURE_MODULES = config["figure_modules"]
 FIGURES = figures.load(FIGURE_MODULES)

@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
 
 from budgetboost.data.io import write_table
-from budgetboost.estimators.contract.names import estimator_class
+from budgetboost.estimators.contract.registry import estimator_class
 from budgetboost.pipeline.blocks import fit_block, shard_metadata
 from budgetboost.pipeline.identity import IDENTITY_KEY
 from budgetboost.pipeline.job import run_job

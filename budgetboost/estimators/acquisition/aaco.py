@@ -363,6 +363,9 @@ class AACO(TunedEstimator):
     Feature Acquisition. ICML 2024 (arXiv:2302.13960); code: github.com/lupalab/aaco.
     """
 
+    label = "AACO, feature acquisition"
+    family = "acquisition"
+
     #: scipy fits the classifier (L-BFGS) and gives its sigmoid; scikit-learn the network;
     #: LightGBM the boosted predictor.
     libraries = ("scipy", "scikit-learn", "lightgbm")

@@ -431,6 +431,9 @@ class BudgetedBoost(BudgetedEstimator):
     2015 (Algorithm 1, Eq. 1, 2; Appendix A, Eq. 3, 4).
     """
 
+    label = "Budgeted boosting"
+    family = "boosting"
+
     conformance_cases = {
         "adaboost": {"max_rounds": 25},
         "greedy": {"criterion": "greedy", "max_rounds": 25},

@@ -307,6 +307,9 @@ class AdaBoostRS(BudgetedEstimator):
     L. Reyzin. Boosting on a budget: sampling for feature-efficient prediction. ICML 2011.
     """
 
+    label = "AdaBoostRS"
+    family = "sampling"
+
     conformance_cases = {
         "rs": {"n_rounds": 25},
         "rs_ac": {"n_rounds": 25, "cost_weighted": True},

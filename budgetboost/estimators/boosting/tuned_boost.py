@@ -82,6 +82,9 @@ feature_groups, discount_groups, discount_costs
     2015 (Algorithm 1, Eq. 2).
     """
 
+    label = "Budgeted boosting, tuned"
+    family = "boosting"
+
     conformance_cases = {"smoothed": {"criterion": "smoothed", "max_rounds": 20}}
     _parameter_constraints = {
         "criterion": [Options(CRITERION_NAMES)],

@@ -280,10 +280,12 @@ class BudgetedEstimator:
       feature groups each prediction depends on, one group at a time (slower, and it sees
       only what changes a prediction).
 
-    In a room of :mod:`budgetboost.estimators` the class is registered by its file alone
-    (:mod:`~budgetboost.estimators.contract.names`); elsewhere a config names it
-    ``"module:Class"``. Its ``conformance_cases`` (small parameter sets, by name) are what the
-    one conformance suite (``tests/estimators/test_conformance.py``) fits it at.
+    In a room of :mod:`budgetboost.estimators` the class is registered by one line of
+    :data:`~budgetboost.estimators.contract.registry.ESTIMATORS`; elsewhere a config names it
+    ``"module:Class"`` (or its module registers it: ``@ESTIMATORS.register``). Its ``label``
+    and ``family`` are the defaults of a config entry that runs it. Its ``conformance_cases``
+    (small parameter sets, by name) are what the one conformance suite
+    (``tests/estimators/test_conformance.py``) fits it at.
 
     Override ``decision_function`` or ``predict`` only where they differ from that (as
     :class:`~budgetboost.AdaBoostRS` does: its ``predict`` samples at the fitted budget).
@@ -340,6 +342,13 @@ class BudgetedEstimator:
     #: their versions go into every shard's metadata with numpy's, and an upgrade re-runs the
     #: estimator's shards (the train rule's params hold them).
     libraries: ClassVar[tuple[str, ...]] = ()
+
+    #: How a config's algorithm of this estimator is shown and grouped when its entry does
+    #: not say (:class:`budgetboost.catalogue.Catalogue`): ``label``, the name in legends and
+    #: tables; ``family``, one of ``budgetboost.catalogue.FAMILIES`` (which figures draw it,
+    #: where it sorts). None: the algorithm's name, and family ``other``.
+    label: ClassVar[str | None] = None
+    family: ClassVar[str | None] = None
 
     _estimator_type = "classifier"
     #: What each constructor parameter may be: ``{name: [constraint, ...]}`` (see

@@ -212,6 +212,9 @@ class BudgetedSTreeD(TunedEstimator):
     O. Chapelle. The Greedy Miser. ICML 2012 (the score ``gain - lambda * cost``).
     """
 
+    label = "STreeD, optimal cost-sensitive tree"
+    family = "optimal_tree"
+
     libraries = ("pystreed",)
 
     conformance_cases = {"leaf5": {"max_depth": [1, 2, 3], "min_leaf_node_size": 5}}

@@ -11,7 +11,7 @@ afford, and account costs as the project does (see :mod:`budgetboost.estimators.
 STreeD's optimal trees have a room of their own (:mod:`budgetboost.estimators.optimal_trees`).
 The libraries are imported only when a peer is (``from budgetboost.estimators.peers import
 BudgetedLightGBM`` needs ``lightgbm``, not ``catboost``): the names resolve through
-:data:`budgetboost.estimators.contract.names.ESTIMATORS`. In a config: ``estimator:
+:data:`budgetboost.estimators.contract.registry.ESTIMATORS`. In a config: ``estimator:
 BudgetedLightGBM``.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contract.names import estimator_class
+from ..contract.registry import estimator_class
 
 __all__ = ["BudgetedCatBoost", "BudgetedLightGBM"]
 

@@ -254,6 +254,9 @@ class BudgetedCatBoost(PeerBooster):
     IJCAI 2015 (the budgets and costs of the benchmark).
     """
 
+    label = "CatBoost penalties"
+    family = "peer"
+
     _tradeoff_name = "penalties_coefficient"
     _n_trees_name = "iterations"
     _structure_names = ("depth", "l2_leaf_reg")

@@ -479,6 +479,9 @@ class BudgetedLightGBM(PeerBooster):
     IJCAI 2015 (the budgets and costs of the benchmark).
     """
 
+    label = "LightGBM CEGB"
+    family = "peer"
+
     _tradeoff_name = "cegb_tradeoff"
     _n_trees_name = "n_estimators"
     _structure_names = ("max_depth", "min_child_samples", "reg_lambda")

@@ -295,6 +295,9 @@ class BudgetPrune(TunedEstimator):
     L. Breiman. Random Forests. Machine Learning 45, 2001.
     """
 
+    label = "BudgetPrune, pruned forest"
+    family = "forest"
+
     libraries = ("scikit-learn", "scipy")
 
     conformance_cases = {"small": {"n_estimators": 4, "max_depth": 3}}

@@ -271,6 +271,9 @@ class SelectThenTrain(TunedEstimator):
     JRSS B 74, 2012.
     """
 
+    label = "Select then train, LightGBM"
+    family = "selection"
+
     #: LightGBM and scikit-learn train the classifiers; scipy gives the paths' sigmoid.
     libraries = ("lightgbm", "scikit-learn", "scipy")
 

@@ -222,6 +222,9 @@ class BudgetedTree(TunedEstimator, PrunedTree):
     under Test-time Budgets. ICML 2012 (split criterion impurity gain - lambda * cost).
     """
 
+    label = "Budgeted decision tree"
+    family = "tree"
+
     conformance_cases = {"cart": {}, "cost_sensitive": {"cost_sensitive": True}}
     _parameter_constraints = {
         **{k: v for k, v in PrunedTree._parameter_constraints.items() if k != "tradeoff"},

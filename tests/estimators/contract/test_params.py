@@ -18,7 +18,7 @@ from budgetboost import (
     BudgetedTree,
     InvalidParameterError,
 )
-from budgetboost.estimators.contract import names
+from budgetboost.estimators.contract import registry
 from budgetboost.estimators.contract.params import Interval, shown
 
 
@@ -110,7 +110,7 @@ def test_the_config_entries_pass_the_estimators_checks():
     entries = config["algorithms"]
     assert entries
     for entry in entries.values():
-        names.estimator_class(entry["estimator"]).check_params(entry.get("params") or {})
+        registry.estimator_class(entry["estimator"]).check_params(entry.get("params") or {})
 
 
 @pytest.mark.parametrize(

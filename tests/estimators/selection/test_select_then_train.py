@@ -11,9 +11,9 @@ from helpers import examples, problems
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from budgetboost.estimators.contract.names import estimator_class
 from budgetboost.estimators.contract.params import InvalidParameterError
 from budgetboost.estimators.contract.pricing import Pricing
+from budgetboost.estimators.contract.registry import estimator_class
 from budgetboost.estimators.selection.select_then_train import SelectThenTrain
 
 BUDGETS = np.array([0.0, 0.3, 0.8, 1.5, 2.5, 4.0, 6.0, np.inf])
