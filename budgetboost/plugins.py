@@ -95,7 +95,7 @@ class Registry(Mapping[str, T], Generic[T]):
     Notes
     -----
     The registry is read-only as a mapping (``registry[name]``, ``in``, iteration, ``len``);
-    :meth:`register`, :meth:`registered` and :meth:`restoring` change it. :attr:`view` is a
+    :meth:`register`, :meth:`registered` and :meth:`restoring` change it. ``view`` is a
     live read-only :class:`~types.MappingProxyType` of it.
     """
 
