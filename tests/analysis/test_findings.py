@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from synthetic_results import (
     PEER,
+    CURVE_DATASETS,
     PEER_CATALOGUE,
     curve_results,
     sizes_for,
@@ -130,3 +131,24 @@ def test_each_open_cost_model_is_counted_on_its_own():
     table = findings_text.findings_table(rows[rows["question"] == "costs"], catalogue)
     per_dataset = table[f"per dataset ({' / '.join(OUTCOMES)})"]
     assert [sum(map(int, cell.split(" / "))) for cell in per_dataset] == [2] * len(table)
+
+
+def test_a_lead_confined_to_medium_budgets_is_read_there_and_only_there():
+    """The findings read every third of the grid: Smoothed lower by 0.15 at budgets 6 and 8
+    (the medium band of 2..12) and equal elsewhere wins that band alone, and the first page's
+    sentence for it says so."""
+    curves = {
+        "smoothed": lambda b: 0.10 if 6 <= b <= 8 else 0.25,
+        "greedy": lambda b: 0.25,
+        PEER: lambda b: 0.25,
+    }
+    rows = curve_results(curves, datasets=CURVE_DATASETS).findings
+    across = rows[(rows["question"] == "peers") & (rows["dataset"] == "all")]
+    smoothed = across[across["x"] == "smoothed"].set_index("band")["outcome"]
+    assert smoothed.to_dict() == {"small": "equivalent", "medium": "better", "large": "equivalent"}
+    sentences = findings_text.family_sentences(rows, PEER_CATALOGUE)
+    assert [s.split(" wins: ")[0] for s in sentences] == [
+        "At small budgets, no family",
+        "At medium budgets, budgeted boosting (the paper's)",
+        "At larger budgets, no family",
+    ]
