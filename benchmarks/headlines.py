@@ -6,7 +6,7 @@ method's true error known, and runs the pipeline's own functions on the trials' 
 :func:`budgetboost.analysis.paired.compare` on the field's and the peers' comparisons
 (:func:`budgetboost.analysis.findings.questions`), then
 :func:`budgetboost.analysis.field.family_verdicts` and
-:func:`budgetboost.report.findings.family_sentences`. Each replicate draws two bands.
+:func:`budgetboost.report.findings.family_sentences`. Each replicate draws every finding band.
 
 A trial's error on a dataset is the dataset's base error, plus the method's true lead (the
 scenario), plus the method's own effect on that dataset (Gaussian, sd ``--spread``, median 0:

@@ -56,6 +56,7 @@ from scipy import stats as sps
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
+from budgetboost.analysis.vocabulary import FINDING_BANDS
 from budgetboost.estimators.boosting.booster import BudgetedBoost
 
 __all__ = [
@@ -273,7 +274,7 @@ def field_band_means(
     spread: float = 0.02,
     noise: float = 0.03,
     trials: int = 10,
-    bands: Sequence[str] = ("small", "large"),
+    bands: Sequence[str] = FINDING_BANDS,
     cost_model: str = "uniform_0_2",
 ) -> pd.DataFrame:
     """Trial errors of a field of methods whose true differences are known, in the form of

@@ -36,7 +36,14 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.analysis.significance import holm
-from budgetboost.analysis.vocabulary import ALL, BETTER, TOO_FEW_DATASETS, WORSE, decide
+from budgetboost.analysis.vocabulary import (
+    ALL,
+    BETTER,
+    FINDING_BANDS,
+    TOO_FEW_DATASETS,
+    WORSE,
+    decide,
+)
 from budgetboost.catalogue import Catalogue
 
 __all__ = ["FIELD_QUESTIONS", "FamilyVerdict", "each_stated", "family_verdicts", "pairwise"]
@@ -111,7 +118,7 @@ def pairwise(findings: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
 
 
 def family_verdicts(
-    findings: pd.DataFrame, catalogue: Catalogue, bands: tuple[str, ...] = ("small", "large")
+    findings: pd.DataFrame, catalogue: Catalogue, bands: tuple[str, ...] = FINDING_BANDS
 ) -> list[FamilyVerdict]:
     """The verdict of each band (see the module docstring)."""
     table = pairwise(findings, catalogue)

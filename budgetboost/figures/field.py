@@ -55,7 +55,7 @@ __all__ = [
 #: Colours of the outcomes (x against y): x lower, x higher, equivalent, the rest.
 OUTCOME_COLOURS = {BETTER: "#029e73", WORSE: "#d55e00", EQUIVALENT: "#0173b2"}
 UNDECIDED_COLOUR = "#949494"
-BAND_TITLES = {"small": "small budgets", "large": "larger budgets"}
+BAND_TITLES = {"small": "small budgets", "medium": "medium budgets", "large": "larger budgets"}
 #: Height (inches) of the rank panel, and of one row of the differences.
 RANKS_HEIGHT, ROW_HEIGHT = 4.2, 0.24
 #: The most field methods whose comparisons one page of :func:`field` draws: four against
@@ -146,7 +146,7 @@ ranked within each dataset by mean test error (1 = lowest), over the datasets wh
 them ran (their number in the title). Right: each comparison of a field method across
 datasets (x − y in test error: the Hodges–Lehmann estimate with the 90 % interval of the
 Wilcoxon signed-rank test, the one the outcome reads) in the same pool, read at the hard
-cap, at small and at larger budgets (the mean-cost reading and the other pools: *where each
+cap, at small, medium and larger budgets (the mean-cost reading and the other pools: *where each
 family leads*); green: x better (the interval wholly below −0.01: lower by more than the
 margin), orange: x worse (wholly above +0.01), blue: equivalent (wholly inside ±0.01), grey:
 inconclusive (reaching across a bound of the margin) or too few datasets. With more than
@@ -174,11 +174,11 @@ def field(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     style, paper = paper_style()
     with style, paper:
         height = max(RANKS_HEIGHT + 2.5, ROW_HEIGHT * len(labels) + 1.8)
-        fig = Figure(figsize=(16.0, height), layout="constrained")
+        fig = Figure(figsize=(7.0 + 4.5 * len(FINDING_BANDS), height), layout="constrained")
         grid = fig.add_gridspec(
             2,
             1 + len(FINDING_BANDS),
-            width_ratios=[1.3, 1.0, 1.0],
+            width_ratios=[1.3] + [1.0] * len(FINDING_BANDS),
             height_ratios=[RANKS_HEIGHT, height - RANKS_HEIGHT],
         )
         budget = (

@@ -602,7 +602,7 @@ function drawCurves(st) {
 function drawStandings(st) {
   const S = D.standings;
   const rows = where(S, (i) => S.cost_model[i] === st.cm && S.reading[i] === st.reading &&
-    (st.band === "all" || st.band === "medium" || S.band[i] === st.band));
+    (st.band === "all" || S.band[i] === st.band));
   if (!rows.length) {
     const models = [...new Set(S.cost_model)].map((c) => D.cost_models[c]);
     $("standings-note").textContent = `No per-dataset standings under ${D.cost_models[st.cm]}` +
@@ -651,7 +651,7 @@ function drawStandings(st) {
   $("standings-note").textContent = "Each cell: the family's standing on that dataset in " +
     "that band (per-dataset paired tests, Holm over each comparison's rows); * the band " +
     "binds there (a cheapest-first buyer reads at most half the attributes). The counts: " +
-    "leads.parquet." + (st.band === "medium" ? " The standings have no medium band." : "");
+    "leads.parquet.";
   return Plotly.react("standings", [trace], {
     margin: {t: 10, r: 20, b: 10 + 6 * Math.max(...datasets.map((d) => D.datasets[d].length)),
              l: 170},

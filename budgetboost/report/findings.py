@@ -218,7 +218,7 @@ _SAID = (
 
 
 def family_sentences(findings: pd.DataFrame, catalogue: Catalogue) -> list[str]:
-    """Which family of methods wins at small and at larger budgets, a sentence each
+    """Which family of methods wins at small, medium and larger budgets, a sentence each
     (:func:`budgetboost.analysis.field.family_verdicts`); none when no family faced another.
 
     A sentence says only what the rows across datasets it rests on say, each by name with
@@ -384,15 +384,16 @@ def _lead_sentence(part: pd.DataFrame) -> str:
 
 
 def _same_for_every_band(sentences: list[str]) -> list[str]:
-    """The bands' sentences, said once when each says the same of its band ("At small
-    budgets, too few datasets ..." and "At larger budgets, too few datasets ...")."""
+    """The bands' sentences, said once when each says the same of its band ("At small,
+    medium and larger budgets, too few datasets ..." for three such sentences)."""
     if len(sentences) < 2 or any(", " not in s for s in sentences):
         return list(sentences)
     heads, tails = (
         zip(*(s.split(", ", 1) for s in sentences), strict=True) if sentences else ((), ())
     )
     if len(sentences) > 1 and len(set(tails)) == 1 and all(h.startswith("At ") for h in heads):
-        bands = " and ".join(h.removeprefix("At ").removesuffix(" budgets") for h in heads)
+        names = [h.removeprefix("At ").removesuffix(" budgets") for h in heads]
+        bands = " and ".join([", ".join(names[:-1]), names[-1]])
         return [f"At {bands} budgets, {tails[0]}"]
     return list(sentences)
 

@@ -76,7 +76,7 @@ def landing_page(
     ``findings`` the lines of :func:`budgetboost.report.findings.landing_lines` (of the
     rows :func:`decided_findings` keeps; ``undecided`` its sentence for the rest); ``field``
     the sentences of :func:`budgetboost.report.findings.family_sentences` (which family of
-    methods wins at small and at larger budgets), right under the verdicts; ``explore`` the
+    methods wins at small, medium and larger budgets), right under the verdicts; ``explore`` the
     path of the run's interactive page (:mod:`budgetboost.report.explore`), linked by its
     name: it lies beside the report when the report is written into the run's folder.
 

@@ -137,7 +137,7 @@ def test_a_family_compared_with_none_cannot_win():
     """Only smoothed against lightgbm ran: LightGBM better than the one method it faced
     wins; a band with no rows has no verdict."""
     table = findings({("smoothed", "lightgbm"): ("worse", 0.02)}).query("x != 'prune'")
-    small, large = family_verdicts(table, CATALOGUE)
+    small, _, large = family_verdicts(table, CATALOGUE)
     assert small.family == "peer"
     assert (
         large.method is None and family_sentences(table.query("band == 'large'"), CATALOGUE) == []

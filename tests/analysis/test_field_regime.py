@@ -47,10 +47,11 @@ def test_the_field_question_is_asked_in_its_pools_and_the_paper_keeps_its_own_ro
     assert set(per_dataset["pool"]) == {"unit"} and set(per_dataset["cost_model"]) == {"unit"}
     # across datasets: the pool, and the datasets where the band binds (the small band's
     # largest budget, 4, reads half of eight attributes: it binds on half the datasets; the
-    # large band's, 12, reads them all)
+    # medium band's, 8, and the large band's, 12, read them all)
     across = field[field["dataset"] == "all"]
     assert set(zip(across["pool"], across["band"], strict=True)) == {
         ("unit", "small"),
+        ("unit", "medium"),
         ("unit", "large"),
         ("unit (binding)", "small"),
     }

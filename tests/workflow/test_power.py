@@ -30,7 +30,12 @@ from helpers import copy_repo, snakemake
 from scipy import stats as sps
 
 from budgetboost.analysis.per_dataset import TRAINING_SHARE
-from budgetboost.analysis.vocabulary import ALPHA, DECISION_CONFIDENCE, EQUIVALENCE_MARGIN
+from budgetboost.analysis.vocabulary import (
+    ALPHA,
+    DECISION_CONFIDENCE,
+    EQUIVALENCE_MARGIN,
+    FINDING_BANDS,
+)
 from budgetboost.data.io import read_table
 
 TRIALS = 10
@@ -77,7 +82,7 @@ def power_run(tmp_path_factory):
 @pytest.mark.slow
 def test_against_a_copy_of_itself_equality_alone_is_not_equivalence(power_run):
     rows = power_run[power_run.y == "smoothed_copy"]
-    assert set(rows.band) == {"small", "large"} and set(rows.dataset) == {DATASET}
+    assert set(rows.band) == set(FINDING_BANDS) and set(rows.dataset) == {DATASET}
     assert (rows.trials == TRIALS).all()
     # the test rows' share of the pool and half the way to the training rows' (300 of 351)
     assert rows.correlation.to_numpy() == pytest.approx((51 + TRAINING_SHARE * 249) / 351)
