@@ -237,9 +237,10 @@ def curve_shards(
     return shard_frame(rows)
 
 
-def claim_tables(df: pd.DataFrame, varied=None):
-    """Summary, comparison rows and budget to match, as the aggregate rule makes them."""
-    results = aggregate(df, Catalogue.default(), "uniform_0_2", sizes_for(df), varied)
+def claim_tables(df: pd.DataFrame, varied=None, field=None):
+    """Summary, comparison rows and budget to match, as the aggregate rule makes them
+    (``field``: the cost models of the field's regime and their pools, as the rule's)."""
+    results = aggregate(df, Catalogue.default(), "uniform_0_2", sizes_for(df), varied, field)
     return results.summary, results.comparisons, results.budget_to_match
 
 

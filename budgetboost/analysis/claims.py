@@ -11,12 +11,17 @@ and 6 (the budget at which Smoothed matches AdaBoost) rest on descriptive eviden
 a threshold below; :func:`thresholds_table` prints them all in ``claims.md``.
 
 The claims name the paper's algorithms by *role* (:mod:`budgetboost.analysis.roles`), never
-by a config name.
+by a config name, and speak of the *paper's regime* (every indicator priced on its own, one
+absolute budget grid: :func:`budgetboost.analysis.roles.paper_regime`): every claim reads
+only its rows, whatever else ran (the field's regime, Turney's costs with a ``field`` key, the
+open questions' cost models). A run without it tests none of them
+(:func:`no_paper_regime`): each claim is *not tested*, never *not reproduced* by evidence
+from another regime.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -25,7 +30,7 @@ import pandas as pd
 from budgetboost.analysis.bands import BAND_SHARE, budget_band
 from budgetboost.analysis.paired import Comparison
 from budgetboost.analysis.per_dataset import TRAINING_SHARE
-from budgetboost.analysis.roles import by_role, paper_experiments
+from budgetboost.analysis.roles import PAPER_REGIME, by_role, paper_regime
 from budgetboost.analysis.stump_agreement import identical_stump_share
 from budgetboost.analysis.verdicts import (
     CLAIM_OUTCOME,
@@ -63,6 +68,7 @@ __all__ = [
     "claim_comparisons",
     "claims_table",
     "evidence_table",
+    "no_paper_regime",
     "thresholds_table",
 ]
 
@@ -136,13 +142,13 @@ def claim_comparisons(
     varied: set[tuple[str, str]] | None = None,
 ) -> list[Comparison]:
     """The comparisons the claims read (questions ``claim 1`` ...), by the catalogue's roles,
-    on the paper's experiments ``pairs``; claims about varied costs on those of ``varied``
-    only (every pair when ``varied`` is None)."""
+    on the pairs of the paper's regime ``pairs`` (``None``: every pair; empty: none); claims
+    about varied costs on those of ``varied`` only (every pair when ``varied`` is None)."""
     out = []
     for spec in CLAIM_COMPARISONS:
         chosen = pairs
         if spec.varied_only and varied is not None:
-            chosen = tuple(p for p in (pairs or ()) if p in varied) if pairs else tuple(varied)
+            chosen = tuple(varied) if pairs is None else tuple(p for p in pairs if p in varied)
         for x in catalogue.with_roles(*spec.xs):
             for y in catalogue.with_roles(*spec.ys):
                 out.append(Comparison(f"claim {spec.claim}", x, y, pairs=chosen, bands=spec.bands))
@@ -354,6 +360,22 @@ def _budget(b: float) -> str:
     return "never" if not np.isfinite(b) else f"B={b:g}"
 
 
+def no_paper_regime(summary: pd.DataFrame) -> str:
+    """The evidence of every claim on a run without the paper's regime: it says so, and
+    which cost models ran instead (``summary``'s)."""
+    ran = (
+        sorted(summary["cost_model"].astype(str).unique())
+        if "cost_model" in summary.columns
+        else []
+    )
+    others = (
+        f"; the claims are not read off this run's other cost models ({', '.join(ran)})"
+        if ran
+        else ""
+    )
+    return f"no runs in {PAPER_REGIME} in this run{others}"
+
+
 def check_claims(
     summary: pd.DataFrame,
     comparisons: pd.DataFrame,
@@ -361,15 +383,19 @@ def check_claims(
     stumps: pd.DataFrame | None = None,
     catalogue: Catalogue | None = None,
     agreement: pd.DataFrame | None = None,
+    field: Iterable[str] = (),
 ) -> list[ClaimResult]:
-    """Check the paper's six claims (eight verdicts: 3 and 4 have two parts).
+    """Check the paper's six claims (eight verdicts: 3 and 4 have two parts) on the rows of
+    the paper's regime (:func:`budgetboost.analysis.roles.paper_regime`); on a run without
+    any, every claim is *not tested* (:func:`no_paper_regime` says why).
 
     Parameters
     ----------
     summary, comparisons, matches
         Outputs of :func:`budgetboost.analysis.summary.summarize`,
         :func:`~budgetboost.analysis.paired.compare` (the rows of :func:`claim_comparisons`,
-        among others) and :func:`~budgetboost.analysis.matching.budget_to_match`.
+        among others, which :func:`budgetboost.analysis.results.aggregate` asks on the
+        paper's regime alone) and :func:`~budgetboost.analysis.matching.budget_to_match`.
     stumps
         Optional per-round stump choices for claim 4b (see :func:`identical_stump_share`).
     catalogue
@@ -377,22 +403,31 @@ def check_claims(
     agreement
         Claim 4b's table already computed by
         :func:`~budgetboost.analysis.stump_agreement.stump_agreement` (instead of ``stumps``).
+    field
+        The cost models of the field's regime
+        (:meth:`budgetboost.pipeline.plan.Plan.field_pools`: its keys), which no claim reads.
     """
     catalogue = catalogue if catalogue is not None else Catalogue.default()
-    # the paper's experiments only: not the cost models of its open questions
-    if agreement is None and stumps is not None:
-        agreement = identical_stump_share(by_role(stumps, catalogue))
-    if agreement is not None:
-        agreement = paper_experiments(agreement, summary, catalogue)
-    claims = comparisons["question"].str.startswith("claim ")
-    comparisons = by_role(comparisons[claims], catalogue)
-    matches = by_role(paper_experiments(matches, summary, catalogue), catalogue)
-    summary = by_role(paper_experiments(summary, summary, catalogue), catalogue)
-    kinds = {spec.claim: spec.kind for spec in CLAIM_COMPARISONS}
-    results = {claim: _compared(claim, comparisons, kind) for claim, kind in kinds.items()}
-    results["3b"] = claim3b(summary)
-    results["4b"] = claim4b(agreement)
-    results["6"] = claim6(matches, summary)
+    field = list(field)
+    # the paper's regime only: not the open questions' cost models, not the field's regime
+    regime = paper_regime(summary, summary, catalogue, field)
+    if regime.empty:
+        evidence = no_paper_regime(summary)
+        results = {claim: ClaimResult(claim, NOT_TESTED, evidence) for claim in STATEMENTS}
+    else:
+        if agreement is None and stumps is not None:
+            agreement = identical_stump_share(by_role(stumps, catalogue))
+        if agreement is not None:
+            agreement = paper_regime(agreement, summary, catalogue, field)
+        claims = comparisons["question"].str.startswith("claim ")
+        comparisons = by_role(comparisons[claims], catalogue)
+        matches = by_role(paper_regime(matches, summary, catalogue, field), catalogue)
+        summary = by_role(regime, catalogue)
+        kinds = {spec.claim: spec.kind for spec in CLAIM_COMPARISONS}
+        results = {claim: _compared(claim, comparisons, kind) for claim, kind in kinds.items()}
+        results["3b"] = claim3b(summary)
+        results["4b"] = claim4b(agreement)
+        results["6"] = claim6(matches, summary)
     ordered = [results[claim] for claim in STATEMENTS]
     for result in ordered:
         result.statement = STATEMENTS[result.claim]

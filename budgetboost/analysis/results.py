@@ -116,7 +116,8 @@ def summary_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFr
 )
 def comparisons_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Every paired comparison of the run (:func:`budgetboost.analysis.paired.compare`): the
-    claims', each budgeted algorithm against the control, and the findings' questions."""
+    claims' (on the paper's regime alone, :attr:`RunRows.paper_regime`), each budgeted
+    algorithm against the control, and the findings' questions."""
     paper, open_ = run.experiments
     means = run.means
     open_algorithms = (
@@ -130,7 +131,7 @@ def comparisons_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.Da
         else []
     )
     asked = [
-        *claim_comparisons(run.catalogue, paper, run.varied),
+        *claim_comparisons(run.catalogue, run.paper_regime, run.varied),
         *control_comparisons(run.catalogue, run.budgeted, paper),
         *findings_.questions(
             run.catalogue,

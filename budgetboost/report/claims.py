@@ -13,7 +13,7 @@ import pandas as pd
 
 from budgetboost.analysis.claims import claims_table, thresholds_table
 from budgetboost.analysis.roles import roles_table
-from budgetboost.analysis.verdicts import ClaimResult
+from budgetboost.analysis.verdicts import NOT_TESTED, ClaimResult
 from budgetboost.analysis.vocabulary import ALL, ALPHA, TOO_FEW_DATASETS, WORSE
 from budgetboost.catalogue import Catalogue
 from budgetboost.report.escape import for_markdown
@@ -109,6 +109,15 @@ def deciding_evidence(detail: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     return shown, note + "`claims_evidence.parquet` (column `claim`)."
 
 
+def _none_tested(results: Sequence[ClaimResult]) -> list[str]:
+    """A paragraph for a run that tests no claim, with the reason every claim gives (a run
+    without the paper's regime: :func:`budgetboost.analysis.claims.no_paper_regime`)."""
+    reasons = {r.evidence for r in results}
+    if not results or any(r.verdict != NOT_TESTED for r in results) or len(reasons) != 1:
+        return []
+    return [f"**This run tests none of the claims**: {reasons.pop()}.", ""]
+
+
 def claims_markdown(
     results: Sequence[ClaimResult],
     catalogue: Catalogue | None = None,
@@ -127,8 +136,9 @@ def claims_markdown(
         "# The paper's claims on this run",
         "",
         "Huang, Powers & Reyzin (IJCAI 2015), Sections 6–7: each claim checked on this run's "
-        "paired results, with a verdict and the evidence that decides it.",
+        "paired results in the paper's regime, with a verdict and the evidence that decides it.",
         "",
+        *_none_tested(results),
         "## Verdicts",
         "",
         markdown_table(table[["claim", "verdict", "statement"]]),

@@ -14,7 +14,7 @@ from budgetboost.catalogue import Catalogue
 from budgetboost.report.escape import for_rst, rst_text
 from budgetboost.report.tables import rst_table
 
-__all__ = ["EXPLORE_NAME", "decided_findings", "landing_page"]
+__all__ = ["EXPLORE_NAME", "decided_findings", "landing_page", "none_tested"]
 
 #: Outcomes that decide nothing: the run has too few datasets or trials for one.
 UNDECIDABLE = (TOO_FEW_DATASETS, TOO_FEW_TRIALS)
@@ -56,6 +56,21 @@ def decided_findings(findings: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     return findings[keep].reset_index(drop=True), sentence
 
 
+def none_tested(claims_table: pd.DataFrame) -> str:
+    """The first page's sentence on a run that tests none of the paper's claims (a run
+    without the paper's regime, say): that it tests none, and why when every claim says the
+    same (its evidence, :func:`budgetboost.analysis.claims.no_paper_regime`'s), so that the
+    verdicts read as what the run did not ask, never as claims that failed."""
+    reasons = (
+        claims_table["evidence"].drop_duplicates() if "evidence" in claims_table.columns else []
+    )
+    why = f": {rst_text(reasons.iloc[0])}" if len(reasons) == 1 else ""
+    return (
+        f"This run tests none of the {len(claims_table)} claims of Huang, Powers & Reyzin "
+        f"(IJCAI 2015){why}."
+    )
+
+
 def landing_page(
     claims_table: pd.DataFrame,
     summary: pd.DataFrame,
@@ -93,6 +108,14 @@ def landing_page(
     algorithms = catalogue.sort(summary["algorithm"]) if not summary.empty else []
     verdicts = claims_table[["claim", "verdict", "statement"]]
     counts = verdicts["verdict"].value_counts()
+    tally = (
+        f"Huang, Powers & Reyzin (IJCAI 2015) reproduced on {trials['dataset'].nunique()} "
+        f"datasets: {counts.get(REPRODUCED, 0)} of {len(verdicts)} claims reproduced, "
+        f"{counts.get(NOT_REPRODUCED, 0)} not reproduced, {counts.get(UNDECIDED, 0)} inconclusive"
+        + (f", {counts[NOT_TESTED]} not tested by this run." if counts.get(NOT_TESTED) else ".")
+    )
+    if len(verdicts) and counts.get(NOT_TESTED, 0) == len(verdicts):
+        tally = none_tested(claims_table)
     title = "budgetboost: feature-budgeted boosting, reproduced and compared"
     lines = [
         RAW_START,
@@ -104,12 +127,7 @@ def landing_page(
         title,
         "=" * len(title),
         "",
-        f"Package version {rst_text(version)}. Huang, Powers & Reyzin (IJCAI 2015) reproduced on "
-        f"{trials['dataset'].nunique()} datasets: "
-        f"{counts.get(REPRODUCED, 0)} of {len(verdicts)} claims reproduced, "
-        f"{counts.get(NOT_REPRODUCED, 0)} not reproduced, "
-        f"{counts.get(UNDECIDED, 0)} inconclusive"
-        + (f", {counts[NOT_TESTED]} not tested by this run." if counts.get(NOT_TESTED) else "."),
+        f"Package version {rst_text(version)}. {tally}",
         "",
         "Verdicts",
         "--------",

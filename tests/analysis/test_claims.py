@@ -72,6 +72,108 @@ def test_claims_judge_the_paper_experiments_only():
     assert set(result.detail["cost_model"]) == {"uniform_0_2", "all"}
 
 
+#: Curves under which the claims read the paper's regime (U[0, 2]) and, pointing the other
+#: way, curves under Turney's costs that contradict claims 1, 4a and 6 if they are read.
+PAPER_CURVES = {
+    "adaboost_bt": lambda b: 0.05 if b >= 12 else 0.3,
+    "adaboost_rs": const(0.4),
+    "greedy": lambda b: 0.05 if b >= 4 else 0.3,
+    "smoothed": lambda b: 0.05 if b >= 4 else 0.3,
+    "speedboost": lambda b: 0.053 if b >= 4 else 0.303,
+    "tree": const(0.35),
+}
+TURNEY_CURVES = {
+    "adaboost_bt": lambda b: 0.05 if b >= 6 else 0.3,
+    "adaboost_rs": const(0.05),
+    "greedy": const(0.2),
+    "smoothed": const(0.3),
+    "speedboost": const(0.4),
+    "tree": const(0.01),
+}
+#: config/suite.yaml's field's regime: Turney's costs (which run the reference too) pool as
+#: ``turney``, the unit price per attribute (without the reference) is its own pool
+FIELD = {"turney": "turney", "attribute_unit": "attribute_unit"}
+#: Trials per dataset: enough for a row per dataset (MIN_TRIALS), few for the test's time.
+TRIALS = 6
+
+
+def _stumps(cost_model: str, agree: bool) -> pd.DataFrame:
+    """Greedy's and SpeedBoost's stump choices on ecoli under ``cost_model``: the same
+    stumps in every round, or a different one in every round."""
+    base = pd.DataFrame(
+        {
+            "dataset": "ecoli",
+            "cost_model": cost_model,
+            "trial": 0,
+            "round": np.arange(10),
+            "feature": np.arange(10),
+            "threshold": 1.0,
+        }
+    )
+    greedy = base.assign(algorithm="greedy", feature=base["feature"] + (0 if agree else 1))
+    return pd.concat([greedy, base.assign(algorithm="speedboost")], ignore_index=True)
+
+
+def _verdicts(tables, stumps: pd.DataFrame, field=None) -> pd.DataFrame:
+    """claims_table of the claims checked on ``tables`` (:func:`claim_tables`'s) as the
+    claims rule checks them (the field's regime ``field`` given to both rules alike)."""
+    results = claims.check_claims(*tables, stumps=stumps, field=list(field or ()))
+    return claims.claims_table(results)
+
+
+def _field_rows() -> pd.DataFrame:
+    """Turney's costs with the reference (every claim's algorithms refuting it) and the unit
+    price per attribute without it."""
+    turney = curve_shards(TURNEY_CURVES, cost_model="turney", trials=TRIALS)
+    unit = curve_shards(TURNEY_CURVES, cost_model="attribute_unit", trials=TRIALS, reference=None)
+    return pd.concat([turney, unit], ignore_index=True)
+
+
+def test_a_run_without_the_paper_regime_tests_no_claim():
+    """config/suite.yaml without U[0, 2] (the unit price per attribute, Turney's costs,
+    which run the reference too, in the field's regime): every claim is not tested, saying
+    so; read off Turney's rows, as it was, claims 4b and 6 read "not reproduced"."""
+    field = _field_rows()
+    stumps = _stumps("turney", agree=False)
+    tables = claim_tables(field, field=FIELD)
+    # the aggregate rule asks the claims' comparisons nowhere
+    assert not tables[1]["question"].str.startswith("claim ").any()
+    table = _verdicts(tables, stumps, FIELD)
+    assert list(table["claim"]) == list(claims.STATEMENTS)
+    assert (table["verdict"] == NOT_TESTED).all()
+    assert (table["deciding_rows"] == 0).all()
+    sentence = (
+        "no runs in the paper's regime (per-indicator U[0, 2] costs) in this run; the claims "
+        "are not read off this run's other cost models (attribute_unit, turney)"
+    )
+    assert (table["evidence"] == sentence).all()
+    # without the field's regime named, Turney's rows are the paper's experiments (the
+    # reference ran there): the verdicts the claims would read if they took them
+    read_anyway = _verdicts(claim_tables(field), stumps).set_index("claim")["verdict"]
+    assert read_anyway["4b"] == read_anyway["6"] == NOT_REPRODUCED
+    assert read_anyway["1"] == read_anyway["4a"] == NOT_REPRODUCED
+
+
+def test_the_paper_regime_decides_as_before_beside_the_field_regime():
+    """Beside U[0, 2], the field's regime changes no verdict, no evidence and no deciding
+    row: the claims read as on the U[0, 2] rows alone, as before; so does a field's cost
+    model without the reference (config/test.yaml's attribute_unit)."""
+    paper = curve_shards(PAPER_CURVES, trials=TRIALS)
+    stumps = _stumps("uniform_0_2", agree=True)
+    alone = _verdicts(claim_tables(paper), stumps)
+    assert alone.set_index("claim").loc[["1", "4a", "4b", "6"], "verdict"].eq(REPRODUCED).all()
+    both = pd.concat([paper, _field_rows()], ignore_index=True)
+    all_stumps = pd.concat([stumps, _stumps("turney", agree=False)], ignore_index=True)
+    pd.testing.assert_frame_equal(
+        _verdicts(claim_tables(both, field=FIELD), all_stumps, FIELD), alone
+    )
+    unit = both[both["cost_model"] != "turney"]
+    test_yaml = {"attribute_unit": "attribute_unit"}
+    pd.testing.assert_frame_equal(
+        _verdicts(claim_tables(unit, field=test_yaml), stumps, test_yaml), alone
+    )
+
+
 def test_a_dataset_under_two_cost_models_counts_once():
     curves = {"adaboost_bt": const(0.3), "greedy": const(0.2), "smoothed": const(0.2)}
     paper = curve_shards(curves)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from budgetboost.analysis.roles import paper_experiments
+from budgetboost.analysis.roles import paper_experiments, paper_regime
 
 
 def test_paper_experiments_are_the_pairs_the_reference_ran_on():
@@ -20,3 +20,23 @@ def test_paper_experiments_are_the_pairs_the_reference_ran_on():
     assert kept["dataset"].tolist() == ["heart", "heart"]
     no_reference = summary[summary["algorithm"] != "adaboost"]
     assert paper_experiments(no_reference, no_reference).equals(no_reference)  # all kept
+
+
+def test_the_paper_regime_is_the_paper_experiments_outside_the_field_regime():
+    """Turney's costs in the field's regime run the reference too (config/suite.yaml): they
+    are paper experiments, never the paper's regime; where the reference ran only there, the
+    paper's regime is empty (not every row, as without any reference)."""
+    summary = pd.DataFrame(
+        {
+            "dataset": ["heart", "heart", "heart", "heart", "ecoli"],
+            "cost_model": ["uniform_0_2", "turney", "turney", "attribute_unit", "adversarial"],
+            "algorithm": ["adaboost", "adaboost", "greedy", "greedy", "greedy"],
+        }
+    )
+    field = ["turney", "attribute_unit"]
+    assert paper_regime(summary, summary, field=field)["cost_model"].tolist() == ["uniform_0_2"]
+    # without the field's regime named: the paper's experiments, as before
+    assert paper_regime(summary, summary).equals(paper_experiments(summary, summary))
+    no_paper = summary[summary["cost_model"] != "uniform_0_2"]
+    assert paper_regime(no_paper, no_paper, field=field).empty
+    assert paper_regime(no_paper, no_paper, field=["turney"]).empty  # adversarial: no reference

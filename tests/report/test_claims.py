@@ -31,6 +31,22 @@ def test_outputs_state_thresholds_and_every_claim():
     assert "| ALPHA " in text and "0.05" in text
 
 
+def test_claims_md_says_a_run_without_the_paper_regime_tests_none():
+    """A run of the field's regime alone (Turney's costs with the reference): claims.md says
+    the run tests none of the claims and why, above the verdicts; a run of the paper's regime
+    does not."""
+    df = curve_shards({"adaboost_bt": const(0.2), "greedy": const(0.25)}, cost_model="turney")
+    field = {"turney": "turney"}
+    results = claims.check_claims(*claim_tables(df, field=field), field=field)
+    text = claims_text.claims_markdown(results)
+    verdicts = text.index("## Verdicts")
+    said = text.index("**This run tests none of the claims**: no runs in the paper's regime")
+    assert said < verdicts
+    assert "## Claim 6: not tested" in text
+    tested = claims.check_claims(*claim_tables(df))  # the same rows as the paper's: tested
+    assert "This run tests none" not in claims_text.claims_markdown(tested)
+
+
 def _empty_tables():
     return claim_tables(curve_shards({}, reference=None))
 

@@ -153,3 +153,48 @@ def test_what_ran_is_one_line_per_dataset_and_per_family():
         "- boosting: AdaBoostBT_Greedy (``greedy``), AdaBoostBT_Smoothed (``smoothed``)"
     ]
     assert "- sampling: AdaBoostRS (``adaboost_rs``)" in lines
+
+
+def test_a_run_without_the_paper_regime_reads_as_untested_not_as_failed():
+    """Every claim not tested for one reason (a run without the paper's regime): the first
+    page says the run tests none of them and why, where it would tally "0 of 8 claims
+    reproduced"; the page stays valid reStructuredText."""
+    import docutils.core
+
+    from budgetboost.analysis.claims import STATEMENTS, no_paper_regime
+    from budgetboost.report.landing import landing_page
+
+    summary = pd.DataFrame(
+        {
+            "dataset": ["heart", "heart"],
+            "cost_model": ["turney", "attribute_unit"],
+            "algorithm": ["greedy", "greedy"],
+            "trials": [3, 2],
+        }
+    )
+    claims = pd.DataFrame(
+        {
+            "claim": list(STATEMENTS),
+            "verdict": "not tested",
+            "statement": list(STATEMENTS.values()),
+            "evidence": no_paper_regime(summary),
+        }
+    )
+    page = landing_page(
+        claims, summary, catalogue=Catalogue.default(), figures=[], version="1", explore=""
+    )
+    assert "This run tests none of the 8 claims of Huang, Powers & Reyzin (IJCAI 2015): " in page
+    assert "claims reproduced" not in page
+    html = docutils.core.publish_parts(
+        page,
+        writer="html",
+        settings_overrides={"halt_level": 2, "report_level": 2, "warning_stream": False},
+    )["html_body"]
+    assert "no runs in the paper's regime (per-indicator U[0, 2] costs) in this run" in html
+    assert "attribute_unit, turney" in html
+    # one claim tested: the tally, as before
+    claims.loc[0, "verdict"] = "reproduced"
+    tally = landing_page(
+        claims, summary, catalogue=Catalogue.default(), figures=[], version="1", explore=""
+    )
+    assert "1 of 8 claims reproduced, 0 not reproduced, 0 inconclusive, 7 not tested" in tally

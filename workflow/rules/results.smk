@@ -99,6 +99,8 @@ rule claims:
         "../envs/budgetboost.yaml"
     params:
         catalogue=CATALOGUE.param(),
+        # the cost models of the field's regime: the claims read the paper's regime alone
+        field=cost_model_roles()["field"],
         # what made each stump table, as the plan sees it: one made otherwise is not read
         identities=lambda wildcards: train_identities("stumps", claim_algorithms()),
     script:

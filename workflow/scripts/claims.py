@@ -43,6 +43,7 @@ def check_claims(sm, job):
         read_table(sm.input.matches),
         agreement=agreement,
         catalogue=catalogue,
+        field=sm.params.field,  # the field's regime: no claim reads it
     )
     table = claims.claims_table(results)
     thresholds = claims.thresholds_table().astype(str).to_dict("records")
