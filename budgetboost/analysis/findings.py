@@ -61,9 +61,11 @@ def experiment_pairs(
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     """The paper's experiments and the open questions' (dataset, cost model) pairs.
 
-    The paper's are the pairs on which the unbudgeted reference (role ``reference``) ran; the
-    open questions' are the others whose dataset also ran under the ``baseline`` cost model,
-    but for the ``field`` cost models (the field's regime: its own question, its own grid).
+    The paper's are the pairs on which the unbudgeted reference (role ``reference``) ran,
+    but for the ``field`` cost models (the field's regime: its own question, its own grid,
+    even where the reference runs there too, as under ``config/suite.yaml``'s Turney costs);
+    the open questions' are the others whose dataset also ran under the ``baseline`` cost
+    model, the field's again aside.
     """
     field = set(field)
     reference = catalogue.with_role("reference")
@@ -73,6 +75,7 @@ def experiment_pairs(
     paper = set(zip(with_reference["dataset"], with_reference["cost_model"], strict=True))
     if not paper:  # no reference in the run: every pair is an experiment of the paper
         paper = pairs
+    paper = {(d, c) for d, c in paper if c not in field}
     open_ = {
         (d, c)
         for d, c in pairs - paper

@@ -79,3 +79,21 @@ def test_both_readings_give_standings_and_the_first_page_says_them():
     assert "read at matched mean cost per example" in text
     assert "optimal cost-sensitive trees wins" in text
     assert "Pool ``unit`` on the datasets where the band binds, read at the hard cap" in text
+
+
+def test_a_field_cost_model_running_the_reference_stays_out_of_the_papers_questions():
+    """The suite runs the unbudgeted reference under Turney's real costs too, a cost model of
+    the field's regime: the paper's boosters against the peers read the paper's regime alone
+    (where Smoothed and the peer err alike, not 0.15 apart as under Turney's costs)."""
+    paper = curve_shards(CURVES, trials=10)
+    turney = curve_shards({**CURVES, PEER: const(0.31)}, cost_model="turney", trials=10)
+    shards = pd.concat([paper, turney], ignore_index=True)
+    results = aggregate(
+        shards, CATALOGUE, "uniform_0_2", sizes_for(shards), field={"turney": "turney"}
+    )
+    peers = results.findings[results.findings["question"] == "peers"]
+    assert set(peers["cost_model"]) == {"uniform_0_2", "all"}
+    field = results.findings[results.findings["question"] == "field"]
+    assert set(field["cost_model"]) - {"all"} == {"turney"}
+    smoothed = peers[(peers["x"] == "smoothed") & (peers["dataset"] == "all")]
+    np.testing.assert_allclose(smoothed["hodges_lehmann"], 0.0, atol=0.003)
