@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from synthetic_results import (
-    PEER,
     CURVE_DATASETS,
+    PEER,
     PEER_CATALOGUE,
     curve_results,
     sizes_for,
