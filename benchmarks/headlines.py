@@ -36,7 +36,7 @@ under ``all equal``) read from its rows in a band as the claims are
 reproduced*, *inconclusive*.
 
 Run from the repository root: ``python benchmarks/headlines.py [--replicates 100]
-[--spread 0.02] [--noise 0.03] [--scenarios "all equal,leader by 0.01"] [--quick]``.
+[--bands small,large] [--spread 0.02] [--noise 0.03] [--scenarios "all equal,leader by 0.01"] [--quick]``.
 Seeded: the same arguments print the same numbers; the lines it prints come from the
 package on the path, so the same command on another checkout prints that checkout's
 headlines (before and after a change of the rules). The rows of one band share its
@@ -49,6 +49,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -62,6 +63,7 @@ from budgetboost.analysis import verdicts as claim_verdicts  # noqa: E402
 from budgetboost.analysis.field import family_verdicts  # noqa: E402
 from budgetboost.analysis.findings import questions  # noqa: E402
 from budgetboost.analysis.paired import compare  # noqa: E402
+from budgetboost.analysis.vocabulary import FINDING_BANDS  # noqa: E402
 from budgetboost.catalogue import Catalogue  # noqa: E402
 from budgetboost.data.registry import load_registry  # noqa: E402
 from budgetboost.data.seeds import rng_from_key  # noqa: E402
@@ -185,25 +187,37 @@ def _claim(findings, leader: str, catalogue: Catalogue) -> list[str]:
     return out
 
 
-def run(scenario: str, replicates: int, spread: float, noise: float) -> dict:
+def run(
+    scenario: str,
+    replicates: int,
+    spread: float,
+    noise: float,
+    bands: tuple[str, ...] = FINDING_BANDS,
+) -> dict:
     """Every band's classification and sentence of one scenario, every row's truth and
-    outcome, and the claim's verdicts."""
+    outcome, and the claim's verdicts; each replicate draws ``bands`` (Holm corrects each
+    comparison over them, as over the findings' bands in a run)."""
     catalogue = Catalogue(METHODS)
     sizes = field_sizes()
     datasets = list(sizes)
     paper = tuple((d, COST_MODEL) for d in datasets)
     asked = questions(catalogue, paper, (), None)
-    asked = [c for c in asked if c.question in ("field", "peers")]
+    asked = [replace(c, bands=bands) for c in asked if c.question in ("field", "peers")]
     leads = SCENARIOS[scenario]
     leader = "aaco" if leads else "smoothed"
     rng = rng_from_key("headlines", scenario, spread, noise)
     out = {"bands": [], "sentences": [], "rows": [], "claims": []}
     for _ in range(replicates):
         means = field_band_means(
-            rng, {m: leads.get(m, 0.0) for m in METHODS}, datasets, spread=spread, noise=noise
+            rng,
+            {m: leads.get(m, 0.0) for m in METHODS},
+            datasets,
+            spread=spread,
+            noise=noise,
+            bands=bands,
         )
         findings = compare(means, asked, sizes)
-        for verdict in family_verdicts(findings, catalogue):
+        for verdict in family_verdicts(findings, catalogue, bands=bands):
             out["bands"].append(classify(verdict, leads, catalogue))
         out["sentences"] += family_sentences(findings, catalogue)
         out["rows"] += _row_truths(findings, leads)
@@ -266,7 +280,12 @@ def report(scenario: str, result: dict, seconds: float) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--replicates", type=int, default=None, help="replicates (2 bands each)")
+    parser.add_argument("--replicates", type=int, default=None, help="replicates (of --bands)")
+    parser.add_argument(
+        "--bands",
+        default=",".join(FINDING_BANDS),
+        help="comma-separated budget bands each replicate draws (default: the findings')",
+    )
     parser.add_argument("--spread", type=float, default=0.02, help="sd of a method's own effect")
     parser.add_argument("--noise", type=float, default=0.03, help="sd of a trial's noise")
     parser.add_argument("--scenarios", default=",".join(SCENARIOS), help="comma-separated")
@@ -276,11 +295,15 @@ def main(argv: list[str] | None = None) -> int:
     replicates = args.replicates or (1 if args.quick else 100)
     chosen = [s.strip() for s in args.scenarios.split(",")]
     unknown = [s for s in chosen if s not in SCENARIOS]
-    if unknown or replicates < 1:
-        parser.error(f"--scenarios: one of {list(SCENARIOS)}; --replicates >= 1")
+    bands = tuple(b.strip() for b in args.bands.split(","))
+    if unknown or replicates < 1 or not set(bands) <= set(FINDING_BANDS):
+        parser.error(
+            f"--scenarios: one of {list(SCENARIOS)}; --replicates >= 1; --bands among "
+            f"{list(FINDING_BANDS)}"
+        )
     for scenario in chosen:
         start = time.process_time()
-        result = run(scenario, replicates, args.spread, args.noise)
+        result = run(scenario, replicates, args.spread, args.noise, bands)
         print("\n".join(report(scenario, result, time.process_time() - start)))
         for sentence in result["sentences"][: args.sentences]:
             print(f"    e.g. {sentence}")
