@@ -11,13 +11,30 @@ package, so two folders may hold files of one name. ``tests/`` itself is on ``sy
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
-import numpy as np
-import pytest
-import yaml
-from helpers import CI_EXAMPLES, REPO, TEST_CONFIG, clone_run, copy_repo, snakemake
-from hypothesis import settings
+# The session runs as a train job does (budgetboost.estimators.contract.threads: one thread
+# unless told otherwise): one thread a numerical runtime, set before numpy, scipy or LightGBM
+# load theirs, and inherited by the processes the tests start. The BLAS's spare threads
+# otherwise spin on the small products of the tests and burn CPU: the linear SelectThenTrain
+# tests took 22 CPU-s with the BLAS's default threads on two busy cores, 4 with one. A
+# variable already set (a run asking for more threads) is left as it is.
+for _variable in (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+):
+    os.environ.setdefault(_variable, "1")
+
+import numpy as np  # noqa: E402  (the thread variables first)
+import pytest  # noqa: E402
+import yaml  # noqa: E402
+from helpers import CI_EXAMPLES, REPO, TEST_CONFIG, clone_run, copy_repo, snakemake  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 # Two hypothesis profiles, the one dial of every property test's example count
 # (``helpers.examples`` scales a test's own count by it): ``fast`` for a plain ``pytest``,
