@@ -36,7 +36,8 @@ under ``all equal``) read from its rows in a band as the claims are
 reproduced*, *inconclusive*.
 
 Run from the repository root: ``python benchmarks/headlines.py [--replicates 100]
-[--bands small,large] [--spread 0.02] [--noise 0.03] [--scenarios "all equal,leader by 0.01"] [--quick]``.
+[--bands small,large] [--spread 0.02] [--noise 0.03] [--scenarios "all equal,leader by
+0.01"] [--quick]``.
 Seeded: the same arguments print the same numbers; the lines it prints come from the
 package on the path, so the same command on another checkout prints that checkout's
 headlines (before and after a change of the rules). The rows of one band share its

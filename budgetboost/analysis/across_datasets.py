@@ -233,7 +233,14 @@ def margin_p_values(
     d = _clean(values)
     if d.size == 0:
         return 1.0, 1.0
-    return _margin(*shift_p_values(d), margin)
+    beyond, equivalence = _margin(*shift_p_values(d), margin)
+    if np.ptp(d) == 0.0:
+        # every value the same: at the shift equal to it no value is left and the test
+        # cannot reject (p = 1, halved), a shift the gaps around it do not stand for
+        centre = abs(float(d[0]))
+        beyond = 0.5 if centre <= margin else beyond
+        equivalence = 0.5 if centre >= margin else equivalence
+    return beyond, equivalence
 
 
 def _margin(points: np.ndarray, p: np.ndarray, margin: float) -> tuple[float, float]:

@@ -10,7 +10,7 @@ import baycomp
 import numpy as np
 import pytest
 from helpers import examples
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
@@ -81,11 +81,14 @@ def test_with_ties_and_zeros_it_is_the_permutation_test_of_the_signed_ranks(coun
     st.lists(st.integers(-40, 40), min_size=2, max_size=30),
     st.integers(0, 6),
 )
+@example(counts=[0, 0], zeros=3)  # five equal values inside the margin
+@example(counts=[20] * 5, zeros=0)  # five equal values beyond it
 def test_the_test_the_interval_and_the_margin_tests_agree_zeros_included(counts, zeros):
-    """One test of every shift: the 95 % interval excludes 0 exactly when the two-sided test
-    rejects at 5 % (zeros and ties included, where Wilcoxon's dropping of zeros did not);
-    at 5 % each, the one-sided ``p_beyond`` rejects exactly when the 90 % interval lies
-    wholly beyond the margin, ``p_equivalence`` exactly when it lies wholly inside."""
+    """One test of every shift (every value the same included): the 95 % interval excludes 0
+    exactly when the two-sided test rejects at 5 % (zeros and ties included, where
+    Wilcoxon's dropping of zeros did not); at 5 % each, the one-sided ``p_beyond`` rejects
+    exactly when the 90 % interval lies wholly beyond the margin, ``p_equivalence`` exactly
+    when it lies wholly inside."""
     d = np.r_[np.asarray(counts, dtype=float) / 1000, np.zeros(zeros)]
     _, low, high = signed_rank_interval(d)
     p = signed_rank_p(d)

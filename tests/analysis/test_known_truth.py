@@ -16,7 +16,7 @@ from budgetboost.analysis import compare_paired
 from budgetboost.analysis.findings import questions
 from budgetboost.analysis.paired import compare
 from budgetboost.analysis.per_dataset import TRAINING_SHARE
-from budgetboost.analysis.vocabulary import BETTER, EQUIVALENT, WORSE
+from budgetboost.analysis.vocabulary import BETTER, EQUIVALENT, FINDING_BANDS, WORSE
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.seeds import rng_from_key
 from budgetboost.data.splits import SplitSizes
@@ -159,8 +159,8 @@ FIELD = {
 
 
 def _sentences(leads: dict[str, float], replicates: int, key: str) -> list[str]:
-    """The field's sentences of simulated findings (38 datasets, 10 trials, two bands each
-    replicate), through the pipeline's comparisons (``benchmarks/headlines.py`` runs the
+    """The field's sentences of simulated findings (38 datasets, 10 trials, every finding band
+    each replicate), through the pipeline's comparisons (``benchmarks/headlines.py`` runs the
     suite's whole field, 50 replicates per scenario in docs/design.md)."""
     catalogue = Catalogue(FIELD)
     datasets = [f"d{i}" for i in range(38)]
@@ -181,11 +181,11 @@ def test_the_field_sentences_say_what_the_simulated_truth_is():
     no family wins, and no method is said to be lower than another (a lead the report calls
     practically the same is never a win or a "lower than")."""
     won = _sentences({"aaco": -0.03}, 1, "lead 0.03")
-    assert len(won) == 2
+    assert len(won) == len(FINDING_BANDS)
     assert all(s.split(": ")[0].endswith("per-example feature acquisition wins") for s in won)
     for leads, key in (({}, "equal"), ({"aaco": -0.006}, "lead 0.006")):
         sentences = _sentences(leads, 1, key)
-        assert len(sentences) == 2
+        assert len(sentences) == len(FINDING_BANDS)
         for sentence in sentences:
             assert "no family wins" in sentence
             assert " is lower than" not in sentence and "; lower than" not in sentence
