@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from budgetboost.analysis.paired import Comparison
+from budgetboost.analysis.roles import paper_regime
 from budgetboost.analysis.vocabulary import ALL, FINDING_BANDS, OUTCOMES
 from budgetboost.catalogue import FIELD_FAMILIES, Catalogue
 
@@ -61,21 +62,17 @@ def experiment_pairs(
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     """The paper's experiments and the open questions' (dataset, cost model) pairs.
 
-    The paper's are the pairs on which the unbudgeted reference (role ``reference``) ran,
-    but for the ``field`` cost models (the field's regime: its own question, its own grid,
-    even where the reference runs there too, as under ``config/suite.yaml``'s Turney costs);
-    the open questions' are the others whose dataset also ran under the ``baseline`` cost
-    model, the field's again aside.
+    The paper's are the pairs of the paper's regime
+    (:func:`budgetboost.analysis.roles.paper_regime`, the one definition the claims read too:
+    where the unbudgeted reference ran, or every pair in a run without it, but for the
+    ``field`` cost models); the open questions' are the others whose dataset also ran under
+    the ``baseline`` cost model, the field's again aside.
     """
     field = set(field)
-    reference = catalogue.with_role("reference")
     ran = shards[["dataset", "cost_model"]].drop_duplicates()
     pairs = set(zip(ran["dataset"], ran["cost_model"], strict=True))
-    with_reference = shards[shards["algorithm"] == reference][["dataset", "cost_model"]]
-    paper = set(zip(with_reference["dataset"], with_reference["cost_model"], strict=True))
-    if not paper:  # no reference in the run: every pair is an experiment of the paper
-        paper = pairs
-    paper = {(d, c) for d, c in paper if c not in field}
+    kept = paper_regime(ran, shards, catalogue, field)
+    paper = set(zip(kept["dataset"], kept["cost_model"], strict=True))
     open_ = {
         (d, c)
         for d, c in pairs - paper

@@ -35,7 +35,6 @@ import numpy as np
 import pandas as pd
 
 from budgetboost.analysis import findings as findings_
-from budgetboost.analysis import roles as roles_
 from budgetboost.analysis.binding import Prices, band_binds, binding
 from budgetboost.analysis.claims import CLAIM_BANDS
 from budgetboost.analysis.paired import band_means
@@ -122,11 +121,8 @@ class RunRows:
     @cached_property
     def paper_regime(self) -> tuple[tuple[str, str], ...]:
         """The (dataset, cost model) pairs of the paper's regime, which the claims read: the
-        paper's experiments outside the field's regime
-        (:func:`budgetboost.analysis.roles.paper_regime`); empty when the run has none."""
-        ran = self.shards[["dataset", "cost_model"]].drop_duplicates()
-        kept = roles_.paper_regime(ran, self.shards, self.catalogue, self.field)
-        return tuple(sorted(zip(kept["dataset"], kept["cost_model"], strict=True)))
+        paper's experiments outside the field's regime (the first of :attr:`experiments`)."""
+        return self.experiments[0]
 
     @cached_property
     def binding(self) -> pd.DataFrame:

@@ -40,3 +40,38 @@ def test_the_paper_regime_is_the_paper_experiments_outside_the_field_regime():
     no_paper = summary[summary["cost_model"] != "uniform_0_2"]
     assert paper_regime(no_paper, no_paper, field=field).empty
     assert paper_regime(no_paper, no_paper, field=["turney"]).empty  # adversarial: no reference
+
+
+def test_the_questions_and_the_claims_read_one_paper_regime():
+    """The findings' paper pairs (findings.experiment_pairs) are the claims' paper regime
+    (roles.paper_regime) with the reference, without any reference, and with the reference
+    only in the field's regime."""
+    from budgetboost.analysis.findings import experiment_pairs
+    from budgetboost.catalogue import Catalogue
+
+    shards = pd.DataFrame(
+        {
+            "dataset": ["heart", "heart", "heart", "heart", "ecoli", "ecoli"],
+            "cost_model": ["uniform_0_2", "uniform_0_2", "turney", "attribute_unit"]
+            + ["uniform_0_2"] * 2,
+            "algorithm": ["adaboost", "greedy", "adaboost", "greedy", "greedy", "smoothed"],
+        }
+    )
+    field = ["turney", "attribute_unit"]
+    runs = {
+        "with the reference": shards,
+        "without any reference": shards[shards["algorithm"] != "adaboost"],
+        "the reference only in the field's regime": shards[
+            ~((shards["algorithm"] == "adaboost") & (shards["cost_model"] == "uniform_0_2"))
+        ],
+    }
+    expected = {
+        "with the reference": {("heart", "uniform_0_2")},
+        "without any reference": {("heart", "uniform_0_2"), ("ecoli", "uniform_0_2")},
+        "the reference only in the field's regime": set(),
+    }
+    for name, run in runs.items():
+        paper, _ = experiment_pairs(run, Catalogue.default(), "uniform_0_2", field=field)
+        regime = paper_regime(run, run, field=field)
+        pairs = set(zip(regime["dataset"], regime["cost_model"], strict=True))
+        assert set(paper) == pairs == expected[name], name
