@@ -19,19 +19,24 @@ so it may be a stronger model. Two forms, fixed at fit:
   masked log loss (:func:`fit_masked_boosted`).
 
 Both are single-threaded (the job's thread limit) and deterministic (LightGBM's
-``deterministic`` mode, no bagging or column sampling: no random draw).
+``deterministic`` mode, no bagging or column sampling: no random draw). LightGBM is imported
+where a model is trained: it loads scikit-learn, pandas and SciPy's statistics (about 1.4 CPU
+s), which AACO's default predictor, the classifier, never needs.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import lightgbm
 import numpy as np
 
 from ..contract.threads import thread_limit
 from .masked_logistic import random_masks, softplus
+
+if TYPE_CHECKING:
+    import lightgbm
 
 __all__ = [
     "MASKED_TREES",
@@ -118,6 +123,8 @@ class SubsetBoosted:
             if not read.any() or np.unique(self.y01).size < 2:
                 self.models[key] = _log_odds(self.y01)
             else:
+                import lightgbm
+
                 params = _params(self.seed)
                 data = lightgbm.Dataset(self.X[:, read], label=self.y01, params=params)
                 self.models[key] = lightgbm.train(params, data, num_boost_round=SUBSET_TREES)
@@ -206,6 +213,8 @@ def fit_masked_boosted(
         The held-out masked log loss of every prefix (0 trees first), None without
         held-out rows.
     """
+    import lightgbm
+
     y01 = (np.asarray(y) > 0).astype(np.int32)
     prior = _log_odds(y01)
     if not columns.size or np.unique(y01).size < 2:

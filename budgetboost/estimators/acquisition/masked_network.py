@@ -33,14 +33,16 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import threadpoolctl
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.neural_network import MLPClassifier
 
 from ..contract.threads import thread_limit
 from .masked_logistic import random_masks, softplus
+
+if TYPE_CHECKING:
+    from sklearn.neural_network import MLPClassifier
 
 __all__ = ["MaskedNetwork", "choose_masked_network", "fit_masked_network"]
 
@@ -164,6 +166,11 @@ def fit_masked_network(
     max_observed : int
         The most groups a mask observes.
     """
+    # here: scikit-learn costs about 1.4 CPU s to import, which AACO's default classifier,
+    # the logistic model, never needs
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPClassifier
+
     n = X.shape[0]
     columns = np.asarray(columns, dtype=np.intp)
     column_group = np.asarray(column_group, dtype=np.intp)
