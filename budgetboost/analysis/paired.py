@@ -163,7 +163,8 @@ def band_errors(table: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
     """:func:`band_means` of a table with the columns ``dataset, cost_model, algorithm,
     trial, budget, test_error`` alone (e.g. the average-cost reading's,
     :func:`budgetboost.analysis.average_cost.at_mean_cost`), and ``losses`` where it has
-    :data:`~budgetboost.analysis.summary.ROW_LOSSES`."""
+    :data:`~budgetboost.analysis.summary.ROW_LOSSES` (packed bits, or each row's loss as
+    floats: the average-cost reading's)."""
     rows = ROW_LOSSES in table.columns
     df = table[np.isfinite(table["budget"])][
         ["dataset", "cost_model", "algorithm", "trial", "budget", "test_error"]
@@ -197,12 +198,17 @@ def band_errors(table: pd.DataFrame, bands: Sequence[str]) -> pd.DataFrame:
 def _mean_losses(packed: pd.Series) -> np.ndarray | None:
     """Each test row's loss averaged over a cell's budgets, from their packed bits
     (:data:`~budgetboost.analysis.summary.ROW_LOSSES`; the padding bits of the last byte
-    are 0 and are cut off by the reader, who knows the test rows); None where a budget
-    lacks them."""
-    if any(not isinstance(b, bytes | bytearray | memoryview) for b in packed):
-        return None
-    bits = np.stack([np.unpackbits(np.frombuffer(b, dtype=np.uint8)) for b in packed])
-    return bits.mean(axis=0)
+    are 0 and are cut off by the reader, who knows the test rows) or from float arrays of
+    the same length (the average-cost reading's expected losses,
+    :func:`budgetboost.analysis.average_cost.at_mean_cost`); None where a budget lacks
+    them."""
+    if all(isinstance(b, bytes | bytearray | memoryview) for b in packed):
+        return np.stack([np.unpackbits(np.frombuffer(b, dtype=np.uint8)) for b in packed]).mean(
+            axis=0
+        )
+    if all(isinstance(b, np.ndarray) for b in packed):
+        return np.stack(list(packed)).astype(np.float64).mean(axis=0)
+    return None
 
 
 def _pairs_of(means: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
@@ -254,6 +260,7 @@ def _dataset_rows(
     band: str,
     sizes: Mapping[str, SplitSizes],
     tests: Mapping[str, Mapping[int, np.ndarray]] | None = None,
+    unseen_test_part: bool = False,
 ) -> list[dict]:
     """One row per (dataset, cost model) of one band (Holm and outcome filled in later)."""
     rows = []
@@ -265,7 +272,7 @@ def _dataset_rows(
             )
         d = (part["error_x"] - part["error_y"]).to_numpy()
         known = _row_differences(part, sizes[dataset], (tests or {}).get(dataset))
-        tested = compare_paired(d, *sizes[dataset], rows=known)
+        tested = compare_paired(d, *sizes[dataset], rows=known, unseen_test_part=unseen_test_part)
         rows.append(
             {
                 "dataset": dataset,
@@ -394,6 +401,7 @@ def compare(
     sizes: Mapping[str, SplitSizes],
     alpha: float = ALPHA,
     tests: Mapping[str, Mapping[int, np.ndarray]] | None = None,
+    unseen_test_part: bool = False,
 ) -> pd.DataFrame:
     """The rows of every comparison (see the module docstring), columns
     :data:`COMPARISON_COLUMNS`, in each comparison's bands.
@@ -412,6 +420,10 @@ def compare(
         (``losses``), the trials' correlation is bounded from them
         (:func:`~budgetboost.analysis.per_dataset.row_covariance`); else, and where either
         is missing, it is taken from the sizes.
+    unseen_test_part : bool
+        Whether the errors hold a part of the test rows that their losses do not show (the
+        average-cost reading's:
+        :func:`~budgetboost.analysis.per_dataset.row_covariance`).
     """
     rows = []
     for comparison in comparisons:
@@ -420,7 +432,9 @@ def compare(
             continue
         family, across = [], []
         for band in comparison.bands:
-            band_rows = _dataset_rows(both[both["band"] == band], band, sizes, tests)
+            band_rows = _dataset_rows(
+                both[both["band"] == band], band, sizes, tests, unseen_test_part
+            )
             family += band_rows
             across += _across_rows(band_rows, comparison, band, alpha)
         if family:

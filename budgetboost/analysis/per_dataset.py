@@ -71,7 +71,10 @@ with a test row (given ``T_j`` the test rows are independent draws), ``A + sum_m
 training row with probability ``f_tr``), so ``A`` lies in ``[(P - f_tr W) / (1 - f_tr),
 P]``. The parts with a test row then share at most ``c_W = max_A f_te A + mixed (W -
 A)``, and the rest of a trial's variance, ``V - W``, at most ``f_tr`` (all of it counted as
-the training rows' linear part, the most shared). With ``V = S^2 + cov`` (``S^2``
+the training rows' linear part, the most shared; where the trials' differences hold a part
+of the test rows that their losses do not show, as the average-cost reading's mixture
+weights read off the test rows' costs, at most ``max(f_tr, f_te, mixed)``:
+``unseen_test_part``). With ``V = S^2 + cov`` (``S^2``
 estimates ``V - cov``)::
 
     cov <= max(c_W, (c_W + f_tr (S^2 - W)) / (1 - f_tr)),   Var(mean) = S^2 / J + cov,
@@ -216,6 +219,8 @@ def row_covariance(
     n_train: int,
     n_test: int,
     n_pool: int | None = None,
+    *,
+    unseen_test_part: bool = False,
 ) -> dict:
     """How much two trials of one dataset share, bounded from each test row's loss in each
     trial (module docstring, *From the rows' losses*).
@@ -226,10 +231,20 @@ def row_covariance(
         Each trial's test rows (their places in the pool, ``0 .. n_pool - 1``).
     row_differences : array of float, shape (trials, n_test)
         Each of those rows' loss difference, x's minus y's (for a band: each row's loss
-        averaged over the band's budgets), in the order of ``test_rows``: a trial's mean is
-        its difference ``d_j``.
+        averaged over the band's budgets; at a mean-cost level, each row's expected loss
+        under the mixture of two operating points:
+        :mod:`budgetboost.analysis.average_cost`), in the order of ``test_rows``: a
+        trial's mean is its difference ``d_j``. Any real values: the bound reads their
+        variances and products, not that a loss is 0 or 1.
     n_train, n_test, n_pool : int
         The trials' sizes (:func:`correlation`).
+    unseen_test_part : bool
+        Whether a trial's difference may hold a part of its test rows that their losses do
+        not show (the average-cost reading's mixture weights, read off the test rows' costs:
+        :mod:`budgetboost.analysis.average_cost`). The rest of a trial's variance, ``V -
+        W``, is then counted as shared at the most any part shares, ``max(f_tr, f_te,
+        mixed)``, not at the training rows' ``f_tr`` alone (the same where the training rows
+        are at least as many as the test rows).
 
     Returns
     -------
@@ -282,13 +297,15 @@ def row_covariance(
     low = min(within, max(0.0, (persistent - f_tr * within) / (1.0 - f_tr)))
     high = min(within, max(0.0, persistent))
     test_part = max(f_te * a + mixed * (within - a) for a in (low, high))
-    # the rest of a trial's variance, V - W, shares at most f_tr: V = S^2 + cov
-    covariance = (test_part + f_tr * (spread2 - within)) / (1.0 - f_tr)
+    # the rest of a trial's variance, V - W, shares at most f_tr (or, with a test-row part
+    # the losses do not show, what any part may share): V = S^2 + cov
+    rest = max(f_tr, f_te, mixed) if unseen_test_part else f_tr
+    covariance = (test_part + rest * (spread2 - within)) / (1.0 - rest)
     covariance = max(test_part, covariance)
     out.update(
         covariance=covariance,
         correlation=covariance / (covariance + spread2),
-        df=_satterthwaite(spread2, J, test_part, within, f_tr),
+        df=_satterthwaite(spread2, J, test_part, within, rest),
         stable=True,
     )
     return out
@@ -304,7 +321,9 @@ def _satterthwaite(spread2: float, J: int, test_part: float, within: float, f_tr
     moments taken over the sampling distribution of ``S^2`` (``spread2 chi2(J - 1) / (J -
     1)``) with ``W`` and the test rows' part held fixed (they average over every row of
     every trial): where the bound reads the rest of the trials' variance off ``S^2`` and
-    multiplies it by ``n_train / (n_pool - n_train)``, its noise counts that much more."""
+    multiplies it by ``f_tr / (1 - f_tr)`` (``f_tr``: the share it counts the rest at,
+    ``n_train / n_pool`` unless a test-row part is unseen), its noise counts that much
+    more."""
     from scipy import stats as sps  # here: scipy.stats takes a second to import
 
     nu = J - 1
@@ -426,6 +445,7 @@ def _from_rows(
     n_train: int,
     n_test: int,
     n_pool: int,
+    unseen_test_part: bool = False,
 ) -> tuple[float, float, float, float] | None:
     """``(rho, se, half-width, df)`` of :func:`compare_paired`'s kept trials ``d`` with the
     correlation bounded from their rows (:func:`row_covariance`), or None where that bound
@@ -439,7 +459,14 @@ def _from_rows(
     spread = float(d.std(ddof=1))
     if spread <= 0:
         return None
-    bound = row_covariance(test_rows[kept], row_differences[kept], n_train, n_test, n_pool)
+    bound = row_covariance(
+        test_rows[kept],
+        row_differences[kept],
+        n_train,
+        n_test,
+        n_pool,
+        unseen_test_part=unseen_test_part,
+    )
     if not bound["stable"]:
         return None
     from scipy import stats as sps  # here: scipy.stats takes a second to import
@@ -460,6 +487,7 @@ def compare_paired(
     level: float | None = None,
     training_share: float = TRAINING_SHARE,
     rows: tuple[ArrayLike, ArrayLike] | None = None,
+    unseen_test_part: bool = False,
 ) -> dict:
     """One dataset's paired per-trial differences (x minus y; lower error is better) tested
     about the dataset's population with the corrected resampled t-test (module docstring).
@@ -487,6 +515,9 @@ def compare_paired(
         row of each per entry of ``differences``: the correlation is then bounded from them
         where that bound is stable and gives the narrower interval, else taken from the
         sizes as without them (module docstring, *From the rows' losses*).
+    unseen_test_part : bool
+        Whether the differences hold a part of the test rows that ``rows`` do not show
+        (:func:`row_covariance`).
 
     Returns
     -------
@@ -543,7 +574,7 @@ def compare_paired(
     df = J - 1
     half = float(sps.t.ppf(0.5 + DECISION_CONFIDENCE / 2, df)) * se
     if rows is not None:
-        estimate = _from_rows(rows, kept, d, n_train, n_test, n_pool)
+        estimate = _from_rows(rows, kept, d, n_train, n_test, n_pool, unseen_test_part)
         if estimate is not None and estimate[2] < half:
             rho, se, half, df = estimate[0], estimate[1], estimate[2], estimate[3]
             out.update(correlation=rho, from_rows=True, df=df)

@@ -3,7 +3,8 @@
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from helpers import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from budgetboost.analysis.average_cost import at_mean_cost
@@ -78,3 +79,95 @@ def test_a_read_error_lies_between_the_errors_of_the_points_it_reads(points):
     assert set(read["budget"]) == {b for b in budgets if b >= costs.min()}
     assert (read["test_error"] >= errors.min() - 1e-12).all()
     assert (read["test_error"] <= errors.max() + 1e-12).all()
+
+
+# ------------------------------------------------------------------ each test row's loss
+
+
+def _with_rows(points, algorithm="a", trial=0):
+    """Shard rows of one front with each test row's loss: (budget, mean cost, wrong rows)
+    triples, ``test_error`` the wrong rows' share as a shard row's."""
+    shards = _shards(
+        [(b, c, float(np.mean(w))) for b, c, w in points], algorithm=algorithm, trial=trial
+    )
+    shards["test_wrong"] = [np.packbits(np.asarray(w, dtype=bool)).tobytes() for _, _, w in points]
+    return shards
+
+
+def test_a_level_between_two_points_reads_each_rows_expected_loss_under_their_mixture():
+    """Costs 0.8 and 1.8 around level 1: the mixture plays the costlier point a fifth of the
+    time, so a row wrong at the cheaper point only loses 0.8, at the costlier only 0.2; at
+    level 2, above the costliest point, its rows' losses exactly."""
+    a = [1, 0, 1, 0, 1, 1, 0, 0, 1]
+    b = [0, 0, 1, 1, 0, 1, 0, 0, 0]
+    read = at_mean_cost(_with_rows([(1, 0.8, a), (2, 1.8, b)])).set_index("budget")
+    losses = {level: np.asarray(v) for level, v in read["test_wrong"].items()}
+    assert losses[1.0].size == 16  # two packed bytes: seven padding rows, 0
+    np.testing.assert_allclose(
+        losses[1.0][:9], [0.8, 0.0, 1.0, 0.2, 0.8, 1.0, 0.0, 0.0, 0.8], rtol=0, atol=1e-12
+    )
+    np.testing.assert_array_equal(losses[2.0][:9], b)
+    assert not losses[1.0][9:].any() and not losses[2.0][9:].any()
+    assert read.loc[1.0, "test_error"] == pytest.approx(losses[1.0][:9].mean(), abs=1e-12)
+    assert read.loc[1.0, "test_error"] == pytest.approx(0.8 * np.mean(a) + 0.2 * np.mean(b))
+
+
+def test_a_point_without_its_rows_losses_leaves_only_the_levels_that_read_it_without_them():
+    shards = _with_rows([(1, 0.5, [1, 0, 1]), (2, 1.5, [0, 0, 1]), (3, 2.5, [0, 1, 0])])
+    shards.loc[shards["budget"] == 3, "test_wrong"] = None
+    read = at_mean_cost(shards).set_index("budget")["test_wrong"]
+    assert read[1.0] is not None  # between points 1 and 2
+    assert read[2.0] is None and read[3.0] is None  # both read point 3
+    plain = at_mean_cost(shards.drop(columns="test_wrong"))
+    assert list(plain.columns) == [
+        "dataset",
+        "cost_model",
+        "algorithm",
+        "trial",
+        "budget",
+        "test_error",
+    ]
+
+
+def test_fronts_of_unequal_test_rows_are_refused():
+    shards = pd.concat(
+        [_with_rows([(1, 0.5, [1, 0, 1])], "a"), _with_rows([(1, 0.5, [1] * 9)], "b")]
+    )
+    with pytest.raises(ValueError, match="bytes"):
+        at_mean_cost(shards)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_test=st.integers(1, 20),
+    budgets=st.integers(1, 6),
+    fronts=st.integers(1, 4),
+)
+def test_each_reads_rows_losses_average_to_its_error_and_lie_between_its_points(
+    seed, n_test, budgets, fronts
+):
+    """The invariant of the reading: at every level it reads, each front's rows' losses
+    average to the error it reads there (as a shard row's bits to its ``test_error``), each
+    lies between the row's losses at the front's points, and the padding rows stay 0."""
+    rng = np.random.default_rng(seed)
+    parts, wrong = [], {}
+    for front in range(fronts):
+        costs = np.round(rng.uniform(0, budgets + 1, budgets), 1)  # ties and levels hit
+        rows = rng.random((budgets, n_test)) < rng.uniform(0, 1, (budgets, 1))
+        wrong[front] = rows
+        parts.append(
+            _with_rows(
+                [(float(b + 1), c, w) for b, (c, w) in enumerate(zip(costs, rows, strict=True))],
+                trial=front,
+            )
+        )
+    read = at_mean_cost(pd.concat(parts, ignore_index=True))
+    for trial, error, losses in zip(
+        read["trial"], read["test_error"], read["test_wrong"], strict=True
+    ):
+        losses = np.asarray(losses)
+        assert losses[:n_test].mean() == pytest.approx(error, abs=1e-12)
+        assert (losses[:n_test] >= wrong[trial].min(axis=0) - 1e-12).all()
+        assert (losses[:n_test] <= wrong[trial].max(axis=0) + 1e-12).all()
+        assert not losses[n_test:].any()

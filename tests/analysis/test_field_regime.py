@@ -4,11 +4,24 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from synthetic_results import PEER, PEER_CATALOGUE, const, curve_shards, sizes_for
+from synthetic_results import (
+    CURVE_BUDGETS,
+    PEER,
+    PEER_CATALOGUE,
+    const,
+    curve_shards,
+    row,
+    shard_frame,
+    sizes_for,
+)
 
 from budgetboost.analysis.binding import Prices
-from budgetboost.analysis.results import aggregate
+from budgetboost.analysis.results import aggregate, field_mean_cost_table
+from budgetboost.analysis.summary import validate_shards
+from budgetboost.analysis.tables import RunRows
 from budgetboost.catalogue import Catalogue
+from budgetboost.data.seeds import rng_from_key
+from budgetboost.data.splits import SplitSizes
 from budgetboost.report.findings import field_lines
 
 CATALOGUE = Catalogue(
@@ -97,3 +110,53 @@ def test_a_field_cost_model_running_the_reference_stays_out_of_the_papers_questi
     assert set(field["cost_model"]) - {"all"} == {"turney"}
     smoothed = peers[(peers["x"] == "smoothed") & (peers["dataset"] == "all")]
     np.testing.assert_allclose(smoothed["hodges_lehmann"], 0.0, atol=0.003)
+
+
+def _rows_run(trials: int = 10) -> tuple[pd.DataFrame, dict, dict]:
+    """Field shards whose test rows carry their losses: pool row ``i`` is wrong at budget
+    ``b`` wherever its draw ``u_i`` lies below the method's error curve there, whatever the
+    trial (each row's own part alone, at the suite's 750 / 250 of 1,000 rows); the methods
+    spend different shares of each budget on average, so the grid's levels fall between
+    their points and are read as mixtures of two."""
+    n_train, n_test, n_pool = 750, 250, 1000
+    base = {"streed": 0.10, "smoothed": 0.16, "greedy": 0.19, PEER: 0.13}
+    spent = {"streed": 0.6, "smoothed": 0.9, "greedy": 0.75, PEER: 0.97}
+    rng = rng_from_key("test", "field regime", "rows' losses")
+    u = rng.random(n_pool)
+    tests = {t: rng.permutation(n_pool)[:n_test] for t in range(trials)}
+    rows, wrong = [], []
+    for t, test in tests.items():
+        for algorithm, error in base.items():
+            for b in CURVE_BUDGETS:
+                lost = u[test] < error + 0.3 * np.exp(-b / 3)
+                rows.append(
+                    row("ecoli", "unit", algorithm, t, b, lost.mean(), b * spent[algorithm])
+                )
+                wrong.append(np.packbits(lost).tobytes())
+    shards = validate_shards(shard_frame(rows).assign(test_wrong=wrong))
+    return shards, {"ecoli": SplitSizes(n_train, n_test, n_pool)}, {"ecoli": tests}
+
+
+def test_the_mean_cost_rows_bound_the_trials_correlation_from_each_test_rows_loss():
+    """The mean-cost reading carries each test row's loss, so with the splits' test rows its
+    per-dataset rows take the rows' bound where it is the narrower: the test rows carry the
+    trials' variance here, so on some rows the correlation falls below the sizes' 1/2 and
+    the interval narrows; the differences are the same and no interval widens."""
+    shards, sizes, tests = _rows_run()
+    catalogue = CATALOGUE.including(shards["algorithm"])
+    tables = {
+        name: field_mean_cost_table(
+            RunRows(shards, catalogue, None, sizes, field={"unit": "unit"}, tests=rows), {}
+        )
+        for name, rows in (("sizes", {}), ("rows", tests))
+    }
+    sizes_only, rows = (t[t["dataset"] != "all"].reset_index(drop=True) for t in tables.values())
+    assert len(rows) == len(sizes_only) > 0
+    np.testing.assert_array_equal(rows["mean_difference"], sizes_only["mean_difference"])
+    assert (sizes_only["correlation"] == 0.5).all()
+    width = rows["ci_high"] - rows["ci_low"]
+    before = sizes_only["ci_high"] - sizes_only["ci_low"]
+    assert (width <= before + 1e-12).all()
+    narrower = width < before - 1e-9
+    assert narrower.sum() >= 3
+    assert (rows.loc[narrower, "correlation"] < 0.5).all()

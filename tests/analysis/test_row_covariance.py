@@ -200,3 +200,37 @@ def test_band_errors_read_the_rows_losses_and_compare_is_unchanged_without_them(
     pd.testing.assert_frame_equal(compare(with_rows, asked, sizes), before)
     read = compare(with_rows, asked, sizes, tests=tests)
     pd.testing.assert_series_equal(read["mean_difference"], before["mean_difference"])
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_train=st.integers(5, 60),
+    n_test=st.integers(5, 60),
+    extra=st.integers(0, 60),
+    training=st.floats(0.0, 0.5),
+)
+def test_an_unseen_test_part_counts_the_rest_as_shared_at_the_most_any_part_shares(
+    seed, n_train, n_test, extra, training
+):
+    """With a part of the test rows the losses do not show (the average-cost reading's
+    mixture weights), the rest of a trial's variance is counted at the most any part
+    shares: the same bound where the training rows are at least as many as the test rows,
+    never a smaller one, and a larger one where the test rows are the more and the trials
+    vary beyond their rows (a training set's own effect)."""
+    n_pool = n_train + n_test + extra
+    rng = np.random.default_rng(seed)
+    test, losses, _ = synthetic_rows(
+        rng, n_train, n_test, n_pool, 10, own=0.3, fresh=0.3, training=training
+    )
+    plain = row_covariance(test, losses, n_train, n_test, n_pool)
+    unseen = row_covariance(test, losses, n_train, n_test, n_pool, unseen_test_part=True)
+    assert plain["stable"] == unseen["stable"]
+    if not plain["stable"]:
+        return
+    if n_train >= n_test:
+        assert unseen == plain
+    else:
+        assert unseen["covariance"] >= plain["covariance"] - 1e-15
+        if plain["spread2"] > plain["within"]:
+            assert unseen["covariance"] > plain["covariance"]
