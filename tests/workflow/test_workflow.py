@@ -469,6 +469,17 @@ def test_full_run_writes_every_output(base_run):
     assert list(read_table(timings[0]).columns) == list(schema.TIMING_COLUMNS)
     logs = list(base_run.glob(f"{LOGS}/train/*/*/*/block-*.log"))
     assert len(logs) == len(shard_paths(base_run))
+    # each (cost model, algorithm)'s reproducibility check: one train job fitted its
+    # cheapest dataset's first trial again and logged the rows found the same
+    checks = plan.Plan(*check_all(config, base_run)).reproducibility_checks()
+    refits = {
+        str(log.relative_to(base_run)): re.findall(r"trial 0: (\d+) rows the same", log.read_text())
+        for log in logs
+    }
+    assert {log for log, found in refits.items() if found} == {
+        f"{LOGS}/train/{d}/{c}/{a}/block-0.log" for (c, a), d in checks.items()
+    }
+    assert all(int(n) >= 1 for found in refits.values() for n in found)
     assert not list(base_run.glob(f"{RESULTS}/**/.*.tmp")), "temporary files left behind"
     if HAS_RESULTS:
         assert (base_run / f"{RESULTS}/summary/summary.md").is_file()
