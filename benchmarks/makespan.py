@@ -15,8 +15,9 @@ a run, says how close the blocks let a run come to the ideal at 2, 8, 16 and 64 
   by input size, which says nothing of their length);
 - **after**: the blocks of the current plan (:class:`budgetboost.pipeline.plan.Plan`: sized
   by each trial's *expected* cost), one reproducibility check per (cost model, algorithm)
-  (two trials of its cheapest dataset), jobs started longest-expected first (the train
-  rule's ``priority``), as Snakemake does;
+  (the first trial of its cheapest dataset fitted once more by the train job of its block:
+  ``Plan.checked_trial``), jobs started longest-expected first (the train rule's
+  ``priority``), as Snakemake does;
 - a job starts when its inputs exist (the dataset's binarization, the shared AdaBoost path
   of its trials) and a core is free; the results rules run after the last training job
   (aggregate, then the figures and claims side by side, then the first page).
@@ -193,6 +194,11 @@ def replay_jobs(plan: Plan, cells: dict, paths: dict, measured: dict, old: int |
             seconds = overhead + sum(times[t][1] for t in trials if t in times)
             if old is not None and trials[0] in times:  # the block's twin fit, before
                 seconds += times[trials[0]][0]
+            checked = (
+                None if old is not None else plan.checked_trial(k, dataset, cost_model, algorithm)
+            )
+            if checked in times:  # the reproducibility check: the trial fitted once more
+                seconds += times[checked][1]
             needs = [f"binarize {dataset}"]
             if reads_path:
                 needs += sorted({path_of[(dataset, t)] for t in trials if (dataset, t) in path_of})
@@ -201,24 +207,6 @@ def replay_jobs(plan: Plan, cells: dict, paths: dict, measured: dict, old: int |
             )
             jobs.append(
                 Job(f"train {dataset} {cost_model} {algorithm} {k}", seconds, expected, needs)
-            )
-    if old is None:  # one reproducibility check per (cost model, algorithm)
-        for (cost_model, algorithm), dataset in plan.reproducibility_checks().items():
-            times = cells.get((dataset, cost_model, algorithm), {})
-            if 0 not in times:
-                continue
-            path = (
-                paths.get(dataset, {}).get(0, 0.0)
-                if plan.config["algorithms"][algorithm].get("adaboost_path", False)
-                else 0.0
-            )
-            jobs.append(
-                Job(
-                    f"check {cost_model} {algorithm}",
-                    overhead + path + times[0][1] + times[0][0],
-                    2 * plan.trial_seconds(dataset, cost_model, algorithm),
-                    [f"binarize {dataset}"],
-                )
             )
     return jobs
 

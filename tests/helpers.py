@@ -507,9 +507,8 @@ def examples(ci: int) -> int:
 
 
 def bundled_components(config: dict) -> int:
-    """Connected components of a config's bundled jobs (train, reproducible, adaboost_path):
-    a shared path block joins the train and check jobs that read it, an algorithm's check
-    joins the train jobs whose shards it reads (one cell's first block per cost model)."""
+    """Connected components of a config's bundled jobs (train, adaboost_path): a shared path
+    block joins the train jobs that read it."""
     from budgetboost.checks import check_all
     from budgetboost.pipeline import plan
 
@@ -541,7 +540,4 @@ def bundled_components(config: dict) -> int:
         for k in range(planned.blocks(dataset, cost_model, algorithm)):
             job = ("train", dataset, cost_model, algorithm, k)
             join(job, paths(dataset, cost_model, algorithm, k))
-    for (cost_model, algorithm), dataset in planned.reproducibility_checks().items():
-        first = ("train", dataset, cost_model, algorithm, 0)
-        join(("check", algorithm), [first, *paths(dataset, cost_model, algorithm, 0)])
     return len({root(node) for node in list(parent)})

@@ -3,9 +3,10 @@
 The pipeline's ``train`` rule calls :func:`run_block` for a block of trials of one
 (dataset, cost model, algorithm): each trial's estimator is built from the algorithm's
 :class:`~budgetboost.pipeline.specs.AlgorithmSpec`, fitted once (or once per budget) and
-evaluated at every budget of the grid. The shard holds no wall-clock value, so it is
-byte-identical whatever ``--cores``, block size or job order; fit and predict times go to a
-separate timings table.
+evaluated at every budget of the grid; one train job per (cost model, algorithm) fits one
+of its trials once more and compares the rows (``refit``: the reproducibility check). The
+shard holds no wall-clock value, so it is byte-identical whatever ``--cores``, block size or
+job order; fit and predict times go to a separate timings table.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from budgetboost.pipeline.specs import AlgorithmSpec, constructor_params, make_e
 from budgetboost.pipeline.verify import (
     TrialPrices,
     check_reads_paid_for,
-    check_reproducible,
+    check_same_rows,
     measure,
     wrong_rows,
 )
@@ -145,7 +146,7 @@ def run_block_on(
     budgets: Sequence[float],
     trials: Sequence[int],
     paths: Mapping[int, Any] | None = None,
-    twin: bool = False,
+    refit: int | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """:func:`run_block` on a binarized dataset (``X``, ``y``, ``groups``) and its block's
@@ -165,7 +166,7 @@ def run_block_on(
         paths=paths,
         discounts=inputs.discounts,
         progress=progress,
-        twin=twin,
+        refit=refit,
     )
 
 
@@ -182,14 +183,14 @@ def fit_block(
     trials: Sequence[int],
     isolated: Callable[[], Any],
     progress: Callable[[str], None] | None = None,
-    twin: bool = False,
+    refit: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """:func:`run_block` on a train job's inputs: the binarized dataset at ``data_path``,
     the block's trials' splits and costs drawn from their stable seeds
     (:func:`block_inputs`), and the shared AdaBoost paths in ``path_files`` (for a spec with
     ``adaboost_path``). ``isolated()`` is the context the estimators run in
-    (:meth:`budgetboost.pipeline.job.Job.isolated`). The train job and the reproducibility
-    check (:func:`~budgetboost.pipeline.verify.check_same_rows`) both fit this way."""
+    (:meth:`budgetboost.pipeline.job.Job.isolated`); ``refit`` is :func:`run_block`'s (the
+    reproducibility check, in the same context)."""
     from budgetboost.data.datasets import read_binarized
     from budgetboost.estimators.contract.registry import estimator_class
 
@@ -221,7 +222,7 @@ def fit_block(
             budgets=budgets,
             trials=trials,
             paths=paths,
-            twin=twin,
+            refit=refit,
             progress=progress,
         )
 
@@ -242,7 +243,7 @@ def run_block(
     paths: Mapping[int, Any] | None = None,
     discounts: Mapping[int, tuple[np.ndarray, np.ndarray]] | None = None,
     progress: Callable[[str], None] | None = None,
-    twin: bool = False,
+    refit: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Fit and evaluate ``spec`` on each trial of a block.
 
@@ -281,12 +282,25 @@ def run_block(
     progress : callable, optional
         Told, before each trial, which one starts (``"algorithm 'greedy', dataset 'heart',
         cost model 'uniform_0_2', trial 3"``): the job's log, and its message should the
-        job run past its time.
-    twin : bool, default=False
-        Also fit a twin of the first trial's estimator and check that it gives the same
-        scores and results (:func:`~budgetboost.pipeline.verify.check_reproducible`): the
-        pipeline's rule ``reproducible`` asks it once per (cost model, algorithm), of the
-        first trial of its cheapest dataset, fitted in a job of its own.
+        job run past its time; with ``refit``, also the refit and the rows found the same.
+    refit : int, optional
+        A trial of the block to fit once more after all of them, in this process: its rows
+        must equal those of its first fit, column for column
+        (:func:`~budgetboost.pipeline.verify.check_same_rows`; a difference raises
+        :class:`ContractError`). It is the pipeline's reproducibility check, asked of one
+        train job per (cost model, algorithm)
+        (:meth:`budgetboost.pipeline.plan.Plan.checked_trial`). Fitted after the block's
+        other trials, the refit shows what a fit leaves to the next (state kept on a class
+        or module, caches, draws from global random state) and what differs from one fit to
+        the next in a process (threads). One fit, not two: a twin fitted right after the
+        first and compared on its scores (``decision_function``) would cost a second extra
+        fit to see differences that change no stored value (every value of the shard is
+        compared: errors and costs at each budget, per-row losses, trade-offs), and, fitted
+        before the other trials, would miss what they leave behind. What a refit in the same
+        process cannot see is what differs between processes only (hash seeds, import
+        order): the end-to-end tests compare whole runs made by other processes
+        (``tests/workflow/test_workflow.py``: the same shards byte for byte with
+        ``--cores 1``, with other blocks, after a killed run).
 
     Returns
     -------
@@ -303,6 +317,11 @@ def run_block(
     grid = check_budgets([math.inf] if spec.unbudgeted else budgets, increasing=True).tolist()
     if not len(trials):
         raise ValueError(f"{dataset}/{cost_model}/{spec.name}: the block has no trials")
+    if refit is not None and refit not in trials:
+        raise ValueError(
+            f"{dataset}/{cost_model}/{spec.name}: trial {refit}, to be fitted again, is not "
+            f"one of the block's trials {list(trials)}"
+        )
     feature_groups = np.asarray(groups) if grouped else None
     if grouped and groups is None:
         raise ValueError(
@@ -338,7 +357,6 @@ def run_block(
             trial=trial,
             adaboost_path=path,
             discounts=offered.discounts,
-            twin=twin and trial == trials[0],
         )
         parts.append(pd.DataFrame(columns))
         stump_parts.append(_stump_rows(estimator, trial, offered.columns))
@@ -354,6 +372,28 @@ def run_block(
         cost_model=cost_model,
         algorithm=spec.name,
     )
+    if refit is not None:  # the same trial again, after the others, in this process
+        where = _where(spec.name, dataset, cost_model, refit)
+        if progress is not None:
+            progress(f"{where}: fitted again, to check that it is reproducible")
+        again, _, _ = run_block(
+            X=X,
+            y=y,
+            groups=groups,
+            splits={refit: splits[refit]},
+            costs={refit: costs[refit]},
+            grouped=grouped,
+            dataset=dataset,
+            cost_model=cost_model,
+            spec=spec,
+            budgets=budgets,
+            trials=[refit],
+            paths=paths,
+            discounts=discounts,
+        )
+        same = check_same_rows(again, shard[shard["trial"] == refit], where)
+        if progress is not None:
+            progress(f"{where}: {same} rows the same when fitted again")
     return shard, timings, stumps
 
 
@@ -481,15 +521,13 @@ def run_trial(
     trial,
     adaboost_path=None,
     discounts=None,
-    twin=False,
 ):
     """One trial of :func:`run_block` on its offered columns (:class:`Offered`): the
     estimator built as the job builds it, fitted, and evaluated at ``grid`` on the test and
     the training rows by the pipeline, from the labels it predicts and the prices of the
     feature groups each test example reads (:mod:`budgetboost.pipeline.verify`: the
     estimator's own ``evaluate_at_budgets`` is never called; at every budget, each test
-    example reads only the groups it pays for; with ``twin``, a second fit gives the same
-    results).
+    example reads only the groups it pays for).
 
     Returns ``(columns, fit_seconds, predict_seconds, estimator)``: the shard's columns of
     the trial, and the (last) fitted estimator, for benchmarks that read its choices.
@@ -507,22 +545,18 @@ def run_trial(
     shuffles = np.random.default_rng(seed_from_key("verify", dataset, cost_model, spec.name, trial))
     prices = TrialPrices.of(feature_costs, feature_groups, discounts)
     for fit_budget, budgets in fits:
-
-        def make(fit_budget=fit_budget):
-            return make_estimator(
-                spec,
-                dataset=dataset,
-                cost_model=cost_model,
-                trial=trial,
-                feature_costs=feature_costs,
-                feature_groups=feature_groups,
-                budget=fit_budget,
-                adaboost_path=adaboost_path,
-                discount_groups=None if discounts is None else discounts[0],
-                discount_costs=None if discounts is None else discounts[1],
-            )
-
-        estimator = make()
+        estimator = make_estimator(
+            spec,
+            dataset=dataset,
+            cost_model=cost_model,
+            trial=trial,
+            feature_costs=feature_costs,
+            feature_groups=feature_groups,
+            budget=fit_budget,
+            adaboost_path=adaboost_path,
+            discount_groups=None if discounts is None else discounts[0],
+            discount_costs=None if discounts is None else discounts[1],
+        )
         where = _where(spec.name, dataset, cost_model, trial)
         start = time.perf_counter()
         estimator.fit(X_train, y_train)
@@ -534,10 +568,6 @@ def run_trial(
             check_reads_paid_for(
                 estimator, X_test, y_test, test_labels, test, budgets, prices, shuffles, where
             )
-            if twin and fit_budget == fits[0][0]:
-                check_reproducible(
-                    make, estimator, test, X_train, y_train, X_test, y_test, budgets, where
-                )
         except ContractError as err:
             if err.args[0].startswith(where):
                 raise

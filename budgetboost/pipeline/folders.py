@@ -66,8 +66,6 @@ RESERVED = frozenset(
         "assign_costs",
         "adaboost_path",
         "train",
-        "checks",
-        "reproducible",
         "results",
     }
 )

@@ -16,8 +16,9 @@ plain Python that unit tests reach:
   with headroom (:data:`~budgetboost.pipeline.trial_costs.HEADROOM`), at most its
   ``block_size`` where set; the shared AdaBoost path's blocks likewise, by the
   path's own cost;
-- each (cost model, algorithm) is checked for reproducibility once, in the first block of
-  the dataset where its trials are cheapest (:meth:`Plan.reproducibility_checks`);
+- each (cost model, algorithm) is checked for reproducibility once, by the train job of the
+  first block of the dataset where its trials are cheapest, which fits that block's first
+  trial once more (:meth:`Plan.reproducibility_checks`, :meth:`Plan.checked_trial`);
 - the *budgets* of a (dataset, cost model) are the dataset's grid for it, else the cost
   model's.
 """
@@ -326,10 +327,12 @@ class Plan:
         return list(range(trials[0] // size, trials[-1] // size + 1))
 
     def job_seconds(self, block: int, dataset: str, cost_model: str, algorithm: str) -> float:
-        """Expected CPU seconds of a train job: its trials' (the scheduler starts the
-        longest first)."""
-        trials = self.block_trials(block, dataset, cost_model, algorithm)
-        return len(trials) * self.trial_seconds(dataset, cost_model, algorithm)
+        """Expected CPU seconds of a train job: its trials', and the refit of its checked
+        trial (:meth:`checked_trial`) (the scheduler starts the longest first)."""
+        trials = len(self.block_trials(block, dataset, cost_model, algorithm))
+        if self.checked_trial(block, dataset, cost_model, algorithm) is not None:
+            trials += 1
+        return trials * self.trial_seconds(dataset, cost_model, algorithm)
 
     @functools.cached_property
     def _checks(self) -> dict[tuple[str, str], str]:
@@ -343,10 +346,25 @@ class Plan:
 
     def reproducibility_checks(self) -> dict[tuple[str, str], str]:
         """``{(cost model, algorithm): dataset}``: under each cost model each algorithm's
-        first trial is fitted twice, once, in the first block of the dataset where its
-        trials are expected to be cheapest (ties: config order), to check that the same
-        ``random_state`` gives the same results (the train job of that block)."""
+        first trial of the dataset where its trials are expected to be cheapest (ties:
+        config order) is fitted twice, to check that the same ``random_state`` gives the
+        same results (by the train job of that dataset's first block:
+        :meth:`checked_trial`). The cheapest, so the check costs least; a dataset added may
+        be cheaper and move it."""
         return dict(self._checks)
+
+    def checked_trial(
+        self, block: int, dataset: str, cost_model: str, algorithm: str
+    ) -> int | None:
+        """The trial a train job fits once more after its block's trials, to check that its
+        rows are the same (:func:`budgetboost.pipeline.blocks.run_block`'s ``refit``): the
+        first trial of the first block of the (cost model, algorithm)'s cheapest dataset
+        (:meth:`reproducibility_checks`); None for every other block. That job's expected
+        time grows by one trial (:meth:`job_seconds`), which its block's size leaves out:
+        one block per (cost model, algorithm), of its cheapest dataset."""
+        if block != 0 or self._checks.get((cost_model, algorithm)) != dataset:
+            return None
+        return self.block_trials(0, dataset, cost_model, algorithm)[0]
 
     # ------------------------------------------------------------------ experiments
     def dataset_algorithms(self, dataset: str) -> list[str]:

@@ -45,15 +45,16 @@ random by a row's position, as AdaBoostRS does, draws the same).
   evaluation of its rows, not the stored one, bounds what they may read: a model drawing at
   random by a row's position, as AdaBoostRS does, pays otherwise at other positions.)
 
-:func:`check_reproducible`: a second estimator of the same trial (same parameters, same
-``random_state``) fitted on the same rows must give the same evaluation, field for field
-(an estimator drawing from global random state gave 0.529 / 0.429 / 0.588 in three runs).
-Once per (cost model, algorithm) and code version, rule ``reproducible`` fits the first
-trial of the dataset where its trials are cheapest twice more, in a job of its own: the two
-fits must score alike, and their shard rows equal the train job's, column for column
-(:func:`check_same_rows`: across processes); the findings wait for it, so a method that is
-not reproducible fails the run. (Adding a cheaper dataset moves the check: the check
-re-runs, never a shard.)
+:func:`check_same_rows`: the same ``random_state`` gives the same results. Once per (cost
+model, algorithm) and code version, the train job of the first block of the dataset where
+its trials are cheapest fits the block's first trial once more, after the block's other
+trials, in the same process (:func:`budgetboost.pipeline.blocks.run_block`'s ``refit``), and
+its shard rows must equal the first fit's, column for column (an estimator drawing from
+global random state gave 0.529 / 0.429 / 0.588 in three runs): a method that is not
+reproducible fails its train job, so the run. (Adding a cheaper dataset moves the check:
+two train jobs re-run, their shards the same bytes.) A refit in the same process cannot see
+what differs between processes only (hash seeds, import order); the end-to-end tests compare
+the shards of runs made by other processes (``tests/workflow/test_workflow.py``).
 
 What no question can tell: a model that keeps what it was asked before (a test row seen by
 ``groups_read`` or by the stored question, looked up again in a checked one) answers from
@@ -65,7 +66,6 @@ A violation raises :class:`~budgetboost.estimators.contract.checks.ContractError
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -89,7 +89,6 @@ __all__ = [
     "READ_CELLS",
     "TrialPrices",
     "check_reads_paid_for",
-    "check_reproducible",
     "check_same_rows",
     "measure",
     "never_called",
@@ -518,56 +517,18 @@ def _probe_groups(
             )
 
 
-def check_reproducible(
-    make: Callable[[], Any],
-    fitted: Any,
-    fitted_evaluation: Any,
-    X_train: np.ndarray,
-    y_train: np.ndarray,
-    X_test: np.ndarray,
-    y_test: np.ndarray,
-    budgets: Sequence[float],
-    where: str,
-) -> None:
-    """A twin of the trial's estimator (``make()``: same parameters, same ``random_state``)
-    fitted on the same rows scores and evaluates the test rows exactly as the trial's
-    estimator (``fitted``, whose :func:`measure` is ``fitted_evaluation``) did."""
-    twin = make().fit(X_train, y_train)
-    compared = [
-        ("decision_function", fitted.decision_function(X_test), twin.decision_function(X_test)),
-        *(
-            (field.name, getattr(fitted_evaluation, field.name), getattr(evaluation, field.name))
-            for evaluation in [measure(twin, X_test, y_test, budgets)[1]]
-            for field in dataclasses.fields(fitted_evaluation)
-        ),
-    ]
-    for name, first, second in compared:
-        first, second = np.asarray(first), np.asarray(second)
-        if np.array_equal(first, second):
-            continue
-        at = int(np.flatnonzero(first != second)[0]) if first.shape == second.shape else 0
-        what = "the score of test row" if name == "decision_function" else f"{name} at budget"
-        place = at if name == "decision_function" else f"{budgets[at]:g}"
-        raise ContractError(
-            f"{where}: not reproducible: a second fit with the same parameters and "
-            f"random_state on the same rows gave {what} {place} {second.flat[at]:g} where the "
-            f"first gave {first.flat[at]:g}; draw every random number from random_state, "
-            "never from global state"
-        )
-
-
 def check_same_rows(again: Any, stored: Any, where: str) -> int:
-    """The shard rows of a trial fitted again (``again``, a DataFrame) equal those the train
-    job stored (``stored``: the same trials' rows), column for column, value for value.
+    """The shard rows of a trial fitted again (``again``, a DataFrame) equal those of its
+    first fit (``stored``: the same trial's rows), column for column, value for value.
 
     Returns the number of rows compared. Raises :class:`ContractError` naming the first
-    column and budget that differ (an estimator drawing from global random state, or from
-    anything else than its parameters and rows, differs between two processes).
+    column and budget that differ (an estimator drawing from global random state, or keeping
+    anything from one fit to the next, differs on a second fit).
     """
     if len(again) != len(stored) or list(again.columns) != list(stored.columns):
         raise ContractError(
             f"{where}: not reproducible: fitted again, the trial gave {len(again)} rows "
-            f"where its shard holds {len(stored)}"
+            f"where its first fit gave {len(stored)}"
         )
     again, stored = again.reset_index(drop=True), stored.reset_index(drop=True)
     for column in again.columns:
@@ -579,8 +540,9 @@ def check_same_rows(again: Any, stored: Any, where: str) -> int:
         raise ContractError(
             f"{where}: not reproducible: fitted again with the same parameters and "
             f"random_state on the same rows, {column} at budget {stored['budget'].iat[at]:g} "
-            f"was {second[at]} where the train job's shard holds {first[at]}; draw every "
-            "random number from random_state, never from global state"
+            f"was {second[at]} where its first fit gave {first[at]}; draw every random "
+            "number from random_state, never from global state, and keep nothing from one "
+            "fit to the next"
         )
     return len(again)
 

@@ -21,7 +21,8 @@ def run(
     budgets=(1.0, 2.0, 4.0, 8.0),
     grouped=False,
     costs=None,
-    twin=False,
+    refit=None,
+    progress=None,
 ):
     return blocks.run_block(
         X=problem.X,
@@ -35,5 +36,6 @@ def run(
         spec=algorithm,
         budgets=list(budgets),
         trials=list(trials),
-        twin=twin,
+        refit=refit,
+        progress=progress,
     )

@@ -335,28 +335,11 @@ def test_a_block_names_algorithm_dataset_trial_and_budget(data, name, budget, de
 
 
 # ------------------------------------------------------------------ verified, not trusted
-@pytest.mark.parametrize(
-    "name, message",
-    [
-        (
-            "Peeker",
-            "algorithm 'odd', dataset 'toy', cost model 'c', trial 0, budget 0.25: the model "
-            "reads columns it does not pay for: every test example paid at most 0, so none "
-            "could read the 4 columns priced above it, yet replacing them by other values "
-            "changed",
-        ),
-        (
-            "Moody",
-            "algorithm 'odd', dataset 'toy', cost model 'c', trial 0: not reproducible: a "
-            "second fit with the same parameters and random_state on the same rows gave the score",
-        ),
-    ],
-)
-def test_a_model_that_reads_unpaid_columns_or_is_not_reproducible_fails(data, name, message):
-    """An estimator reading the best column while reporting a spent of 0 fails the verification, and
-    so does one drawing from global random state."""
+def test_a_model_that_reads_unpaid_columns_fails(data):
+    """An estimator reading the best column while reporting a spent of 0 fails the
+    verification."""
     X, y = data
-    spec = specs.algorithm_spec("odd", {"estimator": f"fixtures.misbehaving_estimators:{name}"})
+    spec = specs.algorithm_spec("odd", {"estimator": "fixtures.misbehaving_estimators:Peeker"})
     with pytest.raises(ContractError) as err:
         blocks.run_block(
             X=X,
@@ -370,20 +353,70 @@ def test_a_model_that_reads_unpaid_columns_or_is_not_reproducible_fails(data, na
             spec=spec,
             budgets=[0.25, 1.0, 4.0],
             trials=[0],
-            twin=True,
         )
-    assert str(err.value).startswith(message)
+    assert str(err.value).startswith(
+        "algorithm 'odd', dataset 'toy', cost model 'c', trial 0, budget 0.25: the model "
+        "reads columns it does not pay for: every test example paid at most 0, so none "
+        "could read the 4 columns priced above it, yet replacing them by other values "
+        "changed"
+    )
+
+
+@pytest.mark.parametrize("name", ["Moody", "Tally"])
+def test_a_model_whose_second_fit_differs_fails_the_refit(data, name):
+    """An estimator drawing from global random state (Moody) or depending on the fits before
+    it in the process (Tally) passes its block, and fails the block asked to fit a trial
+    again (``refit``, after the block's other trials), naming the trial and the value."""
+    X, y = data
+    spec = specs.algorithm_spec("odd", {"estimator": f"fixtures.misbehaving_estimators:{name}"})
+    block = dict(
+        X=X,
+        y=y,
+        groups=None,
+        splits={t: (np.arange(40), np.arange(40, 60)) for t in (0, 1)},
+        costs={t: np.array([2.0, 0.5, 1.0, 3.0]) for t in (0, 1)},
+        grouped=False,
+        dataset="toy",
+        cost_model="c",
+        spec=spec,
+        budgets=[0.25, 1.0, 4.0],
+        trials=[0, 1],
+    )
+    shard, _, _ = blocks.run_block(**block)
+    assert len(shard) == 6
+    told = []
+    with pytest.raises(ContractError) as err:
+        blocks.run_block(**block, refit=0, progress=told.append)
+    assert str(err.value).startswith(
+        "algorithm 'odd', dataset 'toy', cost model 'c', trial 0: not reproducible: fitted "
+        "again with the same parameters and random_state on the same rows, tradeoff at "
+        "budget 0.25 was "
+    )
+    assert "where its first fit gave" in str(err.value)
+    assert told[-1].endswith("trial 0: fitted again, to check that it is reproducible")
 
 
 def test_honest_estimators_pass_the_verification(problem):
-    """The package's estimators at every budget: nothing read unpaid, and the
-    twin fit of the block's first trial identical."""
+    """The package's estimators at every budget: nothing read unpaid, and a trial fitted
+    again after the block's others gives the same rows (the log told how many)."""
     for entry in (
         {"estimator": "BudgetedBoost", "params": {"criterion": "greedy", "max_rounds": 20}},
         {"estimator": "AdaBoostRS", "params": {"n_rounds": 20, "cost_weighted": True}},
         {"estimator": "BudgetedTree", "params": {"cost_sensitive": True}},
     ):
-        run(problem, spec("honest", **entry), twin=True)
+        told = []
+        shard, timings, _ = run(problem, spec("honest", **entry), refit=1, progress=told.append)
+        assert told[-1] == (
+            "algorithm 'honest', dataset 'toy', cost model 'u02', trial 1: 4 rows the same "
+            "when fitted again"
+        )
+        assert timings["trial"].tolist() == list(range(N_TRIALS))  # the refit is not timed
+        pd.testing.assert_frame_equal(shard, run(problem, spec("honest", **entry))[0])
+
+
+def test_a_refit_outside_the_block_is_refused(problem):
+    with pytest.raises(ValueError, match=r"trial 7, to be fitted again, is not one of the "):
+        run(problem, spec(), trials=[0, 1], refit=7)
 
 
 def test_a_training_part_of_one_class_is_named_by_the_train_job():

@@ -148,6 +148,21 @@ def test_reproducibility_is_checked_once_on_the_cheapest_dataset(checked):
     assert checks[("uniform_0_2", "greedy")] == "ecoli"
     assert checks[("few_cheap", "greedy")] == "ecoli"  # the only dataset of few_cheap
     assert set(checks) == {(c, a) for _, c, a in plan.experiments()}
+    # the train job of ecoli's first block fits its first trial once more, none other does
+    assert plan.checked_trial(0, "ecoli", "uniform_0_2", "greedy") == 0
+    assert plan.checked_trial(0, "heart", "uniform_0_2", "greedy") is None
+    assert plan.checked_trial(1, "ecoli", "uniform_0_2", "greedy") is None
+    checked = [
+        (d, c, a, k)
+        for d, c, a in plan.experiments()
+        for k in range(plan.blocks(d, c, a))
+        if plan.checked_trial(k, d, c, a) is not None
+    ]
+    assert sorted((c, a) for _, c, a, _ in checked) == sorted(checks)
+    # its expected time counts the refit: one trial more than its block holds
+    seconds = plan.trial_seconds("ecoli", "uniform_0_2", "greedy")
+    trials = len(plan.block_trials(0, "ecoli", "uniform_0_2", "greedy"))
+    assert plan.job_seconds(0, "ecoli", "uniform_0_2", "greedy") == (trials + 1) * seconds
 
 
 def test_budgets_from_the_cost_model_or_the_dataset_and_inf_for_the_reference(checked):

@@ -91,10 +91,10 @@ def test_an_estimator_cannot_move_or_write_the_jobs_outputs(tmp_path, monkeypatc
     # by an absolute path it edited another job's shard, metadata kept: refused, named
     assert (repo / shard("cheap")).read_bytes() != honest
     summary = f"{RESULTS}/summary/summary.parquet"
-    # the first job reading the shard names it: the reproducibility check of its algorithm
-    line = one_line_error(run(repo, summary, check=False), "rule reproducible (algorithm=cheap")
+    # the first job reading the shard names it: the aggregate
+    line = one_line_error(run(repo, summary, check=False), "rule aggregate")
     assert line.startswith(
-        "rule reproducible (algorithm=cheap): CorruptTableError: "
+        "rule aggregate: CorruptTableError: "
         f"{shard('cheap')}: its values are not those it "
         "was written with (content checksum mismatch: edited after its job wrote it); it is "
         f"not read as a result. Rebuild it: run the same snakemake command with --forcerun "
@@ -151,7 +151,7 @@ def test_an_exit_or_an_interrupt_in_fit_fails_the_job_in_one_line(tmp_path, cls,
     """``sys.exit(0)``, ``os._exit(0)`` or a KeyboardInterrupt in ``fit`` fails the job in one line;
     a model reading a column it reports not paying for (at every budget, at one budget
     only, voting with three columns and reporting one, or only when asked about more rows than the
-    check samples), or not reproducible, fails its job."""
+    check samples) fails its job."""
     repo = copy_repo(tmp_path / "repo")
     own_estimators(repo, {"odd": f"misbehaving_estimators:{cls}"})
     line = one_line_error(run(repo, shard("odd"), check=False), "rule train ")
@@ -238,17 +238,26 @@ def test_an_estimator_reporting_its_own_error_stops_at_planning(tmp_path):
     assert not (repo / RESULTS).exists()
 
 
-def test_a_method_that_is_not_reproducible_fails_the_run(tmp_path):
-    """An estimator drawing from global random state (Moody) passes its train job (it reads only
-    what it pays for); the reproducibility check of its cheapest trial, a job of its own, stops the
-    run before the findings, in one line."""
+@pytest.mark.parametrize("cls", ["Moody", "Tally"])
+def test_a_method_that_is_not_reproducible_fails_the_run(tmp_path, cls):
+    """An estimator drawing from global random state (Moody) or depending on the fits before it
+    in its process (Tally) reads only what it pays for; the train job that checks its
+    reproducibility fits its first trial again after the block's others, and the difference
+    fails that job, so the run, before the findings, in one line."""
     repo = copy_repo(tmp_path / "repo")
-    own_estimators(repo, {"odd": "misbehaving_estimators:Moody"})
+    own_estimators(repo, {"odd": f"misbehaving_estimators:{cls}"})
     summary = f"{RESULTS}/summary/summary.parquet"
-    line = one_line_error(run(repo, summary, check=False), "rule reproducible ")
-    assert "algorithm=odd): ContractError: algorithm 'odd', dataset 'heart', cost " in line
-    assert "not reproducible" in line
-    assert not (repo / summary).exists()
+    line = one_line_error(run(repo, summary, check=False), "rule train ")
+    assert line.startswith(
+        "rule train (dataset=heart, cost_model=uniform_0_2, algorithm=odd, block=0): "
+        "ContractError: algorithm 'odd', dataset 'heart', cost model 'uniform_0_2', trial 0: "
+        "not reproducible: fitted again with the same parameters and random_state on the same "
+        "rows, tradeoff at budget "
+    )
+    assert not (repo / summary).exists() and not (repo / shard("odd")).exists()
+    assert "trial 0: fitted again, to check that it is reproducible" in (
+        (repo / train_log("odd")).read_text()
+    )
 
 
 def test_what_an_estimator_prints_goes_to_the_jobs_log(tmp_path):
@@ -395,8 +404,7 @@ def test_a_shard_made_by_another_config_is_never_read(tmp_path):
     shutil.copy(theirs, ours)  # newer than every input of its job
     assert summary in planned_outputs(runs[10], "aggregate", summary)
     assert not planned_outputs(runs[10], "train", summary)  # Snakemake takes it as current
-    # the first job reading it names it (the aggregate, or the reproducibility check of the
-    # cell when heart is where Greedy's trials are cheapest): never compared, never summarised
+    # the first job reading it names it (the aggregate): never summarised
     proc = run(runs[10], summary, check=False)
     error = f"IdentityError: {shard('greedy')}: not made by this config's plan "
     lines = [
@@ -406,7 +414,7 @@ def test_a_shard_made_by_another_config_is_never_read(tmp_path):
     ]
     assert proc.returncode != 0 and len(lines) == 1, proc.stderr[-3000:]
     line = lines[0]
-    assert line.startswith(("rule aggregate: ", "rule reproducible (")), line
+    assert line.startswith("rule aggregate: "), line
     assert f"Rebuild it: run the same snakemake command with --forcerun {shard('greedy')}" in line
     run(runs[10], summary, "--forcerun", shard("greedy"))
     assert ours.read_bytes() == honest

@@ -298,10 +298,6 @@ def claim_algorithms():
     return []
 
 
-def reproducibility_checks():
-    return []
-
-
 def train_identities(folder, algorithms=None):
     # the synthetic shards carry the identity "synthetic" (written so by the test)
     return {{path: "synthetic" for path in all_shards()}} if folder == "shards" else {{}}

@@ -261,8 +261,7 @@ def test_pipeline_through_slurm_equals_local_run(slurm, tmp_path):
     assert set(states.values()) == {"COMPLETED"}, states
     train_jobs = {i for i, job in submitted.items() if job["comment"].startswith("rule_train")}
     # Bundled 4 connected components per SLURM job by tests/slurm/profile: a block's
-    # shared-path job joins the train jobs that read it, an algorithm's reproducibility check
-    # joins the train jobs whose shards it compares (one per cost model)
+    # shared-path job joins the train jobs that read it
     components = bundled_components(config_doc)
     assert len(train_jobs) == math.ceil(components / 4), (components, submitted)
     local_rules = ("rule_aggregate", "rule_plot", "rule_claims", "rule_all")

@@ -48,7 +48,7 @@ from budgetboost.data import schema
 from budgetboost.data.io import read_metadata, read_table
 from budgetboost.pipeline import plan
 
-# after every shard (and the reproducibility checks, each after its own shard)
+# after every shard
 RESULTS_RULES = {
     "aggregate",
     "plot",
@@ -56,7 +56,6 @@ RESULTS_RULES = {
     "evidence_page",
     "landing",
     "explore",
-    "reproducible",
 }
 HAS_RESULTS = (REPO / "workflow" / "rules" / "results.smk").exists()
 
@@ -470,6 +469,17 @@ def test_full_run_writes_every_output(base_run):
     assert list(read_table(timings[0]).columns) == list(schema.TIMING_COLUMNS)
     logs = list(base_run.glob(f"{LOGS}/train/*/*/*/block-*.log"))
     assert len(logs) == len(shard_paths(base_run))
+    # each (cost model, algorithm)'s reproducibility check: one train job fitted its
+    # cheapest dataset's first trial again and logged the rows found the same
+    checks = plan.Plan(*check_all(config, base_run)).reproducibility_checks()
+    refits = {
+        str(log.relative_to(base_run)): re.findall(r"trial 0: (\d+) rows the same", log.read_text())
+        for log in logs
+    }
+    assert {log for log, found in refits.items() if found} == {
+        f"{LOGS}/train/{d}/{c}/{a}/block-0.log" for (c, a), d in checks.items()
+    }
+    assert all(int(n) >= 1 for found in refits.values() for n in found)
     assert not list(base_run.glob(f"{RESULTS}/**/.*.tmp")), "temporary files left behind"
     if HAS_RESULTS:
         assert (base_run / f"{RESULTS}/summary/summary.md").is_file()
@@ -643,27 +653,42 @@ def test_a_capped_algorithm_runs_its_first_trials_and_pairs_with_the_others(run_
     pd.testing.assert_frame_equal(old, new.reset_index(drop=True))
 
 
+def _checked_blocks(repo: Path) -> set[str]:
+    """The shards of the train jobs that fit a trial again (the reproducibility checks)."""
+    planned = plan.Plan(*check_all(load_config(repo=repo), repo))
+    return {
+        f"{RESULTS}/shards/{d}/{c}/{a}/block-0.parquet"
+        for (c, a), d in planned.reproducibility_checks().items()
+    }
+
+
 @pytest.mark.slow
 def test_adding_a_dataset_runs_only_its_jobs(run_copy):
+    """Only the new dataset's jobs, and the train jobs whose reproducibility check it moves
+    (where it is cheaper): the block that held the check and the new one that holds it."""
+    before = _checked_blocks(run_copy)
     edit_config(
         run_copy,
         lambda c: c["datasets"].update(breast_cancer={"cost_models": ["uniform_0_2"], "trials": 2}),
     )
+    moved = before - _checked_blocks(run_copy)
     jobs = [(rule, outs) for rule, outs in planned_jobs(run_copy) if rule != "all"]
     for rule, outputs in jobs:
-        if rule not in RESULTS_RULES:
+        if rule not in RESULTS_RULES and not moved & set(outputs):
             assert all("breast_cancer" in out for out in outputs), (rule, outputs)
     rules = planned_rules(run_copy)
     assert rules["binarize"] == rules["split"] == rules["assign_costs"] == 1
-    assert rules["train"] == len(load_config(repo=run_copy)["algorithms"])
+    assert rules["train"] == len(load_config(repo=run_copy)["algorithms"]) + len(moved)
 
 
 @pytest.mark.slow
 def test_adding_a_cost_model_runs_only_its_jobs(run_copy):
+    before = _checked_blocks(run_copy)
     edit_config(run_copy, lambda c: c["datasets"]["heart"]["cost_models"].append("turney"))
+    moved = before - _checked_blocks(run_copy)  # turney's own checks move nothing planned
     jobs = [(rule, outs) for rule, outs in planned_jobs(run_copy) if rule != "all"]
     for rule, outputs in jobs:
-        if rule not in RESULTS_RULES:
+        if rule not in RESULTS_RULES and not moved & set(outputs):
             assert all("/heart/turney" in out for out in outputs), (rule, outputs)
     rules = planned_rules(run_copy)
     assert set(rules) <= {"assign_costs", "train"} | RESULTS_RULES
@@ -949,5 +974,5 @@ def test_the_dry_run_asks_for_the_configs_resources():
     bundles, single = map(int, re.search(r"submitted: (\d+) bundles \+ (\d+) single", out).groups())
     assert single == jobs["binarize"] == 3
     components = bundled_components(load_config("config/full_size.yaml"))
-    assert jobs["train"] + jobs["reproducible"] + jobs["adaboost_path"] >= components
+    assert jobs["train"] + jobs["adaboost_path"] >= components
     assert math.ceil(components / 16) <= bundles <= components

@@ -314,59 +314,15 @@ class _Wildcards(dict):
     __getattr__ = dict.__getitem__
 
 
-def checked_blocks(wildcards):
-    """The train jobs whose first trial the ``reproducible`` rule fits again for an
-    algorithm: under each of its cost models, the first block of the dataset where its
-    trials are cheapest (budgetboost.pipeline.plan.Plan.reproducibility_checks)."""
-    return [
-        _Wildcards(dataset=d, cost_model=c, algorithm=a, block="0")
-        for (c, a), d in PLAN.reproducibility_checks().items()
-        if a == wildcards.algorithm
-    ]
-
-
-def of_checked_blocks(function):
-    """An input function of the train job, asked of each checked block: their files, each
-    once."""
-    return lambda wildcards: list(
-        dict.fromkeys(f for block in checked_blocks(wildcards) for f in function(block))
+def checked_trial(wildcards):
+    """The trial the train job fits once more to check that it is reproducible, or None
+    (budgetboost.pipeline.plan.Plan.checked_trial)."""
+    return PLAN.checked_trial(
+        int(wildcards.block),
+        wildcards.dataset,
+        wildcards.cost_model,
+        wildcards.algorithm,
     )
-
-
-def checked_shards(wildcards):
-    """The shards the algorithm's reproducibility check compares its fits with."""
-    return [
-        R(f"shards/{b.dataset}/{b.cost_model}/{b.algorithm}/block-{b.block}.parquet")
-        for b in checked_blocks(wildcards)
-    ]
-
-
-def checked_trials(wildcards):
-    """What the ``reproducible`` rule fits again for an algorithm, one entry per cost
-    model: the train job's dataset, first trial, params and files, and (``identity``) what
-    made its shard as the plan sees it (a shard made otherwise is not compared)."""
-    return [
-        {
-            "cost_model": block.cost_model,
-            "dataset": block.dataset,
-            "trial": block_trials(block)[0],
-            "shard": shard,
-            "data": R(f"data/{block.dataset}.parquet"),
-            "paths": shared_path(block),
-            "algorithm": algorithm_params(block),
-            "budgets": block_budgets(block),
-            "split": split_sizes(block),
-            "cost_spec": cost_spec(block),
-            "identity": train_identity(block),
-        }
-        for block, shard in zip(checked_blocks(wildcards), checked_shards(wildcards))
-    ]
-
-
-def reproducibility_checks():
-    """Every algorithm's reproducibility check (rule reproducible)."""
-    algorithms = dict.fromkeys(a for _, a in PLAN.reproducibility_checks())
-    return [R(f"checks/{algorithm}.json") for algorithm in algorithms]
 
 
 def train_identity(wildcards):

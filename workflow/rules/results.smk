@@ -26,7 +26,6 @@ localrules:
 rule aggregate:
     input:
         shards=all_shards(),
-        checks=reproducibility_checks(),
         splits=split_tables(),
         costs=cost_tables(),
         # the attribute of each indicator (metadata only): where budgets bind

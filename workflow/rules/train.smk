@@ -1,10 +1,15 @@
 # Training: one job per block of trials of a (dataset, cost model, algorithm), blocks sized
 # by the trials' expected cost (budgetboost.pipeline.plan: no job expected past the config's
 # block_seconds; the longest ready jobs start first). Each (cost model, algorithm) is checked
-# for reproducibility once (rule `reproducible`: the first trial of its cheapest dataset
-# fitted again, its rows compared with the shard's, one job per algorithm for all its cost
-# models, so its library is imported once; the findings wait for it, so a difference fails
-# the run; a dataset added may move it, re-running only the check). A job draws
+# for reproducibility once, in the train job of the first block of its cheapest dataset
+# (param `checked`): after the block's trials it fits the first one once more, in the same
+# process, and a row that differs fails the job, so the run (budgetboost.pipeline.blocks.
+# run_block's `refit`). That sees a fit that leaves something to the next one (global random
+# state, caches, state on a class) or differs from fit to fit (threads), not what differs
+# between processes only (hash seeds): the end-to-end tests compare the shards of separate
+# runs byte for byte (tests/workflow/test_workflow.py: --cores 1, other blocks, a killed
+# run). A dataset added may be cheaper and move the check: the two train jobs whose
+# `checked` changes re-run (their shards the same bytes), one block each. A job draws
 # its own trials' splits and costs from their stable seeds (budgetboost.pipeline.blocks.
 # block_inputs), so its inputs are exactly what a shard depends on: the binarized data, the
 # cost file of a `real` cost model, the package code, and (as params) the split sizes, the
@@ -74,30 +79,8 @@ rule train:
         cost_spec=cost_spec,
         versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
         identity=train_identity,
+        # the trial fitted once more to check it is reproducible (one job per (cost model,
+        # algorithm)), or None; not in `identity`: it changes no output
+        checked=checked_trial,
     script:
         "../scripts/train.py"
-
-
-rule reproducible:
-    input:
-        shards=checked_shards,
-        data=of_checked_blocks(lambda block: [R(f"data/{block.dataset}.parquet")]),
-        cost_files=of_checked_blocks(cost_file),
-        paths=of_checked_blocks(shared_path),
-        code=train_code,
-    output:
-        R("checks/{algorithm}.json"),
-    log:
-        L("reproducible/{algorithm}.log"),
-    conda:
-        "../envs/budgetboost.yaml"
-    threads: 1
-    resources:
-        mem_mb=PLAN.resources("train")["mem_mb"],
-        runtime=PLAN.resources("train")["runtime"],
-    params:
-        # per cost model: the train job's trial, params and files, and what made its shard
-        checks=checked_trials,
-        versions=lambda wildcards: PLAN.versions(wildcards.algorithm),
-    script:
-        "../scripts/reproducible.py"

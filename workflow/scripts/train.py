@@ -2,7 +2,10 @@
 
 The estimators run isolated (:meth:`budgetboost.pipeline.job.Job.isolated`: a scratch
 working directory, restored afterwards) on inputs read beforehand; the job writes its
-outputs itself afterwards, from memory, once every result passed the contract.
+outputs itself afterwards, from memory, once every result passed the contract. The job
+given a ``checked`` trial fits it once more after the block's trials and fails if its rows
+differ (:func:`budgetboost.pipeline.blocks.run_block`'s ``refit``: the reproducibility
+check; its log says how many rows were the same).
 """
 
 import sys
@@ -26,6 +29,7 @@ def train(sm, job):
     spec = algorithm_spec(algorithm, sm.params.algorithm)
     budgets = [float(b) for b in sm.params.budgets]
     trials = [int(t) for t in sm.params.trials]
+    checked = None if sm.params.checked is None else int(sm.params.checked)
     job.log.info(
         "%s/%s/%s trials %s, %d budgets", dataset, cost_model, algorithm, trials, len(budgets)
     )
@@ -43,6 +47,7 @@ def train(sm, job):
         trials=trials,
         isolated=job.isolated,
         progress=job.doing,
+        refit=checked,
     )
     metadata = shard_metadata(
         dataset=dataset,
