@@ -539,5 +539,6 @@ def bundled_components(config: dict) -> int:
     for dataset, cost_model, algorithm in planned.experiments():
         for k in range(planned.blocks(dataset, cost_model, algorithm)):
             job = ("train", dataset, cost_model, algorithm, k)
+            root(job)  # a block that reads no shared path is a component of its own
             join(job, paths(dataset, cost_model, algorithm, k))
     return len({root(node) for node in list(parent)})

@@ -968,7 +968,7 @@ def test_the_dry_run_asks_for_the_configs_resources():
     rows = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
     for rule, values in asked.items():
         assert rows[rule][2:4] == [str(values["mem_mb"]), str(values["runtime"])], rule
-    # train, check and path jobs go out in bundles of 16 components (a path block with the
+    # train and path jobs go out in bundles of 16 components (a path block with the
     # jobs reading it is one component), the three binarize jobs one each
     jobs = {rule: int(row[1]) for rule, row in rows.items() if len(row) > 1 and row[1].isdigit()}
     bundles, single = map(int, re.search(r"submitted: (\d+) bundles \+ (\d+) single", out).groups())
