@@ -20,12 +20,21 @@ def test_every_built_in_estimator_imports_from_the_package():
     assert not hasattr(budgetboost, "NotAnEstimator")
 
 
-def test_importing_the_package_loads_no_peer_library():
-    """The peers' libraries load only when a peer is asked for."""
+def test_importing_the_estimators_loads_no_learning_library():
+    """Every registered estimator class imports (as planning a run does, to check its
+    parameters) without loading LightGBM, CatBoost, pystreed or scikit-learn: each loads
+    where a model is trained."""
+    libraries = ("lightgbm", "catboost", "pystreed", "sklearn")
     code = (
-        "import sys, budgetboost; "
-        "print(sorted(m for m in ('lightgbm', 'catboost', 'pystreed') if m in sys.modules)); "
-        "from budgetboost import BudgetedLightGBM; print('lightgbm' in sys.modules)"
+        "import sys\n"
+        "from budgetboost.estimators.contract.registry import ESTIMATORS, estimator_class\n"
+        "for name in ESTIMATORS: estimator_class(name)\n"
+        f"print(sorted(m for m in {libraries!r} if m in sys.modules))\n"
+        "import numpy as np\n"
+        "from budgetboost import BudgetedLightGBM\n"
+        "X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]] * 5, dtype=float)\n"
+        "BudgetedLightGBM(n_estimators=2, feature_costs=np.ones(2)).fit(X, X[:, 0] > 0)\n"
+        "print('lightgbm' in sys.modules)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -211,10 +211,12 @@ def _mean_losses(packed: pd.Series) -> np.ndarray | None:
     return None
 
 
-def _pairs_of(means: pd.DataFrame, comparison: Comparison) -> pd.DataFrame:
-    """Trial by trial, x's and y's band errors of one comparison."""
-    x = means[means["algorithm"] == comparison.x]
-    y = means[means["algorithm"] == comparison.y]
+def _pairs_of(by_algorithm: Mapping[str, pd.DataFrame], comparison: Comparison) -> pd.DataFrame:
+    """Trial by trial, x's and y's band errors of one comparison (``by_algorithm``: the band
+    means of each algorithm, split once for every comparison)."""
+    x, y = by_algorithm.get(comparison.x), by_algorithm.get(comparison.y)
+    if x is None or y is None:
+        return pd.DataFrame()
     keys = ["dataset", "cost_model", "band", "trial"]
     if comparison.baseline is not None:
         y = y[y["cost_model"] == comparison.baseline].drop(columns="cost_model")
@@ -324,12 +326,9 @@ def _across_rows(family: list[dict], comparison: Comparison, band: str, alpha: f
         table = pd.concat([table, bound], ignore_index=True)
     rows = []
     for pool, part in table.groupby("pool", sort=False):
-        per_dataset = part.groupby("dataset", sort=False).agg(
-            mean_difference=("mean_difference", "mean"),
-            error_x=("error_x", "mean"),
-            error_y=("error_y", "mean"),
-            trials=("trials", "min"),
-        )
+        by_dataset = part.groupby("dataset", sort=False)
+        per_dataset = by_dataset[["mean_difference", "error_x", "error_y"]].mean()
+        per_dataset["trials"] = by_dataset["trials"].min()
         if len(per_dataset) < 2:
             continue
         key = (comparison.question, comparison.x, comparison.y, band, pool)
@@ -426,8 +425,9 @@ def compare(
         :func:`~budgetboost.analysis.per_dataset.row_covariance`).
     """
     rows = []
+    by_algorithm = dict(tuple(means.groupby("algorithm", sort=False)))
     for comparison in comparisons:
-        both = _pairs_of(means, comparison)
+        both = _pairs_of(by_algorithm, comparison)
         if both.empty:
             continue
         family, across = [], []

@@ -5,8 +5,10 @@ A config entry's ``estimator`` is a short name of :data:`ESTIMATORS` or a
 :class:`~budgetboost.BudgetedEstimator`). :data:`ESTIMATORS` is a
 :class:`~budgetboost.plugins.Registry` of ``"module:Class"`` paths: the package's estimators
 are a literal table here, one line each, so resolving a name imports only the module of the
-estimator asked for (LightGBM, CatBoost and pystreed load only where a peer runs; the
-package's ``__init__`` lists every name without importing any). A class of a user's module
+estimator asked for, and an estimator's module loads no learning library (LightGBM,
+CatBoost, pystreed and scikit-learn load where a model is trained: planning a run imports
+every class it names to check its parameters; the package's ``__init__`` lists every name
+without importing any). A class of a user's module
 registers itself with the decorator (``@ESTIMATORS.register``, under its class name, or
 ``@ESTIMATORS.register(name=...)``); the registry keeps its path.
 

@@ -6,16 +6,17 @@ prices (see :mod:`budgetboost.estimators.optimal_trees`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pystreed import STreeDCostSensitiveClassifier
-from pystreed.data import CostSpecifier, FeatureCostSpecifier
 
 from ..contract.base import (
     TrainingData,
 )
 from ..contract.pricing import Pricing
+
+if TYPE_CHECKING:  # the library loads where a tree is solved (planning imports this module)
+    from pystreed.data import CostSpecifier
 
 __all__ = [
     "CandidateTests",
@@ -198,6 +199,8 @@ def cost_specifier(group: np.ndarray, pricing: Pricing, scale: float) -> CostSpe
     pricing : Pricing
     scale : float
     """
+    from pystreed.data import CostSpecifier, FeatureCostSpecifier
+
     starts = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
     ends = np.append(starts[1:], group.size) - 1
     if np.unique(group[starts]).size != starts.size:
@@ -233,6 +236,8 @@ def solve(
     RuntimeError
         When pystreed finds no tree (it always should: a leaf is feasible).
     """
+    from pystreed import STreeDCostSensitiveClassifier
+
     solver = STreeDCostSensitiveClassifier(
         max_depth=int(max_depth),
         min_leaf_node_size=int(min_leaf_node_size),

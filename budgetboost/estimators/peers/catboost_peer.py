@@ -14,9 +14,8 @@ import math
 import os
 import tempfile
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import catboost
 import numpy as np
 
 from ..contract.base import (
@@ -28,6 +27,9 @@ from ..contract.threads import thread_limit
 from ..contract.tuning import GRID, TRADEOFF, IntegerGrid, TradeoffGrid
 from ._base import LibraryParams, PeerBooster, PeerModel
 from .columns import distinct_columns
+
+if TYPE_CHECKING:  # the library loads where a model is trained (planning imports this module)
+    import catboost
 
 __all__ = ["BudgetedCatBoost"]
 
@@ -344,6 +346,8 @@ class BudgetedCatBoost(PeerBooster):
         columns = distinct_columns(X, penalty) if self.merge_identical_columns else None
         if columns is not None:
             X, penalty = X[:, columns], penalty[columns]
+        import catboost
+
         pool = catboost.Pool(X, label=y01)
         if not _QUANTIZATION & self._library_params(seed).keys():  # a border between every
             pool.quantize(border_count=max(254, int(self.n_bins_) - 1))  # two distinct values

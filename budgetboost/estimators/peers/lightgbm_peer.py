@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 from numbers import Integral, Real
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import lightgbm
 import numpy as np
 
 from ..contract.base import (
@@ -31,6 +30,9 @@ from ..contract.validation import check_budgets
 from . import per_example
 from ._base import LibraryParams, PeerBooster, PeerModel
 from .columns import distinct_columns
+
+if TYPE_CHECKING:  # the library loads where a model is trained (planning imports this module)
+    import lightgbm
 
 __all__ = ["BudgetedLightGBM"]
 
@@ -177,6 +179,8 @@ def _train(
     a root's histograms). As ``lightgbm.train`` does, the booster is then reloaded from its
     text and its training data freed: a trained booster holds its training state (each
     column's histograms, the rows' bins), which a grid of models would keep many times."""
+    import lightgbm
+
     booster = lightgbm.Booster({**params, "num_iterations": int(rounds)}, dataset)
     for _ in range(int(rounds)):
         if booster.update():
@@ -662,6 +666,8 @@ class BudgetedLightGBM(PeerBooster):
         columns = distinct_columns(X, penalty) if self.merge_identical_columns else None
         if columns is not None:
             X, penalty = X[:, columns], penalty[columns]
+        import lightgbm
+
         dataset = lightgbm.Dataset(X, label=y01, params=params, free_raw_data=True).construct()
         costs = np.asarray(penalty, dtype=np.float64)  # an array: cheap to deepcopy
         models = []

@@ -14,17 +14,16 @@ accounting, reused).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import lightgbm
 import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 
 from ..contract.pricing import Pricing
 from ..contract.threads import thread_limit
 from ..peers.lightgbm_peer import LightGBMModel as ParsedBooster
+
+if TYPE_CHECKING:  # the libraries load where a model is trained (planning imports this module)
+    import lightgbm
 
 __all__ = ["FittedGBM", "FittedLinear", "fit_gbm", "fit_linear", "gbm_params"]
 
@@ -119,6 +118,8 @@ def fit_gbm(
     <= 0, as the estimator predicts). The booster is returned as trained
     (``keep_training_booster``: LightGBM's default would copy it through its model string,
     a fifth of the fit on 750 rows)."""
+    import lightgbm
+
     dataset = lightgbm.Dataset(X, label=(y > 0).astype(np.int32), params=params)
     if validation is None:
         booster = lightgbm.train(
@@ -176,6 +177,10 @@ def fit_linear(
 ) -> FittedLinear:
     """scikit-learn's L2 logistic regression (``lbfgs``, inverse penalty ``C``) on the
     standardised columns of ``(X, y)``; with ``validation``, its error and log loss there."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
     model = make_pipeline(StandardScaler(), LogisticRegression(C=float(C), max_iter=1000))
     model.fit(X, y)
     fitted = FittedLinear(model)
