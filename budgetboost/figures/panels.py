@@ -603,9 +603,15 @@ def balanced_wrap(text: str, width: int) -> str:
 
 
 def subset(catalogue: Catalogue, names: list[str]) -> Catalogue:
-    """``catalogue`` restricted to ``names``, keeping each one's label and style."""
+    """``catalogue`` restricted to ``names``, keeping each one's label and style; a variant
+    whose base is not among them stands alone there (no pair of the two to draw), as the
+    suite's deeper peers do, whose stumps it does not run."""
     records = catalogue.records()
-    return Catalogue({name: records[name] for name in names})
+    kept = {name: records[name] for name in names}
+    for record in kept.values():
+        if record["variant_of"] not in kept:
+            record["variant_of"] = None
+    return Catalogue(kept)
 
 
 def trials_note(summary: pd.DataFrame, names: list[str], catalogue: Catalogue) -> str:

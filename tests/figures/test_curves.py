@@ -409,3 +409,23 @@ def test_an_interval_is_clipped_to_the_error_scale_and_left_out_below_three_tria
     assert ends.min() == 0.0 and ends.max() == 1.0
     legend = [t.get_text().replace("\n", " ") for t in fig.legends[0].get_texts()]
     assert curve_panels.NO_INTERVAL_LABEL in legend
+
+
+def test_a_variant_whose_base_never_ran_is_drawn_alone():
+    """The suite defines LightGBM's depths as a variant of its stumps and runs the depths
+    alone: the peers figure draws them, with no pair to the stumps."""
+    shards = synthetic_shards(datasets=("ecoli", "heart"), trials=4, budgets=(2, 10), extra=())
+    smoothed = shards[shards["algorithm"] == "smoothed"]
+    deeper = smoothed.assign(algorithm="lightgbm_depth", test_error=smoothed["test_error"] - 0.01)
+    shards = pd.concat([shards, deeper], ignore_index=True)
+    config = {name: {} for name in shards["algorithm"].unique()}
+    config["lightgbm_stumps"] = {}
+    config["lightgbm_depth"] = {"label": "LightGBM, depth", "variant_of": "lightgbm_stumps"}
+    catalogue = Catalogue.from_config(config, defaults={"lightgbm_depth": {"family": "peer"}})
+    assert catalogue.variants() == [("lightgbm_depth", "lightgbm_stumps")]
+    tables = results_tables(shards, catalogue)
+    spec = figures.load()["peers"]
+    fig = spec.draw({t: tables[t] for t in spec.tables}, make_context(catalogue, spec.families))
+    drawn = {text for ax in fig.axes for text in curves(ax)}
+    assert "LightGBM, depth" in drawn
+    assert catalogue.label("lightgbm_stumps") not in drawn
