@@ -581,6 +581,10 @@ function drawCurves(st) {
     hovermode: "closest", margin: {t: 50, r: 20, b: 55, l: 65},
     legend: {font: {size: 11}}, showlegend: true,
   };
+  const budgets = [...new Set(xs)].sort((a, b) => a - b);
+  if (st.reading === "cap" && budgets.length <= 12) {  // a hard cap: ticks at the budgets run
+    layout.xaxis.tickvals = budgets;
+  }
   $("curves-note").textContent = all ? (st.measure === "rank" ?
     "Mean rank per budget over the cost model's datasets, among the methods read on every " +
     "one of them (ties share the mean rank)." :
