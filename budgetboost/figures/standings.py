@@ -1,9 +1,9 @@
 """Where each family leads: the field's per-dataset standings, at the hard cap and at mean cost.
 
-One panel per (pool, reading, band): the families of the field's question as rows, the
-datasets as columns, each cell coloured by the family's standing on that dataset
-(:func:`budgetboost.analysis.leads.dataset_standings`: leads, on par, trails, undecided),
-and an asterisk on the datasets where the band binds
+One panel per (pool, reading, band): the datasets as rows (their names read across), the
+families of the field's question as columns, each cell coloured by the family's standing on
+that dataset (:func:`budgetboost.analysis.leads.dataset_standings`: leads, on par, trails,
+undecided), and an asterisk in each cell of a dataset where the band binds
 (:mod:`budgetboost.analysis.binding`). The counts behind it are ``leads.parquet``.
 """
 
@@ -53,29 +53,27 @@ def _family_order(families) -> list[str]:
     return sorted(set(families), key=lambda f: (order.index(f) if f in order else len(order), f))
 
 
-def _draw(ax, part: pd.DataFrame, datasets: list[str], families: list[str], title: str) -> None:
-    """One panel: families x datasets, coloured by standing; a dataset where the band binds
-    is marked ``*``."""
+def _draw(ax, part: pd.DataFrame, datasets: list[str], families: list[str]) -> None:
+    """One panel: datasets (rows, named horizontally) x families (columns), coloured by
+    standing; the cells of a dataset where the band binds are marked ``*``."""
     code = {s: i for i, s in enumerate(STANDINGS)}
-    grid = np.full((len(families), len(datasets)), code["undecided"], dtype=float)
-    column = {d: j for j, d in enumerate(datasets)}
-    row = {f: i for i, f in enumerate(families)}
+    grid = np.full((len(datasets), len(families)), code["undecided"], dtype=float)
+    row = {d: i for i, d in enumerate(datasets)}
+    column = {f: j for j, f in enumerate(families)}
     for family, label, standing in zip(
         part["family"], part["label"], part["standing"], strict=True
     ):
-        grid[row[family], column[label]] = code[standing]
+        grid[row[label], column[family]] = code[standing]
     cmap = ListedColormap([STANDING_COLOURS[s] for s in STANDINGS])
     ax.imshow(grid, cmap=cmap, vmin=-0.5, vmax=len(STANDINGS) - 0.5, aspect="auto")
     ax.grid(False)
-    ax.set_yticks(range(len(families)), [SHORT_FAMILY_NAMES.get(f, f) for f in families])
-    binds = set(part.loc[part["binds"], "label"])
+    for label in set(part.loc[part["binds"], "label"]):  # each cell of a binding row
+        for j in range(len(families)):
+            ax.text(j, row[label], "*", ha="center", va="center", fontsize=6, color="#444444")
+    ax.set_yticks(range(len(datasets)), datasets, fontsize=7)
     ax.set_xticks(
-        range(len(datasets)),
-        [f"{d} *" if d in binds else d for d in datasets],
-        rotation=90,
-        fontsize=7,
+        range(len(families)), [SHORT_FAMILY_NAMES.get(f, f) for f in families], rotation=90
     )
-    ax.set_title(title, fontsize=9)
 
 
 def _standings_content(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> bool:
@@ -96,13 +94,13 @@ def _standings_content(tables: Mapping[str, pd.DataFrame], context: FigureContex
 raw attribute, budgets in attributes' worth; or the paper's experiments where a run has no
 such pool), each reading (the hard cap per example; the mean cost per example, each method
 read on its own error-cost front) and each budget band: the families of the field's
-question (rows) on each dataset (columns). Green: the family leads there (one of its methods
+question (columns) on each dataset (rows). Green: the family leads there (one of its methods
 has a lower error than every method of every other family by more than the margin); blue:
 on par (one of its methods lower or equivalent against all of them); orange: it trails
 (every one of its methods is beaten beyond the margin); grey: undecided. Each cell rests on
-the per-dataset paired tests (Holm over each comparison's rows). An asterisk marks the
-datasets where the band binds (a cheapest-first buyer reads at most half the attributes at
-the band's largest budget). The counts: ``leads.parquet``.
+the per-dataset paired tests (Holm over each comparison's rows). An asterisk in a cell marks
+the datasets where the band binds (a cheapest-first buyer reads at most half the attributes
+at the band's largest budget). The counts: ``leads.parquet``.
 """,
 )
 def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
@@ -126,22 +124,27 @@ def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Fig
     bands = [b for b in FINDING_BANDS if b in set(found["band"])]
     families = _family_order(found["family"])
     columns = len(readings) * len(bands)
-    widest = max(found.groupby("pool")["label"].nunique())
+    rows = [max(3, found.loc[found["pool"] == pool, "label"].nunique()) for pool in pools]
+    cell = 0.15  # inches per dataset (a row) and per family (a column)
     with style, paper:
         fig = Figure(
-            figsize=(min(14.0, 2.5 + columns * (1.2 + 0.12 * widest)), 1.6 + 2.4 * len(pools)),
+            figsize=(
+                3.6 + columns * (0.25 + cell * len(families)),
+                2.2 + 0.45 * len(pools) + cell * sum(rows),
+            ),
             layout="constrained",
         )
-        axes = fig.subplots(len(pools), columns, squeeze=False)
+        axes = fig.subplots(len(pools), columns, squeeze=False, gridspec_kw={"height_ratios": rows})
         for i, pool in enumerate(pools):
             in_pool = found[found["pool"] == pool]
             datasets = list(dict.fromkeys(sorted(in_pool["label"], key=_order(context))))
             for j, (reading, band) in enumerate((r, b) for r in readings for b in bands):
                 part = in_pool[(in_pool["reading"] == reading) & (in_pool["band"] == band)]
-                title = f"{_READING_TITLES[reading]},\n{_BAND_TITLES.get(band, band)}"
-                _draw(axes[i, j], part, datasets, families, title)
-                if j:
-                    axes[i, j].tick_params(labelleft=False)
+                _draw(axes[i, j], part, datasets, families)
+                if i == 0:
+                    title = f"{_READING_TITLES[reading]},\n{_BAND_TITLES.get(band, band)}"
+                    axes[i, j].set_title(title, fontsize=9)
+                axes[i, j].tick_params(labelleft=j == 0, labelbottom=i == len(pools) - 1)
             name = "the paper's experiments" if pool == ALL else f"pool {pool}"
             axes[i, 0].set_ylabel(name, fontsize=9)
         fig.legend(

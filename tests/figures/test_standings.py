@@ -1,0 +1,56 @@
+"""The per-dataset standings figure (budgetboost.figures.standings): the datasets named across
+each panel's rows, and where each band binds marked in that band's panels."""
+
+from __future__ import annotations
+
+import numpy as np
+from synthetic_results import PEER, PEER_CATALOGUE, const, curve_shards, sizes_for
+
+from budgetboost.analysis.binding import Prices
+from budgetboost.analysis.leads import standings_of_run
+from budgetboost.analysis.results import aggregate
+from budgetboost.catalogue import Catalogue
+from budgetboost.figures import registry as figures
+
+from .helpers import make_context
+
+CATALOGUE = Catalogue(
+    {**PEER_CATALOGUE.records(), "streed": {"label": "STreeD", "family": "optimal_tree"}}
+)
+
+
+def test_each_panel_marks_the_datasets_its_band_binds_on():
+    """Four unit-priced attributes on some datasets, eight on the others: a band binds where a
+    cheapest-first buyer reads at most half of them at the band's largest budget, so the
+    bands bind on different datasets, and each panel marks its own."""
+    curves = {"streed": lambda b: 0.22 - 0.01 * b, "smoothed": const(0.16), PEER: const(0.15)}
+    shards = curve_shards(curves, cost_model="unit", trials=6, reference=None)
+    datasets = sorted(shards["dataset"].unique())
+    width = {d: 4 if i % 2 else 16 for i, d in enumerate(datasets)}
+    prices = {(d, "unit"): Prices(np.ones((6, w)), np.arange(w), True) for d, w in width.items()}
+    results = aggregate(
+        shards, CATALOGUE, "uniform_0_2", sizes_for(shards), field={"unit": "unit"}, prices=prices
+    )
+    tables = {name: getattr(results, name) for name in figures.TABLES}
+    spec = figures.load()["field_standings"]
+    fig = spec.draw({t: tables[t] for t in spec.tables}, make_context(CATALOGUE, spec.families))
+
+    found = standings_of_run(tables, CATALOGUE)
+    binding = found.groupby(["reading", "band"])["binds"].agg(
+        lambda b: set(found.loc[b[b].index, "dataset"])
+    )
+    assert len({frozenset(v) for v in binding}) > 1  # the bands bind on different datasets
+    families = found["family"].nunique()
+    panels = [ax for ax in fig.axes if ax.images]
+    assert len(panels) == len(binding)
+    names = [t.get_text() for t in panels[0].get_yticklabels()]  # the row's first panel
+    assert sorted(names) == datasets  # every dataset named, across (no rotation)
+    assert all(t.get_rotation() == 0 for t in panels[0].get_yticklabels())
+    for ax in panels:
+        marked = {names[round(t.get_position()[1])] for t in ax.texts if t.get_text() == "*"}
+        stars = sum(t.get_text() == "*" for t in ax.texts)
+        title = ax.get_title().replace("\n", " ")
+        reading = "cap" if title.startswith("hard cap") else "mean"
+        band = {"small": "small", "medium": "medium", "larger": "large"}[title.split()[-2]]
+        assert marked == binding[(reading, band)], title
+        assert stars == families * len(marked), title
