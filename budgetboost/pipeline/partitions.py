@@ -5,7 +5,9 @@ sees the partition: a misspelt one would only stop the run at the first submissi
 planning. Where ``sinfo`` exists (a login node), :func:`partition_problem` compares the
 partitions the run asks for (``slurm_partition`` in the default resources or a rule's
 ``--set-resources``) with those ``sinfo`` lists, when the workflow is planned; elsewhere (a
-laptop) it cannot know, and ``docs/running.md`` says so.
+laptop) it cannot know, and ``docs/running.md`` says so. A run that names no partition never
+asks ``sinfo`` (:func:`planning_problem`): where SLURM's client is installed but no
+controller answers, ``sinfo`` takes about ten seconds to fail, on every planning.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import subprocess
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["cluster_partitions", "partition_problem", "requested_partitions"]
+__all__ = ["cluster_partitions", "partition_problem", "planning_problem", "requested_partitions"]
 
 
 def _value(resource: Any) -> str:
@@ -67,3 +69,12 @@ def partition_problem(requested: set[str], known: set[str] | None) -> str | None
         f"{', '.join(sorted(known)) or 'none'}): set slurm_partition in your profile's "
         "default-resources or --set-resources to one of them"
     )
+
+
+def planning_problem(resource_sets: Iterable[Mapping[str, Any] | None]) -> str | None:
+    """Why the partitions these resources ask for cannot be submitted to, or None: ``sinfo``
+    is asked only when one is asked for (module docstring)."""
+    requested = requested_partitions(resource_sets)
+    if not requested:
+        return None
+    return partition_problem(requested, cluster_partitions())

@@ -11,14 +11,19 @@ from helpers import copy_repo, snakemake
 from budgetboost.pipeline.partitions import (
     cluster_partitions,
     partition_problem,
+    planning_problem,
     requested_partitions,
 )
 
 
 def fake_sinfo(folder, *partitions: str):
-    """A ``sinfo`` listing ``partitions`` (the default one starred) and a silent ``squeue``."""
+    """A ``sinfo`` listing ``partitions`` (the default one starred; each call leaves a line in
+    ``folder/calls``) and a silent ``squeue``."""
     folder.mkdir(exist_ok=True)
-    for name, body in (("sinfo", "\n".join(f"echo '{p}'" for p in partitions)), ("squeue", "")):
+    listing = "\n".join(
+        [f"echo called >> {folder / 'calls'}", *(f"echo '{p}'" for p in partitions)]
+    )
+    for name, body in (("sinfo", listing), ("squeue", "")):
         path = folder / name
         path.write_text(f"#!/bin/sh\n{body}\nexit 0\n")
         path.chmod(path.stat().st_mode | stat.S_IXUSR)
@@ -43,6 +48,18 @@ def test_an_unknown_partition_is_named_with_the_clusters(monkeypatch, tmp_path):
     problem = partition_problem({"lnog", "long"}, {"debug", "long"})
     assert problem.startswith("slurm_partition 'lnog' is not a partition of this cluster")
     assert "(sinfo lists debug, long)" in problem
+
+
+def test_sinfo_is_asked_only_when_a_partition_is(monkeypatch, tmp_path):
+    """A run that names no partition never waits on sinfo (without a controller it takes about
+    ten seconds to fail, on every planning)."""
+    monkeypatch.setenv("PATH", fake_sinfo(tmp_path / "bin", "debug*"), prepend=os.pathsep)
+    calls = tmp_path / "bin" / "calls"
+    assert planning_problem([{"mem_mb": 100}, None, {"slurm_partition": ""}]) is None
+    assert not calls.exists()
+    problem = planning_problem([{"mem_mb": 100}, {"slurm_partition": "lnog"}])
+    assert problem.startswith("slurm_partition 'lnog' is not a partition of this cluster")
+    assert calls.read_text().splitlines() == ["called"]
 
 
 @pytest.mark.slow

@@ -39,14 +39,11 @@ LOGS = PLAN.logs
 # submits nothing, so SLURM itself would only refuse one at the first submission)
 _settings = getattr(workflow, "resource_settings", None)
 if _settings is not None:
-    _problem = partitions.partition_problem(
-        partitions.requested_partitions(
-            [
-                _settings.default_resources,
-                *dict(_settings.overwrite_resources or {}).values(),
-            ]
-        ),
-        partitions.cluster_partitions(),
+    _problem = partitions.planning_problem(
+        [
+            _settings.default_resources,
+            *dict(_settings.overwrite_resources or {}).values(),
+        ]
     )
     if _problem:
         raise WorkflowError(_problem)
