@@ -344,14 +344,20 @@ def _pool_name(pool: str) -> str:
 
 
 def _band_budgets(binding: pd.DataFrame, pools: pd.Series, pool: str, band: str) -> str:
-    """The budgets of ``band`` on the grid of ``pool``'s first cost model, as text."""
+    """The budgets of ``band`` on the grid of ``pool``'s cost models, as text; where the
+    pool's cost models have grids of their own (Turney's prices), the band is the same third
+    of each, and the text says so rather than list one cost model's budgets."""
     models = pools[pools == pool.removesuffix(BINDING_POOL)].index
     grid = binding[binding["cost_model"].isin(models)]
     if grid.empty:
         return ""
-    first = grid[grid["dataset"] == grid["dataset"].iloc[0]]
-    first = first[first["cost_model"] == first["cost_model"].iloc[0]]
-    budgets = np.sort(first["budget"].unique())
+    grids = set()
+    for _, model in grid.groupby("cost_model", sort=True):
+        first = model[model["dataset"] == model["dataset"].iloc[0]]
+        grids.add(tuple(np.sort(first["budget"].unique())))
+    if len(grids) > 1:
+        return "its third of each cost model's own grid"
+    budgets = np.array(grids.pop())
     inside = in_budget_band(np.arange(budgets.size), budgets.size, band)
     return ", ".join(f"{b:g}" for b in budgets[inside])
 

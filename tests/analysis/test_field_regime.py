@@ -160,3 +160,27 @@ def test_the_mean_cost_rows_bound_the_trials_correlation_from_each_test_rows_los
     narrower = width < before - 1e-9
     assert narrower.sum() >= 3
     assert (rows.loc[narrower, "correlation"] < 0.5).all()
+
+
+def test_a_pool_of_cost_models_with_grids_of_their_own_names_no_single_grid():
+    """Turney's pool holds cost models priced in dollars of their own: a band's budgets are
+    the same third of each grid, so the first page lists none of them as the pool's."""
+    from budgetboost.report.findings import _band_budgets
+
+    def grid(dataset, cost_model, budgets):
+        return pd.DataFrame({"dataset": dataset, "cost_model": cost_model, "budget": budgets})
+
+    pools = pd.Series({"turney": "turney", "turney_pima": "turney", "unit": "unit"})
+    binding = pd.concat(
+        [
+            grid("heart", "turney", [10.0, 20.0, 30.0]),
+            grid("pima", "turney_pima", [2.0, 4.0, 6.0]),
+            grid("a", "unit", [1.0, 2.0, 3.0]),
+            grid("b", "unit", [1.0, 2.0, 3.0]),
+        ]
+    )
+    assert _band_budgets(binding, pools, "turney", "small") == (
+        "its third of each cost model's own grid"
+    )
+    assert _band_budgets(binding, pools, "unit", "small") == "1"
+    assert _band_budgets(binding, pools, "unit (binding)", "large") == "3"
