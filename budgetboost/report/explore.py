@@ -595,7 +595,9 @@ function drawCurves(st) {
       "at each budget as a mean-cost level (linear between points, the costliest point's " +
       "error above it, nothing below its cheapest)." : "") :
     `Mean test error over trials; interval: ${Math.round(D.confidence * 100)} % as in ` +
-    `summary.md, clipped to [0, 1], not drawn below ${D.min_interval} trials.` +
+    `summary.md (one method's error on the dataset's population), clipped to [0, 1], not ` +
+    `drawn below ${D.min_interval} trials. Bars that overlap can still differ: the paired ` +
+    `comparisons of the findings decide.` +
     (st.reading === "mean" ? " Each point is a budget's operating point at its mean cost " +
       "per test example." : "");
   if (!traces.length) $("curves-note").textContent = "Nothing to draw: no chosen method has " +

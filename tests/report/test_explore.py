@@ -212,6 +212,14 @@ def test_the_page_is_self_contained_and_a_label_stays_text(results):
     assert page.count("</script>") == 3  # plotly.js, the data, the page's script
 
 
+def test_the_curves_caption_says_what_a_dataset_interval_is(results):
+    """A dataset's bars are each method's error on the dataset's population, wider than the
+    paired differences that decide: the caption says so, lest overlap read as no difference."""
+    page = explore_page(explore_data(results, CATALOGUE), "run")
+    assert "one method's error on the dataset's population" in page
+    assert "Bars that overlap can still differ: the paired" in page
+
+
 # ------------------------------------------------------------------ headless chromium
 
 
