@@ -269,6 +269,24 @@ def test_the_pipeline_benchmark_sums_a_cells_blocks(tmp_path):
     assert computed == {("heart", "uniform_0_2", "greedy"): 8.5}
 
 
+def test_the_first_run_benchmark_prints_its_median_and_the_runs_spread():
+    """A noisy machine moves the first run's wall by a fifth from run to run: the summary
+    gives the median and the range of the runs it is the median of."""
+    import pandas as pd
+
+    module = runpy.run_path(str(REPO / "benchmarks" / "first_run.py"), run_name="not_main")
+    jobs = pd.DataFrame({"rule": ["train", "train", "plot"], "seconds": [2.0, 3.0, 1.5]})
+    runs = [
+        {"run_wall": wall, "run_cpu": 2 * wall, "report_wall": 10.0, "report_cpu": 9.0}
+        for wall in (91.5, 74.9, 81.7)
+    ]
+    text = module["summary"](runs, jobs, 2)
+    assert "median of 3: **82 s wall** (runs of 75-92 s), 163 CPU-s" in text
+    assert "| train | 2 | 5.0 |" in text and "| all | 3 | 6.5 |" in text
+    one = module["summary"](runs[:1], jobs, 2)
+    assert "median of 1: **92 s wall**, 183 CPU-s" in one and "runs of" not in one
+
+
 @pytest.mark.slow
 def test_every_train_job_logs_where_its_cpu_outside_the_estimators_goes(base_run):
     """Each train job of a real run logs its CPU at the start of its work, after its
