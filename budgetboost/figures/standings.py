@@ -9,6 +9,7 @@ undecided), and an asterisk in each cell of a dataset where the band binds
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -16,6 +17,7 @@ import pandas as pd
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
+from matplotlib.textpath import TextPath
 
 from budgetboost.analysis.average_cost import READINGS
 from budgetboost.analysis.leads import STANDINGS, standings_of_run
@@ -124,9 +126,12 @@ def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Fig
     bands = [b for b in FINDING_BANDS if b in set(found["band"])]
     families = _family_order(found["family"])
     columns = len(readings) * len(bands)
-    rows = [max(3, found.loc[found["pool"] == pool, "label"].nunique()) for pool in pools]
     cell = 0.15  # inches per dataset (a row) and per family (a column)
     with style, paper:
+        rows = [
+            max(3, found.loc[found["pool"] == pool, "label"].nunique(), _rows_for(pool, cell))
+            for pool in pools
+        ]
         fig = Figure(
             figsize=(
                 3.6 + columns * (0.25 + cell * len(families)),
@@ -145,8 +150,7 @@ def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Fig
                     title = f"{_READING_TITLES[reading]},\n{_BAND_TITLES.get(band, band)}"
                     axes[i, j].set_title(title, fontsize=9)
                 axes[i, j].tick_params(labelleft=j == 0, labelbottom=i == len(pools) - 1)
-            name = "the paper's experiments" if pool == ALL else f"pool {pool}"
-            axes[i, 0].set_ylabel(name, fontsize=9)
+            axes[i, 0].set_ylabel(_pool_name(pool), fontsize=_LABEL_SIZE)
         fig.legend(
             handles=[
                 Patch(color=STANDING_COLOURS[s], label=s.replace("_", " ")) for s in STANDINGS
@@ -155,6 +159,21 @@ def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Fig
             fontsize=8,
         )
     return fig
+
+
+#: Font size (points) of a pool's name beside its panels.
+_LABEL_SIZE = 9
+
+
+def _pool_name(pool: str) -> str:
+    return "the paper's experiments" if pool == ALL else f"pool {pool}"
+
+
+def _rows_for(pool: str, cell: float) -> int:
+    """Rows of ``cell`` inches a pool's panels need for its name, drawn rotated beside them
+    (a pool of one dataset, a real-cost experiment, is otherwise shorter than its name)."""
+    length = TextPath((0, 0), _pool_name(pool), size=_LABEL_SIZE).get_extents().width / 72
+    return math.ceil(length / cell)
 
 
 def _order(context: FigureContext):

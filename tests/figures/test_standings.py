@@ -4,6 +4,8 @@ each panel's rows, and where each band binds marked in that band's panels."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from synthetic_results import PEER, PEER_CATALOGUE, const, curve_shards, sizes_for
 
 from budgetboost.analysis.binding import Prices
@@ -54,3 +56,29 @@ def test_each_panel_marks_the_datasets_its_band_binds_on():
         band = {"small": "small", "medium": "medium", "larger": "large"}[title.split()[-2]]
         assert marked == binding[(reading, band)], title
         assert stars == families * len(marked), title
+
+
+def test_a_pool_of_one_dataset_keeps_its_name_beside_its_own_panels():
+    """A pool with one dataset (a real-cost experiment of its own) gets panels tall enough
+    for its rotated name: the name ends inside its panels' height, not beside the next
+    pool's rows."""
+    curves = {"streed": lambda b: 0.22 - 0.01 * b, "smoothed": const(0.16), PEER: const(0.15)}
+    many = curve_shards(curves, cost_model="unit", trials=6, reference=None)
+    one = curve_shards(
+        curves, datasets=["heart"], cost_model="a_long_pool_name", trials=6, reference=None
+    )
+    shards = pd.concat([many, one], ignore_index=True)
+    field = {"unit": "unit", "a_long_pool_name": "a_long_pool_name"}
+    results = aggregate(shards, CATALOGUE, "uniform_0_2", sizes_for(shards), field=field)
+    tables = {name: getattr(results, name) for name in figures.TABLES}
+    spec = figures.load()["field_standings"]
+    fig = spec.draw({t: tables[t] for t in spec.tables}, make_context(CATALOGUE, spec.families))
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    firsts = [ax for ax in fig.axes if ax.images and ax.get_ylabel()]
+    assert [ax.get_ylabel() for ax in firsts] == ["pool unit", "pool a_long_pool_name"]
+    for ax in firsts:
+        label = ax.yaxis.label.get_window_extent(renderer)
+        panel = ax.get_window_extent(renderer)
+        assert panel.y0 - 1 <= label.y0 and label.y1 <= panel.y1 + 1, ax.get_ylabel()

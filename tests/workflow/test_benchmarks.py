@@ -287,6 +287,39 @@ def test_the_first_run_benchmark_prints_its_median_and_the_runs_spread():
     assert "median of 1: **92 s wall**, 183 CPU-s" in one and "runs of" not in one
 
 
+def test_the_leads_benchmark_draws_each_test_rows_loss_from_a_shared_pool():
+    """``benchmarks/leads.py``'s rows: a trial's error is the mean of its test rows' losses,
+    its test rows are distinct rows of the pool, and where every method reads the same
+    latent (hardness 1, no training effect) a method of lower true error is wrong on a
+    subset of the rows another is wrong on, the same rows where they tie (here the leader is
+    0.1 ahead on the first dataset only)."""
+    import numpy as np
+
+    from budgetboost.data.splits import SplitSizes
+
+    module = runpy.run_path(str(REPO / "benchmarks" / "leads.py"), run_name="not_main")
+    sizes = {"a": SplitSizes(60, 40, 100), "b": SplitSizes(30, 50, 80)}
+    means, truth, tests = module["simulate_rows"](
+        np.random.default_rng(0), sizes, 0.1, 1, 0.0, 1.0, 0.0
+    )
+    assert len(means) == len(module["METHODS"]) * 2 * module["TRIALS"]
+    losses = np.stack(means["losses"].map(lambda v: v.mean()).to_numpy())
+    assert np.allclose(losses, means["error"])
+    for name, size in sizes.items():
+        for rows in tests[name].values():
+            assert len(set(rows.tolist())) == size.n_test and rows.max() < size.n_pool
+    leader = means[means["algorithm"] == module["LEADER"]].set_index(["dataset", "trial"])
+    other = means[means["algorithm"] == "greedy"].set_index(["dataset", "trial"])
+    for key in leader.index:
+        mine, theirs = leader.at[key, "losses"], other.at[key, "losses"]
+        assert np.all(mine <= theirs)
+        if key[0] == "b":  # no lead there: the same rows wrong
+            assert np.array_equal(mine, theirs)
+    ahead = leader.loc["a", "error"].sum() < other.loc["a", "error"].sum()
+    assert ahead
+    assert truth[list(module["METHODS"]).index(module["LEADER"])].tolist() == [-0.1, 0.0]
+
+
 @pytest.mark.slow
 def test_every_train_job_logs_where_its_cpu_outside_the_estimators_goes(base_run):
     """Each train job of a real run logs its CPU at the start of its work, after its
