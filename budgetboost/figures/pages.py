@@ -18,7 +18,10 @@ from typing import TypeVar
 
 __all__ = [
     "MAX_SHOWN_HEIGHT",
+    "PNG_DPI",
     "SCREEN_WIDTH",
+    "fits",
+    "most_that_fit",
     "page_name",
     "paginate",
     "shown_height",
@@ -33,10 +36,30 @@ SCREEN_WIDTH = 1400
 MAX_SHOWN_HEIGHT = 2 * 1000
 
 
+#: The PNGs' resolution (dots per inch; :func:`budgetboost.figures.style.save_figure`).
+PNG_DPI = 150
+
+
 def shown_height(width: float, height: float) -> float:
     """The height (pixels) of a ``width`` x ``height`` pixel image shown at most
     :data:`SCREEN_WIDTH` wide, never enlarged: what :data:`MAX_SHOWN_HEIGHT` bounds."""
     return height * min(1.0, SCREEN_WIDTH / width)
+
+
+def fits(width: float, height: float) -> bool:
+    """Whether a figure of ``width`` x ``height`` inches, saved at :data:`PNG_DPI`, is
+    shown within :data:`MAX_SHOWN_HEIGHT`."""
+    return shown_height(width * PNG_DPI, height * PNG_DPI) <= MAX_SHOWN_HEIGHT
+
+
+def most_that_fit(size: Callable[[int], tuple[float, float]], limit: int = 1000) -> int:
+    """The most units a page holds: the largest ``n`` (at least 1, at most ``limit``) whose
+    figure, ``size(n)`` inches wide and tall, :func:`fits`; a page's figure grows with its
+    units, so the first that does not fit ends the search."""
+    n = 1
+    while n < limit and fits(*size(n + 1)):
+        n += 1
+    return n
 
 
 def paginate(

@@ -38,7 +38,7 @@ from budgetboost.analysis.bands import BAND_LABELS, BANDS
 from budgetboost.analysis.ranks import nemenyi_p
 from budgetboost.analysis.roles import paper_experiments
 from budgetboost.catalogue import FAMILIES, Catalogue
-from budgetboost.figures.pages import paginate
+from budgetboost.figures.pages import most_that_fit, paginate
 from budgetboost.figures.registry import PLACEHOLDER_GID, FigureContext, figure
 
 __all__ = ["OUTCOME_COLOURS", "draw_cd_diagram", "figure_cd", "figure_outcomes"]
@@ -360,15 +360,7 @@ def figure_outcomes(
     columns = (catalogue if catalogue is not None else Catalogue.default()).sort(table["x"])
     bands = [b for b in BANDS if b in set(table["band"])]
     n_rows, n_cols = len(index), len(columns)
-    # the bands one above the other: side by side, 38 datasets' grid ran to 4,113 px and
-    # was unreadable at a page's width
-    fig = Figure(
-        figsize=(
-            max(7.0, 3.0 + 0.62 * max(n_cols, 3)),
-            1.6 + max(len(bands), 1) * (1.9 + 0.3 * max(n_rows, 2)),
-        ),
-        layout="constrained",
-    )
+    fig = Figure(figsize=_grid_size(n_rows, n_cols, len(bands)), layout="constrained")
     if not bands or n_rows == 0 or n_cols == 0:
         ax = fig.add_subplot()
         ax.set_axis_off()
@@ -481,27 +473,57 @@ def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureConte
     return figure_cd(ranked, catalogue=catalogue)
 
 
-#: Rows (dataset, cost model) of the outcome grid on one page: its three bands of twelve rows
-#: stay within two screens (:mod:`budgetboost.figures.pages`).
-GRID_ROWS = 12
+def _grid_size(n_rows: int, n_cols: int, n_bands: int) -> tuple[float, float]:
+    """The size (inches) of :func:`figure_outcomes`' grid of ``n_rows`` (dataset, cost model)
+    rows by ``n_cols`` algorithms in each of ``n_bands`` panels, one above the other (side by
+    side, 38 datasets' grid ran to 4,113 px and was unreadable at a page's width)."""
+    return (
+        max(7.0, 3.0 + 0.62 * max(n_cols, 3)),
+        1.6 + max(n_bands, 1) * (1.9 + 0.3 * max(n_rows, 2)),
+    )
+
+
+def _rows_per_page(columns: int) -> int:
+    """The (dataset, cost model) rows a page of the outcome grid holds with ``columns``
+    algorithms in every band."""
+    return most_that_fit(lambda n: _grid_size(n, columns, len(BANDS)))
+
+
+def _control_rows(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> pd.DataFrame:
+    """The comparisons of :func:`against_smoothed`: each algorithm the figure draws against
+    the control."""
+    comparisons = tables["comparisons"]
+    rows = comparisons[comparisons["question"] == "control"]
+    return rows[rows["x"].isin(context.algorithms(rows["x"]))]
 
 
 def outcome_pages(
     tables: Mapping[str, pd.DataFrame], context: FigureContext
 ) -> list[list[tuple[str, str]]]:
     """The (dataset, cost model) rows of each page of :func:`against_smoothed`: the paper's
-    experiments on which the control ran (those of its comparisons), :data:`GRID_ROWS` at
-    most a page, each cost model's on pages of its own when they do not fit one."""
+    experiments on which the control ran (those of its comparisons), as many a page as keep
+    its grid of every other algorithm of those experiments in every band within two screens
+    (:func:`budgetboost.figures.pages.most_that_fit`), each cost model's on pages of its own
+    when they do not fit one. Read off the summary alone, as planning knows it
+    (:func:`budgetboost.figures.registry.planned`)."""
     summary = tables["summary"]
     catalogue = context.catalogue.including(summary["algorithm"])
     control = catalogue.with_role("smoothed") or "smoothed"
     ran = paper_experiments(summary, summary, catalogue)
-    ran = ran[ran["algorithm"] == control]
-    pairs = sorted(set(zip(ran["dataset"], ran["cost_model"], strict=True)))
-    if len(pairs) > GRID_ROWS:  # the cost models' pages in config order
+    at = ran[ran["algorithm"] == control]
+    pairs = sorted(set(zip(at["dataset"], at["cost_model"], strict=True)))
+    beside = ran[
+        pd.MultiIndex.from_frame(ran[["dataset", "cost_model"]]).isin(pairs)
+        & (ran["algorithm"] != control)
+    ]
+    by_model = beside.groupby("cost_model")["algorithm"]
+    columns = [len(context.algorithms(names)) for _, names in by_model]
+    # the narrowest cost model's grid holds the fewest rows
+    per_page = min((_rows_per_page(n) for n in columns), default=1)
+    if len(pairs) > per_page:  # the cost models' pages in config order
         order = list(context.cost_models)
         pairs.sort(key=lambda p: order.index(p[1]) if p[1] in order else len(order))
-    return paginate(pairs, GRID_ROWS, group=lambda pair: pair[1])
+    return paginate(pairs, per_page, group=lambda pair: pair[1])
 
 
 @figure(
@@ -523,11 +545,9 @@ Smoothed).
 )
 def against_smoothed(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """The outcome grid of the run's budgeted algorithms against Smoothed."""
-    comparisons = tables["comparisons"]
-    rows = comparisons[comparisons["question"] == "control"]
+    rows = _control_rows(tables, context)
     catalogue = context.catalogue.including(rows["x"])
     control = catalogue.with_role("smoothed") or "smoothed"
-    rows = rows[rows["x"].isin(context.algorithms(rows["x"]))]
     pages = outcome_pages(tables, context)
     page = ""
     if len(pages) > 1:

@@ -23,6 +23,7 @@ from budgetboost.analysis.average_cost import READINGS
 from budgetboost.analysis.leads import STANDINGS, standings_of_run
 from budgetboost.analysis.vocabulary import ALL, FINDING_BANDS
 from budgetboost.catalogue import FIELD_FAMILIES
+from budgetboost.figures.pages import fits
 from budgetboost.figures.panels import placeholder
 from budgetboost.figures.registry import FigureContext, figure
 from budgetboost.figures.style import paper_style
@@ -84,6 +85,87 @@ def _standings_content(tables: Mapping[str, pd.DataFrame], context: FigureContex
     return bool(context.catalogue.including(ran).of_family(*FIELD_FAMILIES))
 
 
+def standings_pages(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> list[list[str]]:
+    """The pools each page of :func:`standings` draws: in the config's order, a pool joining
+    the page before while it stays within two screens (:func:`budgetboost.figures.pages.fits`;
+    the suite's two field pools of 38 datasets, Turney's and the cube ran to 2,273 px on
+    one). Read off the summary alone, as planning knows it
+    (:func:`budgetboost.figures.registry.planned`): each pool's (dataset, cost model) pairs
+    where a method of the field's question ran, its full grid of two readings by three bands
+    and the families of those methods."""
+    summary = tables["summary"]
+    catalogue = context.catalogue.including(summary["algorithm"])
+    ran = summary[summary["algorithm"].isin(catalogue.field_contenders())]
+    if context.field:
+        ran = ran[ran["cost_model"].isin(context.field)]
+    pools = ran["cost_model"].map(context.field) if context.field else ALL
+    ran = ran.assign(pool=pools)
+    if ran.empty:
+        return [[]]
+    order = list(dict.fromkeys([*context.field.values(), ALL]))
+    style, paper = paper_style()
+    with style, paper:  # the names measured in the figure's font
+        rows = {
+            pool: max(3, len(part[["dataset", "cost_model"]].drop_duplicates()), _rows_for(pool))
+            for pool, part in sorted(ran.groupby("pool"), key=lambda item: order.index(item[0]))
+        }
+    columns = len(READINGS) * len(FINDING_BANDS)
+    families = len({catalogue[a].family for a in ran["algorithm"].unique()})
+    pages: list[list[str]] = []
+    for pool, height in rows.items():
+        if pages and fits(*_size([rows[p] for p in pages[-1]] + [height], columns, families)):
+            pages[-1].append(pool)
+        else:
+            pages.append([pool])
+    return pages
+
+
+#: Inches per dataset (a row) and per family (a column).
+_CELL = 0.15
+#: Font size (points) of a pool's name beside its panels.
+_LABEL_SIZE = 9
+
+
+def _labelled(found: pd.DataFrame) -> pd.DataFrame:
+    """``found`` with each row's ``label``: its dataset, and its cost model where the pool
+    holds several (Turney's experiments)."""
+    if found.empty:
+        return found.assign(label=pd.Series(dtype=str))
+    several = found.groupby("pool")["cost_model"].nunique()
+    return found.assign(
+        label=[
+            f"{d} ({c})" if several[p] > 1 else d
+            for d, c, p in zip(found["dataset"], found["cost_model"], found["pool"], strict=True)
+        ]
+    )
+
+
+def _size(rows: list[int], columns: int, families: int) -> tuple[float, float]:
+    """The figure's size (inches) for pools of ``rows`` rows each and ``columns`` panels of
+    ``families`` columns."""
+    return (
+        3.6 + columns * (0.25 + _CELL * families),
+        2.2 + 0.45 * len(rows) + _CELL * sum(rows),
+    )
+
+
+def _pool_rows(found: pd.DataFrame, pool: str) -> int:
+    """The rows a pool's panels take: its datasets, at least 3 and as many as its rotated
+    name needs (a pool of one dataset, the cube, is otherwise shorter than its name; as
+    :func:`standings_pages` counts them)."""
+    return max(3, found.loc[found["pool"] == pool, "label"].nunique(), _rows_for(pool))
+
+
+def _pool_name(pool: str) -> str:
+    return "the paper's experiments" if pool == ALL else f"pool {pool}"
+
+
+def _rows_for(pool: str) -> int:
+    """Rows of :data:`_CELL` inches the pool's name needs, drawn rotated beside its panels."""
+    length = TextPath((0, 0), _pool_name(pool), size=_LABEL_SIZE).get_extents().width / 72
+    return math.ceil(length / _CELL)
+
+
 @figure(
     "field_standings",
     title="where each family leads, per dataset",
@@ -91,6 +173,7 @@ def _standings_content(tables: Mapping[str, pd.DataFrame], context: FigureContex
     families=("peer", *FIELD_FAMILIES),  # and their opponents, as the field's figure
     tables=("summary", "findings", "field_mean_cost", "binding"),
     content=_standings_content,
+    pages=standings_pages,
     caption="""
 **Where each family leads, per dataset.** For each pool of the field's regime (prices per
 raw attribute, budgets in attributes' worth; or the paper's experiments where a run has no
@@ -106,39 +189,31 @@ at the band's largest budget). The counts: ``leads.parquet``.
 """,
 )
 def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
-    """The per-dataset standings of the field's families (module docstring)."""
-    found = standings_of_run(tables, context.catalogue)
+    """The per-dataset standings of the field's families (module docstring), the pools of
+    this page (:func:`standings_pages`)."""
+    found = _labelled(standings_of_run(tables, context.catalogue))
     style, paper = paper_style()
     if found.empty:
         with style, paper:
             fig = Figure(figsize=(8.0, 3.0), layout="constrained")
             placeholder(fig.add_subplot(), "the field's question has no per-dataset rows")
         return fig
-    several = found.groupby("pool")["cost_model"].nunique()
-    found = found.assign(
-        label=[
-            f"{d} ({c})" if several[p] > 1 else d
-            for d, c, p in zip(found["dataset"], found["cost_model"], found["pool"], strict=True)
-        ]
-    )
-    pools = list(dict.fromkeys(found["pool"]))
+    pages = standings_pages(tables, context)
+    mine = pages[context.page] if context.page < len(pages) else []
+    pools = [pool for pool in mine if pool in set(found["pool"])]
+    found = found[found["pool"].isin(pools)]
+    if found.empty:
+        with style, paper:
+            fig = Figure(figsize=(8.0, 3.0), layout="constrained")
+            placeholder(fig.add_subplot(), "no per-dataset rows in this page's pools")
+        return fig
     readings = [r for r in READINGS if r in set(found["reading"])]
     bands = [b for b in FINDING_BANDS if b in set(found["band"])]
     families = _family_order(found["family"])
-    columns = len(readings) * len(bands)
-    cell = 0.15  # inches per dataset (a row) and per family (a column)
     with style, paper:
-        rows = [
-            max(3, found.loc[found["pool"] == pool, "label"].nunique(), _rows_for(pool, cell))
-            for pool in pools
-        ]
-        fig = Figure(
-            figsize=(
-                3.6 + columns * (0.25 + cell * len(families)),
-                2.2 + 0.45 * len(pools) + cell * sum(rows),
-            ),
-            layout="constrained",
-        )
+        rows = [_pool_rows(found, pool) for pool in pools]
+        columns = len(readings) * len(bands)
+        fig = Figure(figsize=_size(rows, columns, len(families)), layout="constrained")
         axes = fig.subplots(len(pools), columns, squeeze=False, gridspec_kw={"height_ratios": rows})
         for i, pool in enumerate(pools):
             in_pool = found[found["pool"] == pool]
@@ -158,22 +233,9 @@ def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Fig
             loc="outside right upper",
             fontsize=8,
         )
+        if len(pages) > 1:
+            fig.suptitle(f"page {context.page + 1} of {len(pages)}", fontsize=9)
     return fig
-
-
-#: Font size (points) of a pool's name beside its panels.
-_LABEL_SIZE = 9
-
-
-def _pool_name(pool: str) -> str:
-    return "the paper's experiments" if pool == ALL else f"pool {pool}"
-
-
-def _rows_for(pool: str, cell: float) -> int:
-    """Rows of ``cell`` inches a pool's panels need for its name, drawn rotated beside them
-    (a pool of one dataset, a real-cost experiment, is otherwise shorter than its name)."""
-    length = TextPath((0, 0), _pool_name(pool), size=_LABEL_SIZE).get_extents().width / 72
-    return math.ceil(length / cell)
 
 
 def _order(context: FigureContext):

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from budgetboost.data.io import atomic_path
+from budgetboost.figures.pages import PNG_DPI
 
 __all__ = [
     "PAPER_CONTEXT",
@@ -214,7 +215,8 @@ def _missing_glyph(text: str) -> str | None:
 
 
 def save_figure(fig, *paths: str | os.PathLike) -> None:
-    """Write ``fig`` to each path (format from the suffix: .png at 150 dpi, .pdf) atomically.
+    """Write ``fig`` to each path (format from the suffix: .png at
+    :data:`~budgetboost.figures.pages.PNG_DPI`, .pdf) atomically.
 
     Creation dates and software versions are left out so unchanged results give unchanged
     files.
@@ -226,4 +228,4 @@ def save_figure(fig, *paths: str | os.PathLike) -> None:
             "png": {"Software": None},
         }.get(fmt)
         with atomic_path(path, suffix=f".{fmt}") as tmp:
-            fig.savefig(tmp, format=fmt, dpi=150, metadata=metadata)
+            fig.savefig(tmp, format=fmt, dpi=PNG_DPI, metadata=metadata)

@@ -17,7 +17,16 @@ from budgetboost.catalogue import Catalogue
 from budgetboost.checks import check_all
 from budgetboost.data.yamlfile import load_yaml
 from budgetboost.figures import registry as figures
-from budgetboost.figures.pages import MAX_SHOWN_HEIGHT, page_name, paginate, shown_height
+from budgetboost.figures.pages import (
+    MAX_SHOWN_HEIGHT,
+    PNG_DPI,
+    fits,
+    most_that_fit,
+    page_name,
+    paginate,
+    shown_height,
+)
+from budgetboost.figures.ranks import _grid_size
 from budgetboost.pipeline.plan import Plan
 
 from .helpers import PAPER_DATASETS, make_context
@@ -47,6 +56,27 @@ def test_shown_height_scales_a_wide_image_to_the_screen_and_never_enlarges():
     assert shown_height(2800, 3000) == 1500
     assert shown_height(700, 1900) == 1900
     assert MAX_SHOWN_HEIGHT == 2000
+
+
+def test_a_page_holds_the_most_units_whose_figure_fits_two_screens():
+    """A 7-inch figure is shown as drawn: 13.3 inches at 150 dpi fill two screens; a
+    14-inch-wide one is scaled to 1,400 px, so it may be half as tall again."""
+    assert fits(7.0, 2000 / PNG_DPI) and not fits(7.0, 2001 / PNG_DPI)
+    assert fits(14.0, 20.0) and not fits(14.0, 20.1)  # 2,100 px wide, shown at 2/3
+    assert most_that_fit(lambda n: (7.0, 1.0 + n)) == 12  # 13.3 inches hold 12 of 1
+    assert most_that_fit(lambda n: (7.0, 20.0)) == 1  # a page holds one unit at least
+    assert most_that_fit(lambda n: (7.0, 1.0), limit=50) == 50
+
+
+@pytest.mark.parametrize("columns", [1, 5, 13, 30])
+@pytest.mark.parametrize("bands", [1, 2, 3])
+def test_the_outcome_grids_pages_fit_whatever_their_columns(columns, bands):
+    """The suite's grid of 13 algorithms in 3 bands ran to 2,063 px on pages of 12 rows: the
+    rows a page holds follow from the grid's width, so every page fits and one row more
+    would not."""
+    rows = most_that_fit(lambda n: _grid_size(n, columns, bands))
+    assert fits(*_grid_size(rows, columns, bands))
+    assert not fits(*_grid_size(rows + 1, columns, bands))
 
 
 def _plan(edit=None):

@@ -3,6 +3,8 @@ each panel's rows, and where each band binds marked in that band's panels."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -35,7 +37,8 @@ def test_each_panel_marks_the_datasets_its_band_binds_on():
     )
     tables = {name: getattr(results, name) for name in figures.TABLES}
     spec = figures.load()["field_standings"]
-    fig = spec.draw({t: tables[t] for t in spec.tables}, make_context(CATALOGUE, spec.families))
+    context = replace(make_context(CATALOGUE, spec.families), field={"unit": "unit"})
+    fig = spec.draw({t: tables[t] for t in spec.tables}, context)
 
     found = standings_of_run(tables, CATALOGUE)
     binding = found.groupby(["reading", "band"])["binds"].agg(
@@ -72,7 +75,8 @@ def test_a_pool_of_one_dataset_keeps_its_name_beside_its_own_panels():
     results = aggregate(shards, CATALOGUE, "uniform_0_2", sizes_for(shards), field=field)
     tables = {name: getattr(results, name) for name in figures.TABLES}
     spec = figures.load()["field_standings"]
-    fig = spec.draw({t: tables[t] for t in spec.tables}, make_context(CATALOGUE, spec.families))
+    context = replace(make_context(CATALOGUE, spec.families), field=field)
+    fig = spec.draw({t: tables[t] for t in spec.tables}, context)
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
@@ -82,3 +86,35 @@ def test_a_pool_of_one_dataset_keeps_its_name_beside_its_own_panels():
         label = ax.yaxis.label.get_window_extent(renderer)
         panel = ax.get_window_extent(renderer)
         assert panel.y0 - 1 <= label.y0 and label.y1 <= panel.y1 + 1, ax.get_ylabel()
+
+
+def test_pools_too_tall_for_one_page_go_on_pages_that_fit():
+    """The suite's two field pools of 38 datasets, Turney's five experiments and the cube ran
+    to 2,273 px on one page: planned from the summary alone (as the workflow plans its
+    files), the pools go on pages in the config's order, each within two screens, a small
+    pool sharing the page before it where it fits; the last pool alone would fit with the
+    second to last, but not the four together."""
+    from budgetboost.figures.pages import fits
+    from budgetboost.figures.standings import _rows_for, _size, standings_pages
+
+    field = {"attribute_0_2": "attribute_0_2", "attribute_unit": "attribute_unit"}
+    field |= {f"turney_{i}": "turney" for i in range(5)} | {"synthetic_unit": "synthetic"}
+    pairs = [(f"d{i}", c) for c in ("attribute_0_2", "attribute_unit") for i in range(38)]
+    pairs += [(f"t{i}", f"turney_{i}") for i in range(5)] + [("cube", "synthetic_unit")]
+    families = ("peer", "optimal_tree", "forest", "acquisition", "selection")
+    catalogue = Catalogue({"smoothed": {}, **{f"m_{f}": {"family": f} for f in families}})
+    methods = ("smoothed", *(f"m_{f}" for f in families))
+    summary = pd.DataFrame(
+        [(d, c, a) for d, c in pairs for a in methods],
+        columns=["dataset", "cost_model", "algorithm"],
+    )
+    spec = figures.load()["field_standings"]
+    context = replace(make_context(catalogue, spec.families), field=field)
+    pages = standings_pages({"summary": summary}, context)
+    assert pages == [["attribute_0_2", "attribute_unit"], ["turney", "synthetic"]]
+    rows = {"attribute_0_2": 38, "attribute_unit": 38}
+    rows |= {pool: max(3, n, _rows_for(pool)) for pool, n in (("turney", 5), ("synthetic", 1))}
+    for page in pages:
+        assert fits(*_size([rows[p] for p in page], 6, len(methods)))
+    assert not fits(*_size(list(rows.values()), 6, len(methods)))
+    assert spec.page_count({"summary": summary}, context) == 2
