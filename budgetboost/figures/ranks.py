@@ -489,14 +489,6 @@ def _rows_per_page(columns: int) -> int:
     return most_that_fit(lambda n: _grid_size(n, columns, len(BANDS)))
 
 
-def _control_rows(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> pd.DataFrame:
-    """The comparisons of :func:`against_smoothed`: each algorithm the figure draws against
-    the control."""
-    comparisons = tables["comparisons"]
-    rows = comparisons[comparisons["question"] == "control"]
-    return rows[rows["x"].isin(context.algorithms(rows["x"]))]
-
-
 def outcome_pages(
     tables: Mapping[str, pd.DataFrame], context: FigureContext
 ) -> list[list[tuple[str, str]]]:
@@ -545,9 +537,11 @@ Smoothed).
 )
 def against_smoothed(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """The outcome grid of the run's budgeted algorithms against Smoothed."""
-    rows = _control_rows(tables, context)
+    comparisons = tables["comparisons"]
+    rows = comparisons[comparisons["question"] == "control"]
     catalogue = context.catalogue.including(rows["x"])
     control = catalogue.with_role("smoothed") or "smoothed"
+    rows = rows[rows["x"].isin(context.algorithms(rows["x"]))]
     pages = outcome_pages(tables, context)
     page = ""
     if len(pages) > 1:

@@ -156,6 +156,15 @@ def _pool_rows(found: pd.DataFrame, pool: str) -> int:
     return max(3, found.loc[found["pool"] == pool, "label"].nunique(), _rows_for(pool))
 
 
+def _placeholder(text: str) -> Figure:
+    """A figure that says it has nothing to draw."""
+    style, paper = paper_style()
+    with style, paper:
+        fig = Figure(figsize=(8.0, 3.0), layout="constrained")
+        placeholder(fig.add_subplot(), text)
+    return fig
+
+
 def _pool_name(pool: str) -> str:
     return "the paper's experiments" if pool == ALL else f"pool {pool}"
 
@@ -192,21 +201,15 @@ def standings(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Fig
     """The per-dataset standings of the field's families (module docstring), the pools of
     this page (:func:`standings_pages`)."""
     found = _labelled(standings_of_run(tables, context.catalogue))
-    style, paper = paper_style()
     if found.empty:
-        with style, paper:
-            fig = Figure(figsize=(8.0, 3.0), layout="constrained")
-            placeholder(fig.add_subplot(), "the field's question has no per-dataset rows")
-        return fig
+        return _placeholder("the field's question has no per-dataset rows")
     pages = standings_pages(tables, context)
     mine = pages[context.page] if context.page < len(pages) else []
     pools = [pool for pool in mine if pool in set(found["pool"])]
     found = found[found["pool"].isin(pools)]
     if found.empty:
-        with style, paper:
-            fig = Figure(figsize=(8.0, 3.0), layout="constrained")
-            placeholder(fig.add_subplot(), "no per-dataset rows in this page's pools")
-        return fig
+        return _placeholder("no per-dataset rows in this page's pools")
+    style, paper = paper_style()
     readings = [r for r in READINGS if r in set(found["reading"])]
     bands = [b for b in FINDING_BANDS if b in set(found["band"])]
     families = _family_order(found["family"])
