@@ -437,12 +437,25 @@ def _labels(context: FigureContext) -> dict[str, str]:
     return {name: context.catalogue.label(name) for name in context.catalogue}
 
 
+def _ranked(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> pd.DataFrame:
+    """The ranks table's rows of the figure's algorithms."""
+    table = tables["ranks"]
+    return table[table["algorithm"].isin(context.algorithms(table["algorithm"]))]
+
+
+def _ranked_bands(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> bool:
+    """Whether :func:`critical_difference` draws a diagram (a band of :data:`BANDS` ranked),
+    read off the table without drawing: the report's first page asks of every figure."""
+    return bool(set(_ranked(tables, context)["band"]) & set(BANDS))
+
+
 @figure(
     "critical_difference",
     title="ranks across datasets (critical differences)",
     category="Rank statistics",
     families=RANKED_FAMILIES,
     tables=("ranks",),
+    content=_ranked_bands,
     caption="""
 **Critical-difference diagrams** (Demšar, JMLR 2006) at small, medium and larger budgets (the
 lowest, middle and highest third of each budget grid). A dataset counts once: its error is the
@@ -467,10 +480,8 @@ depends on those two alone and is read against the margin of practical equivalen
 )
 def critical_difference(tables: Mapping[str, pd.DataFrame], context: FigureContext) -> Figure:
     """CD diagrams of the run's budgeted algorithms, one per budget band."""
-    table = tables["ranks"]
-    catalogue = context.catalogue.including(table["algorithm"])
-    ranked = table[table["algorithm"].isin(context.algorithms(table["algorithm"]))]
-    return figure_cd(ranked, catalogue=catalogue)
+    catalogue = context.catalogue.including(tables["ranks"]["algorithm"])
+    return figure_cd(_ranked(tables, context), catalogue=catalogue)
 
 
 def _grid_size(n_rows: int, n_cols: int, n_bands: int) -> tuple[float, float]:

@@ -77,14 +77,30 @@ def _module_file(name: str, root: Path) -> Path | None:
     for path in (relative.with_suffix(".py"), relative / "__init__.py"):
         if (Path(root) / path).is_file():
             return Path(root) / path
-    if name.split(".")[0] == PACKAGE:
-        return None
-    top = _find_spec(name.split(".")[0])
-    if top is None or not _is_users(top.origin, top.submodule_search_locations):
+    top = name.split(".")[0]
+    if top == PACKAGE or not _users_top(top):
         return None  # the standard library, site-packages, built-in: a library's code
     spec = _find_spec(name)
     origin = getattr(spec, "origin", None)
     return Path(origin) if origin and origin.endswith(".py") and Path(origin).is_file() else None
+
+
+#: Each top-level module found so far: whether it is a user's own source (:func:`_users_top`).
+_TOPS: dict[str, bool] = {}
+
+
+def _users_top(top: str) -> bool:
+    """Whether the top-level module ``top`` is a user's own source, not installed code.
+
+    Remembered once found (a plan asks for every module each rule imports, and the rules
+    share most: planning resolved the same libraries' paths 8,000 times); a module not
+    found is asked again, since a user may add it later in the same process."""
+    if top not in _TOPS:
+        spec = _find_spec(top)
+        if spec is None:
+            return False
+        _TOPS[top] = _is_users(spec.origin, spec.submodule_search_locations)
+    return _TOPS[top]
 
 
 def _find_spec(name: str):
@@ -153,18 +169,26 @@ def _import_nodes(path: str, mtime_ns: int, size: int) -> tuple[ast.stmt, ...]:
     return tuple(n for n in _runtime_nodes(tree) if isinstance(n, (ast.Import, ast.ImportFrom)))
 
 
+#: The fields of a node that hold statements (an import is a statement, so it sits in one).
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
 def _runtime_nodes(tree: ast.AST):
-    """Every node of ``tree`` except those under ``if TYPE_CHECKING:`` (type-only imports
-    are not run, so the code they name is not a dependency)."""
+    """Every statement of ``tree`` (with the except handlers and match cases that hold
+    statements) except those under ``if TYPE_CHECKING:`` (type-only imports are not run, so
+    the code they name is not a dependency). Expressions are not visited: they hold no
+    import, and they are most of a module's nodes."""
     pending = [tree]
     while pending:
         node = pending.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child.test):
-                pending += child.orelse
+        for field in _STATEMENT_FIELDS:
+            children = getattr(node, field, None)
+            if not isinstance(children, list):  # absent, or a lambda's expression
                 continue
-            pending.append(child)
+            if field == "body" and isinstance(node, ast.If) and _is_type_checking(node.test):
+                continue
+            pending += children
 
 
 def _is_type_checking(test: ast.expr) -> bool:

@@ -29,6 +29,31 @@ def test_source_files_follow_package_imports(tmp_path):
     ]
 
 
+def test_source_files_follow_imports_in_every_statement_but_type_checking_ones(tmp_path):
+    """An import run at any point counts (in a function, a class, a try, a with, a loop, a
+    match, an else branch); one under ``if TYPE_CHECKING:`` is never run, so it does not."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    names = ["func", "cls", "trying", "handler", "final", "within", "loop", "case", "other"]
+    for name in [*names, "typed", "__init__"]:
+        (pkg / f"{name}.py").write_text("")
+    (pkg / "a.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "def f():\n    from . import func\n"
+        "class C:\n    import pkg.cls\n"
+        "try:\n    from . import trying\nexcept ImportError:\n    from . import handler\n"
+        "finally:\n    from . import final\n"
+        "with open(__file__):\n    from . import within\n"
+        "for _ in ():\n    pass\nelse:\n    from . import loop\n"
+        "match 1:\n    case 1:\n        from . import case\n"
+        "if TYPE_CHECKING:\n    from . import typed\nelse:\n    from . import other\n"
+        "g = lambda: 1\n"
+    )
+    files = code.source_files("pkg.a", tmp_path)
+    found = sorted(Path(f).stem for f in files)
+    assert found == sorted(["__init__", "a", *names])
+
+
 def test_source_files_follow_a_users_module_outside_the_root(tmp_path, monkeypatch):
     """An estimator on PYTHONPATH and the helper modules it imports are
     its jobs' code; the libraries it imports (installed code) are not."""

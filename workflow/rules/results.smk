@@ -94,6 +94,9 @@ rule claims:
         markdown=R("summary/claims.md"),
     log:
         L("results/claims.log"),
+    # before the figures: the first page and the claims' page wait on it, and then run
+    # beside the figures instead of after them
+    priority: 1
     conda:
         "../envs/budgetboost.yaml"
     params:
@@ -144,6 +147,7 @@ rule landing:
         R("report/landing.rst"),
     log:
         L("results/landing.log"),
+    priority: 1
     conda:
         "../envs/budgetboost.yaml"
     params:

@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import expit
 
 __all__ = ["MaskedLogistic", "fit_masked_logistic", "random_masks", "softplus"]
@@ -141,6 +140,10 @@ def fit_masked_logistic(
         slope = -yy * expit(-margin) / yy.size  # d loss / d score
         grad = np.concatenate([[slope.sum()], Z.T @ slope + penalty * theta[1:]])
         return float(loss), grad
+
+    # here: the workflow imports the estimators when it checks the config, and scipy's
+    # optimizer takes half a second to import
+    from scipy.optimize import minimize
 
     theta0 = np.zeros(1 + Z.shape[1])
     result = minimize(

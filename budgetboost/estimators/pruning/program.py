@@ -10,8 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from ..contract.pricing import Pricing
 from .forest import Forest
@@ -225,6 +223,11 @@ def solve_pruning(problem: PruningProblem, tradeoff: float) -> tuple[np.ndarray,
     else:  # without costs the sets' w are free: only the trees' constraints remain
         n_var = n_x
         pairs = problem.tree_rows
+    # here: the workflow imports the estimators when it checks the config, and scipy's
+    # optimizer takes half a second to import
+    import scipy.sparse as sp
+    from scipy.optimize import linprog
+
     n_rows = pairs.shape[1]
     A = None
     if n_rows:
