@@ -9,10 +9,13 @@ repeat, each rule's jobs and summed job seconds (Snakemake's own records). The t
 run of at most 75 s on two free cores; the load average at the start is printed beside it,
 since a busy machine lengthens the wall time and not the CPU.
 
-``--record`` writes the figures to ``docs/performance.md`` (section ``first_run``).
+``--against REV`` times a second commit too, in turn with the checked-out one (A B, B A, A
+B, ...: the machine's drift falls on both): its median, and the ratio of each pair's wall
+times, the before and after of a change on a machine whose speed moves by a tenth from run
+to run. ``--record`` writes the figures to ``docs/performance.md`` (section ``first_run``).
 
 Run from the repository root: ``python benchmarks/first_run.py [--cores 2] [--repeats 3]
-[--record]``.
+[--against REV] [--record]``.
 """
 
 from __future__ import annotations
@@ -53,19 +56,30 @@ def timed(repo: Path, *args: str) -> tuple[float, float]:
     return wall, children_cpu() - cpu
 
 
-def fresh_clone(dest: Path) -> Path:
-    """A clone of the checked-out commit: what a newcomer's ``git clone`` gives."""
+def fresh_clone(dest: Path, rev: str) -> Path:
+    """A clone of commit ``rev``: what a newcomer's ``git clone`` gives."""
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(dest)], check=True)
-    subprocess.run(
-        ["git", "checkout", "--quiet", "--detach", commit().rstrip("+")], cwd=dest, check=True
-    )
+    subprocess.run(["git", "checkout", "--quiet", "--detach", rev], cwd=dest, check=True)
     return dest
 
 
-def one_run(cores: int) -> tuple[dict[str, float], object]:
+def resolved(rev: str, parser: argparse.ArgumentParser) -> str:
+    """The full hash of commit ``rev``; a clear error when the repository has none."""
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode != 0:
+        parser.error(f"{rev!r} names no commit of {ROOT}")
+    return found.stdout.strip()
+
+
+def one_run(cores: int, rev: str) -> tuple[dict[str, float], object]:
     """One fresh clone's run and report: their seconds, and the run's job records."""
     with tempfile.TemporaryDirectory(prefix="budgetboost-first-run-") as tmp:
-        repo = fresh_clone(Path(tmp) / "repo")
+        repo = fresh_clone(Path(tmp) / "repo", rev)
         run_wall, run_cpu = timed(repo, "--cores", str(cores), "--configfile", CONFIG)
         report_wall, report_cpu = timed(repo, "--report", REPORT, "--configfile", CONFIG)
         jobs = job_records(repo)
@@ -77,6 +91,19 @@ def one_run(cores: int) -> tuple[dict[str, float], object]:
         "report_cpu": report_cpu,
     }
     return seconds, jobs
+
+
+def paired(runs: list[dict[str, float]], before: list[dict[str, float]], rev: str) -> str:
+    """One sentence on ``--against``: the other commit's median wall and CPU, and the
+    median (and range) of the checked-out commit's wall over the other's, pair by pair."""
+    ratios = [a["run_wall"] / b["run_wall"] for a, b in zip(runs, before, strict=True)]
+    walls = [r["run_wall"] for r in before]
+    return (
+        f"Against `{rev}`, in turn with it: {np.median(walls):.0f} s wall (runs of "
+        f"{min(walls):.0f}-{max(walls):.0f} s), {np.median([r['run_cpu'] for r in before]):.0f} "
+        f"CPU-s; wall this commit / that one, pair by pair: median {np.median(ratios):.2f} "
+        f"(pairs of {min(ratios):.2f}-{max(ratios):.2f})."
+    )
 
 
 def summary(runs: list[dict[str, float]], jobs, cores: int) -> str:
@@ -106,6 +133,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--against", metavar="REV", help="a commit timed in turn with this one")
     parser.add_argument("--record", action="store_true", help="write docs/performance.md")
     args = parser.parse_args()
     if args.repeats < 1:
@@ -114,13 +142,29 @@ def main() -> None:
         parser.error(f"--cores: {args.cores} is not a number of cores (1 or more)")
     if commit().endswith("+"):
         print("note: the work tree has changes; a fresh clone times the last commit only")
+    here = resolved("HEAD", parser)
+    if args.against is not None:
+        args.against = resolved(args.against, parser)
+        if args.against == here:
+            parser.error(f"--against: {args.against} is the checked-out commit")
     load = os.getloadavg()[0]
-    runs, jobs = [], None
-    for _ in range(args.repeats):
-        seconds, jobs = one_run(args.cores)
-        runs.append(seconds)
-        print(", ".join(f"{key} {value:.1f} s" for key, value in seconds.items()), flush=True)
+    runs, before, jobs = [], [], None
+    for repeat in range(args.repeats):
+        order = [here] if args.against is None else [here, args.against]
+        if repeat % 2:
+            order.reverse()  # A B, then B A: neither commit always runs on a warmer machine
+        for rev in order:
+            seconds, records = one_run(args.cores, rev)
+            if rev == here:
+                runs.append(seconds)
+                jobs = records
+            else:
+                before.append(seconds)
+            figures = ", ".join(f"{key} {value:.1f} s" for key, value in seconds.items())
+            print(f"{rev[:10]}: {figures}", flush=True)
     text = summary(runs, jobs, args.cores)
+    if args.against is not None:
+        text += "\n" + paired(runs, before, args.against) + "\n"
     print(f"load at the start: {load:.2f}\n{text}")
     if args.record:
         record("first_run", "The first run", text, load)

@@ -292,6 +292,11 @@ def test_the_first_run_benchmark_prints_its_median_and_the_runs_spread(monkeypat
     assert "| train | 2 | 5.0 |" in text and "| all | 3 | 6.5 |" in text
     one = module["summary"](runs[:1], jobs, 2)
     assert "median of 1: **92 s wall**, 183 CPU-s" in one and "runs of" not in one
+    # --against: the other commit's runs, in turn with these, and the ratio pair by pair
+    before = [dict(run, run_wall=wall) for run, wall in zip(runs, (100.0, 80.0, 95.0), strict=True)]
+    line = module["paired"](runs, before, "abc1234")
+    assert "Against `abc1234`, in turn with it: 95 s wall (runs of 80-100 s)" in line
+    assert "pair by pair: median 0.92 (pairs of 0.86-0.94)" in line
 
 
 def test_the_leads_benchmark_draws_each_test_rows_loss_from_a_shared_pool():
