@@ -92,9 +92,9 @@ _TOPS: dict[str, bool] = {}
 def _users_top(top: str) -> bool:
     """Whether the top-level module ``top`` is a user's own source, not installed code.
 
-    Remembered once found (a plan asks for every module each rule imports, and the rules
-    share most: planning resolved the same libraries' paths 8,000 times); a module not
-    found is asked again, since a user may add it later in the same process."""
+    Remembered once found: a plan asks for every module each rule imports, and the rules
+    share most of them. A module not found is asked again, since a user may add it later in
+    the same process."""
     if top not in _TOPS:
         spec = _find_spec(top)
         if spec is None:
