@@ -156,7 +156,9 @@ def budget_to_match_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> p
     return budget_to_match(run.shards, run.sizes, run.catalogue)
 
 
-@table("findings", description="the comparison rows of the findings' questions")
+@table(
+    "findings", description="the comparison rows of the findings' questions", reads=("comparisons",)
+)
 def findings_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The rows of :data:`budgetboost.analysis.findings.QUESTIONS` among the comparisons."""
     comparisons = tables["comparisons"]
@@ -211,6 +213,7 @@ def binding_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFr
     "leads",
     description="per (reading, pool, band, family): on how many datasets it leads, is on par, "
     "trails or is undecided, also where the band binds",
+    reads=("findings", "field_mean_cost", "binding"),
 )
 def leads_table(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """:func:`budgetboost.analysis.leads.leads` of the field's per-dataset rows, at the hard
@@ -242,6 +245,7 @@ def aggregate(
     field: Mapping[str, str] | None = None,
     prices: Mapping[tuple[str, str], Prices] | None = None,
     tests: Mapping[str, Mapping[int, np.ndarray]] | None = None,
+    workers: int = 1,
 ) -> Results:
     """Every registered results table of validated shards (:data:`TABLES`, in order).
 
@@ -253,7 +257,9 @@ def aggregate(
     ``None``: all), to which the claims about varied costs are restricted; ``field`` the cost models
     of the field's regime and their pools (:meth:`budgetboost.pipeline.plan.Plan.field_pools`);
     ``prices`` each (dataset, cost model)'s :class:`~budgetboost.analysis.binding.Prices`;
-    ``tests`` each dataset's test rows per trial (``RunRows.tests``).
+    ``tests`` each dataset's test rows per trial (``RunRows.tests``); ``workers`` the
+    processes that compute the tables side by side
+    (:func:`~budgetboost.analysis.tables.compute_tables`; the tables do not depend on it).
     """
     run = RunRows(
         shards,
@@ -265,4 +271,4 @@ def aggregate(
         prices=dict(prices or {}),
         tests=dict(tests or {}),
     )
-    return Results(compute_tables(run))
+    return Results(compute_tables(run, workers))

@@ -1,19 +1,24 @@
 """The registry of a run's results tables: a new table is one function plus one registration.
 
 Each table is a function of the run's validated shard rows and what they are read with (a
-:class:`RunRows`: the catalogue, the baseline cost model, the
-split sizes, the pairs whose costs vary) and of the tables registered before it (the
-findings read the comparisons), registered with :func:`table` in :data:`TABLES` (a
+:class:`RunRows`: the catalogue, the baseline cost model, the split sizes, the pairs whose
+costs vary) and of the tables registered before it that it names in ``reads`` (the findings
+read the comparisons), registered with :func:`table` in :data:`TABLES` (a
 :class:`~budgetboost.plugins.Registry`, the one mechanism of every kind of plug-in)::
 
-    @table("trials", description="how many trials each algorithm ran, per dataset")
+    @table("trials", description="how many trials each algorithm ran", reads=("summary",))
     def trials(run: RunRows, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-        return run.shards.groupby(["dataset", "algorithm"])["trial"].nunique().reset_index()
+        rows = tables["summary"].groupby("algorithm").size().rename("summary_rows")
+        trials = run.shards.groupby("algorithm")["trial"].nunique()
+        return pd.concat([trials, rows], axis=1).reset_index()
 
-The registrations live in :mod:`budgetboost.analysis.results` (the package's tables are its
-five: ``summary``, ``comparisons``, ``budget_to_match``, ``findings``, ``ranks``); everything
-downstream reads :data:`TABLES` and names no table by hand: ``aggregate`` computes every
-table in registration order, the ``aggregate`` rule declares one output
+A table receives the tables it reads and no other, so :func:`compute_tables` can compute
+tables side by side, each as soon as those it reads are done (the ``aggregate`` job: one
+process per thread).
+
+The registrations live in :mod:`budgetboost.analysis.results` (its docstring lists the
+package's tables); everything downstream reads :data:`TABLES` and names no table by hand:
+``aggregate`` computes every table, the ``aggregate`` rule declares one output
 ``results/summary/{name}.parquet`` per table and its script writes each, a figure may read
 any (:mod:`budgetboost.figures.registry`), and the report's first page reads them all.
 :func:`registered` adds a table for the length of a ``with`` block (a test's, say). Readers
@@ -25,7 +30,9 @@ the order they were registered.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cached_property
@@ -54,7 +61,7 @@ __all__ = [
     "table",
 ]
 
-#: The signature of a table's function: the run's rows and the tables registered before it.
+#: The signature of a table's function: the run's rows and the tables it reads.
 Compute = Callable[["RunRows", Mapping[str, pd.DataFrame]], pd.DataFrame]
 
 #: Names a table may not take: the other files of ``results/summary/`` (rule ``claims``'s
@@ -189,12 +196,16 @@ class TableSpec:
         What a row of the table is, in one line.
     compute : callable
         ``compute(run, tables) -> DataFrame``: the table from the run's rows and the tables
-        registered before it.
+        it reads.
+    reads : tuple of str
+        The tables, registered before it, that ``compute`` reads (``tables`` holds these
+        and no other).
     """
 
     name: str
     description: str
     compute: Compute
+    reads: tuple[str, ...] = ()
 
     @property
     def module(self) -> str:
@@ -211,8 +222,9 @@ class TableSpec:
 BUILT_IN = "budgetboost.analysis.results"
 
 
-def _checked(name: str, description: str) -> None:
-    """Raise ``ValueError`` when ``name`` cannot name a table (see :data:`RESERVED`)."""
+def _checked(name: str, description: str, reads: tuple[str, ...] = ()) -> None:
+    """Raise ``ValueError`` when ``name`` cannot name a table (see :data:`RESERVED`) or it
+    reads a table not registered (before it)."""
     if not name.isidentifier() or name.startswith("_"):
         raise ValueError(
             f"table name {name!r} must be an identifier not starting with '_' (it names a "
@@ -222,6 +234,12 @@ def _checked(name: str, description: str) -> None:
         raise ValueError(f"table name {name!r} is taken by the workflow ({sorted(RESERVED)})")
     if not description.strip() or "\n" in description.strip():
         raise ValueError(f"table {name!r}: its description must be one non-empty line")
+    unknown = reads if isinstance(reads, str) else [r for r in reads if r not in TABLES]
+    if unknown:
+        raise ValueError(
+            f"table {name!r} reads {unknown or reads!r}: reads= names tables registered "
+            f"before it, as a tuple (registered: {list(TABLES)})"
+        )
 
 
 #: Every registered table by name (a :class:`~budgetboost.plugins.Registry`, read as a
@@ -237,54 +255,130 @@ TABLES: Registry[TableSpec] = Registry(
 )
 
 
-def table(name: str, *, description: str) -> Callable[[Compute], Compute]:
+def table(
+    name: str, *, description: str, reads: tuple[str, ...] = ()
+) -> Callable[[Compute], Compute]:
     """Register the decorated function as results table ``name`` (see the module
-    docstring); the function is returned unchanged.
+    docstring), reading the tables ``reads``; the function is returned unchanged.
 
     Raises
     ------
     ValueError
         When ``name`` is not an identifier, is :data:`RESERVED`, or is already another
-        function's table, or ``description`` is not one line.
+        function's table, ``description`` is not one line, or a table of ``reads`` is not
+        registered.
     """
-    _checked(name, description)
+    _checked(name, description, reads)
 
     def register(compute: Compute) -> Compute:
-        TABLES.register(
-            TableSpec(name=name, description=description.strip(), compute=compute), name=name
-        )
+        spec = TableSpec(name, description.strip(), compute, tuple(reads))
+        TABLES.register(spec, name=name)
         return compute
 
     return register
 
 
 @contextlib.contextmanager
-def registered(name: str, compute: Compute, *, description: str) -> Iterator[TableSpec]:
-    """Register ``compute`` as table ``name`` for the length of the ``with`` block, then
-    remove it: a table that only a test (or a notebook's experiment) computes, which leaves
-    the registry as it found it."""
-    _checked(name, description)
-    spec = TableSpec(name=name, description=description.strip(), compute=compute)
+def registered(
+    name: str, compute: Compute, *, description: str, reads: tuple[str, ...] = ()
+) -> Iterator[TableSpec]:
+    """Register ``compute`` as table ``name`` (reading ``reads``) for the length of the
+    ``with`` block, then remove it: a table that only a test (or a notebook's experiment)
+    computes, which leaves the registry as it found it."""
+    _checked(name, description, reads)
+    spec = TableSpec(name, description.strip(), compute, tuple(reads))
     with TABLES.registered(spec, name=name):
         yield spec
 
 
-def compute_tables(run: RunRows) -> dict[str, pd.DataFrame]:
+def compute_tables(run: RunRows, workers: int = 1) -> dict[str, pd.DataFrame]:
     """Every registered table of ``run``, in registration order: each function receives the
-    tables computed before it (read-only).
+    tables it reads (read-only).
+
+    With ``workers`` > 1 (and ``fork``: the workers inherit ``run`` and the registry), the
+    tables are computed in that many processes, each as soon as the tables it reads are
+    done. Each table is the same function of the same inputs wherever it runs, so the
+    tables do not depend on ``workers``.
 
     Raises
     ------
     TypeError
         When a table's function does not return a DataFrame (naming the table).
     """
+    specs = dict(TABLES.items())
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        done: dict[str, pd.DataFrame] = {}
+        for name in specs:
+            done[name] = _computed(run, name, _read(done, specs[name]))
+        return done
+    return _in_processes(run, specs, workers)
+
+
+def _in_processes(run: RunRows, specs: Mapping[str, TableSpec], workers: int) -> dict:
+    """:func:`compute_tables` in ``workers`` forked processes."""
     done: dict[str, pd.DataFrame] = {}
-    for name, spec in list(TABLES.items()):
-        result = spec.compute(run, MappingProxyType(done))
-        if not isinstance(result, pd.DataFrame):
-            raise TypeError(
-                f"table {name!r} ({spec.function}) returned "
-                f"{type(result).__name__}, not a pandas DataFrame"
+    running: dict[Future, str] = {}
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_hold, initargs=(run,)
+    ) as pool:
+        while len(done) < len(specs):
+            for name, spec in specs.items():
+                ready = all(read in done for read in spec.reads)
+                if name not in done and name not in running.values() and ready:
+                    running[pool.submit(_computed_held, name, _read(done, spec))] = name
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                done[running.pop(future)] = future.result()
+    return {name: done[name] for name in specs}
+
+
+def _read(done: Mapping[str, pd.DataFrame], spec: TableSpec) -> dict[str, pd.DataFrame]:
+    """The tables ``spec`` reads, of those done."""
+    return {read: done[read] for read in spec.reads}
+
+
+def _computed(run: RunRows, name: str, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Table ``name`` of ``run`` from the tables it reads, checked to be a DataFrame."""
+    spec = TABLES[name]
+    result = spec.compute(run, _Reads(name, tables))
+    if not isinstance(result, pd.DataFrame):
+        raise TypeError(
+            f"table {name!r} ({spec.function}) returned "
+            f"{type(result).__name__}, not a pandas DataFrame"
+        )
+    return result
+
+
+class _Reads(Mapping[str, pd.DataFrame]):
+    """The tables a table's function receives (read-only): those it declares it reads; any
+    other is refused with the registration to mend."""
+
+    def __init__(self, name: str, tables: Mapping[str, pd.DataFrame]) -> None:
+        self._name, self._tables = name, MappingProxyType(dict(tables))
+
+    def __getitem__(self, key: str) -> pd.DataFrame:
+        if key not in self._tables:
+            raise KeyError(
+                f"table {self._name!r} reads table {key!r} but does not declare it: register "
+                f"it with reads=(..., {key!r}) (it declares {tuple(self._tables)})"
             )
-        done[name] = result
-    return done
+        return self._tables[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+
+#: The run a worker of :func:`_in_processes` computes tables of (inherited by ``fork``).
+_HELD: list[RunRows] = []
+
+
+def _hold(run: RunRows) -> None:
+    _HELD[:] = [run]
+
+
+def _computed_held(name: str, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    return _computed(_HELD[0], name, tables)

@@ -1,6 +1,7 @@
 """The registry of the results tables (budgetboost.analysis.tables): five of the built-in
-tables are the hand-written aggregate's, and a table registered in a test is computed by
-``aggregate`` after the others, with them at hand, and is gone once its block ends."""
+tables are the hand-written aggregate's, a table registered in a test is computed by
+``aggregate`` after the others, with the tables it reads at hand, and is gone once its block
+ends, and the tables computed in two processes are those computed in one."""
 
 from __future__ import annotations
 
@@ -113,6 +114,15 @@ def test_the_registered_tables_are_the_hand_written_aggregates(computed, run):
     assert not results["comparisons"].empty and not results["summary"].empty
 
 
+@pytest.mark.parametrize("run", ["paper", "open questions", "peer", "no baseline"])
+def test_the_tables_computed_in_two_processes_are_those_computed_in_one(computed, run):
+    results, _ = computed[run]
+    apart = aggregate(*runs()[run], workers=2)
+    assert list(apart) == BUILT_IN
+    for name in BUILT_IN:
+        pd.testing.assert_frame_equal(apart[name], results[name], check_exact=True)
+
+
 def test_the_runs_exercise_every_table(computed):
     """The reference comparison above means something: between them the runs have rows in
     every table the hand-written aggregate has, findings and ranks included."""
@@ -144,11 +154,12 @@ def test_a_registered_table_is_computed_after_the_others_and_then_removed():
         seen.update(tables)
         return trials_per_algorithm(run, tables)
 
-    with registered("trials", spy, description="trials per algorithm") as spec:
+    with registered("trials", spy, description="trials", reads=("summary",)) as spec:
         assert list(TABLES) == [*BUILT_IN, "trials"] and TABLES["trials"] is spec
         results = aggregate(*args)
+        assert list(aggregate(*args, workers=2)) == [*BUILT_IN, "trials"]
     assert list(results) == [*BUILT_IN, "trials"]
-    assert list(seen) == BUILT_IN  # every table before it, computed already
+    assert list(seen) == ["summary"]  # the table it reads, computed already
     trials = results.trials.set_index(["dataset", "cost_model", "algorithm"])
     assert trials.loc[("ecoli", "uniform_0_2", "greedy"), "trials"] == 2
     assert trials.loc[("ecoli", "uniform_0_2", "smoothed"), "trials"] == 3
@@ -164,6 +175,15 @@ def test_a_registration_is_undone_when_its_block_fails():
         with registered("trials", trials_per_algorithm, description="trials"):
             raise RuntimeError("inside")
     assert list(TABLES) == BUILT_IN
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_table_read_but_not_declared_is_named(workers):
+    shards = synthetic_shards(datasets=("ecoli",), trials=3, budgets=(2,))
+    with registered("trials", trials_per_algorithm, description="trials"):
+        with pytest.raises(KeyError, match=r"table 'trials' reads table 'summary' but does not"):
+            args = (shards, Catalogue.default(), "uniform_0_2", sizes_for(shards))
+            aggregate(*args, workers=workers)
 
 
 def test_a_table_that_is_not_a_frame_is_named():
@@ -189,6 +209,19 @@ def test_a_bad_registration_is_refused(name, description, message):
     with pytest.raises(ValueError, match=message):
         with registered(name, trials_per_algorithm, description=description):
             pass
+    assert list(TABLES) == BUILT_IN
+
+
+@pytest.mark.parametrize(
+    ("reads", "message"),
+    [
+        (("sumary",), r"reads \['sumary'\]: reads= names tables registered before it"),
+        ("summary", r"reads 'summary': reads= names tables registered before it, as a tuple"),
+    ],
+)
+def test_a_table_reading_what_is_not_registered_is_refused(reads, message):
+    with pytest.raises(ValueError, match=message):
+        table("trials", description="trials", reads=reads)(trials_per_algorithm)
     assert list(TABLES) == BUILT_IN
 
 

@@ -39,6 +39,9 @@ rule aggregate:
         L("results/aggregate.log"),
     conda:
         "../envs/budgetboost.yaml"
+    # processes computing tables side by side (nothing else runs beside it: every job
+    # after it reads its tables)
+    threads: 2
     params:
         catalogue=CATALOGUE.param(),
         baseline=cost_model_roles()["baseline"],

@@ -1,5 +1,9 @@
 """Rule ``aggregate``: shards -> every registered results table
-(``budgetboost.analysis.tables.TABLES``: ``results/summary/{table}.parquet``), summary.md."""
+(``budgetboost.analysis.tables.TABLES``: ``results/summary/{table}.parquet``), summary.md.
+
+The job's threads are processes that compute tables side by side, each with one thread of
+the numerical libraries, so the tables are the same bytes whatever ``--cores`` gives it.
+"""
 
 import sys
 from pathlib import Path
@@ -16,6 +20,7 @@ from budgetboost.data.costs import read_costs, varied_pairs
 from budgetboost.data.datasets import column_attributes
 from budgetboost.data.io import write_table, write_text
 from budgetboost.data.splits import read_sizes, read_splits
+from budgetboost.estimators.contract.threads import limit_threads
 from budgetboost.pipeline.identity import check_identities
 from budgetboost.pipeline.job import run_job
 from budgetboost.report.summary import summary_markdown
@@ -58,8 +63,17 @@ def aggregate_shards(sm, job):
     tests = read_tests(list(sm.input.splits)) if ROW_LOSSES in shards.columns else {}
     varied = varied_pairs(list(sm.input.costs))
     prices = read_prices(list(sm.input.costs), list(sm.input.data))
+    limit_threads(1)  # in every process that computes a table
     results = aggregate(
-        shards, catalogue, sm.params.baseline, sizes, varied, sm.params.field, prices, tests
+        shards,
+        catalogue,
+        sm.params.baseline,
+        sizes,
+        varied,
+        sm.params.field,
+        prices,
+        tests,
+        workers=int(sm.threads),
     )
     meta = {
         "shards": len(sm.input.shards),
