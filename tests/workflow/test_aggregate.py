@@ -88,7 +88,7 @@ def prices_of(shards: pd.DataFrame) -> dict:
     return {(d, c): Prices(COSTS, ATTRIBUTES, False) for d, c in pairs}
 
 
-def run_script(root, inputs: SimpleNamespace, tables=None) -> Namedlist:
+def run_script(root, inputs: SimpleNamespace, tables=None, threads: int = 1) -> Namedlist:
     """Run workflow/scripts/aggregate.py as its job would, with outputs named as the rule
     names them (one per registered table, or per name of ``tables``, then ``markdown``);
     returns the outputs.
@@ -116,7 +116,7 @@ def run_script(root, inputs: SimpleNamespace, tables=None) -> Namedlist:
         log=[str(root / "aggregate.log")],
         wildcards={},
         resources={},
-        threads=1,
+        threads=threads,
     )
 
     def run_job(sm, work):
@@ -156,6 +156,16 @@ def test_the_script_writes_a_table_registered_in_a_test(tmp_path, shards):
         write_table(table, tmp_path / "expected.parquet", meta)
         assert (tmp_path / "expected.parquet").read_bytes() == Path(output[name]).read_bytes()
     assert "## ecoli · uniform_0_2 (2–3 trials)" in (tmp_path / "summary/summary.md").read_text()
+
+
+def test_the_tables_of_two_threads_are_those_of_one_byte_for_byte(tmp_path, shards):
+    """The job's threads compute tables side by side (budgetboost.analysis.tables): the
+    files are the same bytes as those of a job given one thread (``--cores 1``)."""
+    one = run_script(tmp_path / "one", write_inputs(tmp_path / "one", shards))
+    two = run_script(tmp_path / "two", write_inputs(tmp_path / "two", shards), threads=2)
+    assert list(one.keys()) == list(two.keys())
+    for name in one.keys():
+        assert Path(two[name]).read_bytes() == Path(one[name]).read_bytes(), name
 
 
 def test_without_the_registration_the_script_writes_the_built_in_tables(tmp_path, shards):
