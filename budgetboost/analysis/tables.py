@@ -31,12 +31,16 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cached_property
+from multiprocessing.connection import Connection, wait
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -315,21 +319,50 @@ def compute_tables(run: RunRows, workers: int = 1) -> dict[str, pd.DataFrame]:
 
 
 def _in_processes(run: RunRows, specs: Mapping[str, TableSpec], workers: int) -> dict:
-    """:func:`compute_tables` in ``workers`` forked processes."""
-    done: dict[str, pd.DataFrame] = {}
-    running: dict[Future, str] = {}
+    """:func:`compute_tables` in ``workers`` forked processes (:func:`_serve`), each given a
+    table whose reads are done as soon as it is free. The processes end with this function,
+    whatever ends it (an error, a job's time limit), or with this process (:func:`_serve`);
+    one that dies (killed, out of memory) fails the computation, naming its table."""
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_hold, initargs=(run,)
-    ) as pool:
+    _HELD[:] = [run]  # inherited by the forks
+    idle: list[tuple[Any, Connection]] = []
+    busy: dict[Connection, tuple[Any, str]] = {}
+    done: dict[str, pd.DataFrame] = {}
+    try:
+        for _ in range(workers):
+            here, there = context.Pipe()
+            process = context.Process(target=_serve, args=(there,), daemon=True)
+            process.start()
+            there.close()
+            idle.append((process, here))
         while len(done) < len(specs):
+            started = {name for _, name in busy.values()}
             for name, spec in specs.items():
                 ready = all(read in done for read in spec.reads)
-                if name not in done and name not in running.values() and ready:
-                    running[pool.submit(_computed_held, name, _read(done, spec))] = name
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                done[running.pop(future)] = future.result()
+                if idle and name not in done and name not in started and ready:
+                    process, connection = idle.pop()
+                    connection.send((name, _read(done, spec)))
+                    busy[connection] = (process, name)
+                    started.add(name)
+            for ready in wait(list(busy)):  # a result, or the end of a process that died
+                process, name = busy.pop(ready)
+                idle.append((process, ready))
+                try:
+                    failed, result = ready.recv()
+                except EOFError:
+                    process.join()
+                    raise RuntimeError(
+                        f"the process computing table {name!r} died (exit code "
+                        f"{process.exitcode}: killed, or out of memory)"
+                    ) from None
+                if failed:
+                    raise result
+                done[name] = result
+    finally:
+        for process, _ in [*idle, *busy.values()]:
+            process.terminate()
+            process.join()
+        _HELD.clear()
     return {name: done[name] for name in specs}
 
 
@@ -372,13 +405,31 @@ class _Reads(Mapping[str, pd.DataFrame]):
         return len(self._tables)
 
 
-#: The run a worker of :func:`_in_processes` computes tables of (inherited by ``fork``).
+#: The run the workers of :func:`_in_processes` compute tables of (inherited by ``fork``).
 _HELD: list[RunRows] = []
 
 
-def _hold(run: RunRows) -> None:
-    _HELD[:] = [run]
+def _serve(connection: Connection) -> None:
+    """A worker: compute the tables it is sent (``(name, tables read)``), send back
+    ``(failed, table or exception)``; end when the connection closes or the process that
+    started it ends (killed, say)."""
+    parent = os.getppid()
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    while True:
+        try:
+            name, tables = connection.recv()
+        except EOFError:
+            return
+        try:
+            connection.send((False, _computed(_HELD[0], name, tables)))
+        except Exception as exc:  # noqa: BLE001 - sent to the caller, who raises it
+            try:
+                connection.send((True, exc))
+            except Exception:  # noqa: BLE001 - an exception that does not pickle
+                connection.send((True, RuntimeError(f"{type(exc).__name__}: {exc}")))
 
 
-def _computed_held(name: str, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    return _computed(_HELD[0], name, tables)
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)

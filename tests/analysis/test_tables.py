@@ -5,6 +5,14 @@ ends, and the tables computed in two processes are those computed in one."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
 import pandas as pd
 import pytest
 from synthetic_results import PEER, PEER_CATALOGUE, sizes_for, synthetic_shards, with_open_questions
@@ -121,6 +129,71 @@ def test_the_tables_computed_in_two_processes_are_those_computed_in_one(computed
     assert list(apart) == BUILT_IN
     for name in BUILT_IN:
         pd.testing.assert_frame_equal(apart[name], results[name], check_exact=True)
+
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie nobody has reaped yet)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_workers_end_with_the_process_that_started_them(tmp_path):
+    """A job killed (``kill -9``) while its tables are computed leaves no worker behind."""
+    script = tmp_path / "slow.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import os, time
+            from synthetic_results import sizes_for, synthetic_shards
+            from budgetboost.analysis.results import aggregate
+            from budgetboost.analysis.tables import registered
+            from budgetboost.catalogue import Catalogue
+
+            def slow(run, tables):
+                print(os.getpid(), flush=True)
+                time.sleep(120)
+
+            shards = synthetic_shards(datasets=("ecoli",), trials=3, budgets=(2,))
+            args = (shards, Catalogue.default(), "uniform_0_2", sizes_for(shards))
+            with registered("slow", slow, description="a table that takes two minutes"):
+                aggregate(*args, workers=2)
+            """
+        )
+    )
+    tests = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, str(script)]
+    job = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        worker = int(job.stdout.readline())
+        assert not _ended(worker)
+        job.send_signal(signal.SIGKILL)
+        job.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while not _ended(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _ended(worker)
+    finally:
+        job.kill()
+        job.wait()
+
+
+def test_a_worker_that_dies_fails_the_tables_naming_its_table():
+    """A process killed while it computes a table (out of memory, say) stops the job with
+    its table's name; it does not wait for an answer that never comes."""
+    shards = synthetic_shards(datasets=("ecoli",), trials=3, budgets=(2,))
+    parent = os.getpid()
+
+    def dies(run, tables):
+        assert os.getpid() != parent  # in a worker
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    with registered("dies", dies, description="a table whose process is killed"):
+        with pytest.raises(RuntimeError, match=r"computing table 'dies' died \(exit code -9"):
+            aggregate(shards, Catalogue.default(), "uniform_0_2", sizes_for(shards), workers=2)
 
 
 def test_the_runs_exercise_every_table(computed):
