@@ -32,8 +32,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -53,6 +51,7 @@ from budgetboost.analysis.vocabulary import FINDING_BANDS
 from budgetboost.catalogue import Catalogue
 from budgetboost.data.splits import SplitSizes
 from budgetboost.plugins import Registry
+from budgetboost.processes import end_with
 
 __all__ = [
     "BUILT_IN",
@@ -413,8 +412,7 @@ def _serve(connection: Connection) -> None:
     """A worker: compute the tables it is sent (``(name, tables read)``), send back
     ``(failed, table or exception)``; end when the connection closes or the process that
     started it ends (killed, say)."""
-    parent = os.getppid()
-    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    end_with(os.getppid())
     while True:
         try:
             name, tables = connection.recv()
@@ -427,9 +425,3 @@ def _serve(connection: Connection) -> None:
                 connection.send((True, exc))
             except Exception:  # noqa: BLE001 - an exception that does not pickle
                 connection.send((True, RuntimeError(f"{type(exc).__name__}: {exc}")))
-
-
-def _end_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)

@@ -50,6 +50,7 @@ from typing import Any
 from budgetboost.estimators.contract.threads import limit_threads
 from budgetboost.pipeline.job_log import cpu_seconds, job_log, log_cpu
 from budgetboost.pipeline.resources import DEFAULTS
+from budgetboost.processes import end_with
 
 __all__ = ["PRINTED_BYTES", "EstimatorExit", "Job", "JobTimeout", "one_line", "run_job"]
 
@@ -166,7 +167,7 @@ def run_job(snakemake: Any, work: Callable[[Any, Job], str | None]) -> None:
         if child:
             _wait(child, snakemake, log, shared)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
-        _end_with(waiter)
+        end_with(waiter)  # a kill -9 of the waiting process ends this one too
         log.addFilter(_WithStartUp(start_up))
     job = Job(log, shared)
     console = (os.dup(1), os.dup(2))
@@ -227,19 +228,6 @@ class _WithStartUp(logging.Filter):
             if isinstance(value, (int, float)):
                 record.args = (*head, value + self.seconds)
         return True
-
-
-def _end_with(waiter: int) -> None:
-    """Have the kernel end this child process if the waiting one dies (``kill -9`` of the
-    job's process id): on Linux, where ``prctl(PR_SET_PDEATHSIG)`` exists."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != waiter:  # it died before the line above
-        _EXIT(1)
 
 
 def _wait(child: int, snakemake: Any, log: logging.Logger, shared: mmap.mmap) -> None:
